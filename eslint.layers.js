@@ -1,0 +1,63 @@
+// The layer boundaries: imports go downward only
+//   cli → sync → (core, client, journal, mirror) → dialect;   server → dialect.
+// core and dialect are pure: no I/O module, no logger, no clock, no database.
+// A wrong import is a lint error, so `npm run check` (and CI) fails on it.
+
+const IO_BUILTINS = [
+  'fs', 'fs/promises', 'http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'child_process',
+  'cluster', 'worker_threads', 'os', 'readline', 'process', 'timers', 'timers/promises', 'v8', 'vm',
+];
+const IO_PACKAGES = ['better-sqlite3', 'pino', 'pino-pretty', 'fastify', 'chokidar', 'p-queue', 'commander', 'undici', 'memfs'];
+
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const builtinRegex = `^(node:)?(${IO_BUILTINS.map(esc).join('|')})$`;
+const packageRegex = `^(${IO_PACKAGES.map(esc).join('|')})(/.*)?$`;
+/** A relative import that reaches into one of the named src/ folders or top-level modules. */
+const layerRegex = (names) => `^(\\.\\./)+(${names.join('|')})(\\.js|\\.ts)?(/.*)?$`;
+
+const pure = (layer, others) => ({
+  files: [`src/${layer}/**/*.ts`],
+  ignores: [`src/${layer}/**/*.test.ts`],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [
+        { regex: builtinRegex, message: `src/${layer} is pure: no I/O modules (decide in pure code, act in the shell).` },
+        { regex: packageRegex, message: `src/${layer} is pure: no database, logger, server, watcher or queue packages.` },
+        { regex: layerRegex(others), message: `src/${layer} may not import that layer (imports go downward only; see docs/architecture.md).` },
+      ],
+    }],
+    'no-restricted-globals': ['error',
+      { name: 'fetch', message: `src/${layer} is pure: no network.` },
+      { name: 'setTimeout', message: `src/${layer} is pure: time is passed in.` },
+      { name: 'setInterval', message: `src/${layer} is pure: time is passed in.` },
+    ],
+    'no-restricted-properties': ['error',
+      { object: 'Date', property: 'now', message: `src/${layer} is pure: pass \`now\` in.` },
+      { object: 'Math', property: 'random', message: `src/${layer} is pure: pass ids or a seeded random in.` },
+    ],
+    'no-restricted-syntax': ['error',
+      { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: `src/${layer} is pure: pass \`now\` in.` },
+    ],
+  },
+});
+
+const shell = (layer, others) => ({
+  files: [`src/${layer}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': ['error', {
+      patterns: [
+        { regex: layerRegex(others), message: `src/${layer} may not import that layer (imports go downward only; see docs/architecture.md).` },
+      ],
+    }],
+  },
+});
+
+export const layerRules = [
+  pure('dialect', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config']),
+  pure('core', ['client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config']),
+  shell('client', ['core', 'journal', 'mirror', 'sync', 'server', 'cli', 'config']),
+  shell('journal', ['client', 'mirror', 'sync', 'server', 'cli', 'config']),
+  shell('mirror', ['client', 'journal', 'sync', 'server', 'cli', 'config']),
+  shell('sync', ['server', 'cli']),
+  shell('server', ['core', 'client', 'journal', 'mirror', 'sync', 'cli']),
+];

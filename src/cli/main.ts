@@ -1,0 +1,28 @@
+// Runs the command line: parses argv, runs one command, turns errors into a clear message and
+// an exit code (0 ok, 1 error, 2 refused by a safety check, 3 conflicts, 64 usage).
+import { buildProgram, CommanderError, type ExitHolder } from './program.js';
+import { isSpacesyncError } from '../errors.js';
+import { redactText } from '../redact.js';
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const exit: ExitHolder = { code: 0 };
+  const program = buildProgram(exit);
+  try {
+    await program.parseAsync([...argv]);
+    return exit.code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end through here with code 0; usage errors were already printed.
+      return e.exitCode === 0 ? 0 : 64;
+    }
+    if (isSpacesyncError(e)) {
+      process.stderr.write(`spacesync: ${redactText(e.message)}\n`);
+      if (e.code === 'refused_safety') return 2;
+      if (e.code === 'usage') return 64;
+      return 1;
+    }
+    const err = e as Error;
+    process.stderr.write(`spacesync: unexpected error: ${redactText(err?.stack ?? String(e))}\nThis is a bug; please report it with the lines above.\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,31 @@
+// One error class for every failure spacesync throws, told apart by a stable `code`.
+// Messages say what happened, to what, and what to do next.
+
+export type ErrorCode =
+  // configuration and command line
+  | 'config_invalid' | 'config_missing' | 'usage'
+  // the API client
+  | 'rate_limited' | 'not_found' | 'validation' | 'auth_missing' | 'auth_rejected' | 'link_not_found'
+  | 'server' | 'network' | 'timeout' | 'maybe_applied' | 'bad_response' | 'unavailable' | 'too_large'
+  // the dialect
+  | 'dialect_input'
+  // local state
+  | 'journal_corrupt' | 'journal_newer' | 'locked' | 'mirror_io'
+  // sync decisions
+  | 'refused_safety' | 'not_implemented';
+
+export class SpacesyncError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SpacesyncError';
+    this.code = code;
+    this.details = options?.details;
+  }
+}
+
+export function isSpacesyncError(e: unknown, code?: ErrorCode): e is SpacesyncError {
+  return e instanceof SpacesyncError && (code === undefined || e.code === code);
+}

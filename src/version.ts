@@ -1,0 +1,5 @@
+// The package version, for --version and the client's User-Agent.
+import { createRequire } from 'node:module';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+export const VERSION: string = pkg.version;

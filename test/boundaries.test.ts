@@ -1,0 +1,41 @@
+// The layer rule of eslint.layers.js rejects imports against the direction of the architecture.
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith('no-restricted')).map((m) => m.message);
+}
+
+describe('layer boundaries', () => {
+  it.each([
+    ['src/core/x.ts', "import fs from 'node:fs';\nexport const a = fs;"],
+    ['src/core/x.ts', "import { readFile } from 'fs/promises';\nexport const a = readFile;"],
+    ['src/core/x.ts', "import Database from 'better-sqlite3';\nexport const a = Database;"],
+    ['src/core/x.ts', "import pino from 'pino';\nexport const a = pino;"],
+    ['src/core/x.ts', "import { x } from '../client/http.js';\nexport const a = x;"],
+    ['src/core/x.ts', "import { x } from '../log.js';\nexport const a = x;"],
+    ['src/core/x.ts', 'export const t = Date.now();'],
+    ['src/core/x.ts', 'export const t = new Date();'],
+    ['src/dialect/x.ts', "import { x } from '../core/merge.js';\nexport const a = x;"],
+    ['src/dialect/x.ts', "import http from 'node:http';\nexport const a = http;"],
+    ['src/server/x.ts', "import { x } from '../sync/cycle.js';\nexport const a = x;"],
+    ['src/server/x.ts', "import { x } from '../client/api.js';\nexport const a = x;"],
+    ['src/client/x.ts', "import { x } from '../sync/cycle.js';\nexport const a = x;"],
+    ['src/journal/x.ts', "import { x } from '../mirror/scan.js';\nexport const a = x;"],
+    ['src/sync/x.ts', "import { x } from '../cli/main.js';\nexport const a = x;"],
+  ])('rejects %s importing against the direction: %s', async (file, code) => {
+    expect(await problems(file, code)).not.toEqual([]);
+  });
+
+  it.each([
+    ['src/core/x.ts', "import { x } from '../dialect/segment.js';\nimport { createHash } from 'node:crypto';\nexport const a = [x, createHash];"],
+    ['src/server/x.ts', "import { x } from '../dialect/segment.js';\nimport Database from 'better-sqlite3';\nexport const a = [x, Database];"],
+    ['src/sync/x.ts', "import { x } from '../core/merge.js';\nimport { y } from '../client/api.js';\nexport const a = [x, y];"],
+    ['src/core/x.test.ts', "import fs from 'node:fs';\nexport const a = fs;"],
+  ])('allows %s: %s', async (file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+});
