@@ -1,0 +1,313 @@
+// The journal's queries: one typed method per question the sync shell asks, every multi-row
+// update in one transaction. Opened (checked and migrated) by openJournal.
+import type Database from 'better-sqlite3';
+import { orderBlocks } from './orderBlocks.js';
+import type {
+  BaseBlock, BlockKind, ConflictInput, ConflictRecord, DocumentInput, DocumentLocation, DocumentRecord,
+  FolderRecord, Intent, IntentInput, JournalCounts, Listing, ListingEntry,
+} from './types.js';
+
+interface DocumentRow {
+  id: string; path: string; title: string; location: DocumentLocation; folder_id: string | null;
+  daily_note_date: string | null; remote_modified_at: string | null; created_at: string | null;
+  file_hash: string | null; synced_at: string;
+}
+interface BlockRow {
+  id: string; parent_id: string | null; position: number; level: number; kind: BlockKind;
+  type: string; markdown: string; hash: string;
+}
+interface FolderRow { id: string; name: string; parent_id: string | null; path: string; document_count: number }
+interface IntentRow { id: number; doc_id: string | null; op: string; payload: string; created_at: string }
+interface ConflictRow {
+  id: number; doc_id: string; path: string; copy_path: string; created_at: string; resolved_at: string | null; details: string;
+}
+
+const toDocument = (r: DocumentRow): DocumentRecord => ({
+  id: r.id, path: r.path, title: r.title, location: r.location, folderId: r.folder_id,
+  dailyNoteDate: r.daily_note_date, remoteModifiedAt: r.remote_modified_at, createdAt: r.created_at,
+  fileHash: r.file_hash, syncedAt: r.synced_at,
+});
+const toBlock = (r: BlockRow): BaseBlock => ({
+  id: r.id, parentId: r.parent_id, position: r.position, level: r.level, kind: r.kind,
+  type: r.type, markdown: r.markdown, hash: r.hash,
+});
+const toFolder = (r: FolderRow): FolderRecord => ({
+  id: r.id, name: r.name, parentId: r.parent_id, path: r.path, documentCount: r.document_count,
+});
+const toIntent = (r: IntentRow): Intent => ({
+  id: r.id, docId: r.doc_id, op: r.op, payload: JSON.parse(r.payload) as unknown, createdAt: r.created_at,
+});
+const toConflict = (r: ConflictRow): ConflictRecord => ({
+  id: r.id, docId: r.doc_id, path: r.path, copyPath: r.copy_path, createdAt: r.created_at,
+  resolvedAt: r.resolved_at, details: JSON.parse(r.details) as unknown,
+});
+
+/** JSON that round-trips: `undefined` would be dropped silently, so it is refused. */
+function toJson(value: unknown, what: string): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new Error(`The journal cannot store ${what}: the value is not JSON (got ${typeof value}).`);
+  return text;
+}
+
+export class Journal {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly now: () => Date;
+
+  constructor(db: Database.Database, file: string, now: () => Date) {
+    this.db = db;
+    this.file = file;
+    this.now = now;
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Prepared statements are cached: the sync shell asks the same questions thousands of times. */
+  private sql(source: string): Database.Statement {
+    let stmt = this.statements.get(source);
+    if (!stmt) {
+      stmt = this.db.prepare(source);
+      this.statements.set(source, stmt);
+    }
+    return stmt;
+  }
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  /**
+   * Runs `fn` in one transaction (BEGIN IMMEDIATE, so a concurrent reader never forces a retry);
+   * a throw rolls everything back. Nested calls become savepoints. `fn` must be synchronous.
+   */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
+  // ── documents ────────────────────────────────────────────────────────────────────────────────
+
+  getDocument(id: string): DocumentRecord | undefined {
+    const row = this.sql('SELECT * FROM documents WHERE id = ?').get(id) as DocumentRow | undefined;
+    return row && toDocument(row);
+  }
+
+  getDocumentByPath(path: string): DocumentRecord | undefined {
+    const row = this.sql('SELECT * FROM documents WHERE path = ?').get(path) as DocumentRow | undefined;
+    return row && toDocument(row);
+  }
+
+  /** Every document, by path. */
+  listDocuments(): DocumentRecord[] {
+    return (this.sql('SELECT * FROM documents ORDER BY path').all() as DocumentRow[]).map(toDocument);
+  }
+
+  upsertDocument(doc: DocumentInput): void {
+    this.sql(`
+      INSERT INTO documents (id, path, title, location, folder_id, daily_note_date, remote_modified_at, created_at, file_hash, synced_at)
+      VALUES (@id, @path, @title, @location, @folderId, @dailyNoteDate, @remoteModifiedAt, @createdAt, @fileHash, @syncedAt)
+      ON CONFLICT (id) DO UPDATE SET path = excluded.path, title = excluded.title, location = excluded.location,
+        folder_id = excluded.folder_id, daily_note_date = excluded.daily_note_date,
+        remote_modified_at = excluded.remote_modified_at, created_at = excluded.created_at,
+        file_hash = excluded.file_hash, synced_at = excluded.synced_at
+    `).run({ ...doc, syncedAt: doc.syncedAt ?? this.stamp() });
+  }
+
+  /** Forgets a document and its base blocks. Returns whether it was known. */
+  deleteDocument(id: string): boolean {
+    return this.sql('DELETE FROM documents WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** Records that the document's file now lives at `path`. Returns whether the document was known. */
+  renameDocumentPath(id: string, path: string): boolean {
+    return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, this.stamp(), id).changes > 0;
+  }
+
+  /** Records the hash of the file as the daemon just wrote or read it. */
+  setFileHash(id: string, fileHash: string | null): boolean {
+    return this.sql('UPDATE documents SET file_hash = ?, synced_at = ? WHERE id = ?').run(fileHash, this.stamp(), id).changes > 0;
+  }
+
+  /**
+   * A directory moved: every document and folder path equal to `from` or under `from/` moves to
+   * `to`, in one transaction. Returns how many documents and folders moved.
+   */
+  movePathPrefix(from: string, to: string): { documents: number; folders: number } {
+    return this.transaction(() => {
+      const params = { from, to, fromSlash: `${from}/`, len: from.length + 1, stamp: this.stamp() };
+      const documents = this.sql(`
+        UPDATE documents SET path = @to || substr(path, @len), synced_at = @stamp
+        WHERE path = @from OR substr(path, 1, length(@fromSlash)) = @fromSlash
+      `).run(params).changes;
+      const folders = this.sql(`
+        UPDATE folders SET path = @to || substr(path, @len)
+        WHERE path = @from OR substr(path, 1, length(@fromSlash)) = @fromSlash
+      `).run(params).changes;
+      return { documents, folders };
+    });
+  }
+
+  // ── base blocks ──────────────────────────────────────────────────────────────────────────────
+
+  /** The document's base blocks in document order (pre-order, siblings by position). */
+  getBaseBlocks(docId: string): BaseBlock[] {
+    return (this.sql(`
+      SELECT id, parent_id, position, level, kind, type, markdown, hash FROM base_blocks WHERE doc_id = ? ORDER BY seq
+    `).all(docId) as BlockRow[]).map(toBlock);
+  }
+
+  /** Replaces the document's whole base at once. The document must be recorded first. */
+  replaceBaseBlocks(docId: string, blocks: readonly BaseBlock[]): void {
+    const ordered = orderBlocks(docId, blocks);
+    this.transaction(() => {
+      this.sql('DELETE FROM base_blocks WHERE doc_id = ?').run(docId);
+      const insert = this.sql(`
+        INSERT INTO base_blocks (doc_id, seq, id, parent_id, position, level, kind, type, markdown, hash)
+        VALUES (@docId, @seq, @id, @parentId, @position, @level, @kind, @type, @markdown, @hash)
+      `);
+      ordered.forEach((b, seq) => insert.run({ docId, seq, ...b }));
+    });
+  }
+
+  /** How many base blocks one document (or, without an id, the whole journal) holds. */
+  countBaseBlocks(docId?: string): number {
+    const row = docId === undefined
+      ? this.sql('SELECT count(*) AS n FROM base_blocks').get() as { n: number }
+      : this.sql('SELECT count(*) AS n FROM base_blocks WHERE doc_id = ?').get(docId) as { n: number };
+    return row.n;
+  }
+
+  // ── folders ──────────────────────────────────────────────────────────────────────────────────
+
+  getFolder(id: string): FolderRecord | undefined {
+    const row = this.sql('SELECT * FROM folders WHERE id = ?').get(id) as FolderRow | undefined;
+    return row && toFolder(row);
+  }
+
+  /** Every folder, by path (so a parent comes before its subfolders). */
+  listFolders(): FolderRecord[] {
+    return (this.sql('SELECT * FROM folders ORDER BY path').all() as FolderRow[]).map(toFolder);
+  }
+
+  upsertFolder(folder: FolderRecord): void {
+    this.sql(`
+      INSERT INTO folders (id, name, parent_id, path, document_count) VALUES (@id, @name, @parentId, @path, @documentCount)
+      ON CONFLICT (id) DO UPDATE SET name = excluded.name, parent_id = excluded.parent_id, path = excluded.path,
+        document_count = excluded.document_count
+    `).run(folder);
+  }
+
+  deleteFolder(id: string): boolean {
+    return this.sql('DELETE FROM folders WHERE id = ?').run(id).changes > 0;
+  }
+
+  // ── the last listing ─────────────────────────────────────────────────────────────────────────
+
+  /** Replaces the remembered listing with a new one, whole. */
+  replaceListing(takenAt: string, items: Iterable<readonly [string, ListingEntry]> | ReadonlyMap<string, ListingEntry>): void {
+    this.transaction(() => {
+      this.sql('DELETE FROM listing').run();
+      const insert = this.sql('INSERT INTO listing (doc_id, title, last_modified_at) VALUES (?, ?, ?)');
+      for (const [id, e] of items) insert.run(id, e.title, e.lastModifiedAt);
+      this.sql('INSERT INTO listing_meta (one, taken_at) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET taken_at = excluded.taken_at').run(takenAt);
+    });
+  }
+
+  /** The last listing recorded, or null before the first one. */
+  readListing(): Listing | null {
+    const meta = this.sql('SELECT taken_at FROM listing_meta WHERE one = 1').get() as { taken_at: string } | undefined;
+    if (!meta) return null;
+    const rows = this.sql('SELECT doc_id, title, last_modified_at FROM listing ORDER BY doc_id').all() as Array<{ doc_id: string; title: string; last_modified_at: string | null }>;
+    return { takenAt: meta.taken_at, items: new Map(rows.map((r) => [r.doc_id, { title: r.title, lastModifiedAt: r.last_modified_at }])) };
+  }
+
+  // ── intents ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Records an operation before its request is sent; returns the id to clear once the response is recorded. */
+  addIntent(intent: IntentInput): number {
+    const result = this.sql('INSERT INTO intents (doc_id, op, payload, created_at) VALUES (?, ?, ?, ?)')
+      .run(intent.docId, intent.op, toJson(intent.payload, `the payload of intent ${intent.op}`), this.stamp());
+    return Number(result.lastInsertRowid);
+  }
+
+  clearIntent(id: number): boolean {
+    return this.sql('DELETE FROM intents WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** Operations whose outcome was never recorded (the daemon stopped between request and record), oldest first. */
+  pendingIntents(): Intent[] {
+    return (this.sql('SELECT * FROM intents ORDER BY id').all() as IntentRow[]).map(toIntent);
+  }
+
+  // ── conflicts ────────────────────────────────────────────────────────────────────────────────
+
+  addConflict(conflict: ConflictInput): number {
+    const result = this.sql(`
+      INSERT INTO conflicts (doc_id, path, copy_path, created_at, resolved_at, details) VALUES (?, ?, ?, ?, NULL, ?)
+    `).run(conflict.docId, conflict.path, conflict.copyPath, conflict.createdAt ?? this.stamp(), toJson(conflict.details, 'conflict details'));
+    return Number(result.lastInsertRowid);
+  }
+
+  getConflict(id: number): ConflictRecord | undefined {
+    const row = this.sql('SELECT * FROM conflicts WHERE id = ?').get(id) as ConflictRow | undefined;
+    return row && toConflict(row);
+  }
+
+  /** Conflicts, oldest first; only the unresolved ones unless `includeResolved`. */
+  listConflicts(opts: { includeResolved?: boolean } = {}): ConflictRecord[] {
+    const sql = opts.includeResolved ? 'SELECT * FROM conflicts ORDER BY id' : 'SELECT * FROM conflicts WHERE resolved_at IS NULL ORDER BY id';
+    return (this.sql(sql).all() as ConflictRow[]).map(toConflict);
+  }
+
+  /** Marks a conflict resolved; false when it does not exist or was resolved already. */
+  resolveConflict(id: number, resolvedAt: string = this.stamp()): boolean {
+    return this.sql('UPDATE conflicts SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL').run(resolvedAt, id).changes > 0;
+  }
+
+  // ── key/value state ──────────────────────────────────────────────────────────────────────────
+
+  getState<T = unknown>(key: string): T | undefined {
+    const row = this.sql('SELECT value FROM state WHERE key = ?').get(key) as { value: string } | undefined;
+    return row === undefined ? undefined : JSON.parse(row.value) as T;
+  }
+
+  setState(key: string, value: unknown): void {
+    this.sql('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(key, toJson(value, `state ${key}`));
+  }
+
+  deleteState(key: string): boolean {
+    return this.sql('DELETE FROM state WHERE key = ?').run(key).changes > 0;
+  }
+
+  /** Adds `by` to a numeric state value (0 when absent) and returns the new value. */
+  incrementCounter(key: string, by = 1): number {
+    return this.transaction(() => {
+      const current = this.getState<unknown>(key);
+      const next = (typeof current === 'number' ? current : 0) + by;
+      this.setState(key, next);
+      return next;
+    });
+  }
+
+  /** Every state value, by key. */
+  allState(): Record<string, unknown> {
+    const rows = this.sql('SELECT key, value FROM state ORDER BY key').all() as Array<{ key: string; value: string }>;
+    return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
+  }
+
+  counts(): JournalCounts {
+    return this.sql(`
+      SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM folders) AS folders,
+             (SELECT count(*) FROM base_blocks) AS baseBlocks, (SELECT count(*) FROM intents) AS pendingIntents,
+             (SELECT count(*) FROM conflicts WHERE resolved_at IS NULL) AS openConflicts
+    `).get() as JournalCounts;
+  }
+}

@@ -1,0 +1,119 @@
+// The journal's schema as an ordered list of migrations; PRAGMA user_version records the last
+// one applied. Each migration runs in its own transaction together with the version bump.
+import type Database from 'better-sqlite3';
+
+/** Marks a database file as a spacesync journal (PRAGMA application_id): "SpSy". */
+export const APPLICATION_ID = 0x53705379;
+
+export interface Migration {
+  version: number;
+  up: (db: Database.Database) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    up: (db) => {
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.exec(`
+        CREATE TABLE documents (
+          id                 TEXT PRIMARY KEY,
+          path               TEXT NOT NULL UNIQUE,
+          title              TEXT NOT NULL,
+          location           TEXT NOT NULL CHECK (location IN ('unsorted', 'templates', 'trash', 'daily_notes', 'folder')),
+          folder_id          TEXT,
+          daily_note_date    TEXT,
+          remote_modified_at TEXT,
+          created_at         TEXT,
+          file_hash          TEXT,
+          synced_at          TEXT NOT NULL,
+          CHECK ((location = 'folder') = (folder_id IS NOT NULL))
+        );
+        CREATE INDEX documents_folder ON documents (folder_id);
+
+        CREATE TABLE base_blocks (
+          doc_id    TEXT NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+          seq       INTEGER NOT NULL,
+          id        TEXT NOT NULL,
+          parent_id TEXT,
+          position  INTEGER NOT NULL,
+          level     INTEGER NOT NULL,
+          kind      TEXT NOT NULL CHECK (kind IN ('block', 'page', 'card', 'readonly')),
+          type      TEXT NOT NULL,
+          markdown  TEXT NOT NULL,
+          hash      TEXT NOT NULL,
+          PRIMARY KEY (doc_id, seq)
+        ) WITHOUT ROWID;
+        CREATE UNIQUE INDEX base_blocks_id ON base_blocks (doc_id, id);
+
+        CREATE TABLE folders (
+          id             TEXT PRIMARY KEY,
+          name           TEXT NOT NULL,
+          parent_id      TEXT,
+          path           TEXT NOT NULL UNIQUE,
+          document_count INTEGER NOT NULL DEFAULT 0
+        );
+
+        CREATE TABLE listing (
+          doc_id           TEXT PRIMARY KEY,
+          title            TEXT NOT NULL,
+          last_modified_at TEXT
+        ) WITHOUT ROWID;
+        CREATE TABLE listing_meta (
+          one      INTEGER PRIMARY KEY CHECK (one = 1),
+          taken_at TEXT NOT NULL
+        );
+
+        CREATE TABLE intents (
+          id         INTEGER PRIMARY KEY AUTOINCREMENT,
+          doc_id     TEXT,
+          op         TEXT NOT NULL,
+          payload    TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        );
+
+        CREATE TABLE conflicts (
+          id          INTEGER PRIMARY KEY AUTOINCREMENT,
+          doc_id      TEXT NOT NULL,
+          path        TEXT NOT NULL,
+          copy_path   TEXT NOT NULL,
+          created_at  TEXT NOT NULL,
+          resolved_at TEXT,
+          details     TEXT NOT NULL
+        );
+
+        CREATE TABLE state (
+          key   TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+export function userVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Applies the migrations above the database's user_version, in order, each in one immediate
+ * transaction with its version bump: a failing migration leaves the previous version intact.
+ * Returns the versions applied. The caller has already refused a version above the list's.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const applied: number[] = [];
+  const ordered = [...migrations].sort((a, b) => a.version - b.version);
+  for (const m of ordered) {
+    const step = db.transaction(() => {
+      // Re-read inside the write lock: another process may have migrated meanwhile.
+      if (userVersion(db) >= m.version) return false;
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+      return true;
+    });
+    if (step.immediate()) applied.push(m.version);
+  }
+  return applied;
+}

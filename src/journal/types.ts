@@ -1,0 +1,114 @@
+// The records the journal holds: what both sides last agreed on (base), per document, folder and
+// block, plus the bookkeeping that makes a crash harmless (intents) and the conflicts kept.
+
+/** Where a document lives in the space. `folder` means a user folder named by `folderId`. */
+export type DocumentLocation = 'unsorted' | 'templates' | 'trash' | 'daily_notes' | 'folder';
+
+export const DOCUMENT_LOCATIONS: readonly DocumentLocation[] = ['unsorted', 'templates', 'trash', 'daily_notes', 'folder'];
+
+export interface DocumentRecord {
+  id: string;
+  /** Posix path of the file, relative to the mirror root. Unique: one file holds one document. */
+  path: string;
+  title: string;
+  location: DocumentLocation;
+  /** Set exactly when `location` is `folder`. */
+  folderId: string | null;
+  dailyNoteDate: string | null;
+  /** The remote `lastModifiedAt` seen when the base was recorded. */
+  remoteModifiedAt: string | null;
+  createdAt: string | null;
+  /** sha256 of the file as last written or read by the daemon; null when no file was written yet. */
+  fileHash: string | null;
+  /** When this record last changed (ISO 8601). */
+  syncedAt: string;
+}
+
+/** A document to record; `syncedAt` defaults to the journal's clock. */
+export type DocumentInput = Omit<DocumentRecord, 'syncedAt'> & { syncedAt?: string };
+
+export type BlockKind = 'block' | 'page' | 'card' | 'readonly';
+
+export const BLOCK_KINDS: readonly BlockKind[] = ['block', 'page', 'card', 'readonly'];
+
+/** One block of a document as both sides last agreed on it. */
+export interface BaseBlock {
+  id: string;
+  /** null = child of the document root. */
+  parentId: string | null;
+  /** Index among its siblings. */
+  position: number;
+  /** The block's indentationLevel. */
+  level: number;
+  kind: BlockKind;
+  /** The BlockType (`text`, `page`, `code`…). */
+  type: string;
+  /** Canonical markdown as the service returned it. */
+  markdown: string;
+  hash: string;
+}
+
+export interface FolderRecord {
+  id: string;
+  name: string;
+  parentId: string | null;
+  /** Posix path of the directory, relative to the mirror root. */
+  path: string;
+  documentCount: number;
+}
+
+/** One document as the last `GET /documents?fetchMetadata=true` showed it. */
+export interface ListingEntry {
+  title: string;
+  lastModifiedAt: string | null;
+}
+
+export interface Listing {
+  takenAt: string;
+  items: Map<string, ListingEntry>;
+}
+
+/** An operation sent (or about to be sent) to the service and not yet confirmed. */
+export interface Intent {
+  id: number;
+  /** null for operations that create a document (no id yet). */
+  docId: string | null;
+  op: string;
+  payload: unknown;
+  createdAt: string;
+}
+
+export interface IntentInput {
+  docId: string | null;
+  op: string;
+  payload: unknown;
+}
+
+export interface ConflictRecord {
+  id: number;
+  docId: string;
+  /** The document's file. */
+  path: string;
+  /** The conflict copy holding the local version. */
+  copyPath: string;
+  createdAt: string;
+  resolvedAt: string | null;
+  details: unknown;
+}
+
+export interface ConflictInput {
+  docId: string;
+  path: string;
+  copyPath: string;
+  details: unknown;
+  createdAt?: string;
+}
+
+/** Row counts for `spacesync status`. */
+export interface JournalCounts {
+  documents: number;
+  folders: number;
+  baseBlocks: number;
+  pendingIntents: number;
+  openConflicts: number;
+}
