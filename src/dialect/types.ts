@@ -77,3 +77,85 @@ export interface Block {
 
 /** A block to create (`POST /blocks`): no id yet; children nested the same way. */
 export type NewBlock = Omit<Block, 'id' | 'content' | 'metadata'> & { content?: NewBlock[] };
+
+/** One block's `markdown` read into structured fields (parseBlockMarkdown); defaults omitted. */
+export interface ParsedBlock {
+  type: BlockType;
+  /** Inline text without the block's prefixes, normalised. Pages and cards: the title. Code: the source. Tables: the pipe table. */
+  body: string;
+  textStyle?: TextStyle;
+  listStyle?: ListStyle;
+  indentationLevel?: number;
+  decorations?: Decoration[];
+  taskInfo?: { state: TaskState };
+  lineStyle?: LineStyle;
+  language?: CodeLanguage;
+  rawCode?: string;
+  url?: string;
+  altText?: string;
+  fileName?: string;
+  title?: string;
+  /** Pages and cards only. */
+  cardLayout?: CardLayout;
+}
+
+/** A block of a split insert; pages and cards carry the blocks of their `<content>`. */
+export type ParsedBlockNode = ParsedBlock & { children?: ParsedBlockNode[] };
+
+/**
+ * What renderBlockMarkdown reads: parsed fields, or a block as the service sends it (then `body`
+ * may be absent and `markdown`/`title`/`rawCode` stand in). Collections render from `content`.
+ */
+export type BlockFields = Partial<Omit<Block, 'id' | 'content' | 'taskInfo' | 'type'>> & {
+  type?: BlockType;
+  body?: string;
+  taskInfo?: { state: TaskState } | TaskInfo;
+  content?: ReadonlyArray<Partial<Block>>;
+};
+
+/**
+ * One block of a file, as segmentFile cut it. Offsets are UTF-16 string offsets (JavaScript string
+ * indices) into the text given to segmentFile, not byte offsets; `text` is `source.slice(start, end)`.
+ */
+export interface Segment {
+  start: number;
+  end: number;
+  /** The exact slice of the file this segment covers. For pages and cards it includes the children. */
+  text: string;
+  /**
+   * The block's `markdown` field as this file states it (wrapper indentation removed, CRLF as LF,
+   * the `<callout>` of a multi-block callout put around it). Compare with markdownEquals. Pages and cards: the title.
+   */
+  markdown: string;
+  kind: 'block' | 'page' | 'card' | 'readonly';
+  /** Nesting depth in page/card wrappers: 0 for the file's top-level blocks. */
+  depth: number;
+  /** Indentation level (0..5) of the block, from its leading spaces. */
+  level: number;
+  /** Wrapper attributes of a page or card (`cardLayout`, `textStyle`, an `id` pasted from a rendering…). */
+  attrs?: Record<string, string>;
+  /** True when the block sits inside a `<callout>` that wraps several blocks (the tags are in the separators). */
+  inCallout?: boolean;
+  /** Pages and cards: the bytes from the wrapper start to the first child region (`<page>`, `<pageTitle>`, `<content>`). */
+  open?: string;
+  /** Pages and cards: the bytes from `</content>` (or `</page>`) to the wrapper end. */
+  close?: string;
+  /** Pages and cards: the bytes around the children; `separators.length === children.length + 1`. */
+  separators?: string[];
+  children: Segment[];
+}
+
+/** A file cut into front matter and block segments; joinSegments puts it back together byte for byte. */
+export interface FileSegments {
+  frontMatter: {
+    raw: string;
+    start: number;
+    end: number;
+    data?: Record<string, unknown>;
+    /** Why the YAML could not be read; the raw text is still kept. */
+    error?: string;
+  } | null;
+  segments: Segment[];
+  /** The bytes before, between and after the top-level segments; `separators.length === segments.length + 1`. */
+  separators: string[];
+}

@@ -1,0 +1,115 @@
+// Reads one block's markdown (already known to be one block) into its structured fields.
+import { CODE_LANGUAGES, type CodeLanguage, type LineStyle, type ParsedBlock, type TaskState, type TextStyle } from './types.js';
+import { leading, levelOf, skipColumns } from './lines.js';
+import { FENCE, HEADING, isDelimiterRow, THEMATIC } from './lineKind.js';
+import { normalizeInline } from './normalizeInline.js';
+
+const LANGUAGES = new Set<string>(CODE_LANGUAGES);
+const ALIASES: Record<string, CodeLanguage> = {
+  js: 'javascript', jsx: 'javascript', ts: 'typescript', tsx: 'typescript', py: 'python', rb: 'ruby',
+  sh: 'shell', zsh: 'shell', console: 'shell', yml: 'yaml', md: 'markdown', 'c++': 'cpp', c: 'cpp',
+  'c#': 'cs', csharp: 'cs', objc: 'objectivec', 'objective-c': 'objectivec', kt: 'kotlin', rs: 'rust',
+  golang: 'go', text: 'plaintext', txt: 'plaintext', plain: 'plaintext', vb: 'vbnet', math: 'math_formula',
+  latex: 'math_formula', tex: 'math_formula', hs: 'haskell', pl: 'perl', docker: 'dockerfile',
+};
+const LINE_BY_STARS: Record<number, LineStyle> = { 3: 'extraLight', 4: 'light', 5: 'regular', 6: 'strong' };
+const HEADINGS: TextStyle[] = ['h1', 'h2', 'h3', 'h4', 'h4', 'h4'];
+const TASK_STATE: Record<string, TaskState> = { ' ': 'todo', x: 'done', X: 'done', '-': 'canceled' };
+const MEDIA = /^!\[([^\]\n]*)\]\(([^()\s]*)\)$/;
+
+/** The code language named by a fence's info string: known names and common aliases; anything else is `other`. */
+export function languageOf(info: string): CodeLanguage | undefined {
+  const word = info.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (!word) return undefined;
+  if (LANGUAGES.has(word)) return word as CodeLanguage;
+  return ALIASES[word] ?? 'other';
+}
+
+export function readBlock(markdown: string): ParsedBlock {
+  let s = markdown.includes('\r') ? markdown.replace(/\r\n/g, '\n') : markdown;
+  const lead = leading(s, 0, s.length);
+  let cols = lead.cols;
+  s = s.slice(lead.p);
+  const decorations: ParsedBlock['decorations'] = [];
+  const trimmed = s.trimEnd();
+  if (trimmed.startsWith('<callout>') && trimmed.endsWith('</callout>') && trimmed.length >= 19) {
+    decorations.push('callout');
+    s = trimmed.slice(9, -10).replace(/^[ \t]*\n/, '').replace(/\n[ \t]*$/, '');
+    const inner = leading(s, 0, s.length);
+    cols += inner.cols;
+    s = s.slice(inner.p);
+  }
+  const level = levelOf(cols);
+  const common = (b: ParsedBlock): ParsedBlock => {
+    if (level > 0) b.indentationLevel = level;
+    if (decorations.length) b.decorations = decorations;
+    return b;
+  };
+  const nl = s.indexOf('\n');
+  const first = nl < 0 ? s : s.slice(0, nl);
+  // Code: a fence, or a `$$…$$` formula block.
+  const fence = FENCE.exec(first);
+  if (fence) {
+    const run = fence[1] ?? fence[3]!;
+    const lines = s.split('\n').slice(1).map((l) => l.slice(skipColumns(l, 0, l.length, cols)));
+    const close = new RegExp(`^[ \\t]*${run[0] === '`' ? '`' : '~'}{${run.length},}[ \\t]*$`);
+    if (lines.length > 0 && close.test(lines[lines.length - 1]!)) lines.pop();
+    const rawCode = lines.join('\n');
+    const language = languageOf(fence[2] ?? fence[4] ?? '');
+    return common({ type: 'code', body: rawCode, rawCode, ...(language ? { language } : {}) });
+  }
+  const formula = /^\$\$([\s\S]*)\$\$[ \t]*$/.exec(s);
+  if (formula && s.length >= 4) {
+    const lines = formula[1]!.replace(/^[ \t]*\n/, '').replace(/\n[ \t]*$/, '').split('\n');
+    const rawCode = lines.map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols)))).join('\n');
+    return common({ type: 'code', body: rawCode, rawCode, language: 'math_formula' });
+  }
+  if (nl < 0 && THEMATIC.test(first.trimEnd())) {
+    const t = first.trimEnd();
+    const lineStyle = /^\*+$/.test(t) ? (t.length >= 7 ? 'pageBreak' : LINE_BY_STARS[t.length]!) : 'regular';
+    return common({ type: 'line', body: '', ...(lineStyle !== 'regular' ? { lineStyle } : {}) });
+  }
+  if (nl >= 0 && first.includes('|')) {
+    const second = s.slice(nl + 1).split('\n')[0] ?? '';
+    if (isDelimiterRow(second.trim())) {
+      const body = normalizeInline(s.split('\n').map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols)))).join('\n'));
+      return common({ type: 'table', body });
+    }
+  }
+  const block: ParsedBlock = { type: 'text', body: '' };
+  let plain = true;
+  if (s.startsWith('>')) {
+    decorations.push('quote');
+    s = s.replace(/^> ?/, '').replace(/\n[ \t]*> ?/g, '\n');
+    plain = false;
+  }
+  let m: RegExpExecArray | null;
+  if ((m = /^[-*+][ \t]+\[([ xX-])\](?:[ \t]|$)/.exec(s))) {
+    block.listStyle = 'task';
+    block.taskInfo = { state: TASK_STATE[m[1]!]! };
+  } else if ((m = /^[-*](?:[ \t]|$)/.exec(s))) block.listStyle = 'bullet';
+  else if ((m = /^\+(?:[ \t]|$)/.exec(s))) block.listStyle = 'toggle';
+  else if ((m = /^\d{1,9}[.)](?:[ \t]|$)/.exec(s))) block.listStyle = 'numbered';
+  if (m) {
+    s = s.slice(m[0].length);
+    plain = false;
+  }
+  if ((m = HEADING.exec(s))) {
+    block.textStyle = HEADINGS[m[0].trimEnd().length - 1]!;
+    s = s.slice(m[0].length);
+    plain = false;
+  } else if (s.startsWith('<caption>') && s.trimEnd().endsWith('</caption>') && s.trimEnd().length >= 19) {
+    block.textStyle = 'caption';
+    s = s.trimEnd().slice(9, -10);
+    plain = false;
+  }
+  if (plain) {
+    const media = MEDIA.exec(s);
+    if (media) {
+      const alt = media[1]!;
+      return common({ type: 'image', body: '', url: media[2]!, ...(alt && alt !== 'Image' ? { altText: alt } : {}) });
+    }
+  }
+  block.body = normalizeInline(s);
+  return common(block);
+}

@@ -1,0 +1,56 @@
+// Renders a list of sibling blocks the way a file body and a text rendering lay them out:
+// a blank line between blocks, one newline between consecutive list items.
+import type { Block } from './types.js';
+import { isPageLike, renderBlockMarkdown } from './renderBlockMarkdown.js';
+import { renderCollection } from './renderCollection.js';
+import { lineKind } from './lineKind.js';
+
+/** `file`: `<page>`/`<card>` wrappers without ids or extra indentation; `text`: the `Accept: text/markdown` form. */
+export type RenderMode = 'file' | 'text';
+
+export const indentLines = (text: string, ind: string): string =>
+  ind === '' ? text : text.split('\n').map((l) => (l === '' ? l : ind + l)).join('\n');
+
+const isListItem = (b: Block, md: string): boolean => {
+  if (isPageLike(b) || !b.listStyle || b.listStyle === 'none') return false;
+  const k = lineKind(md.trimStart() || '-');
+  return k === 'list' || k === 'callout';
+};
+
+function blockMarkdown(b: Block): string {
+  if (b.type === 'collection') return renderCollection(b);
+  return b.markdown ?? renderBlockMarkdown(b);
+}
+
+/** A page or card as a wrapper. In text mode it carries its id and style, and its body sits four spaces in. */
+export function renderWrapper(b: Block, mode: RenderMode, isRoot = false): string {
+  const ind = '  '.repeat(Math.max(0, Math.min(5, b.indentationLevel ?? 0)));
+  const card = b.textStyle === 'card';
+  const title = b.markdown ?? b.title ?? '';
+  const children = b.content ?? [];
+  if (mode === 'text') {
+    const attrs = `${b.id !== undefined ? ` id="${b.id}"` : ''}${card && !isRoot ? ' textStyle="card"' : ''}${b.cardLayout && !isRoot ? ` cardLayout="${b.cardLayout}"` : ''}`;
+    const lines = [`${ind}<page${attrs}>`, `${ind}  <pageTitle>${title}</pageTitle>`];
+    if (children.length > 0) lines.push(`${ind}  <content>`, indentLines(renderBlocks(children, mode), `${ind}    `), `${ind}  </content>`);
+    lines.push(`${ind}</page>`);
+    return lines.join('\n');
+  }
+  const tag = card ? 'card' : 'page';
+  const lines = [`${ind}<${tag}${card && b.cardLayout ? ` cardLayout="${b.cardLayout}"` : ''}>`, `${ind}<pageTitle>${title}</pageTitle>`];
+  if (children.length > 0) lines.push(`${ind}<content>`, indentLines(renderBlocks(children, mode), ind), `${ind}</content>`);
+  lines.push(`${ind}</${tag}>`);
+  return lines.join('\n');
+}
+
+/** Sibling blocks joined by their separators, without a final newline. */
+export function renderBlocks(blocks: readonly Block[], mode: RenderMode = 'file'): string {
+  let out = '';
+  let prev: { block: Block; md: string } | null = null;
+  for (const b of blocks) {
+    const md = isPageLike(b) ? renderWrapper(b, mode) : blockMarkdown(b);
+    if (prev) out += isListItem(prev.block, prev.md) && isListItem(b, md) ? '\n' : '\n\n';
+    out += md;
+    prev = { block: b, md };
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+// Cuts a mirror file into front matter and block segments with their exact ranges. Never throws:
+// text that is not well-formed dialect still lands in segments, and the slices give the file back.
+import type { FileSegments, Segment } from './types.js';
+import { scanBlocks, type ScanNode } from './scanBlocks.js';
+import { frontMatter } from './frontMatter.js';
+
+function toSegment(text: string, n: ScanNode, depth: number): Segment {
+  const seg: Segment = {
+    start: n.start, end: n.end, text: text.slice(n.start, n.end), markdown: n.markdown,
+    kind: n.kind, depth, level: n.level, children: [],
+  };
+  if (n.attrs) seg.attrs = n.attrs;
+  if (n.inCallout) seg.inCallout = true;
+  if (n.kind === 'page' || n.kind === 'card') {
+    const children = n.children ?? [];
+    seg.children = children.map((c) => toSegment(text, c, depth + 1));
+    const openEnd = n.openEnd ?? n.start;
+    const closeStart = n.closeStart ?? n.end;
+    seg.open = text.slice(n.start, openEnd);
+    seg.close = text.slice(closeStart, n.end);
+    seg.separators = separators(text, children, openEnd, closeStart);
+  }
+  return seg;
+}
+
+function separators(text: string, nodes: readonly ScanNode[], from: number, to: number): string[] {
+  const out: string[] = [];
+  let prev = from;
+  for (const n of nodes) {
+    out.push(text.slice(prev, n.start));
+    prev = n.end;
+  }
+  out.push(text.slice(prev, to));
+  return out;
+}
+
+export function segmentFile(text: string): FileSegments {
+  const fm = frontMatter(text);
+  const bodyStart = fm ? fm.end : 0;
+  // Scanning the body alone keeps offsets simple; they are shifted back afterwards.
+  const body = bodyStart === 0 ? text : text.slice(bodyStart);
+  const nodes = scanBlocks(body, false);
+  if (bodyStart > 0) shift(nodes, bodyStart);
+  return {
+    frontMatter: fm,
+    segments: nodes.map((n) => toSegment(text, n, 0)),
+    separators: separators(text, nodes, bodyStart, text.length),
+  };
+}
+
+function shift(nodes: ScanNode[], by: number): void {
+  for (const n of nodes) {
+    n.start += by;
+    n.end += by;
+    if (n.openEnd !== undefined) n.openEnd += by;
+    if (n.closeStart !== undefined) n.closeStart += by;
+    if (n.children) shift(n.children, by);
+  }
+}
