@@ -1,0 +1,63 @@
+// The shapes the pure sync decisions work on: base (the journal), local (the file), remote (the service).
+// The journal and the dialect build against these same shapes.
+import type { BlockType } from '../dialect/types.js';
+
+/** How a block appears in a file: a plain block, a nested page or card (a wrapper with children), or output-only content. */
+export type BlockKind = 'block' | 'page' | 'card' | 'readonly';
+
+/** One block of a document as both sides last agreed on it (journal). A document's base blocks come in pre-order. */
+export interface BaseBlock {
+  id: string;
+  /** null = a child of the document root. */
+  parentId: string | null;
+  /** Index among its siblings. */
+  position: number;
+  /** indentationLevel. */
+  level: number;
+  kind: BlockKind;
+  /** BlockType as the service reported it. */
+  type: string;
+  /** The markdown as the service returned it (pages and cards: the bare title). */
+  markdown: string;
+  hash: string;
+}
+
+/**
+ * One block of the file, as the dialect cut it (a Segment can be passed as is).
+ * Pages and cards: `markdown` is the title as the service stores it, `children` their content.
+ */
+export interface LocalBlock {
+  markdown: string;
+  kind: BlockKind;
+  children: LocalBlock[];
+}
+
+/** A block of the service's current tree, flattened (see flattenRemote): BaseBlock without the hash. */
+export interface RemoteBlock {
+  id: string;
+  parentId: string | null;
+  position: number;
+  level: number;
+  kind: BlockKind;
+  type: string;
+  markdown: string;
+}
+
+/** Canonical equality of two block markdowns (the dialect's markdownEquals). */
+export type MarkdownEquals = (a: string, b: string) => boolean;
+
+/** What the service makes of one block's markdown: exactly one block of a type, or a problem (it would split, or refuses it). */
+export type Classification = { type: BlockType } | { problem: string };
+
+/** The parts of the dialect the decisions need; `coreDialect` wires the real one. */
+export interface CoreDialect {
+  equals: MarkdownEquals;
+  /** The block type one local block's markdown becomes when sent; plain blocks only. */
+  classify(markdown: string): Classification;
+}
+
+/** Where a new local block goes among its siblings: after an existing sibling, or first in a parent (null = the document root). */
+export type Anchor = { after: string } | { start: string | null };
+
+/** Location of a document in the space. Daily notes live in `daily_notes`; user folders carry `folderId`. */
+export type DocLocation = 'unsorted' | 'templates' | 'trash' | 'daily_notes' | 'folder';
