@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import spec from 'commonmark-spec';
+import { segmentFile } from './segmentFile.js';
+import { joinSegments } from './joinSegments.js';
+import { renderFileBody } from './renderFileBody.js';
+import { renderCollection } from './renderCollection.js';
+import { isPageLike } from './renderBlockMarkdown.js';
+import { blockTree, dialectishText } from './testArbitraries.js';
+import type { Block, FileSegments, Segment } from './types.js';
+
+/** Every segment's text is its slice, pieces are in order and inside their parent. */
+function checkRanges(text: string, f: FileSegments): void {
+  const walk = (segs: Segment[], from: number, to: number) => {
+    let prev = from;
+    for (const s of segs) {
+      expect(s.text).toBe(text.slice(s.start, s.end));
+      expect(s.start).toBeGreaterThanOrEqual(prev);
+      expect(s.end).toBeLessThanOrEqual(to);
+      prev = s.end;
+      walk(s.children, s.start, s.end);
+    }
+  };
+  walk(f.segments, f.frontMatter?.end ?? 0, text.length);
+}
+
+function faithful(text: string): void {
+  const f = segmentFile(text);
+  expect(joinSegments(f)).toBe(text);
+  checkRanges(text, f);
+}
+
+interface Shape { markdown: string; kind: string; attrs?: Record<string, string>; children: Shape[] }
+const shapeOfSegments = (segs: Segment[]): Shape[] => segs.map((s) => ({
+  markdown: s.markdown, kind: s.kind, ...(s.attrs ? { attrs: s.attrs } : {}), children: shapeOfSegments(s.children),
+}));
+const shapeOfBlocks = (blocks: Block[]): Shape[] => blocks.map((b) => {
+  if (isPageLike(b)) {
+    const card = b.textStyle === 'card';
+    return { markdown: b.markdown ?? '', kind: card ? 'card' : 'page', ...(card && b.cardLayout ? { attrs: { cardLayout: b.cardLayout } } : {}), children: shapeOfBlocks(b.content ?? []) };
+  }
+  if (b.type === 'collection') return { markdown: renderCollection(b), kind: 'readonly', children: [] };
+  return { markdown: b.markdown ?? '', kind: 'block', children: [] };
+});
+
+describe('segmentFile', () => {
+  it('gives any text back byte for byte, never throwing', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), faithful), { numRuns: 400 });
+    fc.assert(fc.property(dialectishText, faithful), { numRuns: 1500 });
+  });
+
+  it('gives a rendered tree back: same markdowns, kinds and nesting', () => {
+    fc.assert(fc.property(blockTree, (blocks) => {
+      const body = renderFileBody(blocks);
+      const f = segmentFile(body);
+      expect(shapeOfSegments(f.segments)).toEqual(shapeOfBlocks(blocks));
+      expect(joinSegments(f)).toBe(body);
+    }), { numRuns: 600 });
+  });
+
+  it('reads every CommonMark spec example without throwing, byte-faithfully', () => {
+    expect(spec.tests.length).toBe(652);
+    for (const t of spec.tests) {
+      faithful(t.markdown);
+      faithful(t.markdown.replace(/\n/g, '\r\n'));
+    }
+  });
+});
