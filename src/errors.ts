@@ -6,7 +6,7 @@ export type ErrorCode =
   | 'config_invalid' | 'config_missing' | 'usage'
   // the API client
   | 'rate_limited' | 'not_found' | 'validation' | 'auth_missing' | 'auth_rejected' | 'link_not_found'
-  | 'server' | 'network' | 'timeout' | 'maybe_applied' | 'bad_response' | 'unavailable' | 'too_large'
+  | 'server' | 'network' | 'timeout' | 'maybe_applied' | 'bad_response' | 'unavailable' | 'too_large' | 'cancelled'
   // the dialect
   | 'dialect_input'
   // local state

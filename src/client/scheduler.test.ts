@@ -1,0 +1,352 @@
+import { describe, expect, it } from 'vitest';
+import { isSpacesyncError } from '../errors.js';
+import { manualClock, type ManualClock } from '../../test/client/manualClock.js';
+import { resolveLimits, type SchedulerLimits } from './limits.js';
+import { Scheduler, type AttemptOutcome, type Job, type Priority, type SchedulerEvent, type SchedulerOptions } from './scheduler.js';
+import { UsageWindow } from './usageWindow.js';
+
+const ok = (headers: Record<string, string> = {}, blocks?: number): AttemptOutcome => ({ kind: 'response', status: 200, headers, body: Buffer.from('{}'), ...(blocks === undefined ? {} : { blocks }) });
+const status = (code: number, headers: Record<string, string> = {}): AttemptOutcome => ({ kind: 'response', status: code, headers, body: Buffer.from('{}') });
+
+function job(priority: Priority, outcomes: AttemptOutcome[] | (() => AttemptOutcome) = [ok()], extra: Partial<Job> = {}): Job & { calls: number } {
+  const j: Job & { calls: number } = {
+    priority,
+    label: 'GET /blocks',
+    blockCost: 0,
+    idempotent: true,
+    calls: 0,
+    attempt: async (): Promise<AttemptOutcome> => {
+      const i = j.calls++;
+      return typeof outcomes === 'function' ? outcomes() : (outcomes[Math.min(i, outcomes.length - 1)] ?? ok());
+    },
+    ...extra,
+  };
+  return j;
+}
+
+function setup(limits: Partial<SchedulerLimits> = {}, options: Partial<SchedulerOptions> = {}) {
+  const clock = manualClock();
+  const events: SchedulerEvent[] = [];
+  const scheduler = new Scheduler({
+    // The address budget is wide unless a test narrows it, so each test sees one budget at work.
+    limits: { ...resolveLimits({ reservePercent: 0 }), addressRequests: { limit: 10_000, windowMs: 10_000 }, ...limits },
+    clock,
+    maxInFlight: 1000,
+    random: () => 0.5,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
+  const admits = () => events.filter((e): e is Extract<SchedulerEvent, { type: 'admit' }> => e.type === 'admit');
+  return { clock, scheduler, events, admits };
+}
+
+/** The largest number of admissions inside any window of `windowMs` (window ends at each admission). */
+function maxInWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    while (sorted[hi]! - sorted[lo]! >= windowMs) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+async function drain(clock: ManualClock, done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100_000 && !done(); i++) if (!(await clock.next())) break;
+}
+
+describe('Scheduler budgets', () => {
+  it('never admits more than the space budget in any window, with or without latency', async () => {
+    const { clock, scheduler, admits } = setup();
+    let settled = 0;
+    const all = Array.from({ length: 250 }, () => scheduler.run(job('bulk')).then(() => settled++));
+    await drain(clock, () => settled === 250);
+    await Promise.all(all);
+    const times = admits().map((a) => a.at);
+    expect(times).toHaveLength(250);
+    expect(maxInWindow(times, 60_000)).toBeLessThanOrEqual(100);
+    // It uses the budget: the first 100 go at once, the next 100 one window later.
+    expect(times.filter((t) => t === times[0]).length).toBe(100);
+  });
+
+  it('counts a request until one window after its answer, so late arrivals cannot overfill a window', async () => {
+    const { clock, scheduler, admits } = setup({ spaceRequests: { limit: 1, windowMs: 1000 } });
+    const slow = job('bulk');
+    let release!: () => void;
+    slow.attempt = () => new Promise((r) => (release = () => r(ok())));
+    const first = scheduler.run(slow);
+    const second = scheduler.run(job('bulk'));
+    await clock.advance(5000);
+    // The first request is still in flight after 5 s: it still occupies the only slot.
+    expect(admits()).toHaveLength(1);
+    release();
+    await first;
+    await clock.advance(999);
+    expect(admits()).toHaveLength(1);
+    await clock.advance(1);
+    await second;
+    expect(admits().map((a) => a.at - admits()[0]!.at)).toEqual([0, 6000]);
+  });
+
+  it('keeps to the per-address budget shared by two spaces', async () => {
+    const clock = manualClock();
+    const address = new UsageWindow(50, 10_000);
+    const limits = resolveLimits({ reservePercent: 0 });
+    const times: number[] = [];
+    const onEvent = (e: SchedulerEvent) => e.type === 'admit' && times.push(e.at);
+    const a = new Scheduler({ limits, clock, addressWindow: address, maxInFlight: 1000, onEvent });
+    const b = new Scheduler({ limits, clock, addressWindow: address, maxInFlight: 1000, onEvent });
+    let settled = 0;
+    for (let i = 0; i < 60; i++) {
+      void a.run(job('bulk')).then(() => settled++);
+      void b.run(job('bulk')).then(() => settled++);
+    }
+    await drain(clock, () => settled === 120);
+    expect(settled).toBe(120);
+    expect(maxInWindow(times, 10_000)).toBeLessThanOrEqual(50);
+  });
+
+  it('keeps to the block budget, estimated before and counted after', async () => {
+    const { clock, scheduler, admits } = setup();
+    let settled = 0;
+    // Estimated at 5,000 blocks but each read really returns 10,000: two fit a window, not four.
+    for (let i = 0; i < 6; i++) void scheduler.run(job('bulk', [ok({}, 10_000)], { blockCost: 5000 })).then(() => settled++);
+    await drain(clock, () => settled === 6);
+    const times = admits().map((a) => a.at);
+    expect(times.filter((t) => t === times[0]).length).toBe(4);
+    // After the first window only what the answers counted (4 × 10,000) has expired: two per window.
+    expect(maxInWindow(times.slice(4), 60_000)).toBe(2);
+    expect(scheduler.stats().blocksSpent).toBe(60_000);
+  });
+
+  it('lets an oversize request go alone when the block window is empty', async () => {
+    const { clock, scheduler } = setup();
+    const big = scheduler.run(job('bulk', [ok()], { blockCost: 50_000 }));
+    await clock.advance(0);
+    await expect(big).resolves.toMatchObject({ attempts: 1 });
+  });
+
+  it('obeys the service headers when they report less room than its own count', async () => {
+    const { clock, scheduler, admits } = setup();
+    // Another client of the space used most of the budget: 1 request left until the reset in 30 s.
+    await scheduler.run(job('poll', [ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': '30' })]));
+    const later = [scheduler.run(job('poll')), scheduler.run(job('poll'))];
+    await clock.advance(0);
+    expect(admits()).toHaveLength(2);
+    await clock.advance(29_999);
+    expect(admits()).toHaveLength(2);
+    await clock.advance(1);
+    await Promise.all(later);
+    expect(admits()).toHaveLength(3);
+  });
+
+  it('adopts the limits the service reports', async () => {
+    const { scheduler } = setup();
+    await scheduler.run(job('poll', [ok({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-blockbudget-limit': '5000', 'x-blockbudget-remaining': '4990' })]));
+    expect(scheduler.stats().budgets.space.limit).toBe(60);
+    expect(scheduler.stats().budgets.blocks.limit).toBe(5000);
+  });
+
+  it('holds the block budget to the remaining blocks the service reports', async () => {
+    const { clock, scheduler, admits } = setup();
+    await scheduler.run(job('bulk', [ok({ 'x-blockbudget-remaining': '100', 'x-blockbudget-reset': '10' }, 50)], { blockCost: 50 }));
+    const next = scheduler.run(job('bulk', [ok()], { blockCost: 150 }));
+    await clock.advance(9_999);
+    expect(admits()).toHaveLength(1);
+    await clock.advance(1);
+    await next;
+    expect(admits()).toHaveLength(2);
+  });
+});
+
+describe('Scheduler priorities and the reserve', () => {
+  it('sends a user edit queued behind 500 bulk reads next', async () => {
+    const { clock, scheduler, admits } = setup({}, { maxInFlight: 4 });
+    let settled = 0;
+    for (let i = 0; i < 500; i++) void scheduler.run(job('bulk')).then(() => settled++);
+    const admittedBefore = admits().length;
+    void scheduler.run(job('user', [ok()], { label: 'PUT /blocks' })).then(() => settled++);
+    await drain(clock, () => settled === 501);
+    const order = admits().map((a) => a.label);
+    expect(admittedBefore).toBe(4);
+    expect(order[admittedBefore]).toBe('PUT /blocks');
+  });
+
+  it('orders the lanes user, recent, poll, bulk and keeps each lane in order', async () => {
+    const { clock, scheduler, admits } = setup({}, { maxInFlight: 1 });
+    const jobs: Array<[Priority, string]> = [['bulk', 'b1'], ['poll', 'p1'], ['bulk', 'b2'], ['recent', 'r1'], ['user', 'u1'], ['poll', 'p2'], ['user', 'u2']];
+    // The first one goes at once (nothing else is queued yet); the rest wait for it.
+    const all = jobs.map(([p, label]) => scheduler.run(job(p, [ok()], { label })));
+    await drain(clock, () => admits().length === jobs.length);
+    await Promise.all(all);
+    expect(admits().map((a) => a.label)).toEqual(['b1', 'u1', 'u2', 'r1', 'p1', 'p2', 'b2']);
+  });
+
+  it('keeps the reserve for user edits while the user is active', async () => {
+    const { clock, scheduler, admits } = setup({ reservePercent: 20 });
+    await scheduler.run(job('user', [ok()], { label: 'user' }));
+    for (let i = 0; i < 200; i++) void scheduler.run(job('bulk'));
+    await clock.advance(0);
+    // One user request and 79 background ones: 20 of 100 stay free for the user.
+    expect(admits()).toHaveLength(80);
+    const edits = Array.from({ length: 20 }, () => scheduler.run(job('user', [ok()], { label: 'user' })));
+    await clock.advance(0);
+    await Promise.all(edits);
+    expect(admits()).toHaveLength(100);
+  });
+
+  it('lends the reserve to background work when the user is idle, paced one slot interval apart', async () => {
+    const { clock, scheduler, admits } = setup({ reservePercent: 20 });
+    for (let i = 0; i < 100; i++) void scheduler.run(job('bulk'));
+    await clock.advance(0);
+    expect(admits()).toHaveLength(80);
+    await clock.advance(600 * 20 - 1);
+    expect(admits()).toHaveLength(99);
+    await clock.advance(1);
+    expect(admits()).toHaveLength(100);
+    expect(admits()[80]!.at - admits()[0]!.at).toBe(600);
+    // A user edit arriving while the reserve fills goes at once.
+    const { clock: clock2, scheduler: s2, admits: admits2 } = setup({ reservePercent: 20 });
+    for (let i = 0; i < 100; i++) void s2.run(job('bulk'));
+    await clock2.advance(1000);
+    void s2.run(job('user', [ok()], { label: 'user' }));
+    await clock2.advance(0);
+    expect(admits2().at(-1)?.label).toBe('user');
+    expect(admits2().at(-1)?.at).toBe(admits2()[0]!.at + 1000);
+  });
+});
+
+describe('Scheduler retries', () => {
+  it('holds every request of the space until Retry-After has passed', async () => {
+    const { clock, scheduler, admits } = setup();
+    const limited = job('poll', [status(429, { 'retry-after': '7' }), ok()]);
+    const first = scheduler.run(limited);
+    await clock.advance(0);
+    const other = scheduler.run(job('user', [ok()], { label: 'user' }));
+    await clock.advance(6_999);
+    expect(admits()).toHaveLength(1);
+    await clock.advance(1);
+    await Promise.all([first, other]);
+    const [a, b, c] = admits();
+    expect(b!.at - a!.at).toBe(7000);
+    expect(c!.at - a!.at).toBe(7000);
+    // The user edit queued during the pause goes before the retried poll.
+    expect(b!.label).toBe('user');
+    await expect(first).resolves.toMatchObject({ attempts: 2, retriedAfter: ['429'] });
+    expect(scheduler.stats().rateLimited).toBe(1);
+  });
+
+  it('reads Retry-After as an HTTP date against the answer\'s Date header', async () => {
+    const { clock, scheduler, admits } = setup();
+    const served = new Date(clock.now() - 3600_000); // the local clock is an hour ahead of the service
+    const until = new Date(served.getTime() + 5000);
+    const first = scheduler.run(job('poll', [status(429, { 'retry-after': until.toUTCString(), date: served.toUTCString() }), ok()]));
+    await clock.advance(4_999);
+    expect(admits()).toHaveLength(1);
+    await clock.advance(1);
+    await first;
+    expect(admits()).toHaveLength(2);
+  });
+
+  it('backs off with full jitter when a 429 has no Retry-After', async () => {
+    const randoms = [0.5, 0.25];
+    const { clock, scheduler, events } = setup({}, { random: () => randoms.shift() ?? 0, backoff: { baseMs: 1000, capMs: 60_000 } });
+    const r = scheduler.run(job('poll', [status(429), status(429), ok()]));
+    await drain(clock, () => events.filter((e) => e.type === 'admit').length === 3);
+    await r;
+    const delays = events.flatMap((e) => (e.type === 'retry' ? [e.delayMs] : []));
+    // attempt 1: random × 1000; attempt 2: random × 2000.
+    expect(delays).toEqual([500, 500]);
+    const admitsAt = events.flatMap((e) => (e.type === 'admit' ? [e.at] : []));
+    expect(admitsAt[1]! - admitsAt[0]!).toBe(500);
+    expect(admitsAt[2]! - admitsAt[1]!).toBe(500);
+  });
+
+  it('gives up after max429Retries and hands back the 429', async () => {
+    const { clock, scheduler } = setup({}, { max429Retries: 2 });
+    const r = scheduler.run(job('poll', [status(429, { 'retry-after': '1' })]));
+    await drain(clock, () => false);
+    await expect(r).resolves.toMatchObject({ attempts: 3, exhausted: true, outcome: { status: 429 } });
+  });
+
+  it('retries idempotent requests after 5xx, reset and timeout, then gives up', async () => {
+    const { clock, scheduler } = setup({}, { maxRetries: 3 });
+    const reset: AttemptOutcome = { kind: 'failure', reason: 'reset', sent: true, error: new Error('socket hang up') };
+    const timeout: AttemptOutcome = { kind: 'failure', reason: 'timeout', sent: true, error: new Error('timeout') };
+    const j = job('poll', [status(500), reset, timeout, ok()], { label: 'PUT /blocks' });
+    const r = scheduler.run(j);
+    await drain(clock, () => j.calls === 4);
+    await expect(r).resolves.toMatchObject({ attempts: 4, retriedAfter: ['5xx', 'reset', 'timeout'], outcome: { status: 200 } });
+    const failing = job('poll', [status(503)]);
+    const f = scheduler.run(failing);
+    await drain(clock, () => false);
+    await expect(f).resolves.toMatchObject({ attempts: 4, exhausted: true, outcome: { status: 503 } });
+  });
+
+  it('never retries a POST the service may have applied', async () => {
+    const { clock, scheduler } = setup();
+    const post = (o: AttemptOutcome) => job('user', [o, ok()], { idempotent: false, label: 'POST /blocks' });
+    for (const outcome of [
+      { kind: 'failure', reason: 'reset', sent: true, error: new Error('reset') } as const,
+      { kind: 'failure', reason: 'timeout', sent: true, error: new Error('timeout') } as const,
+      status(500),
+    ]) {
+      const j = post(outcome);
+      const r = scheduler.run(j);
+      await clock.advance(10_000);
+      await expect(r).resolves.toMatchObject({ attempts: 1, retriedAfter: [], exhausted: false, outcome });
+      expect(j.calls).toBe(1);
+    }
+  });
+
+  it('retries a POST that never reached the service, and one answered with 429', async () => {
+    const { clock, scheduler } = setup();
+    const refused = job('user', [{ kind: 'failure', reason: 'connect', sent: false, error: new Error('ECONNREFUSED') }, ok()], { idempotent: false });
+    const limited = job('user', [status(429, { 'retry-after': '0' }), ok()], { idempotent: false });
+    const r = [scheduler.run(refused), scheduler.run(limited)];
+    await drain(clock, () => refused.calls === 2 && limited.calls === 2);
+    await expect(Promise.all(r)).resolves.toMatchObject([{ attempts: 2, retriedAfter: ['connect'] }, { attempts: 2, retriedAfter: ['429'] }]);
+  });
+
+  it('treats an attempt that throws as a failure to connect', async () => {
+    const { clock, scheduler } = setup({}, { maxRetries: 0 });
+    const r = scheduler.run({ ...job('poll'), attempt: () => Promise.reject(new Error('boom')) });
+    await clock.advance(0);
+    await expect(r).resolves.toMatchObject({ outcome: { kind: 'failure', reason: 'connect', sent: false } });
+  });
+});
+
+describe('Scheduler lifecycle and counters', () => {
+  it('rejects queued requests with code cancelled on close', async () => {
+    const { clock, scheduler } = setup({ spaceRequests: { limit: 1, windowMs: 1000 } });
+    const first = scheduler.run(job('poll'));
+    const second = scheduler.run(job('poll'));
+    await clock.advance(0);
+    scheduler.close();
+    await expect(first).resolves.toMatchObject({ attempts: 1 });
+    const err = await second.catch((e: unknown) => e);
+    expect(isSpacesyncError(err, 'cancelled')).toBe(true);
+    await expect(scheduler.run(job('poll'))).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('counts requests by endpoint and outcome, 429s, blocks and the time spent waiting', async () => {
+    const { clock, scheduler } = setup({ spaceRequests: { limit: 1, windowMs: 1000 } });
+    const r = [
+      scheduler.run(job('poll', [status(429, { 'retry-after': '2' }), ok({}, 12)], { blockCost: 10 })),
+      scheduler.run(job('poll', [ok()], { label: 'GET /documents' })),
+    ];
+    await drain(clock, () => false);
+    await Promise.all(r);
+    const s = scheduler.stats();
+    expect(s.requests).toEqual({ 'GET /blocks': { '429': 1, '200': 1 }, 'GET /documents': { '200': 1 } });
+    expect(s.total).toBe(3);
+    expect(s.rateLimited).toBe(1);
+    expect(s.retries).toBe(1);
+    expect(s.blocksSpent).toBe(12);
+    // The retried read waited out Retry-After (2 s); GET /documents waited for it and its window.
+    expect(s.stalledMs).toBe(3000);
+    expect(s.queuedMs).toBeGreaterThanOrEqual(5000);
+    expect(s.queued).toEqual({ user: 0, recent: 0, poll: 0, bulk: 0 });
+  });
+});

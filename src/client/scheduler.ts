@@ -1,0 +1,418 @@
+// The request scheduler, one per space and shared by everything that talks to it: it decides when
+// each request may go so that the space's three rate budgets are never exceeded, user edits go
+// first, Retry-After is obeyed, and failed attempts are retried only when retrying is safe.
+import { SpacesyncError } from '../errors.js';
+import { fullJitter, type BackoffOptions } from './backoff.js';
+import { systemClock, type Clock } from './clock.js';
+import type { SchedulerLimits } from './limits.js';
+import { blockBudgetReport, requestBudgetReport, retryAfterMs, type BudgetReport } from './rateHeaders.js';
+import { emptyStats, type Counters, type SchedulerStats, type WaitReason } from './schedulerStats.js';
+import { UsageWindow, type UsageEntry } from './usageWindow.js';
+
+/** user edits, then remote changes to recently touched documents, then polling, then bulk pulls. */
+export type Priority = 'user' | 'recent' | 'poll' | 'bulk';
+export const PRIORITIES: readonly Priority[] = ['user', 'recent', 'poll', 'bulk'];
+
+export interface AttemptResponse {
+  kind: 'response';
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Blocks the service actually read or wrote, when the caller could count them. */
+  blocks?: number;
+}
+
+export interface AttemptFailure {
+  kind: 'failure';
+  /** connect: nothing reached the service; reset: the connection broke; timeout: no answer in time. */
+  reason: 'connect' | 'reset' | 'timeout';
+  /** Whether the whole request had been handed to the network (so the service may have applied it). */
+  sent: boolean;
+  error: unknown;
+}
+
+export type AttemptOutcome = AttemptResponse | AttemptFailure;
+
+export interface Job {
+  priority: Priority;
+  /** The endpoint without ids, e.g. `GET /collections/{collectionId}/items`: the key of the counters. */
+  label: string;
+  /** Estimated blocks read or written (0 for requests that touch no blocks). */
+  blockCost: number;
+  /** GET, PUT and DELETE: safe to send again when the service may have applied them. */
+  idempotent: boolean;
+  /** One try. It must not throw: transport errors come back as an AttemptFailure. */
+  attempt(): Promise<AttemptOutcome>;
+}
+
+export type RetryCause = '429' | '5xx' | 'connect' | 'reset' | 'timeout';
+
+export interface JobResult {
+  /** The last attempt's outcome, which the scheduler did not retry. */
+  outcome: AttemptOutcome;
+  attempts: number;
+  /** Why each earlier attempt was sent again. */
+  retriedAfter: RetryCause[];
+  /** Why the scheduler gave up retrying, when it did. */
+  exhausted: boolean;
+  queuedMs: number;
+}
+
+export type SchedulerEvent =
+  | { type: 'admit'; seq: number; label: string; priority: Priority; at: number; attempt: number }
+  | { type: 'settle'; seq: number; label: string; at: number; status: number | AttemptFailure['reason'] }
+  | { type: 'retry'; seq: number; label: string; cause: RetryCause; delayMs: number; floor: boolean };
+
+export interface SchedulerOptions {
+  limits: SchedulerLimits;
+  clock?: Clock;
+  /** Shared by all schedulers that reach the service from this machine; one per scheduler when omitted. */
+  addressWindow?: UsageWindow;
+  /** Requests in flight at once. */
+  maxInFlight?: number;
+  /** Retries of a request after 5xx, reset, timeout or a failed connection. */
+  maxRetries?: number;
+  /** Retries of a request the service answered with 429. */
+  max429Retries?: number;
+  backoff?: BackoffOptions;
+  random?: () => number;
+  onEvent?: (event: SchedulerEvent) => void;
+}
+
+interface Queued {
+  job: Job;
+  resolve: (r: JobResult) => void;
+  reject: (e: unknown) => void;
+  attempts: number;
+  retries: number;
+  retries429: number;
+  retriedAfter: RetryCause[];
+  /** Since when the job has been ready to go (for the wait counters). */
+  readySince: number;
+  queuedMs: number;
+  notBefore: number;
+}
+
+/** A correction from the service's headers: after request `anchor`, only `remaining` more fit until `until`. */
+interface Hint {
+  anchor: number;
+  remaining: number;
+  until: number;
+}
+
+export class Scheduler {
+  readonly limits: SchedulerLimits;
+  private readonly clock: Clock;
+  private readonly space: UsageWindow;
+  private readonly blocks: UsageWindow;
+  private readonly address: UsageWindow;
+  private readonly lanes = new Map<Priority, Queued[]>(PRIORITIES.map((p) => [p, []]));
+  private delayed: Queued[] = [];
+  private inFlight = 0;
+  private seq = 0;
+  private blockedUntil = 0;
+  private consecutive429 = 0;
+  private lastUserAdmit = -Infinity;
+  private lastBackgroundAdmit = -Infinity;
+  private spaceHint: Hint | undefined;
+  private blockHint: Hint | undefined;
+  private cancelWake: (() => void) | undefined;
+  private wakeAt = Infinity;
+  private stalledSince: number | undefined;
+  private waitingFor: WaitReason | undefined;
+  private closed = false;
+  private readonly counters: Counters;
+  private readonly maxInFlight: number;
+  private readonly maxRetries: number;
+  private readonly max429Retries: number;
+  private readonly backoff: BackoffOptions;
+  private readonly random: () => number;
+  private readonly onEvent: ((e: SchedulerEvent) => void) | undefined;
+  private readonly unsubscribe: () => void;
+  private readonly onAddressFreed = () => this.pump();
+
+  constructor(options: SchedulerOptions) {
+    this.limits = options.limits;
+    this.clock = options.clock ?? systemClock;
+    const { spaceRequests, addressRequests, blocks } = options.limits;
+    this.space = new UsageWindow(spaceRequests.limit, spaceRequests.windowMs);
+    this.blocks = new UsageWindow(blocks.limit, blocks.windowMs);
+    this.address = options.addressWindow ?? new UsageWindow(addressRequests.limit, addressRequests.windowMs);
+    this.maxInFlight = options.maxInFlight ?? 8;
+    this.maxRetries = options.maxRetries ?? 4;
+    this.max429Retries = options.max429Retries ?? 8;
+    // Backoff scales with the windows, so a time-scaled test server gets time-scaled retries.
+    const scale = spaceRequests.windowMs / 60_000;
+    this.backoff = options.backoff ?? { baseMs: 1000 * scale, capMs: 60_000 * scale };
+    this.random = options.random ?? Math.random;
+    this.onEvent = options.onEvent;
+    this.counters = emptyStats();
+    // Another space's answers free the shared address budget: look again when they do.
+    this.unsubscribe = this.address.subscribe(this.onAddressFreed);
+  }
+
+  /** Queues `job`; resolves with its final attempt once it is done (after any retries). */
+  run(job: Job): Promise<JobResult> {
+    if (this.closed) return Promise.reject(new SpacesyncError('cancelled', `The request ${job.label} was not sent: the client was closed. Open a new client to send it.`));
+    return new Promise<JobResult>((resolve, reject) => {
+      const now = this.clock.now();
+      this.lane(job.priority).push({ job, resolve, reject, attempts: 0, retries: 0, retries429: 0, retriedAfter: [], readySince: now, queuedMs: 0, notBefore: now });
+      this.pump();
+    });
+  }
+
+  stats(): SchedulerStats {
+    const now = this.clock.now();
+    const queued = Object.fromEntries(PRIORITIES.map((p) => [p, this.lane(p).length + this.delayed.filter((q) => q.job.priority === p).length])) as Record<Priority, number>;
+    return {
+      ...this.counters,
+      requests: structuredClone(this.counters.requests),
+      stalledMs: this.counters.stalledMs + (this.stalledSince === undefined ? 0 : now - this.stalledSince),
+      queued,
+      inFlight: this.inFlight,
+      waitingFor: this.waitingFor,
+      retryAfterUntil: this.blockedUntil > now ? this.blockedUntil : undefined,
+      budgets: {
+        space: { used: this.space.used(now), limit: this.space.limit, windowMs: this.space.windowMs },
+        address: { used: this.address.used(now), limit: this.address.limit, windowMs: this.address.windowMs },
+        blocks: { used: this.blocks.used(now), limit: this.blocks.limit, windowMs: this.blocks.windowMs },
+      },
+    };
+  }
+
+  /** Rejects every queued request and stops the timers; requests in flight finish. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.cancelWake?.();
+    this.unsubscribe();
+    const pending = [...PRIORITIES.flatMap((p) => this.lane(p)), ...this.delayed];
+    for (const p of PRIORITIES) this.lane(p).length = 0;
+    this.delayed = [];
+    for (const q of pending) q.reject(new SpacesyncError('cancelled', `The request ${q.job.label} was not sent: the client was closed. Open a new client to send it.`));
+  }
+
+  private lane(p: Priority): Queued[] {
+    return this.lanes.get(p)!;
+  }
+
+  private reserve(limit: number): number {
+    return Math.floor((limit * this.limits.reservePercent) / 100);
+  }
+
+  /** The user is editing: background work leaves the reserve alone for one window after a user request. */
+  private userActive(now: number): boolean {
+    return this.lane('user').length > 0 || now - this.lastUserAdmit < this.space.windowMs;
+  }
+
+  /** 0 when `q` may go now; otherwise how long until it may (Infinity: until an answer arrives). */
+  private waitFor(q: Queued, now: number): { ms: number; reason?: WaitReason } {
+    if (this.blockedUntil > now) return { ms: this.blockedUntil - now, reason: 'retry-after' };
+    if (this.inFlight >= this.maxInFlight) return { ms: Infinity, reason: 'in-flight' };
+    const user = q.job.priority === 'user';
+    const active = this.userActive(now);
+    let wait = 0;
+    let reason: WaitReason | undefined;
+    const need = (at: number, why: WaitReason) => {
+      if (at - now > wait) {
+        wait = at - now;
+        reason = why;
+      }
+    };
+
+    need(this.address.freeAt(1, this.address.limit, now), 'address');
+
+    const spaceLimit = this.space.limit;
+    const spaceLine = Math.max(1, spaceLimit - this.reserve(spaceLimit));
+    need(this.space.freeAt(1, user || !active ? spaceLimit : spaceLine, now), 'space');
+    // Above the reserve line background work is paced, one request per slot interval, so a user
+    // edit that arrives while the window is filling finds a slot at once or very soon.
+    if (!user && this.space.used(now) >= spaceLine) need(this.lastBackgroundAdmit + this.space.windowMs / spaceLimit, 'space');
+    if (this.spaceHint && this.space.usedAfter(this.spaceHint.anchor, now) + 1 > this.spaceHint.remaining) need(this.spaceHint.until, 'space');
+
+    const cost = q.job.blockCost;
+    if (cost > 0) {
+      const blockLimit = this.blocks.limit;
+      need(this.blocks.freeAt(cost, user || !active ? blockLimit : Math.max(1, blockLimit - this.reserve(blockLimit)), now), 'blocks');
+      if (this.blockHint && this.blocks.usedAfter(this.blockHint.anchor, now) + cost > this.blockHint.remaining) need(this.blockHint.until, 'blocks');
+    }
+    return reason === undefined ? { ms: 0 } : { ms: wait, reason };
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    const now = this.clock.now();
+    this.dropStaleHints(now);
+    this.releaseDelayed(now);
+    let wake = this.delayed.reduce((min, q) => Math.min(min, q.notBefore), Infinity);
+    for (;;) {
+      const lane = PRIORITIES.map((p) => this.lane(p)).find((l) => l.length > 0);
+      const q = lane?.[0];
+      if (!lane || !q) {
+        this.setStalled(undefined, now);
+        break;
+      }
+      const { ms, reason } = this.waitFor(q, now);
+      if (ms > 0) {
+        this.setStalled(reason, now);
+        wake = Math.min(wake, now + ms);
+        break;
+      }
+      lane.shift();
+      this.admit(q, now);
+    }
+    this.scheduleWake(wake);
+  }
+
+  private admit(q: Queued, now: number): void {
+    const { job } = q;
+    const seq = ++this.seq;
+    q.attempts++;
+    q.queuedMs += now - q.readySince;
+    this.counters.queuedMs += now - q.readySince;
+    if (job.priority === 'user') this.lastUserAdmit = now;
+    else this.lastBackgroundAdmit = now;
+    const entries = {
+      address: this.address.add(seq, 1),
+      space: this.space.add(seq, 1),
+      blocks: job.blockCost > 0 ? this.blocks.add(seq, job.blockCost) : undefined,
+    };
+    this.inFlight++;
+    this.onEvent?.({ type: 'admit', seq, label: job.label, priority: job.priority, at: now, attempt: q.attempts });
+    let attempt: Promise<AttemptOutcome>;
+    try {
+      attempt = job.attempt();
+    } catch (error) {
+      attempt = Promise.resolve({ kind: 'failure', reason: 'connect', sent: false, error });
+    }
+    attempt
+      .catch((error: unknown): AttemptOutcome => ({ kind: 'failure', reason: 'connect', sent: false, error }))
+      .then((outcome) => this.settle(q, seq, entries, outcome))
+      .catch((error: unknown) => q.reject(error));
+  }
+
+  private settle(q: Queued, seq: number, entries: { address: UsageEntry; space: UsageEntry; blocks: UsageEntry | undefined }, outcome: AttemptOutcome): void {
+    const now = this.clock.now();
+    const { job } = q;
+    this.inFlight--;
+    const spent = outcome.kind === 'response' && outcome.blocks !== undefined ? outcome.blocks : job.blockCost;
+    this.address.settle(entries.address, now);
+    this.space.settle(entries.space, now);
+    if (entries.blocks) this.blocks.settle(entries.blocks, now, spent);
+    else if (spent > 0) this.blocks.settle(this.blocks.add(seq, spent), now);
+    this.counters.blocksSpent += outcome.kind === 'response' && outcome.status < 400 ? spent : 0;
+    this.count(job.label, outcome.kind === 'response' ? String(outcome.status) : outcome.reason);
+    if (outcome.kind === 'response' && outcome.status === 429) this.counters.rateLimited++;
+    this.onEvent?.({ type: 'settle', seq, label: job.label, at: now, status: outcome.kind === 'response' ? outcome.status : outcome.reason });
+
+    if (outcome.kind === 'response') this.learn(seq, outcome, now);
+    const cause = this.retryCause(q, outcome);
+    if (cause === undefined) {
+      if (outcome.kind === 'response' && outcome.status !== 429) this.consecutive429 = 0;
+      const exhausted = this.wouldRetry(job, outcome);
+      q.resolve({ outcome, attempts: q.attempts, retriedAfter: q.retriedAfter, exhausted, queuedMs: q.queuedMs });
+    } else {
+      this.retry(q, seq, cause, outcome, now);
+    }
+    this.pump();
+    this.address.notify(this.onAddressFreed);
+  }
+
+  /** Reads the service's view of the budgets from an answer. */
+  private learn(seq: number, res: AttemptResponse, now: number): void {
+    const requests = requestBudgetReport(res.headers, now);
+    if (requests) this.spaceHint = this.correct(this.space, this.spaceHint, requests, seq, now);
+    const blocks = blockBudgetReport(res.headers, now);
+    if (blocks) this.blockHint = this.correct(this.blocks, this.blockHint, blocks, seq, now);
+  }
+
+  private correct(window: UsageWindow, current: Hint | undefined, report: BudgetReport, seq: number, now: number): Hint | undefined {
+    if (report.limit !== undefined) window.limit = report.limit;
+    // An answer to an older request than the one the current hint came with knows less.
+    if (current && current.anchor > seq) return current;
+    return { anchor: seq, remaining: report.remaining, until: report.resetAt ?? now + window.windowMs };
+  }
+
+  private dropStaleHints(now: number): void {
+    if (this.spaceHint && this.spaceHint.until <= now) this.spaceHint = undefined;
+    if (this.blockHint && this.blockHint.until <= now) this.blockHint = undefined;
+  }
+
+  /** Whether the outcome is of a kind the scheduler retries (ignoring how many tries are left). */
+  private wouldRetry(job: Job, outcome: AttemptOutcome): boolean {
+    if (outcome.kind === 'response') return outcome.status === 429 || (outcome.status >= 500 && job.idempotent);
+    return outcome.reason === 'connect' || !outcome.sent || job.idempotent;
+  }
+
+  private retryCause(q: Queued, outcome: AttemptOutcome): RetryCause | undefined {
+    if (this.closed || !this.wouldRetry(q.job, outcome)) return undefined;
+    if (outcome.kind === 'response' && outcome.status === 429) return q.retries429 < this.max429Retries ? '429' : undefined;
+    if (q.retries >= this.maxRetries) return undefined;
+    // Nothing reached the service when the request was not fully sent, even for a POST.
+    return outcome.kind === 'response' ? '5xx' : outcome.sent ? outcome.reason : 'connect';
+  }
+
+  private retry(q: Queued, seq: number, cause: RetryCause, outcome: AttemptOutcome, now: number): void {
+    q.retriedAfter.push(cause);
+    let delay: number;
+    let floor = false;
+    if (cause === '429' && outcome.kind === 'response') {
+      q.retries429++;
+      this.consecutive429++;
+      // Retry-After is a floor for every request of the space, not only this one.
+      delay = retryAfterMs(outcome.headers, now) ?? fullJitter(this.consecutive429, this.backoff, this.random);
+      this.blockedUntil = Math.max(this.blockedUntil, now + delay);
+      floor = true;
+    } else {
+      q.retries++;
+      delay = fullJitter(q.retries, this.backoff, this.random);
+    }
+    this.counters.retries++;
+    this.onEvent?.({ type: 'retry', seq, label: q.job.label, cause, delayMs: delay, floor });
+    q.notBefore = now + delay;
+    q.readySince = now;
+    if (floor || delay <= 0) this.lane(q.job.priority).unshift(q);
+    else this.delayed.push(q);
+  }
+
+  private releaseDelayed(now: number): void {
+    const due = this.delayed.filter((q) => q.notBefore <= now);
+    if (due.length === 0) return;
+    this.delayed = this.delayed.filter((q) => q.notBefore > now);
+    // A retried request keeps its place at the front of its lane.
+    for (const q of due.reverse()) {
+      q.readySince = now;
+      this.lane(q.job.priority).unshift(q);
+    }
+  }
+
+  private setStalled(reason: WaitReason | undefined, now: number): void {
+    const blocked = reason !== undefined && reason !== 'in-flight';
+    if (blocked && this.stalledSince === undefined) this.stalledSince = now;
+    if (!blocked && this.stalledSince !== undefined) {
+      this.counters.stalledMs += now - this.stalledSince;
+      this.stalledSince = undefined;
+    }
+    this.waitingFor = reason;
+  }
+
+  private scheduleWake(at: number): void {
+    if (at === this.wakeAt) return;
+    this.cancelWake?.();
+    this.cancelWake = undefined;
+    this.wakeAt = at;
+    if (at === Infinity) return;
+    this.cancelWake = this.clock.setTimer(() => {
+      this.cancelWake = undefined;
+      this.wakeAt = Infinity;
+      this.pump();
+    }, at - this.clock.now());
+  }
+
+  private count(label: string, status: string): void {
+    const byStatus = (this.counters.requests[label] ??= {});
+    byStatus[status] = (byStatus[status] ?? 0) + 1;
+    this.counters.total++;
+  }
+}
