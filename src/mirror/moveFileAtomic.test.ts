@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hashText } from './hashText.js';
+import { moveFileAtomic } from './moveFileAtomic.js';
+import { OwnWrites } from './OwnWrites.js';
+import { useTempDir } from './testDir.js';
+
+const root = useTempDir();
+const put = (rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(root(), rel)), { recursive: true });
+  fs.writeFileSync(path.join(root(), rel), text);
+};
+const read = (rel: string) => fs.readFileSync(path.join(root(), rel), 'utf8');
+const exists = (rel: string) => fs.existsSync(path.join(root(), rel));
+
+describe('moveFileAtomic', () => {
+  it('moves into a new folder', async () => {
+    put('Unsorted/A.md', 'a');
+    expect(await moveFileAtomic(root(), 'Unsorted/A.md', 'Projects/Q1/A.md')).toEqual({ ok: true, outcome: 'moved' });
+    expect(read('Projects/Q1/A.md')).toBe('a');
+    expect(exists('Unsorted/A.md')).toBe(false);
+  });
+
+  it('refuses to overwrite a different file and leaves both as they were', async () => {
+    put('A.md', 'mine');
+    put('B.md', 'theirs');
+    const r = await moveFileAtomic(root(), 'A.md', 'B.md');
+    expect(r).toMatchObject({ ok: false, reason: 'target_exists' });
+    expect(r.ok ? '' : r.message).toContain('"B.md"');
+    expect([read('A.md'), read('B.md')]).toEqual(['mine', 'theirs']);
+  });
+
+  it('only removes the source when the target already holds the same bytes', async () => {
+    put('A.md', 'same');
+    put('B.md', 'same');
+    expect(await moveFileAtomic(root(), 'A.md', 'B.md')).toEqual({ ok: true, outcome: 'already_there' });
+    expect(exists('A.md')).toBe(false);
+    expect(read('B.md')).toBe('same');
+  });
+
+  it('reports a missing source as data', async () => {
+    expect(await moveFileAtomic(root(), 'Gone.md', 'B.md')).toMatchObject({ ok: false, reason: 'source_missing' });
+  });
+
+  it('renames by case only', async () => {
+    put('roadmap.md', 'r');
+    expect(await moveFileAtomic(root(), 'roadmap.md', 'Roadmap.md')).toEqual({ ok: true, outcome: 'moved' });
+    expect(fs.readdirSync(root())).toEqual(['Roadmap.md']);
+  });
+
+  it('notes the removal and the arrival for the watcher', async () => {
+    put('A.md', 'a');
+    const own = new OwnWrites();
+    await moveFileAtomic(root(), 'A.md', 'B.md', { ownWrites: own });
+    expect(own.consume('A.md', null)).toBe(true);
+    expect(own.consume('B.md', hashText('a'))).toBe(true);
+  });
+});

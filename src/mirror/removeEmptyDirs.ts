@@ -1,0 +1,41 @@
+// Removes a folder left empty (after its last file moved or was deleted) and each parent that
+// becomes empty in turn, up to but never including the mirror root.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { mirrorIoError } from './mirrorIoError.js';
+import { resolveInRoot } from './resolveInRoot.js';
+
+/** Files an OS drops into folders by itself; a folder holding only these counts as empty. */
+const LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
+
+/** Returns the folders removed (posix, relative to the root), deepest first. */
+export async function removeEmptyDirs(root: string, relDir: string): Promise<string[]> {
+  const removed: string[] = [];
+  let segments = relDir.split('/');
+  resolveInRoot(root, relDir);
+  if (segments[0] === '.spacesync') return removed;
+  for (; segments.length > 0; segments = segments.slice(0, -1)) {
+    const rel = segments.join('/');
+    const abs = path.join(root, ...segments);
+    let entries: string[];
+    try {
+      entries = await fsp.readdir(abs);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue; // already gone: its parent may still be empty
+      if (code === 'ENOTDIR') break;
+      throw mirrorIoError('list the folder', rel, root, e);
+    }
+    if (!entries.every((n) => LITTER.has(n))) break;
+    try {
+      for (const n of entries) await fsp.unlink(path.join(abs, n));
+      await fsp.rmdir(abs);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') break; // something arrived meanwhile
+      throw mirrorIoError('remove the empty folder', rel, root, e);
+    }
+    removed.push(rel);
+  }
+  return removed;
+}

@@ -1,0 +1,70 @@
+// Lists the mirror as the daemon sees it: every document file (`*.md`) and folder, skipping what
+// the ignore rules name, and the other files it leaves alone (so `status` can say so).
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { SpacesyncError } from '../errors.js';
+import type { Ignore } from './createIgnore.js';
+import { mirrorIoError } from './mirrorIoError.js';
+
+export interface MirrorFile {
+  /** Posix path relative to the root, as the file system spells it. */
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface MirrorScan {
+  /** Document files (`*.md`), by path. */
+  files: MirrorFile[];
+  /** Folders (not ignored), by path; a parent before its children. */
+  dirs: string[];
+  /** Files neither ignored nor documents (other extensions, symbolic links): never synced. */
+  skipped: string[];
+}
+
+export const isDocumentFile = (relPath: string): boolean => relPath.endsWith('.md');
+
+/**
+ * Throws `mirror_io` when the root is missing or a folder cannot be read: a folder that silently
+ * vanished from the scan would look like its documents were deleted.
+ */
+export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorScan> {
+  const scan: MirrorScan = { files: [], dirs: [], skipped: [] };
+  const rootStat = await fsp.stat(root).catch(() => null);
+  if (!rootStat?.isDirectory()) {
+    throw new SpacesyncError('mirror_io', `The mirror folder ${root} does not exist (or is not a folder). If it was moved or its disk is not mounted, put it back; nothing was synced.`, {
+      details: { root, reason: 'root_missing' },
+    });
+  }
+  const walk = async (rel: string): Promise<void> => {
+    const abs = rel ? path.join(root, ...rel.split('/')) : root;
+    let entries;
+    try {
+      entries = await fsp.readdir(abs, { withFileTypes: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' && rel) return; // removed while scanning
+      throw mirrorIoError('list the folder', rel || '.', root, e);
+    }
+    for (const e of entries) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (ignore(childRel, true)) continue;
+        scan.dirs.push(childRel);
+        await walk(childRel);
+      } else if (ignore(childRel, false)) {
+        continue;
+      } else if (e.isFile() && isDocumentFile(childRel)) {
+        const st = await fsp.stat(path.join(abs, e.name)).catch(() => null);
+        if (st) scan.files.push({ relPath: childRel, size: st.size, mtimeMs: st.mtimeMs });
+      } else {
+        scan.skipped.push(childRel);
+      }
+    }
+  };
+  await walk('');
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  scan.files.sort((a, b) => byPath(a.relPath, b.relPath));
+  scan.dirs.sort(byPath);
+  scan.skipped.sort(byPath);
+  return scan;
+}

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isSpacesyncError } from '../errors.js';
+import { createIgnore } from './createIgnore.js';
+import { hashText } from './hashText.js';
+import { OwnWrites } from './OwnWrites.js';
+import { readMirrorFile } from './readMirrorFile.js';
+import { removeTempFiles } from './removeTempFiles.js';
+import { scanMirror } from './scanMirror.js';
+import { useTempDir } from './testDir.js';
+import { writeFileAtomic } from './writeFileAtomic.js';
+
+const root = useTempDir();
+
+describe('writeFileAtomic', () => {
+  it('creates parent folders, writes the exact text and returns its hash', async () => {
+    const text = '---\nid: abc\n---\r\n# Título\r\nno final newline';
+    const { hash } = await writeFileAtomic(root(), 'Projects/Sub/Roadmap.md', text);
+    expect(fs.readFileSync(path.join(root(), 'Projects/Sub/Roadmap.md'), 'utf8')).toBe(text);
+    expect(hash).toBe(hashText(Buffer.from(text)));
+    expect(await readMirrorFile(root(), 'Projects/Sub/Roadmap.md')).toEqual({ text, hash });
+  });
+
+  it('replaces a file, keeps its permissions, and leaves no temp file behind', async () => {
+    const file = path.join(root(), 'A.md');
+    fs.writeFileSync(file, 'old');
+    fs.chmodSync(file, 0o600);
+    await writeFileAtomic(root(), 'A.md', 'new');
+    expect(fs.readFileSync(file, 'utf8')).toBe('new');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(root())).toEqual(['A.md']);
+  });
+
+  it('notes the write for the watcher before it lands', async () => {
+    const own = new OwnWrites();
+    const { hash } = await writeFileAtomic(root(), 'A.md', 'x', { ownWrites: own });
+    expect(own.consume('A.md', hash)).toBe(true);
+  });
+
+  it('refuses a path that leaves the root, and reports a failed write with mirror_io, cleaning its temp file', async () => {
+    await expect(writeFileAtomic(root(), '../outside.md', 'x')).rejects.toSatisfy((e) => isSpacesyncError(e, 'mirror_io'));
+    await expect(writeFileAtomic(root(), 'a/./b.md', 'x')).rejects.toSatisfy((e) => isSpacesyncError(e, 'mirror_io'));
+    expect(fs.existsSync(path.join(root(), '..', 'outside.md'))).toBe(false);
+    fs.mkdirSync(path.join(root(), 'Dir.md'));
+    const err = await writeFileAtomic(root(), 'Dir.md', 'x').catch((e: unknown) => e);
+    expect(isSpacesyncError(err, 'mirror_io')).toBe(true);
+    expect((err as Error).message).toMatch(/Could not write "Dir\.md"/);
+    expect(fs.readdirSync(root())).toEqual(['Dir.md']);
+  });
+
+  it('never shows a torn file to a reader, even when the writer is killed with -9', async () => {
+    const a = `A${'a'.repeat(3_000_000)}\n`;
+    const b = `B${'b'.repeat(2_000_000)}\n`;
+    fs.writeFileSync(path.join(root(), 'Big.md'), a);
+    const script = `
+      import { writeFileAtomic } from ${JSON.stringify(path.resolve('src/mirror/writeFileAtomic.ts'))};
+      const a = 'A' + 'a'.repeat(3_000_000) + '\\n', b = 'B' + 'b'.repeat(2_000_000) + '\\n';
+      for (let i = 0; ; i++) {
+        await writeFileAtomic(${JSON.stringify(root())}, 'Big.md', i % 2 ? a : b);
+        if (i === 1) process.stdout.write('writing\\n');
+      }
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => resolve());
+      child.on('exit', (code) => reject(new Error(`writer exited with ${code}`)));
+    });
+    const seen = new Set<string>();
+    // Read until both versions were seen (the writer alternates), checking every read.
+    for (let i = 0; i < 5000 && seen.size < 2; i++) {
+      const text = fs.readFileSync(path.join(root(), 'Big.md'), 'utf8');
+      expect(text === a || text === b).toBe(true);
+      seen.add(text[0]!);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect([...seen].sort()).toEqual(['A', 'B']);
+    child.kill('SIGKILL');
+    await exited;
+    const final = fs.readFileSync(path.join(root(), 'Big.md'), 'utf8');
+    expect(final === a || final === b).toBe(true);
+    // A temp file the kill left behind is never a document, and is cleaned at start.
+    expect((await scanMirror(root(), createIgnore())).files.map((f) => f.relPath)).toEqual(['Big.md']);
+    await removeTempFiles(root());
+    expect(fs.readdirSync(root())).toEqual(['Big.md']);
+  });
+});
+
+describe('readMirrorFile', () => {
+  it('returns null for a missing file and keeps a byte-order mark and CRLF', async () => {
+    expect(await readMirrorFile(root(), 'Nope.md')).toBeNull();
+    expect(await readMirrorFile(root(), 'Nope/Deeper.md')).toBeNull();
+    const bytes = Buffer.from('\uFEFFa\r\nb', 'utf8');
+    fs.writeFileSync(path.join(root(), 'B.md'), bytes);
+    expect(await readMirrorFile(root(), 'B.md')).toEqual({ text: '\uFEFFa\r\nb', hash: hashText(bytes) });
+  });
+});
