@@ -1,13 +1,35 @@
-// `spacesync server`: placeholder until its issue lands; it fails with a clear message.
+// `spacesync server`: serves a space over the Space API from SQLite until stopped, and prints its
+// base URL (the one place a link is shown whole: it is the server's own, freshly made).
 import type { Command } from 'commander';
 import type { Wrap } from './program.js';
-import { notYet } from './notYet.js';
+import { SpacesyncError } from '../errors.js';
+import { startServer } from '../server/index.js';
+
+interface ServerFlags {
+  port: string;
+  host: string;
+  data?: string;
+  seed?: string;
+  link?: string;
+  apiKey?: string;
+  limits: string;
+  limitScale: string;
+  timezone?: string;
+  admin?: boolean;
+  verbose?: boolean;
+}
+
+function number(value: string, flag: string, check: (n: number) => boolean, what: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new SpacesyncError('usage', `${flag} must be ${what}, not "${value}".`);
+  return n;
+}
 
 export function registerServer(program: Command, wrap: Wrap): void {
   program
     .command('server')
     .description('serve a space over the Space API, backed by SQLite')
-    .option('--port <port>', 'port to listen on', '8787')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8787')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data <file>', 'SQLite file to keep the space in (in memory when omitted)')
     .option('--seed <fixture>', 'space fixture (JSON) to load into an empty store')
@@ -15,6 +37,32 @@ export function registerServer(program: Command, wrap: Wrap): void {
     .option('--api-key <key>', 'require this bearer key')
     .option('--limits <mode>', 'rate limits: spec or off', 'spec')
     .option('--limit-scale <factor>', 'multiply every rate-limit window by this factor', '1')
-    .option('--timezone <tz>', 'the space time zone', 'UTC')
-    .action(wrap(async () => notYet('server')));
+    .option('--timezone <tz>', "the space time zone (default: the seed's, else UTC)")
+    .option('--admin', 'serve the test-only admin routes under /__admin/')
+    .option('--verbose', 'log one line per request')
+    .action(wrap(async (flags: ServerFlags) => {
+      const port = number(flags.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number from 0 to 65535');
+      const limitScale = number(flags.limitScale, '--limit-scale', (n) => n > 0, 'a positive number');
+      if (flags.limits !== 'spec' && flags.limits !== 'off') throw new SpacesyncError('usage', `--limits must be spec or off, not "${flags.limits}".`);
+      const server = await startServer({
+        port, host: flags.host, limits: flags.limits, limitScale, admin: flags.admin === true, log: flags.verbose === true,
+        ...(flags.data !== undefined ? { dataFile: flags.data } : {}),
+        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+        ...(flags.link !== undefined ? { linkId: flags.link } : {}),
+        ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+        ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
+      });
+      process.stdout.write(`spacesync server listening: ${server.baseUrl}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await server.close();
+      return 0;
+    }));
 }

@@ -1,0 +1,35 @@
+// Everything one running server holds: the store, the clock, the limits, the armed faults, the
+// request log, the media signer and the seed it resets to.
+import { randomBytes } from 'node:crypto';
+import type { Db } from './store/openStore.js';
+import type { SpaceSettings } from './store/space.js';
+import type { ServerClock } from './clock.js';
+import type { Limits } from './limits/Limits.js';
+import type { Faults } from './faults.js';
+import type { RequestLog } from './requestLog.js';
+import type { MediaSigner } from './model/mediaUrls.js';
+import type { Logger } from '../log.js';
+import type { SpaceFixture } from './fixture/types.js';
+
+export interface ServerState {
+  db: Db;
+  /** The space's settings as loaded (refreshed by a reset). */
+  space: SpaceSettings;
+  clock: ServerClock;
+  limits: Limits;
+  faults: Faults;
+  log: RequestLog;
+  media: MediaSigner;
+  linkId: string;
+  apiKey: string | undefined;
+  /** What an admin reset loads again. */
+  seed: SpaceFixture;
+  /** The next instant (server clock) at which expired trash is purged. */
+  nextPurgeAt: number;
+  /** One line per request when the server was asked to log. */
+  logger: Logger | undefined;
+}
+
+export function newLinkId(): string {
+  return randomBytes(18).toString('base64url');
+}

@@ -1,0 +1,176 @@
+// The HTTP face of the server: the link path, the API key, the rate limits, injected faults,
+// one transaction per request, the service's error shapes, and the admin routes for tests.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError, validationFailed, type ApiErrorBody } from './http/apiError.js';
+import { html404 } from './http/html404.js';
+import { RawBody, type ApiHandler, type ApiRouter, type RouteOptions } from './http/router.js';
+import type { Query } from './http/query.js';
+import { createContext } from './context.js';
+import type { ServerState } from './ServerState.js';
+import { purgeExpiredTrash } from './model/purgeTrash.js';
+import { registerConnection } from './routes/connection.js';
+import { registerFolders } from './routes/folders.js';
+import { registerDocuments } from './routes/documents.js';
+import { registerBlocks } from './routes/blocks.js';
+import { registerAssets } from './routes/assets.js';
+import { registerAdmin } from './routes/admin.js';
+import { isSpacesyncError } from '../errors.js';
+
+const API_PREFIX = '/api/v1';
+const LINK_URL = /^\/links\/([^/?#]*)([^?#]*)/;
+const PURGE_EVERY_MS = 60_000;
+
+/** What the server keeps about one request to the link, from its first hook to its log line. */
+interface ApiCall {
+  /** The path after `/api/v1` (`/blocks`); `undefined` when the URL is under the link but not the API. */
+  path: string | undefined;
+  query: Record<string, string | string[]>;
+  /** The request passed the space's request allowance (its answer carries X-RateLimit-*). */
+  counted: boolean;
+  blockOperation: boolean;
+  blocksCharged: number;
+  resetAfterApply: boolean;
+  logged: boolean;
+}
+
+const calls = new WeakMap<FastifyRequest, ApiCall>();
+
+function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  return reply.code(e.status).headers(e.headers).type('application/json; charset=utf-8').send(e.body);
+}
+
+function bearer(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return m ? m[1] : undefined;
+}
+
+export function buildApp(state: ServerState, options: { admin: boolean }): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 100 * 1024 * 1024, forceCloseConnections: true });
+
+  // Bodies that are not JSON (uploads) arrive as bytes; routes that want JSON read them as JSON.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (req, reply) => {
+    const m = LINK_URL.exec(req.url);
+    if (!m) return;
+    const rest = m[2] ?? '';
+    const call: ApiCall = {
+      path: rest === API_PREFIX || rest.startsWith(`${API_PREFIX}/`) ? rest.slice(API_PREFIX.length) || '/' : undefined,
+      query: (req.query ?? {}) as Record<string, string | string[]>,
+      counted: false, blockOperation: false, blocksCharged: 0, resetAfterApply: false, logged: false,
+    };
+    calls.set(req, call);
+    const now = state.clock.now();
+    const limited = state.limits.takeAddress(req.ip, now);
+    if (limited) return sendError(reply, limited);
+    if (m[1] !== state.linkId) return sendError(reply, new ApiError(404, { error: 'Link not found', code: 'NOT_FOUND_ERROR' }));
+    if (state.apiKey !== undefined) {
+      const key = bearer(req.headers.authorization);
+      if (key === undefined) return sendError(reply, new ApiError(401, { error: 'Invalid Authorization header', code: 'INVALID_AUTH_HEADER' }));
+      if (key !== state.apiKey) return sendError(reply, new ApiError(403, { error: 'Invalid API key', code: 'FORBIDDEN' }));
+    }
+    const fault = state.faults.take(req.method, call.path ?? rest);
+    if (fault?.kind === '429') {
+      return sendError(reply, new ApiError(429, { error: 'Too many requests: wait for Retry-After seconds, then retry.', code: 'RATE_LIMIT_ERROR' }, { 'retry-after': String(fault.retryAfter ?? 1) }));
+    }
+    if (fault?.kind === '500') return sendError(reply, new ApiError(500, { error: 'Internal server error', code: 'INTERNAL_ERROR' }));
+    if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1000));
+    if (fault?.kind === 'reset-after-apply') call.resetAfterApply = true;
+    const spaceLimited = state.limits.takeSpace(state.clock.now());
+    if (spaceLimited) return sendError(reply, spaceLimited);
+    call.counted = true;
+    return undefined;
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const call = calls.get(req);
+    if (call?.counted) {
+      const now = state.clock.now();
+      reply.headers(state.limits.requestHeaders(now));
+      if (call.blockOperation) reply.headers(state.limits.blockHeaders(now));
+    }
+    return payload;
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    const call = calls.get(req);
+    if (!call || call.logged) return;
+    call.logged = true;
+    logCall(req, call, reply.statusCode);
+  });
+
+  function logCall(req: FastifyRequest, call: ApiCall, status: number): void {
+    const path = call.path ?? '(outside the API)';
+    state.log.add({ t: state.clock.now(), method: req.method, path, query: call.query, status, blocksCharged: call.blocksCharged });
+    state.logger?.info({ method: req.method, path, status, blocks: call.blocksCharged }, 'request');
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const call = calls.get(req);
+    const shown = call ? (call.path ?? '/') : req.url.split('?')[0]!;
+    void reply.code(404).type('text/html; charset=utf-8').send(html404(req.method, shown));
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return sendError(reply, err);
+    if (isSpacesyncError(err, 'dialect_input')) return sendError(reply, validationFailed([{ message: err.message }]));
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (e.statusCode === 413) return sendError(reply, new ApiError(413, { error: 'The request body is too large.', code: 'PAYLOAD_TOO_LARGE' }));
+    if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
+      return sendError(reply, validationFailed([{ message: e.code?.startsWith('FST_ERR_CTP') ? 'The request body is not valid JSON.' : (e.message ?? 'Bad request') }]));
+    }
+    state.logger?.error({ err, path: calls.get(req)?.path }, 'request failed');
+    return sendError(reply, new ApiError(500, { error: 'Internal server error', code: 'INTERNAL_ERROR' } satisfies ApiErrorBody));
+  });
+
+  const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE') => (path: string, handler: ApiHandler, opts: RouteOptions = {}) => {
+    app.route({
+      method,
+      url: `/links/:linkId${API_PREFIX}${path}`,
+      handler: async (req, reply) => {
+        const call = calls.get(req)!;
+        call.blockOperation = opts.blockOperation === true;
+        const now = state.clock.now();
+        if (now >= state.nextPurgeAt) {
+          state.db.transaction(() => purgeExpiredTrash(state.db, now))();
+          state.nextPurgeAt = now + PURGE_EVERY_MS;
+        }
+        let body: unknown = req.body;
+        if (Buffer.isBuffer(body) && !opts.rawBody) body = readJson(body);
+        const origin = `${req.protocol}://${req.headers.host ?? req.hostname}`;
+        const ctx = createContext({ db: state.db, now, space: state.space, origin, media: state.media, limits: state.limits });
+        const result = state.db.transaction(() => handler(ctx, { query: req.query as Query, body, headers: req.headers, params: req.params as Record<string, string> }))();
+        state.limits.chargeBlocks(now, ctx.blocksCharged);
+        call.blocksCharged = ctx.blocksCharged;
+        if (call.resetAfterApply) {
+          // The change is committed; the client never hears so.
+          call.logged = true;
+          logCall(req, call, 0);
+          reply.hijack();
+          req.raw.socket.destroy();
+          return reply;
+        }
+        if (result instanceof RawBody) return reply.type(result.contentType).send(result.body);
+        return reply.type('application/json; charset=utf-8').send(result);
+      },
+    });
+  };
+  const api: ApiRouter = { get: route('GET'), post: route('POST'), put: route('PUT'), delete: route('DELETE') };
+
+  registerConnection(api);
+  registerFolders(api);
+  registerDocuments(api);
+  registerBlocks(api);
+  registerAssets(app, state);
+  if (options.admin) registerAdmin(app, state);
+  return app;
+}
+
+function readJson(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw validationFailed([{ message: 'The request body is not valid JSON.' }]);
+  }
+}

@@ -1,0 +1,60 @@
+// Injected failures for tests: the next N requests that match answer 429 or 500, are delayed,
+// or have their connection reset after the change was applied (the client cannot tell it landed).
+
+export type FaultKind = '429' | '500' | 'delay' | 'reset-after-apply';
+
+export interface FaultSpec {
+  match?: { method?: string; path?: string };
+  count?: number;
+  kind: FaultKind;
+  /** Seconds, for 429 (default 1). */
+  retryAfter?: number;
+  /** For delay (default 1000). */
+  delayMs?: number;
+}
+
+interface ArmedFault {
+  method: string | undefined;
+  path: RegExp | undefined;
+  left: number;
+  spec: FaultSpec;
+}
+
+export class Faults {
+  private armed: ArmedFault[] = [];
+
+  /** Arms a fault; throws a RangeError describing a bad spec. */
+  add(spec: FaultSpec): void {
+    if (!['429', '500', 'delay', 'reset-after-apply'].includes(spec.kind)) {
+      throw new RangeError(`Unknown fault kind "${String(spec.kind)}": use 429, 500, delay or reset-after-apply.`);
+    }
+    const count = spec.count ?? 1;
+    if (!Number.isInteger(count) || count < 1) throw new RangeError('A fault count must be a whole number of at least 1.');
+    let path: RegExp | undefined;
+    if (spec.match?.path !== undefined) {
+      try {
+        path = new RegExp(spec.match.path);
+      } catch (e) {
+        throw new RangeError(`The fault path pattern is not a regular expression: ${(e as Error).message}`, { cause: e });
+      }
+    }
+    this.armed.push({ method: spec.match?.method?.toUpperCase(), path, left: count, spec });
+  }
+
+  /** The fault the request `method path` triggers, if any (its count goes down by one). */
+  take(method: string, path: string): FaultSpec | undefined {
+    const f = this.armed.find((a) => (a.method === undefined || a.method === method) && (a.path === undefined || a.path.test(path)));
+    if (!f) return undefined;
+    f.left--;
+    if (f.left === 0) this.armed = this.armed.filter((a) => a !== f);
+    return f.spec;
+  }
+
+  list(): Array<FaultSpec & { left: number }> {
+    return this.armed.map((a) => ({ ...a.spec, left: a.left }));
+  }
+
+  clear(): void {
+    this.armed = [];
+  }
+}

@@ -1,0 +1,103 @@
+// Test-only routes under /__admin/ (outside the link path; only when the server was started with
+// admin on): reset to the seed, snapshot, the clock, injected faults, the request log, the limits.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { ServerState } from '../ServerState.js';
+import type { SpaceFixture } from '../fixture/types.js';
+import { loadFixture } from '../fixture/loadFixture.js';
+import { snapshotSpace } from '../fixture/snapshot.js';
+import { isoTime } from '../dates.js';
+
+const clockBody = z.object({
+  set: z.union([z.string(), z.number()]).optional(),
+  advanceMs: z.number().optional(),
+  frozen: z.boolean().optional(),
+  restore: z.boolean().optional(),
+});
+const faultBody = z.object({
+  match: z.object({ method: z.string().optional(), path: z.string().optional() }).optional(),
+  count: z.number().int().min(1).optional(),
+  kind: z.enum(['429', '500', 'delay', 'reset-after-apply']),
+  retryAfter: z.number().min(0).optional(),
+  delayMs: z.number().min(0).optional(),
+});
+const limitsBody = z.object({ mode: z.enum(['spec', 'off']).optional(), scale: z.number().positive().optional() });
+
+function bad(reply: FastifyReply, message: string): FastifyReply {
+  return reply.code(400).send({ error: message, code: 'VALIDATION_ERROR' });
+}
+
+/** Resets the space to `fixture` (the seed when omitted), with fresh limits, no faults, an empty log. */
+export function resetSpace(state: ServerState, fixture?: SpaceFixture): void {
+  state.space = loadFixture(state.db, fixture ?? state.seed, state.clock.now());
+  state.limits.clear();
+  state.faults.clear();
+  state.log.clear();
+  state.nextPurgeAt = 0;
+}
+
+export function registerAdmin(app: FastifyInstance, state: ServerState): void {
+  const clockState = () => ({ now: isoTime(state.clock.now()), ms: state.clock.now(), frozen: state.clock.frozen });
+
+  app.post('/__admin/reset', async (req, reply) => {
+    const body = req.body as { fixture?: SpaceFixture } | undefined;
+    try {
+      resetSpace(state, body?.fixture);
+    } catch (e) {
+      return bad(reply, (e as Error).message);
+    }
+    return { ok: true };
+  });
+
+  app.get('/__admin/snapshot', async () => snapshotSpace(state.db));
+
+  app.get('/__admin/clock', async () => clockState());
+  app.post('/__admin/clock', async (req, reply) => {
+    const r = clockBody.safeParse(req.body ?? {});
+    if (!r.success) return bad(reply, r.error.issues.map((i) => i.message).join('; '));
+    const { set, advanceMs, frozen, restore } = r.data;
+    if (restore) state.clock.restore();
+    if (set !== undefined) {
+      const t = typeof set === 'number' ? set : Date.parse(set);
+      if (Number.isNaN(t)) return bad(reply, `"set" must be an ISO 8601 time or epoch milliseconds, not ${JSON.stringify(set)}.`);
+      state.clock.set(t, frozen ?? false);
+    } else if (frozen !== undefined) {
+      state.clock.set(state.clock.now(), frozen);
+    }
+    if (advanceMs !== undefined) state.clock.advance(advanceMs);
+    return clockState();
+  });
+
+  app.get('/__admin/faults', async () => ({ items: state.faults.list() }));
+  app.post('/__admin/faults', async (req, reply) => {
+    const list = Array.isArray(req.body) ? req.body : [req.body];
+    for (const item of list) {
+      const r = faultBody.safeParse(item);
+      if (!r.success) return bad(reply, r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      try {
+        state.faults.add(r.data);
+      } catch (e) {
+        return bad(reply, (e as Error).message);
+      }
+    }
+    return { items: state.faults.list() };
+  });
+  app.delete('/__admin/faults', async () => {
+    state.faults.clear();
+    return { items: [] };
+  });
+
+  app.get('/__admin/requests', async () => ({ items: state.log.list() }));
+  app.delete('/__admin/requests', async () => {
+    state.log.clear();
+    return { items: [] };
+  });
+
+  app.get('/__admin/limits', async () => state.limits.settings);
+  app.post('/__admin/limits', async (req, reply) => {
+    const r = limitsBody.safeParse(req.body ?? {});
+    if (!r.success) return bad(reply, r.error.issues.map((i) => i.message).join('; '));
+    state.limits.configure({ mode: r.data.mode ?? state.limits.settings.mode, scale: r.data.scale ?? state.limits.settings.scale });
+    return state.limits.settings;
+  });
+}

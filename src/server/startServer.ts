@@ -1,0 +1,137 @@
+// Starts a Space API server: the store (in memory, or a file that survives restarts), the seed,
+// the limits, and the HTTP app on a port (0: any free port). Tests, the demo and the command use it.
+import { readFileSync } from 'node:fs';
+import type { Clock } from './clock.js';
+import { ServerClock } from './clock.js';
+import { openStore } from './store/openStore.js';
+import { readSpace, writeSpace } from './store/space.js';
+import { Limits } from './limits/Limits.js';
+import { Faults } from './faults.js';
+import { RequestLog } from './requestLog.js';
+import { MediaSigner } from './model/mediaUrls.js';
+import { loadFixture } from './fixture/loadFixture.js';
+import type { SpaceFixture } from './fixture/types.js';
+import { buildApp } from './app.js';
+import { newLinkId, type ServerState } from './ServerState.js';
+import { newId } from './ids.js';
+import { checkTimezone } from './dates.js';
+import { createLogger, type Logger } from '../log.js';
+import { SpacesyncError } from '../errors.js';
+
+export interface StartServerOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** The space to start with: a fixture, or the path of a fixture JSON file. An empty space when omitted. */
+  seed?: SpaceFixture | string;
+  /** A SQLite file to keep the space in; a file that already holds a space is not re-seeded. */
+  dataFile?: string;
+  limits?: 'spec' | 'off';
+  /** Multiplies every rate-limit window (0.01: 100 requests per 0.6 s). */
+  limitScale?: number;
+  clock?: Clock;
+  /** Require `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** The link id of the base URL; random when omitted. */
+  linkId?: string;
+  /** The space's time zone (overrides the seed's). */
+  timezone?: string;
+  /** Serve the test-only admin routes under /__admin/. */
+  admin?: boolean;
+  /** Log one line per request (true: to stdout; or a logger). */
+  log?: boolean | Logger;
+}
+
+export interface RunningServer {
+  /** `http://127.0.0.1:PORT/links/<id>/api/v1`: the connection link. It is a secret. */
+  baseUrl: string;
+  /** `http://127.0.0.1:PORT/__admin` (served only with `admin: true`). */
+  adminUrl: string;
+  /** `http://127.0.0.1:PORT`. */
+  origin: string;
+  linkId: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function readFixtureFile(path: string): SpaceFixture {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new SpacesyncError('usage', `Cannot read the seed fixture ${path}: ${(e as Error).message}. Check the path.`, { cause: e });
+  }
+  try {
+    return JSON.parse(text) as SpaceFixture;
+  } catch (e) {
+    throw new SpacesyncError('usage', `The seed fixture ${path} is not valid JSON: ${(e as Error).message}.`, { cause: e });
+  }
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const scale = options.limitScale ?? 1;
+  if (!(scale > 0) || !Number.isFinite(scale)) throw new SpacesyncError('usage', `The limit scale must be a positive number, not ${scale}.`);
+  const timezone = options.timezone;
+  if (timezone !== undefined) {
+    try {
+      checkTimezone(timezone);
+    } catch (e) {
+      throw new SpacesyncError('usage', (e as Error).message);
+    }
+  }
+  let seed: SpaceFixture = typeof options.seed === 'string'
+    ? readFixtureFile(options.seed)
+    : options.seed ?? { version: 1, space: { id: newId(), name: 'My Space' } };
+  if (timezone !== undefined) seed = { ...seed, space: { ...seed.space, timezone } };
+
+  const clock = new ServerClock(options.clock);
+  const db = openStore(options.dataFile);
+  let space = readSpace(db);
+  try {
+    if (!space) space = loadFixture(db, seed, clock.now());
+    else if (timezone !== undefined && space.timezone !== timezone) {
+      space = { ...space, timezone };
+      writeSpace(db, space);
+    }
+  } catch (e) {
+    db.close();
+    throw new SpacesyncError('usage', `The seed fixture cannot be loaded: ${(e as Error).message}`, { cause: e });
+  }
+  const linkId = options.linkId ?? newLinkId();
+  const logger = options.log === true ? createLogger({ name: 'spacesync-server', secrets: [linkId, ...(options.apiKey ? [options.apiKey] : [])] })
+    : options.log === false || options.log === undefined ? undefined : options.log;
+  const state: ServerState = {
+    db, space, clock, linkId, apiKey: options.apiKey, seed, logger,
+    limits: new Limits({ mode: options.limits ?? 'spec', scale }),
+    faults: new Faults(),
+    log: new RequestLog(),
+    media: new MediaSigner(),
+    nextPurgeAt: 0,
+  };
+  const app = buildApp(state, { admin: options.admin === true });
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await app.listen({ port: options.port ?? 0, host });
+  } catch (e) {
+    db.close();
+    throw new SpacesyncError('usage', `Cannot listen on ${host}:${options.port ?? 0}: ${(e as Error).message}. Choose another --port or --host.`, { cause: e });
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port ?? 0;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${shownHost}:${port}`;
+  let closed = false;
+  return {
+    baseUrl: `${origin}/links/${linkId}/api/v1`,
+    adminUrl: `${origin}/__admin`,
+    origin,
+    linkId,
+    port,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      db.close();
+    },
+  };
+}
