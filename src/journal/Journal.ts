@@ -172,7 +172,7 @@ export class Journal {
         INSERT INTO base_blocks (doc_id, seq, id, parent_id, position, level, kind, type, markdown, hash)
         VALUES (@docId, @seq, @id, @parentId, @position, @level, @kind, @type, @markdown, @hash)
       `);
-      ordered.forEach((b, seq) => insert.run({ docId, seq, ...b }));
+      ordered.forEach((b, seq) => insert.run({ ...b, docId, seq }));
     });
   }
 

@@ -9,7 +9,6 @@ describe('OwnWrites', () => {
     t = 0;
     const own = new OwnWrites({ now: clock });
     own.note('A.md', 'h1');
-    expect(own.consume('A.md', 'h2')).toBe(false);
     expect(own.consume('B.md', 'h1')).toBe(false);
     expect(own.consume('A.md', 'h1')).toBe(true);
     expect(own.consume('A.md', 'h1')).toBe(false); // the same bytes again later are the user's
@@ -19,8 +18,15 @@ describe('OwnWrites', () => {
   it('claims removals noted as null', () => {
     const own = new OwnWrites({ now: clock });
     own.note('A.md', null);
-    expect(own.consume('A.md', 'h')).toBe(false);
     expect(own.consume('A.md', null)).toBe(true);
+  });
+
+  it('forgets a path\'s records once the file shows bytes the daemon did not write', () => {
+    const own = new OwnWrites({ now: clock });
+    own.note('A.md', 'pulled');
+    expect(own.consume('A.md', 'user edit')).toBe(false);
+    // The user reverting to what the daemon wrote is an edit too.
+    expect(own.consume('A.md', 'pulled')).toBe(false);
   });
 
   it('keeps several writes in flight, and a claim uses up the older ones', () => {
@@ -30,8 +36,11 @@ describe('OwnWrites', () => {
     own.note('A.md', 'v2');
     own.note('A.md', 'v3');
     expect(own.consume('A.md', 'v2')).toBe(true);
-    expect(own.consume('A.md', 'v1')).toBe(false); // superseded: a user reverting to v1 is an edit
     expect(own.consume('A.md', 'v3')).toBe(true);
+    own.note('A.md', 'v4');
+    own.note('A.md', 'v5');
+    expect(own.consume('A.md', 'v5')).toBe(true);
+    expect(own.consume('A.md', 'v4')).toBe(false); // superseded: a user reverting to v4 is an edit
   });
 
   it('forgets records after the time to live', () => {

@@ -34,17 +34,14 @@ export class OwnWrites {
   /**
    * True when the file's current state (`hash`, null when gone) is one the daemon wrote: the
    * event is the daemon's own. The record and every older one for the path are used up, so a
-   * user who later puts the same bytes back is seen as editing.
+   * user who later puts the same bytes back is seen as editing. A state the daemon did not write
+   * means the user has moved the file on: every record for the path is dropped, for the same reason.
    */
   consume(relPath: string, hash: string | null): boolean {
     const list = this.live(relPath, this.now());
     const i = list.findLastIndex((e) => e.hash === hash);
-    if (i < 0) {
-      this.store(relPath, list);
-      return false;
-    }
-    this.store(relPath, list.slice(i + 1));
-    return true;
+    this.store(relPath, i < 0 ? [] : list.slice(i + 1));
+    return i >= 0;
   }
 
   /** Paths with a claimable record (expired ones are dropped on the way). */

@@ -148,9 +148,13 @@ describe('watchMirror: what is reported', () => {
     expect((await w.settle()).sort()).toEqual(['added:New/Deep/A.md', 'addedDirs:New', 'addedDirs:New/Deep', 'removed:C.md', 'removed:Old/B.md', 'removedDirs:Old']);
   });
 
-  it('never reports ignored files, conflict copies, non-documents, or a file that came and went', async () => {
+  it('never reports ignored files, conflict copies, non-documents, symbolic links, or a file that came and went', async () => {
     put('A (conflict 2026-11-21 093005).md', 'v1');
+    put('Target.txt', 't');
+    fs.symlinkSync(abs('Target.txt'), abs('OldLink.md'));
     const w = await start({ patterns: ['Drafts/'] });
+    fs.unlinkSync(abs('OldLink.md'));
+    fs.symlinkSync(abs('Target.txt'), abs('NewLink.md'));
     put('A (conflict 2026-11-21 093005).md', 'edited copy');
     put('Drafts/Idea.md', 'x');
     put('image.png', 'png');

@@ -2,7 +2,7 @@
 // folder once the tree has been quiet for `debounceMs` and a file's size has held for `stabilityMs`.
 // Net change is decided by looking at the disk when the batch closes, so every editor's way of
 // saving (in place, temp-then-rename, delete-and-recreate, backup-rename) is one change.
-import { promises as fsp } from 'node:fs';
+import { lstatSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { Ignore } from './createIgnore.js';
@@ -84,7 +84,8 @@ export function watchMirror(root: string, opts: WatchMirrorOptions): MirrorWatch
     const rel = relativeToRoot(root, p);
     if (rel === null || !isDocumentFile(rel) || ignore(rel)) return;
     if (!isReady) {
-      knownFiles.add(rel);
+      // Symbolic links are not documents (scanMirror skips them too).
+      if (lstatSync(p, { throwIfNoEntry: false })?.isFile()) knownFiles.add(rel);
       return;
     }
     pendingFiles.set(rel, null);
