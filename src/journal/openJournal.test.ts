@@ -43,6 +43,12 @@ describe('openJournal', () => {
     db.close();
   });
 
+  it('does not create a missing mirror root', () => {
+    const inMissing = path.join(dir, 'gone', '.spacesync', 'journal.db');
+    expect(refusal(() => openJournal(inMissing)).code).toBe('mirror_io');
+    expect(fs.existsSync(path.join(dir, 'gone'))).toBe(false);
+  });
+
   it('accepts an empty existing file as a new journal', () => {
     fs.mkdirSync(path.dirname(file));
     fs.writeFileSync(file, '');

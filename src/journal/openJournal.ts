@@ -56,7 +56,14 @@ export function openJournal(file: string, opts: OpenJournalOptions = {}): Journa
   const latest = opts.migrations ? migrations.reduce((max, m) => Math.max(max, m.version), 0) : SCHEMA_VERSION;
   const inMemory = file === ':memory:';
   if (!inMemory) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    // Only the journal's own folder is created: a missing mirror root must stay missing.
+    try {
+      mkdirSync(path.dirname(file));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new SpacesyncError('mirror_io', `Cannot create the journal folder ${path.dirname(file)}: ${(e as Error).message}. Check that the folder above it exists and is writable.`, { cause: e, details: { file } });
+      }
+    }
     checkHeader(file);
   }
 

@@ -51,6 +51,12 @@ describe('acquireLock', () => {
     acquireLock(root()).release();
   });
 
+  it('does not create a missing mirror root', () => {
+    const gone = path.join(root(), 'gone');
+    expect(refusal(() => acquireLock(gone)).code).toBe('mirror_io');
+    expect(fs.existsSync(gone)).toBe(false);
+  });
+
   it('refuses a lock held by another live process on this host', async () => {
     const child = await liveChild();
     try {

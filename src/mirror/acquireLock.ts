@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SpacesyncError } from '../errors.js';
+import { assertRootSync } from './assertRoot.js';
 
 export interface LockInfo {
   pid: number;
@@ -92,10 +93,11 @@ export function acquireLock(root: string, opts: AcquireLockOptions = {}): Lock {
   const staleAfterMs = opts.staleAfterMs ?? 2 * 3600_000;
   const info: LockInfo = { pid: process.pid, hostname: os.hostname(), startedAt: now().toISOString() };
   const text = `${JSON.stringify(info)}\n`;
+  assertRootSync(root);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
   } catch (e) {
-    throw new SpacesyncError('mirror_io', `Cannot create ${path.dirname(file)}: ${(e as Error).message}. Check that ${root} exists and is writable.`, { cause: e });
+    throw new SpacesyncError('mirror_io', `Cannot create ${path.dirname(file)}: ${(e as Error).message}. Check that ${root} is writable.`, { cause: e });
   }
 
   for (let attempt = 0; ; attempt++) {

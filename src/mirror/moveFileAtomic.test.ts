@@ -39,6 +39,12 @@ describe('moveFileAtomic', () => {
     expect(read('B.md')).toBe('same');
   });
 
+  it('does not recreate a mirror root that has gone', async () => {
+    const gone = path.join(root(), 'gone');
+    await expect(moveFileAtomic(gone, 'A.md', 'B/A.md')).rejects.toThrow(/does not exist/);
+    expect(exists('gone')).toBe(false);
+  });
+
   it('reports a missing source as data', async () => {
     expect(await moveFileAtomic(root(), 'Gone.md', 'B.md')).toMatchObject({ ok: false, reason: 'source_missing' });
   });

@@ -2,6 +2,7 @@
 // the target's folders, and never over a different file that is already there.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { assertRoot } from './assertRoot.js';
 import { hashText } from './hashText.js';
 import { mirrorIoError } from './mirrorIoError.js';
 import type { OwnWrites } from './OwnWrites.js';
@@ -31,6 +32,7 @@ async function readOrNull(abs: string): Promise<Buffer | null> {
 export async function moveFileAtomic(root: string, from: string, to: string, opts: MoveFileOptions = {}): Promise<MoveResult> {
   const src = resolveInRoot(root, from);
   const dst = resolveInRoot(root, to);
+  await assertRoot(root);
   try {
     const source = await readOrNull(src);
     if (source === null) {

@@ -2,7 +2,7 @@
 // the ignore rules name, and the other files it leaves alone (so `status` can say so).
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { SpacesyncError } from '../errors.js';
+import { assertRoot } from './assertRoot.js';
 import type { Ignore } from './createIgnore.js';
 import { mirrorIoError } from './mirrorIoError.js';
 
@@ -30,12 +30,7 @@ export const isDocumentFile = (relPath: string): boolean => relPath.endsWith('.m
  */
 export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorScan> {
   const scan: MirrorScan = { files: [], dirs: [], skipped: [] };
-  const rootStat = await fsp.stat(root).catch(() => null);
-  if (!rootStat?.isDirectory()) {
-    throw new SpacesyncError('mirror_io', `The mirror folder ${root} does not exist (or is not a folder). If it was moved or its disk is not mounted, put it back; nothing was synced.`, {
-      details: { root, reason: 'root_missing' },
-    });
-  }
+  await assertRoot(root);
   const walk = async (rel: string): Promise<void> => {
     const abs = rel ? path.join(root, ...rel.split('/')) : root;
     let entries;

@@ -33,6 +33,14 @@ describe('writeFileAtomic', () => {
     expect(fs.readdirSync(root())).toEqual(['A.md']);
   });
 
+  it('does not recreate a mirror root that has gone (an unmounted disk)', async () => {
+    const gone = path.join(root(), 'gone');
+    const err = await writeFileAtomic(gone, 'Unsorted/A.md', 'x').catch((e: unknown) => e);
+    expect(isSpacesyncError(err, 'mirror_io')).toBe(true);
+    expect((err as { details?: { reason?: string } }).details?.reason).toBe('root_missing');
+    expect(fs.existsSync(gone)).toBe(false);
+  });
+
   it('notes the write for the watcher before it lands', async () => {
     const own = new OwnWrites();
     const { hash } = await writeFileAtomic(root(), 'A.md', 'x', { ownWrites: own });

@@ -2,6 +2,7 @@
 // a temp file beside it (ignored by the watcher), fsync, rename over, fsync the folder.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { assertRoot } from './assertRoot.js';
 import { hashText } from './hashText.js';
 import { mirrorIoError } from './mirrorIoError.js';
 import type { OwnWrites } from './OwnWrites.js';
@@ -22,6 +23,7 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
   const hash = hashText(bytes);
   const tmp = path.join(dir, tempFileName(path.basename(abs)));
   let wroteTemp = false;
+  await assertRoot(root);
   try {
     await fsp.mkdir(dir, { recursive: true });
     // The new file keeps the old one's permissions (a user's 0600 note stays private).
