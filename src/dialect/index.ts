@@ -11,6 +11,7 @@ export { renderFileBody } from './renderFileBody.js';
 export { renderCollection } from './renderCollection.js';
 export { segmentFile } from './segmentFile.js';
 export { joinSegments, joinSegment } from './joinSegments.js';
+export { replaceSegment } from './replaceSegment.js';
 export { frontMatter } from './frontMatter.js';
 export { languageOf } from './readBlock.js';
 export { CARD_LAYOUTS } from './cardLayouts.js';

@@ -3,6 +3,8 @@ import { parseBlockMarkdown } from './parseBlockMarkdown.js';
 import { renderBlockMarkdown } from './renderBlockMarkdown.js';
 import { normalizeMarkdown } from './normalizeMarkdown.js';
 import { isSpacesyncError } from '../errors.js';
+import fc from 'fast-check';
+import { leafFields } from './testArbitraries.js';
 
 describe('parseBlockMarkdown', () => {
   it.each([
@@ -32,6 +34,15 @@ describe('parseBlockMarkdown', () => {
     for (const md of ['# One', '  - [x] done *now*', '<callout>> quoted</callout>', '```typescript\nconst a = 1;\n```', '****', '+ toggle', 'trailing  ']) {
       expect(renderBlockMarkdown(parseBlockMarkdown(md))).toBe(md);
     }
+  });
+
+  it('reads back the fields of any block it rendered', () => {
+    fc.assert(fc.property(leafFields, (f) => {
+      const md = renderBlockMarkdown(f);
+      const parsed = parseBlockMarkdown(md);
+      expect(parsed).toEqual(f.type === 'code' ? { ...f, body: f.rawCode } : f);
+      expect(normalizeMarkdown(md)).toBe(md);
+    }), { numRuns: 1000 });
   });
 
   it('refuses markdown that would become several blocks', () => {

@@ -11,6 +11,8 @@ export interface ScanNode {
   start: number;
   end: number;
   level: number;
+  /** Wrapper indentation (columns) removed from its continuation lines. */
+  base: number;
   /** The block's markdown: wrapper indentation removed, CRLF as LF. Pages: the title. */
   markdown: string;
   list?: boolean;
@@ -29,13 +31,24 @@ interface Ctx {
   text: string;
   lines: Line[];
   strict: boolean;
-  /** Count of lines closing a page/card (resp. a collection) at index >= i: unclosed wrappers fail fast. */
+  /** Count of lines closing a page/card at index >= i: unclosed wrappers fail fast. */
   wrapperClosers: Int32Array;
-  collectionClosers: Int32Array;
+  /** The line closing the collection opened at line i, or -1 (bracket matching over the file). */
+  collectionEnd: Int32Array;
+  /** Wrapper attempts that failed, by line and base indentation: each is tried once. */
+  failed: Set<number>;
+  /** Lines wrapper attempts may still read; pathological nesting then reads as text, in linear time. */
+  budget: number;
+  /** Per line array: the first line at index >= i ending with `$$` (resp. `</callout>`), or -1. */
+  next: WeakMap<Line[], { math: Int32Array; callout: Int32Array }>;
 }
+
+/** Wrappers nest at most this deep; deeper ones are read as text, which keeps the scanner linear. */
+const MAX_DEPTH = 24;
 
 interface Region {
   lines: Line[];
+  depth: number;
   from: number;
   base: number;
   stopAtContent: boolean;
@@ -47,27 +60,53 @@ interface Region {
 
 const trimmedRest = (text: string, l: Line): string => text.slice(leading(text, l.s, l.e).p, l.e).trimEnd();
 
-/** Scans `text` (a file body or an insert). Strict mode throws dialect_input for refused input. */
-export function scanBlocks(text: string, strict: boolean): ScanNode[] {
-  const lines = makeLines(text);
+/** Scans `text` from `from` on (a file body or an insert). Strict mode throws dialect_input for refused input. */
+export function scanBlocks(text: string, strict: boolean, from = 0): ScanNode[] {
+  const lines = makeLines(text, from);
   const wrapperClosers = new Int32Array(lines.length + 1);
-  const collectionClosers = new Int32Array(lines.length + 1);
+  const collectionEnd = new Int32Array(lines.length).fill(-1);
+  const open: number[] = [];
   for (let i = lines.length - 1; i >= 0; i--) {
     const l = lines[i]!;
     let w = 0;
-    let c = 0;
     const lp = leading(text, l.s, l.e).p;
     if (text.charCodeAt(lp) === 60 && text.charCodeAt(lp + 1) === 47) {
       const t = trimmedRest(text, l);
       if (t === '</page>' || t === '</card>') w = 1;
-      else if (t === '</collection>') c = 1;
     }
     wrapperClosers[i] = wrapperClosers[i + 1]! + w;
-    collectionClosers[i] = collectionClosers[i + 1]! + c;
   }
-  const ctx: Ctx = { text, lines, strict, wrapperClosers, collectionClosers };
-  const res = scanRegion(ctx, { lines, from: 0, base: 0, stopAtContent: false, inCallout: false, start: 0, end: text.length });
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    const lp = leading(text, l.s, l.e).p;
+    if (text.charCodeAt(lp) !== 60) continue;
+    const t = text.slice(lp, l.e).trimEnd();
+    if (t === '</collection>') {
+      const o = open.pop();
+      if (o !== undefined) collectionEnd[o] = i;
+    } else if (COLLECTION_OPEN.test(t)) open.push(i);
+  }
+  const ctx: Ctx = { text, lines, strict, wrapperClosers, collectionEnd, failed: new Set(), next: new WeakMap(), budget: 32 * lines.length + 10_000 };
+  const res = scanRegion(ctx, { lines, depth: 0, from: 0, base: 0, stopAtContent: false, inCallout: false, start: from, end: text.length });
   return res.nodes;
+}
+
+function nextOf(ctx: Ctx, L: Line[]): { math: Int32Array; callout: Int32Array } {
+  let n = ctx.next.get(L);
+  if (n) return n;
+  const { text } = ctx;
+  const math = new Int32Array(L.length + 1).fill(-1);
+  const callout = new Int32Array(L.length + 1).fill(-1);
+  for (let i = L.length - 1; i >= 0; i--) {
+    const l = L[i]!;
+    let e = l.e;
+    while (e > l.s && (text.charCodeAt(e - 1) === 32 || text.charCodeAt(e - 1) === 9)) e--;
+    math[i] = e - l.s >= 2 && text.startsWith('$$', e - 2) ? i : math[i + 1]!;
+    callout[i] = e - l.s >= 10 && text.startsWith('</callout>', e - 10) ? i : callout[i + 1]!;
+  }
+  n = { math, callout };
+  ctx.next.set(L, n);
+  return n;
 }
 
 /** The 1-based line number of an offset. */
@@ -93,7 +132,7 @@ function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: number; clo
     const end = L[cur.last]!.e;
     const single = cur.first === cur.last;
     nodes.push({
-      kind: 'block', start: cur.q, end, level: cur.level,
+      kind: 'block', start: cur.q, end, level: cur.level, base: r.base,
       markdown: dedent(text.slice(cur.q, end), r.base),
       ...(cur.list ? { list: true } : {}),
       ...(cur.emptyList && single ? { emptyList: true } : {}),
@@ -103,13 +142,14 @@ function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: number; clo
   let i = r.from;
   for (; i < L.length; i++) {
     const line = L[i]!;
+    if (r.depth > 0) ctx.budget--;
     const q = skipColumns(text, line.s, line.e, r.base);
     const { p, cols } = leading(text, q, line.e);
     if (p >= line.e) { flush(); continue; }
     const rest = text.slice(p, line.e);
     if (r.stopAtContent && rest.trimEnd() === '</content>') {
       flush();
-      return { nodes: fillEmpties(ctx, nodes, r.start, line.s, r.inCallout), next: i, closed: true, end: line.s };
+      return { nodes: fillEmpties(ctx, nodes, r.start, line.s, r.inCallout, r.base), next: i, closed: true, end: line.s };
     }
     const level = levelOf(cols);
     let kind = lineKind(rest);
@@ -154,9 +194,8 @@ function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: number; clo
           nodes.push(leaf(text, q, line.e, level, r.base));
           continue;
         }
-        let k = i + 1;
-        while (k < L.length && !trimmedRest(text, L[k]!).endsWith('$$')) k++;
-        if (k < L.length) {
+        const k = nextOf(ctx, L).math[i + 1]!;
+        if (k >= 0) {
           flush();
           nodes.push(leaf(text, q, L[k]!.e, level, r.base));
           i = k;
@@ -165,7 +204,10 @@ function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: number; clo
         break;
       }
       case 'wrapper': {
-        const w = ctx.wrapperClosers[i + 1] ? scanWrapper(ctx, r, i, q, cols, rest) : null;
+        const key = (L === ctx.lines ? i : L[i]!.s) * 1024 + Math.min(r.base, 1023);
+        const tryIt = r.depth < MAX_DEPTH && ctx.budget > 0 && L === ctx.lines && ctx.wrapperClosers[i + 1]! > 0 && !ctx.failed.has(key);
+        const w = tryIt ? scanWrapper(ctx, r, i, q, cols, rest) : null;
+        if (tryIt && !w) ctx.failed.add(key);
         if (w) {
           flush();
           nodes.push(w.node);
@@ -177,7 +219,7 @@ function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: number; clo
       }
       case 'collection': {
         if (strict) throw outputOnly(ctx, p, rest);
-        const k = ctx.collectionClosers[i + 1] ? findCollectionEnd(ctx, L, i) : -1;
+        const k = L === ctx.lines ? ctx.collectionEnd[i]! : -1;
         if (k >= 0) {
           flush();
           nodes.push({ ...leaf(text, q, L[k]!.e, level, r.base), kind: 'readonly' });
@@ -222,25 +264,15 @@ function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: number; clo
     else cur = { first: i, last: i, list: false, quote: false, q, level, emptyList: false };
   }
   flush();
-  return { nodes: fillEmpties(ctx, nodes, r.start, r.end, r.inCallout), next: i, closed: false, end: r.end };
+  return { nodes: fillEmpties(ctx, nodes, r.start, r.end, r.inCallout, r.base), next: i, closed: false, end: r.end };
 }
 
 function leaf(text: string, start: number, end: number, level: number, base: number): ScanNode {
-  return { kind: 'block', start, end, level, markdown: dedent(text.slice(start, end), base) };
+  return { kind: 'block', start, end, level, base, markdown: dedent(text.slice(start, end), base) };
 }
 
 function outputOnly(ctx: Ctx, p: number, rest: string) {
   return dialectError(lineNumberAt(ctx, p), `${rest.trim().slice(0, 40)} is an output-only collection tag`, 'Collections cannot be written as markdown; create them with POST /collections');
-}
-
-function findCollectionEnd(ctx: Ctx, L: Line[], i: number): number {
-  let depth = 1;
-  for (let k = i + 1; k < L.length; k++) {
-    const t = trimmedRest(ctx.text, L[k]!);
-    if (t === '</collection>') { if (--depth === 0) return k; }
-    else if (COLLECTION_OPEN.test(t)) depth++;
-  }
-  return -1;
 }
 
 /** `<page …>` / `<card …>`, `<pageTitle>`, `<content>` … `</content>`, the closing tag; null when the shape does not hold. */
@@ -265,7 +297,7 @@ function scanWrapper(ctx: Ctx, r: Region, i: number, q: number, cols: number, re
   let closeStart: number;
   if (j < L.length && trimmedRest(text, L[j]!) === '<content>') {
     openEnd = L[j]!.e;
-    const inner = scanRegion(ctx, { lines: L, from: j + 1, base: r.base + cols, stopAtContent: true, inCallout: false, start: L[j]!.n, end: text.length });
+    const inner = scanRegion(ctx, { lines: L, depth: r.depth + 1, from: j + 1, base: r.base + cols, stopAtContent: true, inCallout: false, start: L[j]!.n, end: text.length });
     if (!inner.closed) return null;
     children = inner.nodes;
     j = inner.next;
@@ -278,7 +310,7 @@ function scanWrapper(ctx: Ctx, r: Region, i: number, q: number, cols: number, re
   const card = tag === 'card' || attrs.textStyle === 'card';
   return {
     node: {
-      kind: card ? 'card' : 'page', start: q, end: L[j]!.e, level: levelOf(cols), markdown: title,
+      kind: card ? 'card' : 'page', start: q, end: L[j]!.e, level: levelOf(cols), base: r.base, markdown: title,
       ...(Object.keys(attrs).length ? { attrs } : {}), openEnd, closeStart, children,
     },
     last: j,
@@ -290,15 +322,10 @@ function scanCallout(ctx: Ctx, r: Region, i: number, q: number, p: number, level
   const { text } = ctx;
   const L = r.lines;
   const TAG = '</callout>';
-  let j = i;
-  let c = -1;
-  for (; j < L.length; j++) {
-    const l = L[j]!;
-    const from = j === i ? p + 9 : l.s;
-    const t = text.slice(from, l.e).trimEnd();
-    if (t.endsWith(TAG)) { c = from + t.length - TAG.length; break; }
-  }
-  if (c < 0) return null;
+  const j = nextOf(ctx, L).callout[i]!;
+  if (j < 0) return null;
+  const c = text.lastIndexOf(TAG, L[j]!.e);
+  if (c < (j === i ? p + 9 : L[j]!.s)) return null;
   const closeLine = L[j]!;
   const end = c + TAG.length;
   const sub: Line[] = [];
@@ -316,13 +343,13 @@ function scanCallout(ctx: Ctx, r: Region, i: number, q: number, p: number, level
     if (leading(text, closeLine.s, c).p < c) sub.push({ s: closeLine.s, e: c, n: c });
     else regionEnd = closeLine.s;
   }
-  const inner = scanRegion(ctx, { lines: sub, from: 0, base: r.base, stopAtContent: false, inCallout: true, start, end: regionEnd });
+  const inner = scanRegion(ctx, { lines: sub, depth: r.depth, from: 0, base: r.base, stopAtContent: false, inCallout: true, start, end: regionEnd });
   const members = inner.nodes;
   if (members.length <= 1) {
     const only = members[0];
     return {
       node: {
-        kind: 'block', start: q, end, level: level + (only?.level ?? 0),
+        kind: 'block', start: q, end, level: level + (only?.level ?? 0), base: r.base,
         markdown: dedent(text.slice(q, end), r.base),
         ...(only?.list ? { list: true } : {}), ...(only?.emptyList ? { emptyList: true } : {}),
       },
@@ -333,7 +360,7 @@ function scanCallout(ctx: Ctx, r: Region, i: number, q: number, p: number, level
     mbr.inCallout = true;
     mbr.markdown = `<callout>${mbr.markdown}</callout>`;
   }
-  return { node: { kind: 'block', start: q, end, level, markdown: '', group: members }, last: j };
+  return { node: { kind: 'block', start: q, end, level, base: r.base, markdown: '', group: members }, last: j };
 }
 
 /**
@@ -341,10 +368,10 @@ function scanCallout(ctx: Ctx, r: Region, i: number, q: number, p: number, level
  * newline, so the newlines of each gap tell how many empty blocks it holds; they sit at zero-width
  * positions where rendering would have put them. Then callout groups are flattened into members.
  */
-function fillEmpties(ctx: Ctx, nodes: ScanNode[], start: number, end: number, inCallout: boolean): ScanNode[] {
+function fillEmpties(ctx: Ctx, nodes: ScanNode[], start: number, end: number, inCallout: boolean, base: number): ScanNode[] {
   const { text } = ctx;
   const out: ScanNode[] = [];
-  const empty = (at: number): ScanNode => ({ kind: 'block', start: at, end: at, level: 0, markdown: inCallout ? '<callout></callout>' : '', ...(inCallout ? { inCallout: true } : {}) });
+  const empty = (at: number): ScanNode => ({ kind: 'block', start: at, end: at, level: 0, base, markdown: inCallout ? '<callout></callout>' : '', ...(inCallout ? { inCallout: true } : {}) });
   // Puts `count` empty blocks after newline number first, first+2, … of text[from, to).
   const place = (from: number, to: number, count: number, first: number) => {
     let seen = 0;

@@ -58,6 +58,14 @@ describe('segmentFile', () => {
     }), { numRuns: 600 });
   });
 
+  it('stays linear and within the stack on pathological nesting', () => {
+    for (const text of [
+      '<page>\n<content>\n'.repeat(5000) + '</page>\n',
+      '<card>\n<pageTitle>x</pageTitle>\n<content>\n'.repeat(3000) + '</content>\n</card>\n'.repeat(2),
+      '$$ a\n'.repeat(5000), '<collection>\n'.repeat(5000) + '</collection>\n', '<callout>\n'.repeat(5000),
+    ]) faithful(text);
+  });
+
   it('reads every CommonMark spec example without throwing, byte-faithfully', () => {
     expect(spec.tests.length).toBe(652);
     for (const t of spec.tests) {

@@ -7,7 +7,7 @@ import { frontMatter } from './frontMatter.js';
 function toSegment(text: string, n: ScanNode, depth: number): Segment {
   const seg: Segment = {
     start: n.start, end: n.end, text: text.slice(n.start, n.end), markdown: n.markdown,
-    kind: n.kind, depth, level: n.level, children: [],
+    kind: n.kind, depth, level: n.level, indent: n.base, children: [],
   };
   if (n.attrs) seg.attrs = n.attrs;
   if (n.inCallout) seg.inCallout = true;
@@ -37,23 +37,10 @@ function separators(text: string, nodes: readonly ScanNode[], from: number, to: 
 export function segmentFile(text: string): FileSegments {
   const fm = frontMatter(text);
   const bodyStart = fm ? fm.end : 0;
-  // Scanning the body alone keeps offsets simple; they are shifted back afterwards.
-  const body = bodyStart === 0 ? text : text.slice(bodyStart);
-  const nodes = scanBlocks(body, false);
-  if (bodyStart > 0) shift(nodes, bodyStart);
+  const nodes = scanBlocks(text, false, bodyStart);
   return {
     frontMatter: fm,
     segments: nodes.map((n) => toSegment(text, n, 0)),
     separators: separators(text, nodes, bodyStart, text.length),
   };
-}
-
-function shift(nodes: ScanNode[], by: number): void {
-  for (const n of nodes) {
-    n.start += by;
-    n.end += by;
-    if (n.openEnd !== undefined) n.openEnd += by;
-    if (n.closeStart !== undefined) n.closeStart += by;
-    if (n.children) shift(n.children, by);
-  }
 }

@@ -39,12 +39,12 @@ const codeFields: fc.Arbitrary<BlockFields> = fc.record({
   level: fc.integer({ min: 0, max: 2 }),
 }).map(({ lines, language, level }) => ({ type: 'code' as const, rawCode: lines.join('\n'), body: lines.join('\n'), ...(language ? { language } : {}), ...(level ? { indentationLevel: level } : {}) }));
 
-const leafFields: fc.Arbitrary<BlockFields> = fc.oneof(
+export const leafFields: fc.Arbitrary<BlockFields> = fc.oneof(
   { weight: 6, arbitrary: textFields },
   { weight: 1, arbitrary: fc.constant<BlockFields>({ type: 'text', body: '' }) },
   { weight: 1, arbitrary: codeFields },
   { weight: 1, arbitrary: fc.constantFrom<LineStyle | undefined>(undefined, 'strong', 'light', 'extraLight', 'pageBreak').map((s): BlockFields => ({ type: 'line', body: '', ...(s ? { lineStyle: s } : {}) })) },
-  { weight: 1, arbitrary: fc.constant<BlockFields>({ type: 'table', body: '| a | b |\n|---|---|\n| 1 | ==2== |' }) },
+  { weight: 1, arbitrary: fc.constant<BlockFields>({ type: 'table', body: '| a | b |\n|---|---|\n| 1 | <highlight color="yellow">2</highlight> |' }) },
   { weight: 1, arbitrary: fc.constant<BlockFields>({ type: 'image', body: '', url: 'https://cdn.test/a.png?sig=1' }) },
 );
 

@@ -136,6 +136,8 @@ export interface Segment {
   attrs?: Record<string, string>;
   /** True when the block sits inside a `<callout>` that wraps several blocks (the tags are in the separators). */
   inCallout?: boolean;
+  /** Columns of wrapper indentation its continuation lines carry in the file (a page at level n adds 2n); 0 at top level. */
+  indent: number;
   /** Pages and cards: the bytes from the wrapper start to the first child region (`<page>`, `<pageTitle>`, `<content>`). */
   open?: string;
   /** Pages and cards: the bytes from `</content>` (or `</page>`) to the wrapper end. */
