@@ -6,7 +6,8 @@ import { dialectError } from './dialectError.js';
 import { checkInputTags } from './checkInputTags.js';
 
 export function parseBlockMarkdown(markdown: string): ParsedBlock {
-  if (markdown === '') return { type: 'text', body: '' };
+  // Spaces alone on one line are one paragraph, kept as written (trailing spaces are kept).
+  if (!markdown.includes('\n') && markdown.trim() === '') return { type: 'text', body: markdown };
   const nodes = scanBlocks(markdown, true);
   if (nodes.length !== 1) {
     const second = nodes[1];

@@ -8,9 +8,14 @@ const HEADING: Partial<Record<TextStyle, string>> = { h1: '# ', h2: '## ', h3: '
 const TASK = { todo: '- [ ] ', done: '- [x] ', canceled: '- [-] ' } as const;
 const LIST = { bullet: '- ', numbered: '1. ', toggle: '+ ' } as const;
 
-/** Whether a block is shown as a `<page>`/`<card>` wrapper (its markdown is then its title). */
-export function isPageLike(b: Pick<BlockFields, 'type' | 'textStyle'>): boolean {
-  return b.type === 'page' || ((b.type === undefined || b.type === 'text') && (b.textStyle === 'page' || b.textStyle === 'card'));
+/**
+ * Whether a block is shown as a `<page>`/`<card>` wrapper (its markdown is then its title): a page,
+ * a text block styled page or card, or a text block that has children (the service makes it a page).
+ */
+export function isPageLike(b: Pick<BlockFields, 'type' | 'textStyle' | 'content'>): boolean {
+  if (b.type === 'page') return true;
+  if (b.type !== undefined && b.type !== 'text') return false;
+  return b.textStyle === 'page' || b.textStyle === 'card' || (b.content !== undefined && b.content.length > 0);
 }
 
 /** The longest run of `ch` that starts a line of `code`, so a fence can be longer. */
