@@ -136,7 +136,7 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
           state.nextPurgeAt = now + PURGE_EVERY_MS;
         }
         let body: unknown = req.body;
-        if (Buffer.isBuffer(body) && !opts.rawBody) body = readJson(body);
+        if ((Buffer.isBuffer(body) || typeof body === 'string') && !opts.rawBody) body = readJson(body);
         const origin = `${req.protocol}://${req.headers.host ?? req.hostname}`;
         const ctx = createContext({ db: state.db, now, space: state.space, origin, media: state.media, limits: state.limits });
         const result = state.db.transaction(() => handler(ctx, { query: req.query as Query, body, headers: req.headers, params: req.params as Record<string, string> }))();
@@ -166,10 +166,11 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
   return app;
 }
 
-function readJson(body: Buffer): unknown {
+/** A body sent without a JSON content type, read as JSON all the same. */
+function readJson(body: Buffer | string): unknown {
   if (body.length === 0) return undefined;
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
   } catch {
     throw validationFailed([{ message: 'The request body is not valid JSON.' }]);
   }

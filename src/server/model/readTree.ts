@@ -31,6 +31,13 @@ export function readTree(ctx: RequestContext, id: string, maxDepth: number, meta
   const root = getBlock(ctx.db, id);
   if (!root) return undefined;
   const index = maxDepth === 0 ? new Map<string, BlockRow[]>() : childrenIndex(documentBlocks(ctx.db, root.doc_id));
+  const { block, count } = buildTree(ctx, root, index, maxDepth, metadata);
+  ctx.chargeBlocks(count);
+  return block;
+}
+
+/** A block and its descendants from a preloaded children index; counts the blocks built. */
+export function buildTree(ctx: RequestContext, root: BlockRow, index: Map<string, BlockRow[]>, maxDepth: number, metadata: boolean): { block: Block; count: number } {
   let count = 0;
   const build = (row: BlockRow, depth: number): Block => {
     count++;
@@ -42,7 +49,5 @@ export function readTree(ctx: RequestContext, id: string, maxDepth: number, meta
     if (row.type === 'collection') json.markdown = markdownOf('collection', parseData(row.data), content as unknown as Array<Record<string, unknown>> | undefined);
     return json;
   };
-  const out = build(root, 0);
-  ctx.chargeBlocks(count);
-  return out;
+  return { block: build(root, 0), count };
 }

@@ -10,8 +10,8 @@ import { parseBody } from '../http/body.js';
 import { queryBool, queryInt, queryString } from '../http/query.js';
 import { resolveDate } from '../dates.js';
 import { dailyNote, touchDocument } from '../store/documents.js';
-import { deleteBlockRows, getBlock, openGap, placeBlock, setDocumentOf, subtreeIds, updateBlockContent } from '../store/blocks.js';
-import { readTree } from '../model/readTree.js';
+import { deleteBlockRows, documentBlocks, getBlock, openGap, placeBlock, setDocumentOf, subtreeIds, updateBlockContent } from '../store/blocks.js';
+import { buildTree, childrenIndex, readTree } from '../model/readTree.js';
 import { blockJson } from '../model/blockJson.js';
 import { parseData } from '../model/blockData.js';
 import {
@@ -81,7 +81,11 @@ export function registerBlocks(api: ApiRouter): void {
     if (prepared.length === 0) return { items: [] };
     const target = resolveTarget(ctx, position);
     const ids = insertPrepared(ctx, target.parent, target.pos, prepared);
-    return { items: ids.map((newId) => readTree(ctx, newId, -1, false)!) };
+    // The answer shows what was written; those blocks were counted once, as written.
+    const rows = documentBlocks(ctx.db, target.parent.doc_id);
+    const index = childrenIndex(rows);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return { items: ids.map((newId) => buildTree(ctx, byId.get(newId)!, index, -1, false).block) };
   }, { blockOperation: true });
 
   api.put('/blocks', (ctx, req) => {
