@@ -63,7 +63,7 @@ export function fillEmpties(ctx: Ctx, nodes: ScanNode[], start: number, end: num
   }
   const n = newlines(text, prev, end);
   if (n >= 3) place(f, prev, end, (n - 1) >> 1, 2);
-  if (ctx.strict) checkFirstListItems(ctx, f.out);
+  if (ctx.firstItemRule) checkFirstListItems(ctx, f.out);
   return f.out;
 }
 

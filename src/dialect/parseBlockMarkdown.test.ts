@@ -26,6 +26,9 @@ describe('parseBlockMarkdown', () => {
     ['```python\nprint(1)\n```', { type: 'code', body: 'print(1)', rawCode: 'print(1)', language: 'python' }],
     ['![Image](https://x/a.png)', { type: 'image', body: '', url: 'https://x/a.png' }],
     ['', { type: 'text', body: '' }],
+    ['- ', { type: 'text', body: '', listStyle: 'bullet' }],
+    ['- [ ] ', { type: 'text', body: '', listStyle: 'task', taskInfo: { state: 'todo' } }],
+    ['   ', { type: 'text', body: '   ' }],
   ])('reads %j', (md, fields) => {
     expect(parseBlockMarkdown(md)).toEqual(fields);
   });

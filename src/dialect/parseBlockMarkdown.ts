@@ -8,7 +8,8 @@ import { checkInputTags } from './checkInputTags.js';
 export function parseBlockMarkdown(markdown: string): ParsedBlock {
   // Spaces alone on one line are one paragraph, kept as written (trailing spaces are kept).
   if (!markdown.includes('\n') && markdown.trim() === '') return { type: 'text', body: markdown };
-  const nodes = scanBlocks(markdown, true);
+  // One block may be an empty list item (an emptied bullet); only inserts refuse an empty first item.
+  const nodes = scanBlocks(markdown, true, 0, false);
   if (nodes.length !== 1) {
     const second = nodes[1];
     const line = second ? markdown.slice(0, second.start).split('\n').length : 1;

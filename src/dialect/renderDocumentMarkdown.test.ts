@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { renderDocumentMarkdown } from './renderDocumentMarkdown.js';
 import type { Block } from './types.js';
+import fc from 'fast-check';
+import { splitMarkdown } from './splitMarkdown.js';
+import { segmentFile } from './segmentFile.js';
+import { renderBlockMarkdown } from './renderBlockMarkdown.js';
+import { blockTree } from './testArbitraries.js';
+import type { ParsedBlockNode } from './types.js';
+
+const noCollections = (bs: Block[]): boolean => bs.every((b) => b.type !== 'collection' && noCollections(b.content ?? []));
+const nodeMarkdowns = (ns: ParsedBlockNode[]): unknown[] => ns.map((n) => [renderBlockMarkdown(n), nodeMarkdowns(n.children ?? [])]);
+const blockMarkdowns = (bs: Block[]): unknown[] => bs.map((b) => [b.markdown, blockMarkdowns(b.content ?? [])]);
 
 describe('renderDocumentMarkdown', () => {
   it('renders the documented example exactly', () => {
@@ -43,6 +53,19 @@ describe('renderDocumentMarkdown', () => {
       '  </content>',
       '</page>',
     ].join('\n'));
+  });
+
+  it('reads back as the same blocks, as an insert and as a file', () => {
+    fc.assert(fc.property(blockTree.filter(noCollections), (blocks) => {
+      const root: Block = { id: 'ROOT', type: 'page', markdown: 'Doc', content: blocks };
+      const text = renderDocumentMarkdown(root);
+      const [page, ...rest] = splitMarkdown(text);
+      expect(rest).toEqual([]);
+      expect(page!.body).toBe('Doc');
+      expect(nodeMarkdowns(page!.children ?? [])).toEqual(blockMarkdowns(blocks));
+      const [seg] = segmentFile(text).segments;
+      expect(seg).toMatchObject({ kind: 'page', markdown: 'Doc', attrs: { id: 'ROOT' } });
+    }), { numRuns: 300 });
   });
 
   it('renders collections with the output-only tags', () => {

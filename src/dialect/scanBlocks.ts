@@ -12,8 +12,11 @@ import { fillEmpties } from './fillEmpties.js';
 export type { ScanNode } from './scanContext.js';
 export { lineNumberAt } from './scanContext.js';
 
-/** Scans `text` from `from` on (a file body or an insert). Strict mode throws dialect_input for refused input. */
-export function scanBlocks(text: string, strict: boolean, from = 0): ScanNode[] {
+/**
+ * Scans `text` from `from` on (a file body or an insert). Strict mode throws dialect_input for
+ * refused input; `firstItemRule` refuses an empty first list item (an insert rule, not a block rule).
+ */
+export function scanBlocks(text: string, strict: boolean, from = 0, firstItemRule = strict): ScanNode[] {
   const lines = makeLines(text, from);
   const wrapperClosers = new Int32Array(lines.length + 1);
   const collectionEnd = new Int32Array(lines.length).fill(-1);
@@ -30,7 +33,7 @@ export function scanBlocks(text: string, strict: boolean, from = 0): ScanNode[] 
     } else if (COLLECTION_OPEN.test(t)) open.push(i);
   }
   for (let i = lines.length - 1; i >= 0; i--) wrapperClosers[i]! += wrapperClosers[i + 1]!;
-  const ctx: Ctx = { text, lines, strict, wrapperClosers, collectionEnd, failed: new Set(), next: new Map(), budget: 32 * lines.length + 10_000 };
+  const ctx: Ctx = { text, lines, strict, firstItemRule, wrapperClosers, collectionEnd, failed: new Set(), next: new Map(), budget: 32 * lines.length + 10_000 };
   const res = scanRegion(ctx, { lines, depth: 0, from: 0, base: 0, stopAtContent: false, inCallout: false, start: from, end: text.length });
   return res.nodes;
 }
@@ -128,7 +131,7 @@ export function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: numb
           i = w.last;
           continue;
         }
-        if (strict) throw dialectError(i + 1, `the ${rest.trim().slice(0, 40)} wrapper is not closed or not well formed`, 'Write <pageTitle>…</pageTitle>, then <content>, the blocks, </content>, and the closing tag, each on its own line');
+        if (strict) throw dialectError(lineNumberAt(ctx, p), `the ${rest.trim().slice(0, 40)} wrapper is not closed or not well formed`, 'Write <pageTitle>…</pageTitle>, then <content>, the blocks, </content>, and the closing tag, each on its own line');
         break;
       }
       case 'collection': {
@@ -150,11 +153,11 @@ export function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: numb
           i = c.last;
           continue;
         }
-        if (strict) throw dialectError(i + 1, '<callout> is never closed', 'Close it with </callout>');
+        if (strict) throw dialectError(lineNumberAt(ctx, p), '<callout> is never closed', 'Close it with </callout>');
         break;
       }
       case 'close':
-        if (strict) throw dialectError(i + 1, `${rest.trim()} closes nothing that is open`, 'Remove it or add the opening tag');
+        if (strict) throw dialectError(lineNumberAt(ctx, p), `${rest.trim()} closes nothing that is open`, 'Remove it or add the opening tag');
         break;
       case 'line':
       case 'heading':

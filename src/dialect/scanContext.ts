@@ -27,6 +27,7 @@ export interface Ctx {
   text: string;
   lines: Line[];
   strict: boolean;
+  firstItemRule: boolean;
   /** Count of lines closing a page/card at index >= i: unclosed wrappers fail fast. */
   wrapperClosers: Int32Array;
   /** The line closing the collection opened at line i, or -1 (bracket matching over the file). */

@@ -1,5 +1,5 @@
 // A `<page>`/`<card>` wrapper: opening tag, `<pageTitle>`, `<content>` … `</content>`, closing tag.
-import { leading, levelOf } from './lines.js';
+import { leading, levelOf, skipColumns } from './lines.js';
 import { WRAPPER_OPEN } from './lineKind.js';
 import { trimmedRest, type Ctx, type Region, type ScanNode } from './scanContext.js';
 import { scanRegion } from './scanBlocks.js';
@@ -26,7 +26,11 @@ export function scanWrapper(ctx: Ctx, r: Region, i: number, q: number, cols: num
   let closeStart: number;
   if (j < L.length && trimmedRest(text, L[j]!) === '<content>') {
     openEnd = L[j]!.e;
-    const inner = scanRegion(ctx, { lines: L, depth: r.depth + 1, from: j + 1, base: r.base + cols, stopAtContent: true, inCallout: false, start: L[j]!.n, end: text.length });
+    // A file puts the content at the wrapper's own indentation; the text rendering puts `<content>`
+    // two spaces in and the blocks four: both read the same.
+    const contentCols = leading(text, skipColumns(text, L[j]!.s, L[j]!.e, r.base), L[j]!.e).cols;
+    const base = r.base + (contentCols > cols ? contentCols + 2 : cols);
+    const inner = scanRegion(ctx, { lines: L, depth: r.depth + 1, from: j + 1, base, stopAtContent: true, inCallout: false, start: L[j]!.n, end: text.length });
     if (!inner.closed) return null;
     children = inner.nodes;
     j = inner.next;

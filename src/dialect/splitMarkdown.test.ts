@@ -38,6 +38,10 @@ describe('splitMarkdown', () => {
     expect((e as Error).message).toMatch(/line 3/);
   });
 
+  it('names the line of refused input inside a callout', () => {
+    expect(() => splitMarkdown('a\n\n<callout>\nb\n\n</page>\n</callout>')).toThrow(/line 6/);
+  });
+
   it('accepts an empty list item after the first', () => {
     expect(splitMarkdown('- a\n- \n- c').map((b) => b.body)).toEqual(['a', '', 'c']);
   });
