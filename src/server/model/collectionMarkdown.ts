@@ -4,6 +4,7 @@ import type { Db } from '../store/openStore.js';
 import { childBlocks, type BlockRow } from '../store/blocks.js';
 import { parseData } from './blockData.js';
 import { markdownOf } from './blockInput.js';
+import { collectionFields } from './collectionFields.js';
 
 export function collectionMarkdown(db: Db, row: BlockRow): string {
   const asBlock = (r: BlockRow): Record<string, unknown> => {
@@ -11,5 +12,5 @@ export function collectionMarkdown(db: Db, row: BlockRow): string {
     const kids = childBlocks(db, r.id);
     return { ...data, id: r.id, type: r.type, markdown: r.markdown, title: data.body, ...(kids.length ? { content: kids.map(asBlock) } : {}) };
   };
-  return markdownOf('collection', parseData(row.data), childBlocks(db, row.id).map(asBlock));
+  return markdownOf('collection', collectionFields(db, row), childBlocks(db, row.id).map(asBlock));
 }

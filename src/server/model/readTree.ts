@@ -5,6 +5,7 @@ import { documentBlocks, getBlock, type BlockRow } from '../store/blocks.js';
 import { blockJson } from './blockJson.js';
 import { parseData } from './blockData.js';
 import { markdownOf } from './blockInput.js';
+import { collectionFields } from './collectionFields.js';
 
 /** Types that hold children, so they show `content` (possibly empty) when expanded. */
 export function holdsChildren(row: Pick<BlockRow, 'type' | 'data'>): boolean {
@@ -46,7 +47,7 @@ export function buildTree(ctx: RequestContext, root: BlockRow, index: Map<string
     const content = expand && (kids !== undefined || holdsChildren(row)) ? (kids ?? []).map((k) => build(k, depth + 1)) : undefined;
     const json = blockJson(ctx, row, { metadata, ...(content !== undefined ? { content } : {}) });
     // A collection renders its items when they are expanded, an empty preview when not.
-    if (row.type === 'collection') json.markdown = markdownOf('collection', parseData(row.data), content as unknown as Array<Record<string, unknown>> | undefined);
+    if (row.type === 'collection') json.markdown = markdownOf('collection', collectionFields(ctx.db, row), content as unknown as Array<Record<string, unknown>> | undefined);
     return json;
   };
   return { block: build(root, 0), count };

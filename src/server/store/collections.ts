@@ -37,3 +37,19 @@ export function viewsOf(db: Db, collectionId: string): ViewRow[] {
 export function insertView(db: Db, v: ViewRow): void {
   stmt(db, 'INSERT INTO collection_views (id, collection_id, pos, view) VALUES (@id, @collection_id, @pos, @view)').run(v);
 }
+
+export function updateCollection(db: Db, blockId: string, c: { name: string; schema: string }): void {
+  stmt(db, 'UPDATE collections SET name = ?, schema = ? WHERE block_id = ?').run(c.name, c.schema, blockId);
+}
+
+export function setActiveView(db: Db, collectionId: string, viewId: string | null): void {
+  stmt(db, 'UPDATE collections SET active_view_id = ? WHERE block_id = ?').run(viewId, collectionId);
+}
+
+export function updateView(db: Db, id: string, view: string): void {
+  stmt(db, 'UPDATE collection_views SET view = ? WHERE id = ?').run(view, id);
+}
+
+export function deleteView(db: Db, id: string): void {
+  stmt(db, 'DELETE FROM collection_views WHERE id = ?').run(id);
+}

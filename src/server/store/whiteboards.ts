@@ -29,3 +29,12 @@ export function elementsOf(db: Db, blockId: string): ElementRow[] {
 export function insertElement(db: Db, e: ElementRow): void {
   stmt(db, 'INSERT INTO whiteboard_elements (block_id, id, pos, element) VALUES (@block_id, @id, @pos, @element)').run(e);
 }
+
+export function updateElement(db: Db, blockId: string, id: string, element: string): void {
+  stmt(db, 'UPDATE whiteboard_elements SET element = ? WHERE block_id = ? AND id = ?').run(element, blockId, id);
+}
+
+/** Removes one element; true when it was there. */
+export function deleteElement(db: Db, blockId: string, id: string): boolean {
+  return stmt(db, 'DELETE FROM whiteboard_elements WHERE block_id = ? AND id = ?').run(blockId, id).changes > 0;
+}

@@ -1,0 +1,38 @@
+// `spacesync server` as a user runs it: prints its base URL, serves, stops cleanly on SIGTERM.
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+describe('spacesync server', () => {
+  it('prints "spacesync server listening: <base url>", serves the seed, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /^spacesync server listening: (\S+)$/m.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/links\/cli-link-0001\/api\/v1$/);
+    const r = await fetch(`${url}/connection`);
+    expect(((await r.json()) as any).space.name).toBe('Demo Space');
+    const code = await new Promise<number | null>((resolve) => {
+      child.on('exit', resolve);
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    [['--limits', 'sometimes'], /--limits must be spec or off/],
+    [['--port', 'eighty'], /--port must be/],
+    [['--limit-scale', '0'], /--limit-scale must be a positive number/],
+    [['--timezone', 'Nowhere/Land'], /Unknown time zone/],
+    [['--seed', 'no-such-file.json'], /Cannot read the seed fixture/],
+  ])('refuses bad options with a usage error (%s)', (args, message) => {
+    const r = spawnSync(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', ...args], { encoding: 'utf8' });
+    expect(r.status).toBe(64);
+    expect(r.stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,58 @@
+// The store on disk: a space kept in a SQLite file survives restarts and is not re-seeded; a
+// file written by a newer schema is refused.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
+import { fixture, ids } from './spaceFixture.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'spacesync-server-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const json = async (url: string, init?: RequestInit) => (await fetch(url, init)).json() as Promise<any>;
+
+describe('--data FILE', () => {
+  it('keeps the space across restarts, in WAL mode, without seeding it again', async () => {
+    const file = path.join(dir, 'space.db');
+    const first = await startServer({ dataFile: file, seed: fixture, limits: 'off', linkId: 'persist-link' });
+    const created = await json(`${first.baseUrl}/documents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documents: [{ title: 'Survivor' }] }) });
+    await json(`${first.baseUrl}/documents`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentIds: [ids.roadmap] }) });
+    await first.close();
+
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+
+    const second = await startServer({ dataFile: file, seed: { version: 1, space: { id: 'OTHER', name: 'Other' } }, limits: 'off', linkId: 'persist-link' });
+    try {
+      const docs = await json(`${second.baseUrl}/documents`);
+      expect(docs.items.map((d: any) => d.id)).toContain(created.items[0].id);
+      const trash = await json(`${second.baseUrl}/documents?location=trash`);
+      expect(trash.items.map((d: any) => d.id)).toContain(ids.roadmap);
+      expect((await json(`${second.baseUrl}/connection`)).space.id).toBe('SPACE-1');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a new time zone given at start replaces the stored one', async () => {
+    const file = path.join(dir, 'tz.db');
+    await (await startServer({ dataFile: file, seed: fixture })).close();
+    const s = await startServer({ dataFile: file, timezone: 'America/New_York' });
+    try {
+      expect((await json(`${s.baseUrl}/connection`)).space.timezone).toBe('America/New_York');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses a file written by a newer version', async () => {
+    const file = path.join(dir, 'newer.db');
+    const db = new Database(file);
+    db.pragma('user_version = 99');
+    db.close();
+    await expect(startServer({ dataFile: file })).rejects.toThrow(/newer than this server/);
+  });
+});
