@@ -16,8 +16,8 @@ export interface ApiCall {
   raw?: { data: Uint8Array; contentType: string };
   /** `text/markdown` asks `GET /blocks` for the rendered document. */
   accept?: 'json' | 'markdown';
-  /** Estimated blocks read or written. */
-  blockCost: number;
+  /** Estimated blocks read or written; a function is asked when the request is about to go. */
+  blockCost: number | (() => number);
   /** Counts the blocks the answer really carried, to correct the estimate. */
   countBlocks?: (value: unknown) => number;
   /** A listing at the root of the link: a 404 here means the link itself is gone. */

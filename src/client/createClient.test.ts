@@ -110,6 +110,20 @@ describe('answers', () => {
     expect(c.stats().blocksSpent).toBe(6);
   });
 
+  it('charges an unread document the mean size of those read so far', async () => {
+    const big = { id: 'BIG', type: 'page', content: Array.from({ length: 299 }, (_, i) => ({ id: `b${i}`, type: 'text', markdown: 'x' })) };
+    const { c } = client([json(200, big), json(200, doc)]);
+    const admitted: number[] = [];
+    await c.getBlocks({ id: 'BIG' });
+    expect(c.stats().budgets.blocks.used).toBe(300);
+    // DOC1 has never been read: it is charged 300 (the mean so far) until its answer says 3.
+    const pending = c.getBlocks({ id: 'DOC1' });
+    admitted.push(c.stats().budgets.blocks.used);
+    await pending;
+    expect(admitted).toEqual([600]);
+    expect(c.stats().budgets.blocks.used).toBe(303);
+  });
+
   it('rejects an answer whose shape would corrupt the journal', async () => {
     const { c } = client([json(200, { id: 'DOC1', type: 'page', content: [{ type: 'text', markdown: 'no id' }] })]);
     const e = await failure(c.getBlocks({ id: 'DOC1' }));

@@ -57,7 +57,7 @@ async function drain(clock: ManualClock, done: () => boolean): Promise<void> {
 }
 
 describe('Scheduler budgets', () => {
-  it('never admits more than the space budget in any window, with or without latency', async () => {
+  it('never admits more than the space budget in any window', async () => {
     const { clock, scheduler, admits } = setup();
     let settled = 0;
     const all = Array.from({ length: 250 }, () => scheduler.run(job('bulk')).then(() => settled++));
@@ -118,6 +118,37 @@ describe('Scheduler budgets', () => {
     // After the first window only what the answers counted (4 × 10,000) has expired: two per window.
     expect(maxInWindow(times.slice(4), 60_000)).toBe(2);
     expect(scheduler.stats().blocksSpent).toBe(60_000);
+  });
+
+  it('asks a cost function when the request goes, not when it is queued', async () => {
+    const { clock, scheduler, admits } = setup({ blocks: { limit: 1000, windowMs: 60_000 } }, { maxInFlight: 1 });
+    let learned = 100;
+    // The first answer teaches that such reads cost 900 (as a document's first read does).
+    const teach = job('bulk', [ok({}, 900)], { blockCost: () => learned });
+    const answer = teach.attempt;
+    teach.attempt = async () => {
+      learned = 900;
+      return answer();
+    };
+    const first = scheduler.run(teach);
+    const second = scheduler.run(job('bulk', [ok({}, 900)], { blockCost: () => learned }));
+    await first;
+    await clock.advance(0);
+    // Priced at 100 when it was queued, the second read would have gone at once; priced now, it waits.
+    expect(admits()).toHaveLength(1);
+    await clock.advance(60_000);
+    await second;
+    expect(admits().map((a) => a.blockCost)).toEqual([100, 900]);
+  });
+
+  it('counts no blocks for a request the service refused', async () => {
+    const { clock, scheduler } = setup({ blocks: { limit: 1000, windowMs: 60_000 } });
+    await scheduler.run(job('bulk', [status(404)], { blockCost: 800 }));
+    await clock.advance(0);
+    expect(scheduler.stats().budgets.blocks.used).toBe(0);
+    await scheduler.run(job('bulk', [{ kind: 'failure', reason: 'timeout', sent: true, error: new Error('slow') }], { blockCost: 800, idempotent: false }));
+    // A request that got no answer may have moved its blocks: they stay counted.
+    expect(scheduler.stats().budgets.blocks.used).toBe(800);
   });
 
   it('lets an oversize request go alone when the block window is empty', async () => {

@@ -38,8 +38,11 @@ export interface Job {
   priority: Priority;
   /** The endpoint without ids, e.g. `GET /collections/{collectionId}/items`: the key of the counters. */
   label: string;
-  /** Estimated blocks read or written (0 for requests that touch no blocks). */
-  blockCost: number;
+  /**
+   * Estimated blocks read or written (0 for requests that touch no blocks); a function is asked
+   * when the request is about to go, so it can use what earlier answers taught.
+   */
+  blockCost: number | (() => number);
   /** GET, PUT and DELETE: safe to send again when the service may have applied them. */
   idempotent: boolean;
   /** One try. It must not throw: transport errors come back as an AttemptFailure. */
@@ -60,9 +63,9 @@ export interface JobResult {
 }
 
 export type SchedulerEvent =
-  | { type: 'admit'; seq: number; label: string; priority: Priority; at: number; attempt: number }
-  | { type: 'settle'; seq: number; label: string; at: number; status: number | AttemptFailure['reason'] }
-  | { type: 'retry'; seq: number; label: string; cause: RetryCause; delayMs: number; floor: boolean };
+  | { type: 'admit'; seq: number; label: string; priority: Priority; at: number; attempt: number; blockCost: number }
+  | { type: 'settle'; seq: number; label: string; at: number; status: number | AttemptFailure['reason']; blocks: number }
+  | { type: 'retry'; seq: number; label: string; at: number; cause: RetryCause; delayMs: number; floor: boolean };
 
 export interface SchedulerOptions {
   limits: SchedulerLimits;
@@ -101,6 +104,11 @@ interface Hint {
   until: number;
 }
 
+function costOf(job: Job): number {
+  const cost = typeof job.blockCost === 'function' ? job.blockCost() : job.blockCost;
+  return Number.isFinite(cost) && cost > 0 ? cost : 0;
+}
+
 export class Scheduler {
   readonly limits: SchedulerLimits;
   private readonly clock: Clock;
@@ -114,7 +122,9 @@ export class Scheduler {
   private blockedUntil = 0;
   private consecutive429 = 0;
   private lastUserAdmit = -Infinity;
-  private lastBackgroundAdmit = -Infinity;
+  /** Background requests may burst up to the reserve line, then go at the budget's average rate. */
+  private backgroundTokens = Infinity;
+  private backgroundTokensAt = -Infinity;
   private spaceHint: Hint | undefined;
   private blockHint: Hint | undefined;
   private cancelWake: (() => void) | undefined;
@@ -226,18 +236,31 @@ export class Scheduler {
     const spaceLimit = this.space.limit;
     const spaceLine = Math.max(1, spaceLimit - this.reserve(spaceLimit));
     need(this.space.freeAt(1, user || !active ? spaceLimit : spaceLine, now), 'space');
-    // Above the reserve line background work is paced, one request per slot interval, so a user
-    // edit that arrives while the window is filling finds a slot at once or very soon.
-    if (!user && this.space.used(now) >= spaceLine) need(this.lastBackgroundAdmit + this.space.windowMs / spaceLimit, 'space');
+    // Background work bursts up to the reserve line and then goes at the budget's average rate, so
+    // a user edit arriving while the window fills finds a slot at once; in steady running the
+    // bucket stays full and costs nothing.
+    if (!user) {
+      const tokens = this.tokens(now);
+      if (tokens < 1) need(now + ((1 - tokens) * this.space.windowMs) / spaceLimit, 'space');
+    }
     if (this.spaceHint && this.space.usedAfter(this.spaceHint.anchor, now) + 1 > this.spaceHint.remaining) need(this.spaceHint.until, 'space');
 
-    const cost = q.job.blockCost;
+    const cost = costOf(q.job);
     if (cost > 0) {
       const blockLimit = this.blocks.limit;
       need(this.blocks.freeAt(cost, user || !active ? blockLimit : Math.max(1, blockLimit - this.reserve(blockLimit)), now), 'blocks');
       if (this.blockHint && this.blocks.usedAfter(this.blockHint.anchor, now) + cost > this.blockHint.remaining) need(this.blockHint.until, 'blocks');
     }
     return reason === undefined ? { ms: 0 } : { ms: wait, reason };
+  }
+
+  private tokens(now: number): number {
+    const limit = this.space.limit;
+    const capacity = Math.max(1, limit - this.reserve(limit));
+    const refilled = this.backgroundTokens + ((now - this.backgroundTokensAt) * limit) / this.space.windowMs;
+    this.backgroundTokens = Math.min(capacity, Number.isFinite(refilled) ? refilled : capacity);
+    this.backgroundTokensAt = now;
+    return this.backgroundTokens;
   }
 
   private pump(): void {
@@ -272,14 +295,15 @@ export class Scheduler {
     q.queuedMs += now - q.readySince;
     this.counters.queuedMs += now - q.readySince;
     if (job.priority === 'user') this.lastUserAdmit = now;
-    else this.lastBackgroundAdmit = now;
+    else this.backgroundTokens = this.tokens(now) - 1;
+    const cost = costOf(job);
     const entries = {
       address: this.address.add(seq, 1),
       space: this.space.add(seq, 1),
-      blocks: job.blockCost > 0 ? this.blocks.add(seq, job.blockCost) : undefined,
+      blocks: cost > 0 ? this.blocks.add(seq, cost) : undefined,
     };
     this.inFlight++;
-    this.onEvent?.({ type: 'admit', seq, label: job.label, priority: job.priority, at: now, attempt: q.attempts });
+    this.onEvent?.({ type: 'admit', seq, label: job.label, priority: job.priority, at: now, attempt: q.attempts, blockCost: cost });
     let attempt: Promise<AttemptOutcome>;
     try {
       attempt = job.attempt();
@@ -296,7 +320,9 @@ export class Scheduler {
     const now = this.clock.now();
     const { job } = q;
     this.inFlight--;
-    const spent = outcome.kind === 'response' && outcome.blocks !== undefined ? outcome.blocks : job.blockCost;
+    // A refused request (4xx, 429 included) moved no blocks; a failed one may have moved all it asked for.
+    const refused = outcome.kind === 'response' && outcome.status >= 400 && outcome.status < 500;
+    const spent = refused ? 0 : outcome.kind === 'response' && outcome.blocks !== undefined ? outcome.blocks : (entries.blocks?.weight ?? 0);
     this.address.settle(entries.address, now);
     this.space.settle(entries.space, now);
     if (entries.blocks) this.blocks.settle(entries.blocks, now, spent);
@@ -304,7 +330,7 @@ export class Scheduler {
     this.counters.blocksSpent += outcome.kind === 'response' && outcome.status < 400 ? spent : 0;
     this.count(job.label, outcome.kind === 'response' ? String(outcome.status) : outcome.reason);
     if (outcome.kind === 'response' && outcome.status === 429) this.counters.rateLimited++;
-    this.onEvent?.({ type: 'settle', seq, label: job.label, at: now, status: outcome.kind === 'response' ? outcome.status : outcome.reason });
+    this.onEvent?.({ type: 'settle', seq, label: job.label, at: now, status: outcome.kind === 'response' ? outcome.status : outcome.reason, blocks: spent });
 
     if (outcome.kind === 'response') this.learn(seq, outcome, now);
     const cause = this.retryCause(q, outcome);
@@ -369,7 +395,7 @@ export class Scheduler {
       delay = fullJitter(q.retries, this.backoff, this.random);
     }
     this.counters.retries++;
-    this.onEvent?.({ type: 'retry', seq, label: q.job.label, cause, delayMs: delay, floor });
+    this.onEvent?.({ type: 'retry', seq, label: q.job.label, at: now, cause, delayMs: delay, floor });
     q.notBefore = now + delay;
     q.readySince = now;
     if (floor || delay <= 0) this.lane(q.job.priority).unshift(q);

@@ -5,7 +5,7 @@ import { check, checkAs } from '../check.js';
 import { blockSchema, blocksResult, countBlocks, idItems, objectItems } from '../schemas.js';
 import type { BlockSearchHit, BlockUpdate, CreateBlocksInput, GetBlocksQuery, IdItem, Items, Position, SearchBlocksQuery } from '../wireTypes.js';
 
-/** What an unread document is assumed to cost before its size is known. */
+/** What an unread document is assumed to cost before any document has been read. */
 export const UNKNOWN_DOCUMENT_BLOCKS = 100;
 
 /** Blocks a markdown insert becomes: paragraphs split on blank lines, list items on newlines. */
@@ -30,15 +30,27 @@ export interface BlocksApi {
 }
 
 export function blocksApi(send: Send): BlocksApi {
-  // Blocks per document as last read, so a re-read is charged what it will really cost.
+  // Blocks per document as last read, so a re-read is charged what it will really cost; an
+  // unread document is charged the mean of those read so far (the first pull of a space).
   const known = new Map<string, number>();
+  let readBlocks = 0;
+  let readDocuments = 0;
+  const unknownCost = () => Math.max(UNKNOWN_DOCUMENT_BLOCKS, readDocuments ? Math.ceil(readBlocks / readDocuments) : 0);
+  const remember = (id: string, n: number) => {
+    if (!known.has(id)) {
+      readBlocks += n;
+      readDocuments++;
+    }
+    known.set(id, n);
+  };
 
   function getBlocks(query: GetBlocksQuery, options?: CallOptions): Promise<Block>;
   function getBlocks(query: GetBlocksQuery & { format: 'markdown' }, options?: CallOptions): Promise<string>;
   function getBlocks(query: GetBlocksQuery & { format?: 'markdown' }, options?: CallOptions): Promise<Block | string> {
     const { format, ...q } = query;
     const whole = q.maxDepth === undefined || q.maxDepth < 0;
-    const estimate = q.maxDepth === 0 ? 1 : (q.id !== undefined ? known.get(q.id) : undefined) ?? UNKNOWN_DOCUMENT_BLOCKS;
+    // Asked when the read is about to go: by then earlier reads may have taught the size.
+    const estimate = () => (q.maxDepth === 0 ? 1 : ((q.id !== undefined ? known.get(q.id) : undefined) ?? unknownCost()));
     const call: ApiCall = {
       method: 'GET',
       endpoint: 'GET /blocks',
@@ -57,10 +69,7 @@ export function blocksApi(send: Send): BlocksApi {
     const parse = check(blockSchema);
     return send(call, options, (v) => {
       const block = parse(v) as Block;
-      if (whole) {
-        known.set(block.id, countBlocks(block));
-        if (q.id !== undefined) known.set(q.id, countBlocks(block));
-      }
+      if (whole) remember(block.id, countBlocks(block));
       return block;
     });
   }

@@ -1,0 +1,30 @@
+// The test server's admin routes, as the client tests use them: faults and the request log.
+import type { FaultSpec, LoggedRequest } from '../../src/server/index.js';
+
+export async function armFault(adminUrl: string, fault: FaultSpec): Promise<void> {
+  const res = await fetch(`${adminUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fault) });
+  if (res.status !== 200) throw new Error(`arming a fault failed: ${res.status} ${await res.text()}`);
+}
+
+export async function requestLog(adminUrl: string): Promise<LoggedRequest[]> {
+  const res = await fetch(`${adminUrl}/requests`);
+  return ((await res.json()) as { items: LoggedRequest[] }).items;
+}
+
+export async function clearLog(adminUrl: string): Promise<void> {
+  await fetch(`${adminUrl}/requests`, { method: 'DELETE' });
+}
+
+/** The most entries of `times` inside any window of `windowMs`, each weighted. */
+export function maxInWindow(times: ReadonlyArray<{ at: number; weight?: number }>, windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a.at - b.at);
+  let best = 0;
+  let sum = 0;
+  let lo = 0;
+  for (let hi = 0; hi < sorted.length; hi++) {
+    sum += sorted[hi]!.weight ?? 1;
+    while (sorted[hi]!.at - sorted[lo]!.at >= windowMs) sum -= sorted[lo++]!.weight ?? 1;
+    best = Math.max(best, sum);
+  }
+  return best;
+}
