@@ -1,7 +1,7 @@
 // The three allowances of space-api.md "Limits": requests per source address, requests per
 // space, blocks read or written per space; with their response headers and 429s.
 import { FixedWindow } from './FixedWindow.js';
-import { retryAfterHeaders, tooManyRequests, type ApiError } from '../http/apiError.js';
+import { tooManyRequests, type ApiError } from '../http/apiError.js';
 
 export interface LimitSettings {
   mode: 'spec' | 'off';
@@ -86,8 +86,8 @@ export class Limits {
 
   blockLimitError(now: number): ApiError {
     return tooManyRequests('The block budget of this space is spent: wait for Retry-After seconds, then retry.', this.blocks.resetInMs(now), {
+      ...this.requestHeaders(now),
       ...this.blockHeaders(now, true),
-      ...retryAfterHeaders(this.blocks.resetInMs(now)),
     });
   }
 

@@ -22,7 +22,7 @@ export const DATA_KEYS = [
 ] as const satisfies ReadonlyArray<keyof BlockData>;
 
 const DEFAULTS: Partial<Record<keyof BlockData, unknown>> = {
-  textStyle: 'body', listStyle: 'none', indentationLevel: 0, textAlignment: 'left', font: 'system', lineStyle: undefined,
+  textStyle: 'body', listStyle: 'none', indentationLevel: 0, textAlignment: 'left', font: 'system', lineStyle: 'regular',
 };
 
 /** Drops default-valued and empty keys, so what is stored is exactly what is sent. */
@@ -32,8 +32,8 @@ export function withoutDefaults(type: BlockType, d: BlockData): BlockData {
     if (v === undefined || v === null) continue;
     if (DEFAULTS[k as keyof BlockData] === v) continue;
     if (Array.isArray(v) && v.length === 0) continue;
+    // A page's own style is the default of its type.
     if (k === 'textStyle' && type === 'page' && v === 'page') continue;
-    if (k === 'lineStyle' && v === 'regular') continue;
     out[k] = v;
   }
   return out as BlockData;

@@ -12,7 +12,7 @@ import { markdownOf, pageDataFromText, pageLike, type PreparedBlock } from './bl
 /** A block able to hold children: a page, card or collection item as is; a text block becomes a page. */
 export function ensureParent(ctx: RequestContext, row: BlockRow): BlockRow {
   const data = parseData(row.data);
-  if (pageLike(row.type, data) || row.type === 'collectionItem' || row.type === 'collection') return row;
+  if (pageLike(row.type, data) || row.type === 'collectionItem') return row;
   if (row.type !== 'text') {
     throw badRequest(`Block ${row.id} is a ${row.type} block: only page, text and card blocks can hold other blocks.`);
   }
