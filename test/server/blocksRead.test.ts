@@ -213,3 +213,10 @@ describe('blocks as JSON (live behaviour)', () => {
     expect((await read({ id: 'b-p' })).status).toBe(404);
   });
 });
+
+describe('text rendering of a single block', () => {
+  it('Accept: text/markdown of a block that is not a page is its own markdown', async () => {
+    const r = await h.api('GET', '/blocks', { query: { id: 'B-BUL2' }, headers: { accept: 'text/markdown' } });
+    expect(r.text).toBe('  - nested');
+  });
+});

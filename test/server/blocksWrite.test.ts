@@ -159,6 +159,13 @@ describe('parents (block text to page)', () => {
     expect(parent).toMatchObject({ id: 'B-LAST', type: 'page', markdown: 'the end', content: [{ markdown: 'child' }] });
   });
 
+  it('a text block that receives moved blocks becomes a page too', async () => {
+    const r = await h.api('PUT', '/blocks/move', { body: { blockIds: ['B-H2'], position: { position: 'start', pageId: 'B-P' } } });
+    expect(r.status).toBe(200);
+    const parent = (await h.api('GET', '/blocks', { query: { id: 'B-P' } })).body;
+    expect(parent).toMatchObject({ type: 'page', markdown: 'Ship the **sync** engine', font: 'serif', content: [{ id: 'B-H2' }] });
+  });
+
   it('only page, text and card blocks can be parents', async () => {
     for (const id of ['B-IMG', 'B-CODE', 'B-LINE']) {
       const r = await insert({ markdown: 'child', position: { position: 'end', pageId: id } });

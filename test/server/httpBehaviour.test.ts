@@ -111,3 +111,21 @@ describe('envelopes and errors', () => {
     expect(r.status).toBe(200);
   });
 });
+
+describe('logging', () => {
+  it('one line per request, with the path after the link: the link never reaches the log', async () => {
+    const { Writable } = await import('node:stream');
+    const { createLogger } = await import('../../src/log.js');
+    const lines: string[] = [];
+    const destination = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const logged = await startHarness({ fixture, linkId: 'logged-link-9999', log: createLogger({ destination }) });
+    try {
+      await logged.api('GET', '/blocks', { query: { id: ids.unsorted } });
+    } finally {
+      await logged.close();
+    }
+    const entry = JSON.parse(lines.find((l) => l.includes('"request"'))!);
+    expect(entry).toMatchObject({ method: 'GET', path: '/blocks', status: 200, blocks: 2 });
+    expect(lines.join('')).not.toContain('logged-link-9999');
+  });
+});

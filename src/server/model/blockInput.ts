@@ -215,7 +215,8 @@ export function applyUpdate(row: { id: string; type: string; data: string; markd
   let data: BlockData = { ...old };
   if (input.markdown !== undefined) {
     const md = unsignMarkdown(input.markdown);
-    if (md !== row.markdown) {
+    // A collection's markdown is output-only and depends on the depth it was read at: never an edit.
+    if (md !== row.markdown && type !== 'collection') {
       if (pageLike(type, old) || type === 'collectionItem') {
         data.body = md;
       } else if (DERIVED_MARKDOWN.has(type)) {

@@ -1,7 +1,7 @@
 // Blocks: read a block or document (JSON or rendered markdown), insert, update, delete, move,
 // and search inside a document.
 import { z } from 'zod';
-import { renderDocumentMarkdown } from '../../dialect/index.js';
+import { isPageLike, renderDocumentMarkdown } from '../../dialect/index.js';
 import type { ApiRouter } from '../http/router.js';
 import { RawBody } from '../http/router.js';
 import type { RequestContext } from '../context.js';
@@ -60,7 +60,10 @@ export function registerBlocks(api: ApiRouter): void {
     }
     const block = readTree(ctx, rootId!, maxDepth, fetchMetadata);
     if (!block) throw notFound('Block');
-    if (wantsMarkdown(req.headers.accept)) return new RawBody('text/markdown; charset=utf-8', renderDocumentMarkdown(block));
+    if (wantsMarkdown(req.headers.accept)) {
+      const text = isPageLike(block) ? renderDocumentMarkdown(block) : block.markdown ?? '';
+      return new RawBody('text/markdown; charset=utf-8', text);
+    }
     return block;
   }, { blockOperation: true });
 
