@@ -42,6 +42,7 @@ async function failure(p: Promise<unknown>): Promise<SpacesyncError> {
   return e;
 }
 
+const CONNECTION = { space: { id: 'S', name: 'My Space', timezone: 'UTC', time: '2026-09-05T12:00:00', friendlyDate: '5 Sep' }, utc: { time: '2026-09-05T12:00:00Z' }, urlTemplates: { app: 'x' } };
 const doc = { id: 'DOC1', type: 'page', markdown: 'Title', content: [{ id: 'B1', type: 'text', markdown: 'hello' }, { id: 'B2', type: 'text', markdown: '' }] };
 
 describe('requests on the wire', () => {
@@ -149,7 +150,8 @@ describe('errors', () => {
     ['401', json(401, { error: 'Invalid Authorization header', code: 'INVALID_AUTH_HEADER' }), 'auth_missing', 'SPACESYNC_API_KEY'],
     ['413', json(413, { error: 'Body too large' }), 'too_large', 'smaller'],
   ])('turns %s into its code with the request and the service message', async (_name, reply, code, text) => {
-    const { c } = client([reply]);
+    // The second answer is for the check that the link still exists, after a 404.
+    const { c } = client([reply, json(200, CONNECTION)]);
     const e = await failure(c.updateBlocks({ blocks: [{ id: 'B1', markdown: 'x' }] }));
     expect(e.code).toBe(code);
     expect(e.message).toContain('PUT /blocks');
@@ -167,9 +169,43 @@ describe('errors', () => {
     }
   });
 
+  it('checks the link after a 404 elsewhere, so a revoked link never reads as deleted content', async () => {
+    const gone = json(404, { error: 'Link not found', code: 'NOT_FOUND_ERROR' });
+    const { c, requests } = client([json(404, { errors: [{ code: 'NOT_FOUND_ERROR', message: 'Block not found' }] }), gone]);
+    const e = await failure(c.updateBlocks({ blocks: [{ id: 'B1', markdown: 'x' }] }));
+    expect(e.code).toBe('link_not_found');
+    expect(e.message).toContain('PUT /blocks');
+    expect(e.message).toContain('spacesync init');
+    expect(requests.map((r) => new URL(r.url).pathname.split('/api/v1')[1])).toEqual(['/blocks', '/connection']);
+    expect(c.stats().errors).toEqual({ link_not_found: 1 });
+    const { c: alive } = client([json(404, { errors: [{ code: 'NOT_FOUND_ERROR', message: 'Block not found' }] }), json(200, CONNECTION)]);
+    expect((await failure(alive.updateBlocks({ blocks: [{ id: 'B1' }] }))).code).toBe('not_found');
+  });
+
+  it('does not ask again when a later request already proved the link alive', async () => {
+    let answerFirst!: () => void;
+    const requests: string[] = [];
+    const transport = async (req: TransportRequest): Promise<TransportResponse> => {
+      const path = new URL(req.url).pathname.split('/api/v1')[1]!;
+      requests.push(path);
+      if (path === '/blocks') {
+        await new Promise<void>((r) => (answerFirst = r));
+        return json(404, { errors: [{ code: 'NOT_FOUND_ERROR', message: 'Block not found' }] });
+      }
+      return json(200, { items: [] });
+    };
+    const c = createClient({ link: LINK, transport, limits: { scale: 0.001 } });
+    const first = failure(c.updateBlocks({ blocks: [{ id: 'B1' }] }));
+    await new Promise((r) => setTimeout(r, 5));
+    await c.listFolders();
+    answerFirst();
+    expect((await first).code).toBe('not_found');
+    expect(requests).toEqual(['/blocks', '/folders']);
+  });
+
   it('reads an HTML 404 page as an unknown route', async () => {
     const page = `<!DOCTYPE html><html><head><title>Cannot PUT /links/${LINK_ID}/api/v1/blocks</title></head><body>nope</body></html>`;
-    const { c } = client([{ status: 404, headers: { 'content-type': 'text/html' }, body: Buffer.from(page) }]);
+    const { c } = client([{ status: 404, headers: { 'content-type': 'text/html' }, body: Buffer.from(page) }, json(200, CONNECTION)]);
     const e = await failure(c.updateBlocks({ blocks: [{ id: 'B1' }] }));
     expect(e.code).toBe('not_found');
     expect(e.message).toContain('no route');
@@ -189,6 +225,18 @@ describe('errors', () => {
     expect(e.code).toBe('rate_limited');
     expect(requests).toHaveLength(9);
     expect(c.stats().rateLimited).toBe(9);
+  });
+
+  it('logs the pauses and retries it makes', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) }) });
+    const { c } = client([json(429, { error: 'slow down' }, { 'retry-after': '0.002' }), json(500, { error: 'oops' }), json(200, { items: [] })], { logger });
+    await c.listFolders();
+    const records = lines.map((l) => JSON.parse(l) as { level: number; msg: string; waitMs?: number });
+    expect(records.map((r) => r.msg)).toEqual([
+      expect.stringContaining('every request of the space waits 2 ms'),
+      expect.stringMatching(/^GET \/folders failed \(5xx\); sending it again in \d+ ms$/),
+    ]);
   });
 
   it('retries a GET after a reset and a 500, and then succeeds', async () => {

@@ -53,20 +53,29 @@ export function createClient(options: ClientOptions) {
   const ctx: ErrorContext = { host: new URL(origin).host, hasApiKey: options.apiKey !== undefined, secrets };
   const limits = options.limits && 'spaceRequests' in options.limits ? options.limits : resolveLimits(options.limits);
   const ownsScheduler = options.scheduler === undefined;
-  const scheduler = options.scheduler ?? new Scheduler({ limits, ...(options.clock ? { clock: options.clock } : {}), ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}) });
+  const scheduler = options.scheduler ?? new Scheduler({
+    limits,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const ownsTransport = options.transport === undefined;
   const transport = options.transport ?? httpTransport({ maxSockets: options.maxInFlight ?? 8 });
   const timeoutMs = options.timeoutMs ?? 30_000;
   const log = options.logger?.child({ component: 'client' });
   const errors: Record<string, number> = {};
+  // Attempts in the order they went out, and the latest one the service answered with success:
+  // a link cannot come back to life, so a success sent after a 404 proves the link was alive.
+  let attemptSeq = 0;
+  let aliveSeq = 0;
+  let probe: Promise<boolean> | undefined;
   const userAgent = `spacesync/${VERSION} (node ${process.version})`;
 
-  const fail = (error: SpacesyncError): never => {
-    errors[error.code] = (errors[error.code] ?? 0) + 1;
-    throw error;
-  };
-
-  const send: Send = async <T>(call: ApiCall, callOptions: CallOptions | undefined, parse: Parse<T>): Promise<T> => {
+  const sendCall = async <T>(call: ApiCall, callOptions: CallOptions | undefined, parse: Parse<T>, counted = true): Promise<T> => {
+    const fail = (error: SpacesyncError): never => {
+      if (counted) errors[error.code] = (errors[error.code] ?? 0) + 1;
+      throw error;
+    };
     const markdown = call.accept === 'markdown';
     const headers: Record<string, string> = { 'user-agent': userAgent, accept: markdown ? 'text/markdown' : 'application/json' };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -81,6 +90,7 @@ export function createClient(options: ClientOptions) {
     const url = `${origin}${basePath}${call.path}${encodeQuery(call.query)}`;
     // Answers are parsed once: while counting their blocks for the budget, then kept for the caller.
     const parsed = new WeakMap<AttemptOutcome, unknown>();
+    let lastAttempt = 0;
     const started = Date.now();
     const result = await scheduler.run({
       priority: callOptions?.priority ?? (call.method === 'GET' ? 'poll' : 'user'),
@@ -88,9 +98,11 @@ export function createClient(options: ClientOptions) {
       blockCost: callOptions?.blockCost ?? call.blockCost,
       idempotent: call.method !== 'POST',
       attempt: async (): Promise<AttemptOutcome> => {
+        const seq = (lastAttempt = ++attemptSeq);
         try {
           const res = await transport({ method: call.method, url, headers, ...(body ? { body } : {}), timeoutMs: callOptions?.timeoutMs ?? timeoutMs });
           const outcome: AttemptOutcome = { kind: 'response', status: res.status, headers: res.headers, body: res.body };
+          if (res.status === 200) aliveSeq = Math.max(aliveSeq, seq);
           if (res.status === 200 && !markdown && call.countBlocks) {
             try {
               const value = JSON.parse(res.body.toString('utf8')) as unknown;
@@ -123,9 +135,25 @@ export function createClient(options: ClientOptions) {
         }));
       }
     }
-    const error = errorForResult(call, result, ctx);
+    let error = errorForResult(call, result, ctx);
+    // A link revoked mid-cycle answers 404 everywhere: "not found" must not read as "deleted".
+    if (error.code === 'not_found' && !call.root && aliveSeq < lastAttempt && (await linkGone(callOptions))) {
+      error = new SpacesyncError('link_not_found', `${call.method} ${call.path} answered 404, and so did GET /connection: the connection link was deleted or revoked. Create a new connection link in the app and run \`spacesync init\` again with it.`, {
+        details: { method: call.method, path: call.path, endpoint: call.endpoint, status: 404 },
+      });
+    }
     log?.warn({ endpoint: call.endpoint, code: error.code, status: outcome.kind === 'response' ? outcome.status : outcome.reason, attempts: result.attempts, ms }, error.message);
     return fail(error);
+  };
+
+  const send: Send = (call, callOptions, parse) => sendCall(call, callOptions, parse);
+
+  /** Asks `GET /connection` whether the link is gone (concurrent 404s share one question). */
+  const linkGone = (callOptions: CallOptions | undefined): Promise<boolean> => {
+    probe ??= sendCall({ method: 'GET', endpoint: 'GET /connection', path: '/connection', blockCost: 0, root: true }, { priority: callOptions?.priority ?? 'poll' }, (v) => v, false)
+      .then(() => false, (e: unknown) => e instanceof SpacesyncError && e.code === 'link_not_found')
+      .finally(() => (probe = undefined));
+    return probe;
   };
 
   return {

@@ -2,6 +2,7 @@
 // each request may go so that the space's three rate budgets are never exceeded, user edits go
 // first, Retry-After is obeyed, and failed attempts are retried only when retrying is safe.
 import { SpacesyncError } from '../errors.js';
+import type { Logger } from '../log.js';
 import { fullJitter, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SchedulerLimits } from './limits.js';
@@ -81,6 +82,8 @@ export interface SchedulerOptions {
   backoff?: BackoffOptions;
   random?: () => number;
   onEvent?: (event: SchedulerEvent) => void;
+  /** Told about every retry and every pause the service asked for. */
+  logger?: Logger;
 }
 
 interface Queued {
@@ -139,6 +142,7 @@ export class Scheduler {
   private readonly backoff: BackoffOptions;
   private readonly random: () => number;
   private readonly onEvent: ((e: SchedulerEvent) => void) | undefined;
+  private readonly log: Logger | undefined;
   private readonly unsubscribe: () => void;
   private readonly onAddressFreed = () => this.pump();
 
@@ -157,6 +161,7 @@ export class Scheduler {
     this.backoff = options.backoff ?? { baseMs: 1000 * scale, capMs: 60_000 * scale };
     this.random = options.random ?? Math.random;
     this.onEvent = options.onEvent;
+    this.log = options.logger?.child({ component: 'scheduler' });
     this.counters = emptyStats();
     // Another space's answers free the shared address budget: look again when they do.
     this.unsubscribe = this.address.subscribe(this.onAddressFreed);
@@ -396,6 +401,8 @@ export class Scheduler {
     }
     this.counters.retries++;
     this.onEvent?.({ type: 'retry', seq, label: q.job.label, at: now, cause, delayMs: delay, floor });
+    if (floor) this.log?.info({ endpoint: q.job.label, waitMs: delay }, `The service asked to slow down (429): every request of the space waits ${Math.ceil(delay)} ms`);
+    else this.log?.warn({ endpoint: q.job.label, cause, waitMs: delay, attempt: q.attempts }, `${q.job.label} failed (${cause}); sending it again in ${Math.ceil(delay)} ms`);
     q.notBefore = now + delay;
     q.readySince = now;
     if (floor || delay <= 0) this.lane(q.job.priority).unshift(q);

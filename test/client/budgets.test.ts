@@ -205,9 +205,11 @@ describe('the client against the server', () => {
     expect(regex).toMatchObject({ code: 'validation' });
     const dead = createClient({ link: server.baseUrl.replace(server.linkId, 'revokedLinkId123'), limits: { scale: SCALE } });
     const gone = await dead.getConnection().catch((e: unknown) => e);
+    const goneWrite = await dead.updateBlocks({ blocks: [{ id: blockIds[0]!, markdown: 'x' }] }).catch((e: unknown) => e);
     dead.close();
     expect(gone).toMatchObject({ code: 'link_not_found' });
-    for (const e of [notFound, invalid, regex, gone]) {
+    expect(goneWrite).toMatchObject({ code: 'link_not_found' });
+    for (const e of [notFound, invalid, regex, gone, goneWrite]) {
       expect(JSON.stringify({ m: (e as Error).message, d: (e as { details?: unknown }).details })).not.toContain(server.linkId);
       expect((e as Error).message).not.toContain('revokedLinkId123');
     }
