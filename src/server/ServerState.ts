@@ -26,6 +26,10 @@ export interface ServerState {
   seed: SpaceFixture;
   /** The next instant (server clock) at which expired trash is purged. */
   nextPurgeAt: number;
+  /** Whether the link's creator is the only active participant of the space: reminders are available only then. */
+  soleParticipant: boolean;
+  /** The largest body `POST /upload` accepts. */
+  maxUploadBytes: number;
   /** One line per request when the server was asked to log. */
   logger: Logger | undefined;
 }

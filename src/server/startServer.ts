@@ -12,6 +12,7 @@ import { MediaSigner } from './model/mediaUrls.js';
 import { loadFixture } from './fixture/loadFixture.js';
 import type { SpaceFixture } from './fixture/types.js';
 import { buildApp } from './app.js';
+import { DEFAULT_MAX_UPLOAD_BYTES } from './routes/upload.js';
 import { newLinkId, type ServerState } from './ServerState.js';
 import { newId } from './ids.js';
 import { checkTimezone } from './dates.js';
@@ -38,6 +39,13 @@ export interface StartServerOptions {
   timezone?: string;
   /** Serve the test-only admin routes under /__admin/. */
   admin?: boolean;
+  /**
+   * Whether the link's creator is the only active participant of the space (default true). An
+   * ordinary link has reminders only then; when false, reminder requests get an availability error.
+   */
+  soleParticipant?: boolean;
+  /** The largest upload `POST /upload` accepts, in bytes (default 50 MiB); larger ones get a 413. */
+  maxUploadBytes?: number;
   /** Log one line per request (true: to stdout; or a logger). */
   log?: boolean | Logger;
 }
@@ -71,6 +79,10 @@ export function readFixtureFile(path: string): SpaceFixture {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const scale = options.limitScale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new SpacesyncError('usage', `The limit scale must be a positive number, not ${scale}.`);
+  const maxUpload = options.maxUploadBytes;
+  if (maxUpload !== undefined && !(Number.isInteger(maxUpload) && maxUpload > 0)) {
+    throw new SpacesyncError('usage', `The upload limit must be a whole number of bytes above 0, not ${maxUpload}.`);
+  }
   const timezone = options.timezone;
   if (timezone !== undefined) {
     try {
@@ -107,6 +119,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log: new RequestLog(),
     media: new MediaSigner(),
     nextPurgeAt: 0,
+    soleParticipant: options.soleParticipant ?? true,
+    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
   };
   const app = buildApp(state, { admin: options.admin === true });
   const host = options.host ?? '127.0.0.1';

@@ -84,3 +84,8 @@ export function ancestorIds(db: Db, id: string): string[] {
     SELECT id FROM up WHERE depth > 0 ORDER BY depth DESC`).all(id) as Array<{ id: string }>;
   return rows.map((r) => r.id);
 }
+
+/** Every block with list style task (a task, wherever it lives). */
+export function taskBlocks(db: Db): BlockRow[] {
+  return stmt(db, "SELECT * FROM blocks WHERE json_extract(data, '$.listStyle') = 'task'").all() as BlockRow[];
+}
