@@ -1,0 +1,104 @@
+// Pulls one document: reads its blocks, brings its file up to date (a new file, or only the
+// changed blocks' ranges of an untouched one; nothing when nothing changed), then records the new
+// base, the remote lastModifiedAt and the file's hash: the journal follows what is on disk.
+import type { Priority } from '../client/index.js';
+import { parseFrontMatter } from '../core/frontMatter.js';
+import { flattenRemote } from '../core/flattenRemote.js';
+import { hashBlock } from '../core/hashBlock.js';
+import { needsTitle } from '../core/layout.js';
+import type { BaseBlock } from '../core/types.js';
+import { isSpacesyncError } from '../errors.js';
+import type { DocumentRecord } from '../journal/index.js';
+import { readMirrorFile, writeFileAtomic } from '../mirror/index.js';
+import type { SyncContext } from './SyncContext.js';
+import { composeFile, frontMatterParts, withFrontMatter } from './fileText.js';
+import { keepSignedUrls } from './keepSignedUrls.js';
+import type { RemoteDocument } from './remoteTypes.js';
+import { spliceFile } from './spliceFile.js';
+
+export type PullOutcome =
+  /** The file was written: a new file, blocks replaced in place, or the body rendered whole. */
+  | { kind: 'written'; path: string; mode: 'new' | 'splice' | 'render' }
+  /** The file already said what the service says: nothing written, the base recorded. */
+  | { kind: 'unchanged'; path: string }
+  /** The file changed on disk since the daemon last wrote it: left exactly as it is. */
+  | { kind: 'localPending'; path: string; reason: 'edited' | 'missing' | 'unrecorded' }
+  /** The file cannot be written where it belongs. */
+  | { kind: 'blocked'; path: string; message: string }
+  /** The document disappeared between the listing and the read. */
+  | { kind: 'gone'; path: string };
+
+/** Errors that end one document's pull but not the cycle: the next cycle tries again. */
+const PER_DOCUMENT = new Set(['server', 'timeout', 'bad_response', 'rate_limited', 'maybe_applied', 'validation', 'too_large']);
+
+export function isPerDocumentError(e: unknown): boolean {
+  return isSpacesyncError(e) && PER_DOCUMENT.has(e.code);
+}
+
+export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, priority: Priority): Promise<PullOutcome> {
+  const { journal, root } = ctx;
+  const record = journal.getDocument(remote.id);
+  if (!record) throw new Error(`pullDocument: ${remote.id} has no journal record; applyLayout records it first`);
+  const path = record.path;
+  const recorded = record.fileHash !== null;
+  const oldBase = recorded ? journal.getBaseBlocks(remote.id) : [];
+
+  let root0;
+  try {
+    root0 = await ctx.client.getBlocks({ id: remote.id }, { priority, ...(oldBase.length ? { blockCost: oldBase.length + 1 } : {}) });
+  } catch (e) {
+    if (isSpacesyncError(e, 'not_found')) return { kind: 'gone', path };
+    throw e;
+  }
+  const block = keepSignedUrls(root0, oldBase);
+  const base: BaseBlock[] = flattenRemote(block).map((b) => ({ ...b, hash: hashBlock(b.markdown, b.kind) }));
+  const want = { id: remote.id, title: needsTitle(remote.title, path) ? remote.title : undefined };
+
+  // The file is read after the answer arrives, so an edit made while the request was out is seen.
+  const existing = await readMirrorFile(root, path);
+  let text: string;
+  let mode: 'new' | 'splice' | 'render';
+  if (recorded) {
+    if (existing === null) return { kind: 'localPending', path, reason: 'missing' };
+    if (existing.hash !== record.fileHash) return { kind: 'localPending', path, reason: 'edited' };
+    const splice = spliceFile(existing.text, oldBase, base, block);
+    const fm = withFrontMatter(splice.text, want, path);
+    if (!fm.ok) return { kind: 'blocked', path, message: fm.problem };
+    text = fm.text;
+    mode = splice.mode;
+  } else {
+    text = composeFile(block, want);
+    mode = 'new';
+    if (existing !== null && existing.text !== text) {
+      const fm = parseFrontMatter(frontMatterParts(existing.text)?.inner, path);
+      // Our own file from a run stopped before it was recorded, changed since: the merge decides.
+      if (fm.ok && fm.id === remote.id) return { kind: 'localPending', path, reason: 'unrecorded' };
+      return {
+        kind: 'blocked', path,
+        message: `"${path}" already exists and is not the file of document "${remote.title}" (${remote.id}), so it was not overwritten. Rename or move that file; the document is written there on the next cycle.`,
+      };
+    }
+  }
+
+  let fileHash: string;
+  let outcome: PullOutcome;
+  if (existing !== null && existing.text === text) {
+    fileHash = existing.hash;
+    outcome = { kind: 'unchanged', path };
+  } else {
+    fileHash = (await writeFileAtomic(root, path, text, { ownWrites: ctx.ownWrites })).hash;
+    outcome = { kind: 'written', path, mode };
+  }
+  recordPulled(ctx, record, remote, base, fileHash);
+  return outcome;
+}
+
+function recordPulled(ctx: SyncContext, record: DocumentRecord, remote: RemoteDocument, base: readonly BaseBlock[], fileHash: string): void {
+  ctx.journal.transaction(() => {
+    ctx.journal.upsertDocument({
+      id: record.id, path: record.path, title: remote.title, location: record.location, folderId: record.folderId,
+      dailyNoteDate: record.dailyNoteDate, remoteModifiedAt: remote.lastModifiedAt, createdAt: remote.createdAt, fileHash,
+    });
+    ctx.journal.replaceBaseBlocks(record.id, base);
+  });
+}

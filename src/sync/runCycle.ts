@@ -1,0 +1,226 @@
+// One cycle of the pull: list → safety → local changes → layout → record counts → pull the
+// changed documents → purge → tidy → record. The seam for the merge: the cycle computes the
+// documents the service changed and the documents whose files changed; a file changed locally is
+// never overwritten by a pull (it is reported as `localPending`, and nothing of it is lost).
+import type { Priority } from '../client/index.js';
+import { BUILTIN_DIRS, planLayout, type LayoutDocument } from '../core/layout.js';
+import type { DocumentRecord } from '../journal/index.js';
+import type { SyncContext } from './SyncContext.js';
+import { applyLayout, type Move } from './applyLayout.js';
+import { checkPullSafety, type SafetyRefusal } from './checkPullSafety.js';
+import { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
+import { detectRemoteChanges } from './detectRemoteChanges.js';
+import { listRemote, type RemoteSnapshot } from './listRemote.js';
+import { assertRootExists } from './moveDirectory.js';
+import { isPerDocumentError, pullDocument, type PullOutcome } from './pullDocument.js';
+import { prunePurged, purgeDocuments } from './purgeDocuments.js';
+import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
+import { removeVacatedDirs } from './removeVacatedDirs.js';
+import { containerOf, type ContainerKey } from './remoteTypes.js';
+
+export interface CycleOptions {
+  /** Re-list every container whatever the counts say. */
+  fullScan?: boolean;
+  /** Only these documents' files are checked for local changes (the watcher names them); all when omitted. */
+  localCandidates?: readonly DocumentRecord[];
+}
+
+export interface LocalPending {
+  id: string;
+  path: string;
+  change: LocalChange | 'unrecorded';
+  /** The service changed the document too: the merge must combine both. */
+  remoteChanged: boolean;
+}
+
+export interface CycleResult {
+  startedAt: string;
+  finishedAt: string;
+  /** Set when a safety check stopped the cycle before it changed anything. */
+  refused: SafetyRefusal | null;
+  /** Stopped by a signal between documents; what was done is recorded. */
+  aborted: boolean;
+  fullScan: boolean;
+  /** Containers whose membership was listed with a request. */
+  listed: ContainerKey[];
+  /** Documents the service changed since the base (new ones included). */
+  remoteChanged: string[];
+  /** Documents whose file changed on disk since the base. */
+  localChanged: Array<{ id: string; path: string; change: LocalChange }>;
+  written: Array<{ id: string; path: string; mode: 'new' | 'splice' | 'render' }>;
+  /** Read, and the file already said the same: nothing written. */
+  unchanged: string[];
+  moved: Move[];
+  folderMoves: Move[];
+  createdDirs: string[];
+  removedDirs: string[];
+  purged: Array<{ id: string; from: string; to: string | null }>;
+  /** Files changed locally and left as they are. */
+  localPending: LocalPending[];
+  blocked: Array<{ id: string; path: string; message: string }>;
+  failed: Array<{ id: string; path: string; code: string; message: string }>;
+  /** Documents whose path is ignored, and documents no listing could place. */
+  ignored: string[];
+  unplaced: string[];
+  /** Requests sent this cycle (retries included). */
+  requests: number;
+}
+
+function emptyResult(startedAt: string): CycleResult {
+  return {
+    startedAt, finishedAt: startedAt, refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],
+    written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
+    blocked: [], failed: [], ignored: [], unplaced: [], requests: 0,
+  };
+}
+
+/** The layout's input: every placed document, and known ones no listing placed this time where they were. */
+export function layoutDocuments(snapshot: RemoteSnapshot, records: readonly DocumentRecord[]): LayoutDocument[] {
+  const docs: LayoutDocument[] = [];
+  const known = new Map(records.map((r) => [r.id, r]));
+  for (const [id, remote] of snapshot.documents) {
+    const p = snapshot.placements.get(id) ?? known.get(id);
+    if (!p) continue;
+    docs.push({ id, title: remote.title, location: p.location, folderId: p.folderId, dailyNoteDate: p.dailyNoteDate, createdAt: remote.createdAt });
+  }
+  return docs;
+}
+
+/** Counts of containers whose changes were all applied; the others keep their old count, so they are listed again. */
+function recordCounts(ctx: SyncContext, snapshot: RemoteSnapshot, unsettled: ReadonlySet<ContainerKey>): void {
+  const previous = readCounts(ctx.journal) ?? new Map<ContainerKey, number>();
+  const next = new Map<ContainerKey, number>();
+  for (const [key, count] of snapshot.counts) {
+    if (!unsettled.has(key)) next.set(key, count);
+    else if (previous.has(key)) next.set(key, previous.get(key)!);
+  }
+  writeCounts(ctx.journal, next);
+}
+
+async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: RemoteSnapshot, priority: Priority, result: CycleResult, remoteChanged: ReadonlySet<string>): Promise<void> {
+  let next = 0;
+  let done = 0;
+  let fatal: { error: unknown } | undefined;
+  const report = () => ctx.onProgress?.({ done, total: ids.length, waitingFor: ctx.client.stats().waitingFor });
+  report();
+  const handle = (id: string, o: PullOutcome) => {
+    switch (o.kind) {
+      case 'written': result.written.push({ id, path: o.path, mode: o.mode }); break;
+      case 'unchanged': result.unchanged.push(id); break;
+      case 'localPending': result.localPending.push({ id, path: o.path, change: o.reason, remoteChanged: remoteChanged.has(id) }); break;
+      case 'blocked': result.blocked.push({ id, path: o.path, message: o.message }); break;
+      case 'gone': break; // gone between the listing and the read: the next listing says where
+    }
+    ctx.logger.debug({ doc: id, outcome: o.kind, path: o.path }, 'pulled');
+  };
+  const worker = async () => {
+    while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
+      const id = ids[next++]!;
+      try {
+        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, priority));
+      } catch (e) {
+        if (!isPerDocumentError(e)) {
+          fatal ??= { error: e };
+          break;
+        }
+        const err = e as { code: string; message: string };
+        result.failed.push({ id, path: ctx.journal.getDocument(id)?.path ?? id, code: err.code, message: err.message });
+        ctx.logger.warn({ doc: id, code: err.code }, err.message);
+      }
+      done++;
+      report();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
+  if (fatal) throw fatal.error;
+  if (ctx.signal?.aborted && next < ids.length) result.aborted = true;
+}
+
+export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleResult> {
+  const { journal } = ctx;
+  const result = emptyResult(ctx.now().toISOString());
+  const requestsBefore = ctx.client.stats().total;
+  const finish = () => {
+    result.finishedAt = ctx.now().toISOString();
+    result.requests = ctx.client.stats().total - requestsBefore;
+    return result;
+  };
+  await assertRootExists(ctx.root);
+
+  const snapshot = await listRemote(ctx, { fullScan: opts.fullScan === true });
+  result.fullScan = snapshot.fullScan;
+  result.listed = snapshot.read;
+  const records = journal.listDocuments();
+  const gone = records.filter((r) => !snapshot.documents.has(r.id));
+  result.refused = checkPullSafety({
+    known: records.length, listed: snapshot.documents.size, purged: gone.length,
+    maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
+  });
+  if (result.refused) {
+    ctx.logger.warn({ reason: result.refused.reason }, result.refused.message);
+    return finish();
+  }
+
+  const local = await detectLocalChanges(ctx, opts.localCandidates);
+  const byId = new Map(records.map((r) => [r.id, r]));
+  result.localChanged = [...local].map(([id, change]) => ({ id, path: byId.get(id)!.path, change }));
+  const skip = new Set(local.keys());
+
+  const layout = planLayout({ documents: layoutDocuments(snapshot, records), folders: snapshot.folders });
+  const shape = await applyLayout(ctx, snapshot, layout, skip);
+  result.folderMoves = shape.folderMoves;
+  result.moved = shape.moved;
+  result.createdDirs = shape.createdDirs;
+  result.blocked.push(...shape.blocked);
+  result.ignored = shape.ignored;
+  // Known documents that left a re-listed container for no listed place: their old container is listed again next time.
+  for (const id of snapshot.unplaced) {
+    const r = byId.get(id);
+    if (r) shape.unsettled.add(containerOf(r));
+  }
+  result.unplaced = snapshot.unplaced;
+  journal.transaction(() => {
+    recordCounts(ctx, snapshot, shape.unsettled);
+    if (snapshot.fullScan) {
+      writeFullScanAt(journal, snapshot.takenAt);
+      writeUnplaceable(journal, snapshot.unplaced.filter((id) => !byId.has(id)));
+    }
+  });
+
+  const { changed, purged } = detectRemoteChanges(journal.listDocuments(), snapshot.documents);
+  result.remoteChanged = changed;
+  const remoteChanged = new Set(changed);
+  for (const [id, change] of local) {
+    result.localPending.push({ id, path: journal.getDocument(id)?.path ?? byId.get(id)!.path, change, remoteChanged: remoteChanged.has(id) });
+  }
+  const toPull = changed.filter((id) => !skip.has(id));
+  const bulk = toPull.length > 8 || records.length === 0;
+  await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged);
+
+  if (!result.aborted) {
+    const edited = new Set([...local].filter(([, c]) => c === 'edited').map(([id]) => id));
+    const purge = await purgeDocuments(ctx, purged, edited);
+    result.purged = purge.purged;
+    for (const v of purge.vacated) shape.vacated.add(v);
+    await prunePurged(ctx);
+  }
+
+  const live = new Set<string>([...Object.values(BUILTIN_DIRS), ...journal.listFolders().map((f) => f.path)]);
+  for (const p of [...live]) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) live.add(p.slice(0, i));
+  result.removedDirs = await removeVacatedDirs(ctx.root, shape.vacated, live);
+
+  journal.transaction(() => {
+    journal.replaceListing(snapshot.takenAt, [...snapshot.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }] as const));
+    journal.setState('lastCycle', {
+      at: result.startedAt, written: result.written.length, moved: result.moved.length + result.folderMoves.length,
+      purged: result.purged.length, localPending: result.localPending.length, failed: result.failed.length, blocked: result.blocked.length,
+    });
+  });
+  finish();
+  ctx.logger.info({
+    requests: result.requests, listed: result.listed.length, fullScan: result.fullScan, remoteChanged: changed.length, written: result.written.length,
+    unchanged: result.unchanged.length, moved: result.moved.length, folderMoves: result.folderMoves.length, purged: result.purged.length,
+    localPending: result.localPending.length, blocked: result.blocked.length, failed: result.failed.length, aborted: result.aborted,
+  }, 'cycle done');
+  return result;
+}
