@@ -3,10 +3,11 @@
 // file rename (never delete + create), and a journal record for each new document. Files changed
 // locally stay where they are (the merge decides); the journal follows each step on disk.
 import { dirOfPath, stemOfPath } from '../core/fileName.js';
-import { BUILTIN_DIRS, idSuffix, type Layout } from '../core/layout.js';
+import { BUILTIN_DIRS, idSuffix, needsTitle, type Layout } from '../core/layout.js';
 import type { DocumentRecord } from '../journal/index.js';
-import { moveFileAtomic } from '../mirror/index.js';
+import { moveFileAtomic, readMirrorFile, writeFileAtomic } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
+import { withFrontMatter } from './fileText.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
 import { containerOf, samePlacement, type ContainerKey, type Placement } from './remoteTypes.js';
@@ -49,6 +50,20 @@ async function asideName(ctx: SyncContext, relPath: string, id: string, ext: str
     const held = ext ? ctx.journal.getDocumentByPath(candidate) : ctx.journal.listFolders().find((f) => f.path === candidate);
     if (!held && !(await pathExists(ctx.root, candidate))) return candidate;
   }
+}
+
+/**
+ * After a rename the front matter must carry the title exactly when the new name cannot (a name
+ * that gained or lost a collision suffix): rewritten here, only in a file nobody touched.
+ */
+async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string): Promise<void> {
+  if (rec.fileHash === null) return;
+  const file = await readMirrorFile(ctx.root, to);
+  if (!file || file.hash !== rec.fileHash) return;
+  const fm = withFrontMatter(file.text, { id: rec.id, title: needsTitle(rec.title, to) ? rec.title : undefined }, to);
+  if (!fm.ok || fm.text === file.text) return;
+  const { hash } = await writeFileAtomic(ctx.root, to, fm.text, { ownWrites: ctx.ownWrites });
+  ctx.journal.setFileHash(rec.id, hash);
 }
 
 export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, skip: ReadonlySet<string>): Promise<LayoutOutcome> {
@@ -190,6 +205,7 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       const result = await moveFileAtomic(root, from, m.to, { ownWrites: ctx.ownWrites });
       if (result.ok) {
         journal.upsertDocument(withPlacement(rec, m.to, m.placement));
+        await fixTitleKey(ctx, rec, m.to);
         out.moved.push({ id: m.id, from, to: m.to });
         if (dirOfPath(from)) out.vacated.add(dirOfPath(from));
         ctx.logger.info({ doc: m.id, from, to: m.to }, 'document moved');
