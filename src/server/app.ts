@@ -131,7 +131,7 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
   });
 
   const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE') => (path: string, handler: ApiHandler, opts: RouteOptions = {}) => {
-    app.route({
+    const mount = (target: FastifyInstance) => target.route({
       method,
       url: `/links/:linkId${API_PREFIX}${path}`,
       handler: async (req, reply) => {
@@ -161,6 +161,16 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
         return reply.type('application/json; charset=utf-8').send(result);
       },
     });
+    if (opts.rawBody) {
+      // Raw bodies (uploads) stay the bytes sent, whatever their type: no JSON or text parsing.
+      void app.register(async (raw) => {
+        raw.removeAllContentTypeParsers();
+        raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+        mount(raw);
+      });
+    } else {
+      mount(app);
+    }
   };
   const api: ApiRouter = { get: route('GET'), post: route('POST'), put: route('PUT'), delete: route('DELETE') };
 

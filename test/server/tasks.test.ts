@@ -151,6 +151,19 @@ describe('GET /tasks: scope membership', () => {
   });
 });
 
+describe('GET /tasks and the block budget', () => {
+  it('answers carry X-BlockBudget-* once the tasks read are counted', async () => {
+    const limited = await startHarness({ fixture: taskFixture, limits: 'spec' });
+    try {
+      const r = await limited.api('GET', '/tasks', { query: { scope: 'all' } });
+      expect(r.headers['x-blockbudget-limit']).toBe('20000');
+      expect(r.headers['x-blockbudget-remaining']).toBe(String(20000 - r.body.items.length));
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('POST /tasks', () => {
   it('creates a todo task at the top of the inbox', async () => {
     const r = await create([{ markdown: 'buy milk', location: { type: 'inbox' } }]);

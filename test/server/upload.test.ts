@@ -59,6 +59,16 @@ describe('POST /upload', () => {
     expect(await (await fetch(txt.body.assetUrl)).text()).toBe('plain words');
   });
 
+  it('keeps JSON and text bodies byte for byte, even JSON that does not parse', async () => {
+    for (const [type, text] of [['application/json', '{ "a" :  1 }\n'], ['application/json', '{not json'], ['text/plain; charset=utf-8', 'h\u00e9llo\r\n']]) {
+      const r = await upload({ ...atEnd, fileName: 'f' }, Buffer.from(text!, 'utf8'), type);
+      expect(r.status).toBe(200);
+      const served = await fetch(r.body.assetUrl);
+      expect(served.headers.get('content-type')).toBe(type);
+      expect(Buffer.from(await served.arrayBuffer()).toString('utf8')).toBe(text);
+    }
+  });
+
   it('fileName is empty when omitted, ignored for image and video blocks, and cannot be sent empty', async () => {
     const file = await upload(atEnd, Buffer.from('x'));
     expect((await read(file.body.blockId)).fileName).toBe('');
@@ -107,9 +117,16 @@ describe('POST /upload', () => {
     expect((await upload(atEnd, Buffer.alloc(1024, 7), 'application/octet-stream', small)).status).toBe(200);
   });
 
-  it('counts one block written', async () => {
+  it('counts one block written, shown in X-BlockBudget-* when limits are on', async () => {
     await h.admin('DELETE', '/requests');
     await upload(atEnd, PNG, 'image/png');
     expect((await h.admin('GET', '/requests')).body.items[0]).toMatchObject({ path: '/upload', status: 200, blocksCharged: 1 });
+    await h.admin('POST', '/limits', { mode: 'spec' });
+    try {
+      const r = await fetch(`${h.server.baseUrl}/upload${queryString(atEnd)}`, { method: 'POST', headers: { 'content-type': 'image/png' }, body: PNG });
+      expect(r.headers.get('x-blockbudget-remaining')).toBe('19999');
+    } finally {
+      await h.admin('POST', '/limits', { mode: 'off' });
+    }
   });
 });

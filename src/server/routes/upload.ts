@@ -18,13 +18,6 @@ function megabytes(n: number): string {
   return `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
 }
 
-/** The body as bytes, whichever parser read it (JSON and text bodies come back as they were sent, re-encoded). */
-function bytesOf(body: unknown): Buffer | undefined {
-  if (body === undefined || body === null) return undefined;
-  if (Buffer.isBuffer(body)) return body;
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
-  return Buffer.from(JSON.stringify(body), 'utf8');
-}
 
 export function registerUpload(api: ApiRouter, maxUploadBytes: () => number): void {
   api.post('/upload', (ctx, req) => {
@@ -37,7 +30,8 @@ export function registerUpload(api: ApiRouter, maxUploadBytes: () => number): vo
     if ((position.position === 'start' || position.position === 'end') && position.pageId === undefined && position.date === undefined) {
       throw validationFailed([{ message: `An upload needs an explicit target: with position '${position.position}' give 'pageId' or 'date'.`, path: ['pageId'] }]);
     }
-    const bytes = bytesOf(req.body);
+    // The route takes every body as bytes (rawBody), JSON and text included.
+    const bytes = Buffer.isBuffer(req.body) ? req.body : undefined;
     if (!bytes || bytes.length === 0) throw validationFailed([{ message: 'The upload is empty: send the file as the raw request body.' }]);
     const limit = maxUploadBytes();
     if (bytes.length > limit) {
