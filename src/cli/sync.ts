@@ -1,18 +1,218 @@
-// `spacesync sync`: placeholder until its issue lands; it fails with a clear message.
+// `spacesync sync`: brings the folder in step with the space. `--once` runs one cycle and exits
+// (0 in sync, 1 error, 2 refused by a safety check, 3 conflicts); without it, cycles run on the
+// poll interval until SIGINT/SIGTERM. `--dry-run` shows what a cycle would do and changes nothing.
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { Command } from 'commander';
+import pino from 'pino';
 import type { Wrap } from './program.js';
-import { notYet } from './notYet.js';
+import { loadConfig, requireLink, type Config } from '../config.js';
+import { isSpacesyncError, SpacesyncError } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { describeLink, redactText } from '../redact.js';
+import {
+  createProgressBar, describePull, openSyncSession, runCycle, type CycleResult, type PullPlan, type PullProgress, type SyncSession,
+} from '../sync/index.js';
+
+interface SyncFlags {
+  link?: string;
+  dir?: string;
+  once?: boolean;
+  dryRun?: boolean;
+  force?: boolean;
+  config?: string;
+  verbose?: boolean;
+}
+
+/** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
+const FATAL = new Set(['auth_missing', 'auth_rejected', 'link_not_found', 'config_invalid', 'config_missing', 'journal_corrupt', 'journal_newer', 'locked', 'mirror_io']);
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${redactText(line)}\n`);
+
+function listed(paths: readonly string[], max = 20): string[] {
+  const lines = paths.slice(0, max).map((p) => `  ${p}`);
+  if (paths.length > max) lines.push(`  … and ${paths.length - max} more`);
+  return lines;
+}
+
+function openLogger(config: Config, secrets: string[], toFile: boolean): Logger {
+  const destination = toFile && config.log.file
+    ? pino.destination({ dest: path.join(config.dir, '.spacesync', 'logs', 'sync.log'), mkdir: true, sync: true })
+    : new Writable({ write: (_chunk, _enc, cb) => cb() });
+  return createLogger({ level: config.log.level, secrets, destination });
+}
+
+/** A missing root may be an unmounted disk or a moved folder: refused, unless --force asks to create it. */
+function checkRoot(root: string, force: boolean): void {
+  let kind: 'dir' | 'other' | 'missing';
+  try {
+    kind = statSync(root).isDirectory() ? 'dir' : 'other';
+  } catch {
+    kind = 'missing';
+  }
+  if (kind === 'other') throw new SpacesyncError('usage', `${root} is a file, not a folder. Pass the folder to mirror into with --dir.`);
+  if (kind === 'dir') return;
+  if (force) {
+    mkdirSync(root, { recursive: true });
+    return;
+  }
+  throw new SpacesyncError('refused_safety', `The folder ${root} does not exist, so nothing was synced (a missing folder can be a disk that is not mounted). Create it, pass the right --dir, or run again with --force to create it.`);
+}
+
+function printPlan(plan: PullPlan): void {
+  const sections: Array<[string, string[]]> = [
+    ['create folders', plan.createFolders],
+    ['move folders', plan.moveFolders.map((m) => `${m.from} → ${m.to}`)],
+    ['remove folders (when nothing else is in them)', plan.removeFolders],
+    ['write new files', plan.create],
+    ['update files (only their changed blocks)', plan.update],
+    ['move files', plan.move.map((m) => `${m.from} → ${m.to}`)],
+    ['move files of purged documents to .spacesync/purged/', plan.purge],
+    ['leave as they are (changed here)', plan.keep.map((k) => `${k.path} (${k.change})`)],
+  ];
+  out(`Dry run: nothing was changed (${plan.requests} requests to look at the space).`);
+  if (plan.refused) out(`A real run would stop here: ${plan.refused.message}`);
+  const busy = sections.filter(([, items]) => items.length > 0);
+  if (busy.length === 0) out('Nothing to pull: the folder is in step with the space.');
+  for (const [title, items] of busy) {
+    out(`Would ${title} (${items.length}):`);
+    for (const line of listed(items)) out(line);
+  }
+}
+
+/** Prints what a cycle did; returns its exit code. */
+function report(result: CycleResult, quietWhenIdle: boolean): number {
+  if (result.refused) {
+    err(`spacesync: ${result.refused.message}`);
+    return 2;
+  }
+  const created = result.written.filter((w) => w.mode === 'new').length;
+  const updated = result.written.length - created;
+  const moved = result.moved.length + result.folderMoves.length;
+  const busy = result.written.length + moved + result.purged.length + result.createdDirs.length + result.removedDirs.length > 0;
+  if (busy) {
+    const parts = [`${created} new`, `${updated} updated`, `${moved} moved`];
+    if (result.purged.length) parts.push(`${result.purged.length} purged (kept in .spacesync/purged/)`);
+    out(`Pulled: ${parts.join(', ')}; ${result.requests} requests.`);
+  } else if (!quietWhenIdle) {
+    out(`In step with the space: nothing to pull (${result.requests} requests).`);
+  }
+  if (result.localPending.length > 0) {
+    out(`${result.localPending.length} file(s) changed here were kept as they are; this version of spacesync pulls only, so their changes are not sent to the space:`);
+    for (const line of listed(result.localPending.map((p) => `${p.path} (${p.change}${p.remoteChanged ? ', also changed in the space' : ''})`))) out(line);
+  }
+  for (const b of result.blocked) err(`spacesync: ${b.message}`);
+  for (const f of result.failed) err(`spacesync: could not pull "${f.path}": ${f.message}`);
+  if (result.failed.length > 0) err('spacesync: the documents above are pulled again on the next run.');
+  if (result.aborted) out(`Stopped before the end: ${result.written.length + result.unchanged.length} of ${result.remoteChanged.length} documents pulled; the next run goes on from there.`);
+  return result.failed.length > 0 || result.blocked.length > 0 ? 1 : 0;
+}
+
+async function runOnce(session: SyncSession): Promise<number> {
+  const bar = createProgressBar(process.stderr);
+  let last: PullProgress = { done: 0, total: 0, waitingFor: undefined };
+  session.ctx.onProgress = (p) => {
+    last = p;
+    bar.update(p);
+  };
+  // Between documents the bar still shows what the budget waits for.
+  const timer = process.stderr.isTTY ? setInterval(() => bar.update({ ...last, waitingFor: session.client.stats().waitingFor }), 250) : undefined;
+  try {
+    return report(await runCycle(session.ctx), false);
+  } finally {
+    if (timer) clearInterval(timer);
+    bar.stop();
+  }
+}
+
+async function runDaemon(session: SyncSession, config: Config, link: string, signal: AbortSignal): Promise<number> {
+  const { minSeconds, maxSeconds } = config.poll;
+  out(`spacesync: syncing ${describeLink(link)} into ${config.dir} every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
+  let delay = minSeconds;
+  let lastRefusal = '';
+  while (!signal.aborted) {
+    try {
+      const result = await runCycle(session.ctx);
+      // A refusal is said once; the daemon keeps looking, in case the space comes back.
+      if (result.refused?.message !== lastRefusal || !result.refused) report(result, true);
+      lastRefusal = result.refused?.message ?? '';
+      const busy = result.written.length + result.moved.length + result.folderMoves.length + result.purged.length > 0;
+      delay = busy ? minSeconds : result.refused ? maxSeconds : Math.min(maxSeconds, delay * 2);
+    } catch (e) {
+      if (isSpacesyncError(e) && FATAL.has(e.code)) throw e;
+      const message = e instanceof Error ? e.message : String(e);
+      session.ctx.logger.error({ err: e }, 'cycle failed');
+      err(`spacesync: this cycle failed (${message}); trying again in ${maxSeconds} s.`);
+      delay = maxSeconds;
+    }
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, delay * 1000);
+      signal.addEventListener('abort', () => {
+        clearTimeout(t);
+        resolve();
+      }, { once: true });
+    });
+  }
+  out('spacesync: stopped.');
+  return 0;
+}
+
+async function runSync(flags: SyncFlags): Promise<number> {
+  const config = loadConfig({
+    flags: {
+      ...(flags.link !== undefined ? { link: flags.link } : {}),
+      ...(flags.dir !== undefined ? { dir: flags.dir } : {}),
+      ...(flags.config !== undefined ? { config: flags.config } : {}),
+      ...(flags.verbose ? { verbose: true } : {}),
+    },
+  });
+  const link = requireLink(config);
+  checkRoot(config.dir, flags.force === true && flags.dryRun !== true);
+  const dryRun = flags.dryRun === true;
+  const logger = openLogger(config, [link, ...(config.apiKey ? [config.apiKey] : [])], !dryRun);
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  const session = await openSyncSession({
+    root: config.dir, link, ...(config.apiKey ? { apiKey: config.apiKey } : {}), logger, readOnly: dryRun, signal: abort.signal,
+    ignore: config.ignore, budget: config.budget,
+    settings: {
+      maxDeletePercent: config.maxDeletePercent, fullScanMinutes: config.poll.fullScanMinutes,
+      trashRetentionDays: config.trashRetentionDays, force: flags.force === true,
+    },
+  });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    if (dryRun) {
+      const plan = await describePull(session.ctx);
+      printPlan(plan);
+      return plan.refused ? 2 : 0;
+    }
+    if (flags.once) return await runOnce(session);
+    return await runDaemon(session, config, link, abort.signal);
+  } catch (e) {
+    logger.error({ err: e }, 'sync stopped by an error');
+    throw e;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    session.close();
+    logger.flush();
+  }
+}
 
 export function registerSync(program: Command, wrap: Wrap): void {
   program
     .command('sync')
     .description('two-way sync between the space and the folder (a daemon unless --once)')
     .option('--link <url>', 'connection link (or SPACESYNC_LINK)')
-    .option('--dir <dir>', 'the mirror folder', '.')
+    .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
     .option('--once', 'run one full cycle and exit (0 in sync, 1 error, 2 refused, 3 conflicts)')
     .option('--dry-run', 'show what a cycle would do, change nothing')
     .option('--force', 'override the safety checks (mass delete, empty root)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--verbose', 'log debug details')
-    .action(wrap(async () => notYet('sync')));
+    .action(wrap(async (flags: SyncFlags) => runSync(flags)));
 }
