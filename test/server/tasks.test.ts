@@ -173,6 +173,12 @@ describe('POST /tasks', () => {
     expect(inbox[0]).toBe(r.body.items[0].id);
   });
 
+  it('several tasks for one location keep their order at its top', async () => {
+    const r = await create([{ markdown: 'one', location: { type: 'inbox' } }, { markdown: 'two', location: { type: 'inbox' } }]);
+    expect((await list('inbox')).body.items.map((t: any) => t.markdown)).toEqual(['one', 'two', 'call the bank', 'pay rent']);
+    expect(r.body.items.map((t: any) => t.markdown)).toEqual(['one', 'two']);
+  });
+
   it('resolves today, tomorrow and yesterday in the space time zone', async () => {
     const r = await create([{ markdown: 'dated', taskInfo: { scheduleDate: 'tomorrow', deadlineDate: 'yesterday' }, location: { type: 'inbox' } }]);
     expect(r.body.items[0].taskInfo).toEqual({ state: 'todo', scheduleDate: '2026-09-06', deadlineDate: '2026-09-04' });
@@ -223,6 +229,9 @@ describe('POST /tasks', () => {
   it('refuses empty text and text that makes more than one block', async () => {
     expect((await create([{ markdown: '', location: { type: 'inbox' } }])).status).toBe(400);
     expect((await create([{ markdown: 'one\n\ntwo', location: { type: 'inbox' } }])).status).toBe(400);
+    const table = await create([{ markdown: '| a | b |\n|---|---|\n| 1 | 2 |', location: { type: 'inbox' } }]);
+    expect(table.status).toBe(400);
+    expect(table.body.details[0]).toMatchObject({ message: expect.stringMatching(/text of a task/), path: ['tasks', 0, 'markdown'] });
   });
 });
 

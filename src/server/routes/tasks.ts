@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { splitMarkdown } from '../../dialect/index.js';
 import type { ApiRouter } from '../http/router.js';
 import type { RequestContext } from '../context.js';
-import { notFound, validationFailed } from '../http/apiError.js';
+import { ApiError, notFound, validationFailed } from '../http/apiError.js';
 import { parseBody } from '../http/body.js';
 import { queryString } from '../http/query.js';
 import { localDate, resolveDate } from '../dates.js';
@@ -15,7 +15,7 @@ import {
 } from '../store/blocks.js';
 import { getDocument, inboxDocument, touchDocument, type DocumentRow } from '../store/documents.js';
 import { parseData } from '../model/blockData.js';
-import { applyUpdate, markdownOf, prepareNewBlock } from '../model/blockInput.js';
+import { applyUpdate, markdownOf, prepareNewBlock, type PreparedBlock } from '../model/blockInput.js';
 import { insertPrepared } from '../model/blockWrites.js';
 import { createDocument, ensureDailyNote } from '../model/createDocument.js';
 import { isTask, taskCore, taskDate, taskInfoOf, taskJson, type TaskJson } from '../model/taskJson.js';
@@ -80,10 +80,18 @@ function taskText(ctx: RequestContext, markdown: string, path: Array<string | nu
   if (parts.length !== 1) throw validationFailed([{ message: `A task is one block of text; this markdown makes ${parts.length} blocks. Send one line.`, path }]);
   const first = parts[0]!;
   const text = first.listStyle === 'task' ? first.body : markdown.trim();
-  const prepared = prepareNewBlock({ type: 'text', markdown: `- [ ] ${text}` }, ctx.now, ctx.space.timezone);
+  const notText = () => validationFailed([{ message: 'This markdown cannot be the text of a task: send one line of text.', path }]);
+  let prepared: PreparedBlock[];
+  try {
+    prepared = prepareNewBlock({ type: 'text', markdown: `- [ ] ${text}` }, ctx.now, ctx.space.timezone);
+  } catch (e) {
+    // A block of another type (a table, code) is refused in the words of tasks; dialect errors keep theirs.
+    if (e instanceof ApiError) throw notText();
+    throw e;
+  }
   const block = prepared[0];
   if (prepared.length !== 1 || !block || block.data.listStyle !== 'task' || block.children.length > 0) {
-    throw validationFailed([{ message: 'This markdown cannot be the text of a task: send one line of text.', path }]);
+    throw notText();
   }
   return block.data.body ?? '';
 }
@@ -149,11 +157,15 @@ export function registerTasks(api: ApiRouter): void {
 
   api.post('/tasks', (ctx, req) => {
     const body = parseBody(createBody, req.body);
+    // Tasks of one request for the same location keep their order at its top.
+    const placed = new Map<string, number>();
     const ids = body.tasks.map((t, i) => {
       const text = taskText(ctx, t.markdown, ['tasks', i, 'markdown']);
       const prepared = prepareNewBlock({ type: 'text', markdown: `- [ ] ${text}`, taskInfo: { state: 'todo', ...t.taskInfo } }, ctx.now, ctx.space.timezone);
       const root = locationRoot(ctx, t.location, ['tasks', i, 'location']);
-      return insertPrepared(ctx, root, 0, prepared)[0]!;
+      const pos = placed.get(root.id) ?? 0;
+      placed.set(root.id, pos + 1);
+      return insertPrepared(ctx, root, pos, prepared)[0]!;
     });
     return { items: ids.map((id) => taskCore(getBlock(ctx.db, id)!)) };
   }, { blockOperation: true });
