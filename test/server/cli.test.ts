@@ -2,26 +2,40 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
+async function serve(...extra: string[]) {
+  const child = spawn(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^spacesync server listening: (\S+)$/m.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  const stop = () => new Promise<number | null>((resolve) => {
+    child.on('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  return { url, stop };
+}
+
 describe('spacesync server', () => {
   it('prints "spacesync server listening: <base url>", serves the seed, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /^spacesync server listening: (\S+)$/m.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-    });
+    const { url, stop } = await serve();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/links\/cli-link-0001\/api\/v1$/);
     const r = await fetch(`${url}/connection`);
     expect(((await r.json()) as any).space.name).toBe('Demo Space');
-    const code = await new Promise<number | null>((resolve) => {
-      child.on('exit', resolve);
-      child.kill('SIGTERM');
-    });
-    expect(code).toBe(0);
+    expect((await fetch(`${url}/reminders`)).status).toBe(200);
+    expect(await stop()).toBe(0);
+  });
+
+  it('--shared-space makes reminders unavailable with an explicit error', async () => {
+    const { url, stop } = await serve('--shared-space');
+    const r = await fetch(`${url}/reminders`);
+    expect(r.status).toBe(403);
+    expect(((await r.json()) as any).code).toBe('REMINDERS_UNAVAILABLE');
+    expect(await stop()).toBe(0);
   });
 
   it.each([
