@@ -18,7 +18,8 @@ const isListItem = (b: Block, md: string): boolean => {
 };
 
 function blockMarkdown(b: Block): string {
-  if (b.type === 'collection') return renderCollection(b);
+  // The service's own markdown of a collection (schema keys in order) wins over a re-render from items.
+  if (b.type === 'collection') return b.markdown?.startsWith('<collection>') ? b.markdown : renderCollection(b);
   return b.markdown ?? renderBlockMarkdown(b);
 }
 

@@ -47,3 +47,11 @@ describe('renderFileBody', () => {
     expect(renderFileBody([text('1', 'kept  _as_ sent')])).toBe('kept  _as_ sent\n');
   });
 });
+
+describe('collections in a file body', () => {
+  it("use the service's own markdown when it has one (schema keys, not item keys)", () => {
+    const md = '<collection>\n  <title>Tasks</title>\n  <properties>status, dueDate</properties>\n  <itemsPreview></itemsPreview>\n</collection>';
+    const body = renderFileBody([{ id: 'c', type: 'collection', markdown: md, title: 'Tasks', content: [{ id: 'i', type: 'collectionItem', title: 'A', properties: { status: 'x' } }] }]);
+    expect(body).toBe(`${md}\n`);
+  });
+});
