@@ -229,13 +229,19 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
     }
   }
 
-  for (const id of added) {
+  // New documents' records in one transaction (one fsync for a whole first pull).
+  journal.transaction(() => {
+    for (const id of added) addRecord(id);
+  });
+  return out;
+
+  function addRecord(id: string): void {
     const placement = snapshot.placements.get(id)!;
     const remoteDoc = snapshot.documents.get(id)!;
     const target = layout.documents.get(id)!;
     if (journal.getDocumentByPath(target)) {
       out.unsettled.add(containerOf(placement));
-      continue;
+      return;
     }
     journal.upsertDocument({
       id, path: target, title: remoteDoc.title, location: placement.location, folderId: placement.folderId, dailyNoteDate: placement.dailyNoteDate,
@@ -243,5 +249,4 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
     });
     out.added.push(id);
   }
-  return out;
 }

@@ -35,7 +35,17 @@ export function isPerDocumentError(e: unknown): boolean {
   return isSpacesyncError(e) && PER_DOCUMENT.has(e.code);
 }
 
-export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, priority: Priority): Promise<PullOutcome> {
+export interface PullOptions {
+  priority: Priority;
+  /**
+   * How the new base is committed, once the file is on disk: at once by default; a cycle passes
+   * a group commit, and waits for it before it ends.
+   */
+  commit?: (write: () => void) => Promise<void>;
+}
+
+export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opts: PullOptions): Promise<PullOutcome> {
+  const { priority } = opts;
   const { journal, root } = ctx;
   const record = journal.getDocument(remote.id);
   if (!record) throw new Error(`pullDocument: ${remote.id} has no journal record; applyLayout records it first`);
@@ -89,14 +99,18 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, pri
     fileHash = (await writeFileAtomic(root, path, text, { ownWrites: ctx.ownWrites })).hash;
     outcome = { kind: 'written', path, mode };
   }
-  recordPulled(ctx, record, remote, base, fileHash);
+  const write = () => recordPulled(ctx, record, remote, base, fileHash);
+  if (opts.commit) await opts.commit(write);
+  else write();
   return outcome;
 }
 
 function recordPulled(ctx: SyncContext, record: DocumentRecord, remote: RemoteDocument, base: readonly BaseBlock[], fileHash: string): void {
   ctx.journal.transaction(() => {
+    // The path as it is now: a folder renamed while this document was out moved its file too.
+    const path = ctx.journal.getDocument(record.id)?.path ?? record.path;
     ctx.journal.upsertDocument({
-      id: record.id, path: record.path, title: remote.title, location: record.location, folderId: record.folderId,
+      id: record.id, path, title: remote.title, location: record.location, folderId: record.folderId,
       dailyNoteDate: record.dailyNoteDate, remoteModifiedAt: remote.lastModifiedAt, createdAt: remote.createdAt, fileHash,
     });
     ctx.journal.replaceBaseBlocks(record.id, base);

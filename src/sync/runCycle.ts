@@ -12,6 +12,7 @@ import { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
 import { detectRemoteChanges } from './detectRemoteChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
 import { assertRootExists } from './moveDirectory.js';
+import { CommitBatcher } from './CommitBatcher.js';
 import { keepAlive } from './keepAlive.js';
 import { isPerDocumentError, pullDocument, type PullOutcome } from './pullDocument.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
@@ -114,11 +115,18 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
     }
     ctx.logger.debug({ doc: id, outcome: o.kind, path: o.path }, 'pulled');
   };
+  const batcher = new CommitBatcher(ctx.journal);
+  const commits: Array<Promise<void>> = [];
+  const commit = (write: () => void) => {
+    const p = batcher.add(write);
+    commits.push(p);
+    return Promise.resolve();
+  };
   const worker = async () => {
     while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
       const id = ids[next++]!;
       try {
-        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, priority));
+        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit }));
       } catch (e) {
         if (!isPerDocumentError(e)) {
           fatal ??= { error: e };
@@ -133,6 +141,8 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
+  batcher.flush();
+  await Promise.all(commits);
   if (fatal) throw fatal.error;
   if (ctx.signal?.aborted && next < ids.length) result.aborted = true;
 }

@@ -1,0 +1,95 @@
+// The pull against the server with the spec's limits at limitScale 0.01 (100 requests and 20,000
+// blocks per 0.6 s): the initial pull of 500 documents × 40 blocks (requests per item of the
+// space, wall time against the rate-limit bound, 429s, peak RSS), the cost of an idle poll, and
+// the cost of bringing one remote block change into its file. The server runs in its own process
+// (`spacesync server`), so the RSS is the sync engine's alone.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { resolveLimits } from '../src/client/index.js';
+import { createLogger } from '../src/log.js';
+import { generateSpace, type LoggedRequest } from '../src/server/index.js';
+import { openSyncSession, runCycle } from '../src/sync/index.js';
+import type { Figure } from './figure.js';
+
+const SCALE = 0.01;
+const DOCUMENTS = 500;
+const BLOCKS = 40;
+const FOLDERS = 5; // top-level folders, each with one subfolder
+/** unsorted, templates, trash and the daily notes. */
+const LOCATIONS = 4;
+
+async function startServerProcess(fixtureFile: string): Promise<{ child: ChildProcess; link: string; admin: string }> {
+  const child = spawn(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', '--seed', fixtureFile, '--limits', 'spec', '--limit-scale', String(SCALE), '--admin'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const link = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (d) => {
+      buffer += String(d);
+      const m = /listening: (\S+)/.exec(buffer);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+  return { child, link, admin: `${new URL(link).origin}/__admin` };
+}
+
+export default async function pullBench(): Promise<Figure[]> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-pull-'));
+  const fixtureFile = path.join(tmp, 'space.json');
+  fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: FOLDERS, seed: 11 })));
+  const root = path.join(tmp, 'mirror');
+  fs.mkdirSync(root);
+  const server = await startServerProcess(fixtureFile);
+  const requests = async () => ((await (await fetch(`${server.admin}/requests`)).json()) as { items: LoggedRequest[] }).items;
+  const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+  const session = await openSyncSession({ root, link: server.link, logger: silent, budget: { scale: SCALE } });
+  try {
+    const rssBefore = process.memoryUsage().rss;
+    let peakRss = rssBefore;
+    const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+    const t0 = performance.now();
+    const initial = await runCycle(session.ctx);
+    const wallMs = performance.now() - t0;
+    clearInterval(sampler);
+    const log = await requests();
+    const blocks = log.reduce((n, r) => n + r.blocksCharged, 0);
+    const limits = resolveLimits({ scale: SCALE });
+    const windows = Math.max(log.length / limits.spaceRequests.limit, blocks / limits.blocks.limit);
+    const boundMs = windows * limits.spaceRequests.windowMs;
+    const items = DOCUMENTS + FOLDERS * 2 + LOCATIONS;
+    if (initial.written.length !== DOCUMENTS) throw new Error(`the initial pull wrote ${initial.written.length} of ${DOCUMENTS} documents`);
+
+    await fetch(`${server.admin}/requests`, { method: 'DELETE' });
+    const idle = await runCycle(session.ctx);
+
+    const docId = initial.written[0]!.id;
+    const doc = (await (await fetch(`${server.link}/blocks?id=${docId}&maxDepth=1`)).json()) as { content: Array<{ id: string }> };
+    const put = await fetch(`${server.link}/blocks`, {
+      method: 'PUT', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blocks: [{ id: doc.content[3]!.id, markdown: 'one remote change' }] }),
+    });
+    if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
+    await fetch(`${server.admin}/requests`, { method: 'DELETE' });
+    const change = await runCycle(session.ctx);
+    const changeRequests = (await requests()).length;
+    if (change.written.length !== 1 || !fs.readFileSync(path.join(root, change.written[0]!.path), 'utf8').includes('one remote change')) {
+      throw new Error('the remote change did not reach its file');
+    }
+
+    const rateLimited = log.filter((r) => r.status === 429).length;
+    return [
+      { name: `initial pull ${DOCUMENTS}×${BLOCKS}: requests ÷ (documents + folders + locations)`, measured: log.length / items, unit: 'ratio', target: { op: '<=', value: 1.05 }, note: `${log.length} requests for ${items} items` },
+      { name: 'initial pull: wall time ÷ rate-limit bound', measured: wallMs / boundMs, unit: 'ratio', target: { op: '<=', value: 1.1 }, note: `${(wallMs / 1000).toFixed(2)} s against ${(boundMs / 1000).toFixed(2)} s (${windows.toFixed(2)} windows of ${limits.spaceRequests.windowMs} ms, ${blocks} blocks)` },
+      { name: 'initial pull: 429 answers', measured: rateLimited, unit: 'responses', target: { op: '<=', value: 0 } },
+      { name: 'initial pull: peak RSS of the sync engine', measured: Math.round(peakRss / 2 ** 20), unit: 'MiB', note: `${Math.round(rssBefore / 2 ** 20)} MiB before the pull` },
+      { name: 'idle poll: requests per cycle', measured: idle.requests, unit: 'requests', target: { op: '<=', value: 2 } },
+      { name: 'one remote block change → file updated: requests (poll included)', measured: changeRequests, unit: 'requests', target: { op: '<=', value: 3 }, note: `written by ${change.written[0]!.mode}` },
+    ];
+  } finally {
+    session.close();
+    server.child.kill();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
