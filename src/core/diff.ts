@@ -34,14 +34,21 @@ export interface DiffOptions {
   maxWork?: number;
 }
 
-/** Gaps up to this many candidate pairs are aligned by similarity; larger ones by position. */
+/** Gaps up to this many candidate pairs are paired by similarity; larger ones by position only. */
 const GAP_ALIGN_LIMIT = 2_500;
-/** Below this similarity two blocks are only paired when a gap holds as many new as old blocks (a rewrite in place). */
-const MIN_SIMILARITY = 0.4;
-/** Move pairing by canonical (not byte) equality is tried when this few candidates are left. */
-const CANONICAL_MOVE_LIMIT = 200;
+/** Below this similarity two blocks are only paired when a gap holds as many new as old blocks left (a rewrite in place). */
+const MIN_SIMILARITY = 0.5;
+/** Pairing across the whole document (moved and edited, or re-spelled) is tried when this few blocks are left. */
+const CROSS_LIMIT = 200;
+/** The edge a pair within one gap has over a pair across the document. */
+const SAME_GAP_BONUS = 0.1;
+/** A block gone from one place and a new one elsewhere this alike are one block, moved and edited. */
+const MOVED_EDIT_SIMILARITY = 0.6;
 
 const isWrapper = (kind: string) => kind === 'page' || kind === 'card';
+
+/** A run of base blocks and a run of file blocks between two exact matches of one sibling list. */
+interface Gap { bs: BaseBlock[]; nodes: DiffNode[] }
 
 export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBlock[], opts: DiffOptions): DocumentDiff {
   const { equals } = opts;
@@ -71,13 +78,58 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
   const unmatchedBase: BaseBlock[] = [];
   const unmatchedLocal: DiffNode[] = [];
   /** Gaps between exact matches, paired only after exact moves had their chance. */
-  let pendingGaps: Array<{ bs: BaseBlock[]; nodes: DiffNode[] }> = [];
+  let pendingGaps: Gap[] = [];
 
-  const newNode = (l: LocalBlock): DiffNode => ({ local: l, id: null, base: null, changed: false, moved: false, children: l.children.length ? l.children.map(newNode) : [] });
+  // A block new in the file is a move candidate wherever it is, also inside a new page: the
+  // service may hold that page already (a move into it there), and identity must survive that.
+  const newNode = (l: LocalBlock): DiffNode => {
+    const n: DiffNode = { local: l, id: null, base: null, changed: false, moved: false, children: l.children.length ? l.children.map(newNode) : [] };
+    unmatchedLocal.push(n);
+    return n;
+  };
+
+  // Every block of both sides by exact key, so a gap never pairs by likeness what has an exact twin elsewhere.
+  const baseByKey = new Map<number, BaseBlock[]>();
+  for (const b of base) {
+    const k = keyOf(b.kind, b.markdown);
+    const list = baseByKey.get(k);
+    if (list) list.push(b);
+    else baseByKey.set(k, [b]);
+  }
+  const localByKey = new Map<number, LocalBlock[]>();
+  const indexLocal = (ls: readonly LocalBlock[]) => {
+    for (const l of ls) {
+      const k = keyOf(l.kind, l.markdown);
+      const list = localByKey.get(k);
+      if (list) list.push(l);
+      else localByKey.set(k, [l]);
+      if (l.children.length) indexLocal(l.children);
+    }
+  };
+  indexLocal(local);
+  const claimed = new Set<LocalBlock>();
+  const twinOfLocal = (l: LocalBlock) => (baseByKey.get(keyOf(l.kind, l.markdown)) ?? []).some((b) => !matched.has(b));
+  const twinOfBase = (b: BaseBlock) => (localByKey.get(keyOf(b.kind, b.markdown)) ?? []).some((l) => !claimed.has(l));
+
+  /** Nodes replaced when their parent was paired (its children are diffed afresh): never candidates again. */
+  const dead = new Set<DiffNode>();
+  const bury = (ns: DiffNode[]) => ns.forEach((c) => {
+    dead.add(c);
+    // A block paired inside a replaced subtree is offered again (the fresh diff of the parent's children pairs it).
+    if (c.base) {
+      matched.delete(c.base);
+      unmatchedBase.push(c.base);
+    }
+    claimed.delete(c.local);
+    bury(c.children);
+  });
+  const open = (n: DiffNode) => n.id === null && !dead.has(n);
 
   const pairNode = (node: DiffNode, b: BaseBlock, changed: boolean) => {
+    bury(node.children);
     node.id = b.id;
     node.base = b;
+    claimed.add(node.local);
     node.changed = changed;
     matched.add(b);
     if (isWrapper(b.kind)) node.children = diffList((childrenOf.get(b.id) ?? []).filter((c) => !matched.has(c)), node.local.children);
@@ -85,7 +137,7 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
 
   /** One sibling list: sequence match on exact content; the gaps between matches are queued. */
   function diffList(bs: readonly BaseBlock[], ls: readonly LocalBlock[]): DiffNode[] {
-    const nodes = ls.map(newNode);
+    const nodes = ls.map((l): DiffNode => ({ local: l, id: null, base: null, changed: false, moved: false, children: [] }));
     const a = bs.map((b) => keyOf(b.kind, b.markdown));
     const c = ls.map((l) => keyOf(l.kind, l.markdown));
     const m = matchSequences(a, c, work);
@@ -104,72 +156,21 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
     }
     gap(bs.length, ls.length);
     for (const b of bs) if (!matched.has(b)) unmatchedBase.push(b);
-    for (const n of nodes) if (n.id === null) unmatchedLocal.push(n);
+    for (const n of nodes) {
+      if (n.id !== null) continue;
+      unmatchedLocal.push(n);
+      n.children = n.local.children.map(newNode);
+    }
     return nodes;
-  }
-
-  /** Pairs of a gap (indices into bs, ls), in order: the most alike same-kind blocks, so an edit keeps its id. */
-  function pairGap(bs: readonly BaseBlock[], ls: readonly LocalBlock[]): Array<[number, number]> {
-    const n = bs.length;
-    const m = ls.length;
-    if (n === 0 || m === 0) return [];
-    if (n * m > GAP_ALIGN_LIMIT) {
-      exhaustive = false;
-      const out: Array<[number, number]> = [];
-      for (let k = 0; k < Math.min(n, m); k++) if (bs[k]!.kind === ls[k]!.kind) out.push([k, k]);
-      return out;
-    }
-    const inPlace = n === m;
-    const score = (b: BaseBlock, l: LocalBlock): number => {
-      if (b.kind !== l.kind) return -1;
-      if (sameContent(b.type, b.markdown, l.markdown, equals)) return 3;
-      const sim = similarity(b.markdown, l.markdown);
-      return !inPlace && sim < MIN_SIMILARITY ? -1 : sim + 0.05;
-    };
-    const w = m + 1;
-    const dp = new Float64Array((n + 1) * w);
-    const take = new Int8Array((n + 1) * w); // 1: pair, 2: skip base, 3: skip local
-    for (let i = 1; i <= n; i++) {
-      for (let j = 1; j <= m; j++) {
-        let best = dp[(i - 1) * w + j]!;
-        let how = 2;
-        if (dp[i * w + j - 1]! > best) {
-          best = dp[i * w + j - 1]!;
-          how = 3;
-        }
-        const s = score(bs[i - 1]!, ls[j - 1]!);
-        if (s >= 0 && dp[(i - 1) * w + j - 1]! + s > best) {
-          best = dp[(i - 1) * w + j - 1]! + s;
-          how = 1;
-        }
-        dp[i * w + j] = best;
-        take[i * w + j] = how;
-      }
-    }
-    const out: Array<[number, number]> = [];
-    for (let i = n, j = m; i > 0 && j > 0;) {
-      const how = take[i * w + j];
-      if (how === 1) out.push([--i, --j]);
-      else if (how === 2) i--;
-      else j--;
-    }
-    return out.reverse();
   }
 
   const nodes = diffList(childrenOf.get(null) ?? [], local);
 
   // Moves: a block gone from one place whose exact text appears as new in another keeps its id.
-  // They are paired before the gaps, so a moved block is not taken for an edit of its neighbour.
-  // Children of a new page stay new (they are created with it).
+  // They are paired before anything by likeness, so a moved block is not taken for an edit of its neighbour.
   const byKey = new Map<number, DiffNode[]>();
   let localSeen = 0;
   let baseSeen = 0;
-  const tryPair = (b: BaseBlock, n: DiffNode | undefined): boolean => {
-    if (!n) return false;
-    pairNode(n, b, !sameContent(b.type, b.markdown, n.local.markdown, equals));
-    n.moved = true;
-    return true;
-  };
   const exactMoves = () => {
     for (;;) {
       for (; localSeen < unmatchedLocal.length; localSeen++) {
@@ -184,28 +185,84 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
         const b = unmatchedBase[baseSeen]!;
         if (matched.has(b)) continue;
         const q = byKey.get(keyOf(b.kind, b.markdown));
-        while (q && q.length > 0 && q[0]!.id !== null) q.shift();
-        if (q && q.length > 0) tryPair(b, q.shift());
+        while (q && q.length > 0 && !open(q[0]!)) q.shift();
+        if (q && q.length > 0) pairNode(q.shift()!, b, false);
       }
     }
   };
+
+  /**
+   * One round of pairing by likeness, best pairs first: within every open gap, and across the whole
+   * document when few blocks are left (moved and edited). A pair within one gap gets a small bonus
+   * (an edit in place is likelier than an edit and a move); canonically equal pairs come first of all.
+   */
+  let gaps: Gap[] = [];
+  const likenessRound = (): boolean => {
+    const cands: Array<{ b: BaseBlock; n: DiffNode; score: number }> = [];
+    const consider = (b: BaseBlock, n: DiffNode, bonus: number, min: number) => {
+      if (b.kind !== n.local.kind) return;
+      if (sameContent(b.type, b.markdown, n.local.markdown, equals)) {
+        cands.push({ b, n, score: 3 + bonus });
+        return;
+      }
+      if (twinOfLocal(n.local) || twinOfBase(b)) return;
+      let sim = similarity(b.markdown, n.local.markdown);
+      if (isWrapper(b.kind)) sim = Math.max(sim, sharedChildren(b, n.local));
+      if (sim >= min) cands.push({ b, n, score: sim + bonus });
+    };
+    gaps = gaps.filter((g) => g.bs.some((b) => !matched.has(b)) && g.nodes.some(open));
+    for (const g of gaps) {
+      const bs = g.bs.filter((b) => !matched.has(b));
+      const ns = g.nodes.filter(open);
+      if (bs.length * ns.length > GAP_ALIGN_LIMIT) {
+        exhaustive = false;
+        continue;
+      }
+      for (const b of bs) for (const n of ns) consider(b, n, SAME_GAP_BONUS, MIN_SIMILARITY);
+    }
+    const leftBase = unmatchedBase.filter((b) => !matched.has(b));
+    const leftLocal = unmatchedLocal.filter(open);
+    if (leftBase.length <= CROSS_LIMIT && leftLocal.length <= CROSS_LIMIT) {
+      for (const b of leftBase) for (const n of leftLocal) consider(b, n, 0, MOVED_EDIT_SIMILARITY);
+    }
+    cands.sort((x, y) => y.score - x.score);
+    let paired = false;
+    for (const c of cands) {
+      if (matched.has(c.b) || !open(c.n)) continue;
+      pairNode(c.n, c.b, !sameContent(c.b.type, c.b.markdown, c.n.local.markdown, equals));
+      paired = true;
+      // A page paired brings its children's diff (new gaps, candidates): rank again with them.
+      if (isWrapper(c.b.kind)) break;
+    }
+    return paired;
+  };
+
+  /** For two pages: the share of children with exactly the same text (a renamed page keeps its content). */
+  const sharedChildren = (b: BaseBlock, l: LocalBlock): number => {
+    const bk = (childrenOf.get(b.id) ?? []).map((c) => keyOf(c.kind, c.markdown));
+    if (bk.length === 0 || l.children.length === 0) return 0;
+    const counts = new Map<number, number>();
+    for (const k of bk) counts.set(k, (counts.get(k) ?? 0) + 1);
+    let shared = 0;
+    for (const c of l.children) {
+      const k = keyOf(c.kind, c.markdown);
+      const left = counts.get(k);
+      if (left) {
+        shared++;
+        counts.set(k, left - 1);
+      }
+    }
+    return shared / Math.max(bk.length, l.children.length);
+  };
+
   const expanded = new Set<string>();
   for (;;) {
     exactMoves();
     if (pendingGaps.length > 0) {
-      const gaps = pendingGaps;
+      gaps.push(...pendingGaps);
       pendingGaps = [];
-      for (const g of gaps) {
-        const bs = g.bs.filter((b) => !matched.has(b));
-        const ns = g.nodes.filter((n) => n.id === null);
-        for (const [i, j] of pairGap(bs, ns.map((n) => n.local))) {
-          const b = bs[i]!;
-          const n = ns[j]!;
-          pairNode(n, b, !sameContent(b.type, b.markdown, n.local.markdown, equals));
-        }
-      }
-      continue;
     }
+    if (likenessRound()) continue;
     // A page that is gone may have had children moved out of it: offer them as move candidates too.
     let more = false;
     for (const b of unmatchedBase.slice()) {
@@ -214,14 +271,18 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
       for (const c of childrenOf.get(b.id) ?? []) if (!matched.has(c)) { unmatchedBase.push(c); more = true; }
     }
     if (more) continue;
-    // Last, blocks moved and re-spelled in a form the service normalises (few candidates only).
-    const leftBase = unmatchedBase.filter((b) => !matched.has(b));
-    const leftLocal = unmatchedLocal.filter((n) => n.id === null);
-    if (leftBase.length > CANONICAL_MOVE_LIMIT || leftLocal.length > CANONICAL_MOVE_LIMIT) break;
+    // Last, a gap still holding as many new as old blocks is a rewrite in place: pair in order.
     let paired = false;
-    for (const b of leftBase) {
-      const n = leftLocal.find((x) => x.id === null && x.local.kind === b.kind && sameContent(b.type, b.markdown, x.local.markdown, equals));
-      if (tryPair(b, n)) paired = true;
+    for (const g of gaps) {
+      const bs = g.bs.filter((b) => !matched.has(b));
+      const ns = g.nodes.filter(open);
+      if (bs.length !== ns.length) continue;
+      bs.forEach((b, k) => {
+        const n = ns[k]!;
+        if (b.kind !== n.local.kind) return;
+        pairNode(n, b, !sameContent(b.type, b.markdown, n.local.markdown, equals));
+        paired = true;
+      });
     }
     if (!paired) break;
   }
@@ -232,13 +293,13 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
 }
 
 /** Flags blocks whose parent or sibling order differs from base (the fewest such, by longest kept order). */
-function markMoved(nodes: DiffNode[], parentId: string | null): void {
+export function markMoved(nodes: DiffNode[], parentId: string | null | undefined): void {
   const placed: Placed[] = [];
   for (const n of nodes) if (n.base !== null) placed.push(n.base);
-  const moved = movedAmong(placed, parentId);
+  // Under a new block (parentId undefined) every existing block has moved.
+  const moved = parentId === undefined ? new Set(placed.map((p) => p.id)) : movedAmong(placed, parentId);
   for (const n of nodes) {
-    if (n.id === null) continue;
-    n.moved = moved.has(n.id);
-    if (n.children.length > 0) markMoved(n.children, n.id);
+    if (n.id !== null) n.moved = moved.has(n.id);
+    if (n.children.length > 0) markMoved(n.children, n.id ?? undefined);
   }
 }

@@ -14,6 +14,8 @@ export const DEFAULT_MAX_WORK = 4_000_000;
 const MAX_DEPTH = 48;
 /** Edit distance beyond which one region is not diffed (bounds the trace's memory, about 8 MB). */
 const MAX_D = 1000;
+/** Regions up to this many keys (both sides) are diffed exactly first. */
+const SMALL_REGION = 2000;
 
 export function matchSequences(a: ArrayLike<number>, b: ArrayLike<number>, maxWork = DEFAULT_MAX_WORK): SequenceMatch {
   const pairs: Array<[number, number]> = [];
@@ -35,6 +37,13 @@ function region(
   const tailStartA = aHi - tail;
   const tailStartB = bHi - tail;
   if (aLo < tailStartA && bLo < tailStartB) {
+    // Small regions get an exact diff; unique anchors only cut large ones down (they can miss a
+    // longer match around one far-moved unique line, which small regions cannot afford).
+    const small = tailStartA - aLo + tailStartB - bLo <= SMALL_REGION;
+    if (small && myers(a, aLo, tailStartA, b, bLo, tailStartB, out, state, true)) {
+      for (let k = 0; k < tail; k++) out.push([tailStartA + k, tailStartB + k]);
+      return;
+    }
     const anchors = depth < MAX_DEPTH ? uniqueAnchors(a, aLo, tailStartA, b, bLo, tailStartB) : [];
     if (anchors.length > 0) {
       let pa = aLo;
@@ -96,12 +105,15 @@ function longestIncreasing(pairs: Array<[number, number]>): Array<[number, numbe
   return out.reverse();
 }
 
-/** Myers' greedy LCS with the trace kept for backtracking; gives up (leaves the region unmatched) past the work bound. */
+/**
+ * Myers' greedy LCS with the trace kept for backtracking. Past the work bound it gives up: returns
+ * false and, unless `tentative`, marks the match not exhaustive (the region stays unmatched).
+ */
 function myers(
   a: ArrayLike<number>, aLo: number, aHi: number,
   b: ArrayLike<number>, bLo: number, bHi: number,
-  out: Array<[number, number]>, state: State,
-): void {
+  out: Array<[number, number]>, state: State, tentative = false,
+): boolean {
   const n = aHi - aLo;
   const m = bHi - bLo;
   const max = n + m;
@@ -131,8 +143,8 @@ function myers(
     if (found >= 0) break;
   }
   if (found < 0) {
-    state.exhaustive = false;
-    return;
+    if (!tentative) state.exhaustive = false;
+    return false;
   }
   // Backtrack from (n, m) through the saved frontiers, collecting diagonal (matched) steps.
   const matched: Array<[number, number]> = [];
@@ -150,4 +162,5 @@ function myers(
   }
   while (x > 0 && y > 0) matched.push([aLo + --x, bLo + --y]);
   for (let i = matched.length - 1; i >= 0; i--) out.push(matched[i]!);
+  return true;
 }

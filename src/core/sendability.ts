@@ -1,0 +1,56 @@
+// What can be sent for a block of the file: an edit in place (keeps the id), a replacement
+// (the type changed: delete and insert), a new block, or nothing (held back and reported).
+import type { BlockType } from '../dialect/index.js';
+import type { BlockKind, CoreDialect, LocalBlock } from './types.js';
+
+/** Types whose markdown a `PUT /blocks` may change (the type itself never changes). */
+export const PUTTABLE: ReadonlySet<string> = new Set(['text', 'code', 'line', 'table', 'image']);
+/** Types that markdown re-creates faithfully, so a type change may delete and insert them. */
+export const REPLACEABLE: ReadonlySet<string> = new Set(['text', 'code', 'line', 'table']);
+/** Types a file must never delete: they cannot be re-created from their markdown. */
+export const PROTECTED: ReadonlySet<string> = new Set(['collection', 'collectionItem', 'whiteboard', 'drawing']);
+
+export type EditAction =
+  | { action: 'put' }
+  | { action: 'replace'; type: BlockType }
+  | { action: 'hold'; reason: string };
+
+export type CreateAction = { action: 'create'; type: BlockType } | { action: 'hold'; reason: string };
+
+const isWrapper = (kind: BlockKind) => kind === 'page' || kind === 'card';
+
+function titleProblem(title: string): string | undefined {
+  return /[\r\n]/.test(title) ? 'a page or card title must be one line' : undefined;
+}
+
+/** How an edit of an existing block (base kind and type) to `local` can reach the service. */
+export function editAction(base: { kind: BlockKind; type: string }, local: LocalBlock, dialect: CoreDialect): EditAction {
+  if (base.kind === 'readonly' || local.kind === 'readonly') return { action: 'hold', reason: 'it is output-only content the service renders (edit it in the app)' };
+  if (isWrapper(base.kind)) {
+    const problem = titleProblem(local.markdown);
+    return problem ? { action: 'hold', reason: problem } : { action: 'put' };
+  }
+  const c = dialect.classify(local.markdown);
+  if ('problem' in c) return { action: 'hold', reason: c.problem };
+  if (c.type === base.type && PUTTABLE.has(base.type)) return { action: 'put' };
+  if (REPLACEABLE.has(base.type) && c.type !== base.type) return { action: 'replace', type: c.type };
+  return { action: 'hold', reason: `a ${base.type} block cannot be changed through its markdown (change it in the app)` };
+}
+
+/** How a block new in the file can be created; a page or card is held when any block inside it is. */
+export function createAction(local: LocalBlock, dialect: CoreDialect): CreateAction {
+  if (local.kind === 'readonly') return { action: 'hold', reason: 'output-only content (a collection) cannot be created from a file' };
+  if (isWrapper(local.kind)) {
+    const problem = titleProblem(local.markdown);
+    if (problem) return { action: 'hold', reason: problem };
+    for (const c of local.children) {
+      const a = createAction(c, dialect);
+      if (a.action === 'hold') return { action: 'hold', reason: `a block inside it cannot be sent: ${a.reason}` };
+    }
+    return { action: 'create', type: 'page' };
+  }
+  const c = dialect.classify(local.markdown);
+  if ('problem' in c) return { action: 'hold', reason: c.problem };
+  if (PROTECTED.has(c.type)) return { action: 'hold', reason: `a ${c.type} block cannot be created from markdown` };
+  return { action: 'create', type: c.type };
+}
