@@ -7,6 +7,7 @@ import { BUILTIN_DIRS, idSuffix, needsTitle, type Layout } from '../core/layout.
 import type { DocumentRecord } from '../journal/index.js';
 import { moveFileAtomic, readMirrorFile, writeFileAtomic } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
+import type { LocalChange } from './detectLocalChanges.js';
 import { withFrontMatter } from './fileText.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
@@ -24,6 +25,11 @@ export interface LayoutOutcome {
   moved: Move[];
   /** New documents recorded at their path, to be written by the pull. */
   added: string[];
+  /**
+   * Documents whose file was missing at its recorded path but is found, unchanged, where the
+   * layout puts it: a move a stopped run made on disk and did not record. Recorded now.
+   */
+  recovered: string[];
   blocked: Array<{ id: string; path: string; message: string }>;
   /** Documents whose new path is ignored: left out of the mirror. */
   ignored: string[];
@@ -66,9 +72,9 @@ async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string): P
   ctx.journal.setFileHash(rec.id, hash);
 }
 
-export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, skip: ReadonlySet<string>): Promise<LayoutOutcome> {
+export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, local: ReadonlyMap<string, LocalChange>): Promise<LayoutOutcome> {
   const { journal, root } = ctx;
-  const out: LayoutOutcome = { folderMoves: [], createdDirs: [], moved: [], added: [], blocked: [], ignored: [], unsettled: new Set(), vacated: new Set() };
+  const out: LayoutOutcome = { folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(), vacated: new Set() };
 
   for (const dir of Object.values(BUILTIN_DIRS)) if (await ensureDirectory(root, dir)) out.createdDirs.push(dir);
 
@@ -177,7 +183,15 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       continue;
     }
     if (!rec) added.push(id);
-    else if (skip.has(id)) {
+    else if (local.has(id)) {
+      if (local.get(id) === 'missing' && rec.path !== target && rec.fileHash !== null) {
+        const there = await readMirrorFile(root, target);
+        if (there && there.hash === rec.fileHash && !journal.getDocumentByPath(target)) {
+          journal.upsertDocument(withPlacement(rec, target, placement));
+          out.recovered.push(id);
+          continue;
+        }
+      }
       if (rec.path !== target || !samePlacement(rec, placement)) unsettle();
     } else if (rec.path !== target) moves.push({ id, from: rec.path, to: target, placement });
     else if (!samePlacement(rec, placement)) journal.upsertDocument(withPlacement(rec, rec.path, placement));

@@ -2,11 +2,13 @@
 // changed blocks' ranges of an untouched one; nothing when nothing changed), then records the new
 // base, the remote lastModifiedAt and the file's hash: the journal follows what is on disk.
 import type { Priority } from '../client/index.js';
-import { parseFrontMatter } from '../core/frontMatter.js';
+import { sameContent } from '../core/blockContent.js';
+import { parseFrontMatter, type FrontMatterFields } from '../core/frontMatter.js';
 import { flattenRemote } from '../core/flattenRemote.js';
 import { hashBlock } from '../core/hashBlock.js';
 import { needsTitle } from '../core/layout.js';
 import type { BaseBlock } from '../core/types.js';
+import { markdownEquals, segmentFile, type Segment } from '../dialect/index.js';
 import { isSpacesyncError } from '../errors.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { readMirrorFile, writeFileAtomic } from '../mirror/index.js';
@@ -70,7 +72,15 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   let mode: 'new' | 'splice' | 'render';
   if (recorded) {
     if (existing === null) return { kind: 'localPending', path, reason: 'missing' };
-    if (existing.hash !== record.fileHash) return { kind: 'localPending', path, reason: 'edited' };
+    if (existing.hash !== record.fileHash) {
+      // Changed since the daemon wrote it, but saying just what the service says now (the same
+      // edit made on both sides, or a run stopped between writing and recording): taken as is.
+      if (!saysRemote(existing.text, base, want, path)) return { kind: 'localPending', path, reason: 'edited' };
+      const write = () => recordPulled(ctx, record, remote, base, existing.hash);
+      if (opts.commit) await opts.commit(write);
+      else write();
+      return { kind: 'unchanged', path };
+    }
     const splice = spliceFile(existing.text, oldBase, base, block);
     const fm = withFrontMatter(splice.text, want, path);
     if (!fm.ok) return { kind: 'blocked', path, message: fm.problem };
@@ -103,6 +113,17 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   if (opts.commit) await opts.commit(write);
   else write();
   return outcome;
+}
+
+const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
+
+/** Whether `text` is this document's file holding exactly the blocks of `base` (canonically, media signatures aside). */
+function saysRemote(text: string, base: readonly BaseBlock[], want: FrontMatterFields, path: string): boolean {
+  const fm = withFrontMatter(text, want, path);
+  if (!fm.ok || fm.text !== text) return false;
+  const segments = flatten(segmentFile(text).segments);
+  return segments.length === base.length
+    && segments.every((s, i) => s.kind === base[i]!.kind && sameContent(base[i]!.type, s.markdown, base[i]!.markdown, markdownEquals));
 }
 
 function recordPulled(ctx: SyncContext, record: DocumentRecord, remote: RemoteDocument, base: readonly BaseBlock[], fileHash: string): void {

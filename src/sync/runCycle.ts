@@ -178,11 +178,12 @@ async function cycle(ctx: SyncContext, opts: CycleOptions): Promise<CycleResult>
 
   const local = await detectLocalChanges(ctx, opts.localCandidates);
   const byId = new Map(records.map((r) => [r.id, r]));
-  result.localChanged = [...local].map(([id, change]) => ({ id, path: byId.get(id)!.path, change }));
-  const skip = new Set(local.keys());
 
   const layout = planLayout({ documents: layoutDocuments(snapshot, records), folders: snapshot.folders });
-  const shape = await applyLayout(ctx, snapshot, layout, skip);
+  const shape = await applyLayout(ctx, snapshot, layout, local);
+  for (const id of shape.recovered) local.delete(id);
+  result.localChanged = [...local].map(([id, change]) => ({ id, path: byId.get(id)!.path, change }));
+  const skip = new Set(local.keys());
   result.folderMoves = shape.folderMoves;
   result.moved = shape.moved;
   result.createdDirs = shape.createdDirs;
@@ -205,10 +206,14 @@ async function cycle(ctx: SyncContext, opts: CycleOptions): Promise<CycleResult>
   const { changed, purged } = detectRemoteChanges(journal.listDocuments(), snapshot.documents);
   result.remoteChanged = changed;
   const remoteChanged = new Set(changed);
+  // An edited file whose document changed remotely too is read: when it already says what the
+  // service says (the same edit on both sides) it is taken as is; otherwise it stays pending.
+  const toPull = changed.filter((id) => !skip.has(id) || local.get(id) === 'edited');
+  const pulling = new Set(toPull);
   for (const [id, change] of local) {
+    if (pulling.has(id)) continue;
     result.localPending.push({ id, path: journal.getDocument(id)?.path ?? byId.get(id)!.path, change, remoteChanged: remoteChanged.has(id) });
   }
-  const toPull = changed.filter((id) => !skip.has(id));
   const bulk = toPull.length > 8 || records.length === 0;
   await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged);
 

@@ -102,4 +102,28 @@ describe('local changes are never overwritten by a pull', () => {
     expect(session.ctx.ownWrites.consume('Unsorted/Renamed note.md', hashText(read('Unsorted/Renamed note.md')))).toBe(true);
     expect((await detectLocalChanges(session.ctx)).size).toBe(0);
   });
+
+  it('the same edit made on both sides is taken as is: no write, nothing pending, the base moves', async () => {
+    const edited = read('Unsorted/Unsorted note.md').replace('hello world', 'hello both');
+    fs.writeFileSync(file('Unsorted/Unsorted note.md'), edited);
+    const ino = fs.statSync(file('Unsorted/Unsorted note.md')).ino;
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'B-HELLO', markdown: 'hello both' }] });
+    const result = await runCycle(session.ctx);
+    expect(result.localPending).toEqual([]);
+    expect(result.unchanged).toEqual(['D-UNS']);
+    expect(result.written).toEqual([]);
+    expect(fs.statSync(file('Unsorted/Unsorted note.md')).ino).toBe(ino);
+    expect(session.journal.getDocument('D-UNS')!.fileHash).toBe(hashText(edited));
+    expect(session.journal.getBaseBlocks('D-UNS')[0]!.markdown).toBe('hello both');
+    expect((await runCycle(session.ctx)).localChanged).toEqual([]);
+  });
+
+  it('a move a stopped run made on disk but did not record is recorded, not taken for a deleted file', async () => {
+    await space.call('PUT', '/documents/move', { documentIds: ['D-PERS'], destination: { folderId: 'F-PROJ' } });
+    fs.renameSync(file('Personal/Diary.md'), file('Projects/Diary.md'));
+    const result = await runCycle(session.ctx);
+    expect(result.localChanged).toEqual([]);
+    expect(result.localPending).toEqual([]);
+    expect(session.journal.getDocument('D-PERS')).toMatchObject({ path: 'Projects/Diary.md', folderId: 'F-PROJ' });
+  });
 });

@@ -1,0 +1,31 @@
+// One document file as the push reads it: its exact text and hash, its front matter (the `id`
+// that pairs renames, a `title` the name cannot carry, the user's own keys) and its block segments.
+import { parseFrontMatter, type ParsedFrontMatter } from '../core/frontMatter.js';
+import { segmentFile, type Segment } from '../dialect/index.js';
+import { readMirrorFile } from '../mirror/index.js';
+import { frontMatterParts } from './fileText.js';
+
+export interface LocalDocument {
+  path: string;
+  text: string;
+  hash: string;
+  frontMatter: ParsedFrontMatter;
+  /** The body's top-level blocks, byte-faithful (a Segment is a LocalBlock). */
+  segments: Segment[];
+}
+
+export function parseLocalDocument(path: string, text: string, hash: string): LocalDocument {
+  const frontMatter = parseFrontMatter(frontMatterParts(text)?.inner, `"${path}"`);
+  return { path, text, hash, frontMatter, segments: segmentFile(text).segments };
+}
+
+/** The file at `path`, read and cut into blocks; null when there is none. */
+export async function readLocalDocument(root: string, path: string): Promise<LocalDocument | null> {
+  const file = await readMirrorFile(root, path);
+  return file === null ? null : parseLocalDocument(path, file.text, file.hash);
+}
+
+/** The id the front matter claims, when it parses and has one. */
+export function claimedId(doc: LocalDocument): string | undefined {
+  return doc.frontMatter.ok && doc.frontMatter.id !== undefined && doc.frontMatter.id !== '' ? doc.frontMatter.id : undefined;
+}
