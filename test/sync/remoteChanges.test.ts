@@ -192,4 +192,16 @@ describe('remote changes after one cycle', () => {
     const after = readTree(root);
     for (const [p, v] of after) expect(v.mtimeMs, p).toBe(before.get(p)?.mtimeMs);
   });
+
+  it('lists every container again once fullScanMinutes have passed', async () => {
+    const quick = await cycle();
+    expect(quick.result.fullScan).toBe(false);
+    const now = session.ctx.now;
+    session.ctx.now = () => new Date(now().getTime() + 31 * 60_000);
+    const later = await cycle();
+    expect(later.result.fullScan).toBe(true);
+    expect(later.requests.filter((r) => r.includes('location=') || r.includes('folderId='))).toHaveLength(9);
+    const next = await cycle();
+    expect(next.requests).toEqual(LISTING);
+  });
 });

@@ -98,4 +98,27 @@ describe('spacesync sync', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/No connection link.*--link URL.*SPACESYNC_LINK/);
   });
+
+  it('without --once keeps pulling on the poll interval and stops cleanly on SIGTERM', async () => {
+    const root = newRoot();
+    fs.mkdirSync(path.join(root, '.spacesync'));
+    fs.writeFileSync(path.join(root, '.spacesync/config.json'), JSON.stringify({ poll: { minSeconds: 1, maxSeconds: 1 } }));
+    const run = spawnCli(['sync', '--dir', root], { SPACESYNC_LINK: space.server.baseUrl });
+    const waitFor = async (check: () => boolean) => {
+      for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(check()).toBe(true);
+    };
+    const diary = path.join(root, 'Personal/Diary.md');
+    await waitFor(() => fs.existsSync(diary));
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'B-DIARY', markdown: 'written while the daemon ran' }] });
+    await waitFor(() => fs.readFileSync(diary, 'utf8').includes('written while the daemon ran'));
+    run.child.kill('SIGTERM');
+    const done = await run.done;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^spacesync: syncing http:\/\/127\.0\.0\.1:\d+\/links\/\w{4}…\/api\/v1 into /m);
+    expect(done.stdout).toContain('spacesync: stopped.');
+    expect(done.stdout + done.stderr).not.toContain(space.server.linkId);
+    expect(fs.existsSync(path.join(root, '.spacesync/lock'))).toBe(false);
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'B-DIARY', markdown: 'dear diary' }] });
+  });
 });
