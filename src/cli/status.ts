@@ -1,13 +1,168 @@
-// `spacesync status`: placeholder until its issue lands; it fails with a clear message.
+// `spacesync status`: the state of a mirror at a glance, from disk and the journal only (no request
+// to the service): is a daemon running, the last successful cycle, changes waiting on either side,
+// conflicts, the request budget, 429s and the last errors. `--json` for scripts.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import type { Command } from 'commander';
 import type { Wrap } from './program.js';
-import { notYet } from './notYet.js';
+import { readDaemonStats, readLastCycle, readStatusErrors, type DaemonStats, type StatusError } from '../journal/daemonStatus.js';
+import { lockPath } from '../mirror/index.js';
+import { describeLink } from '../redact.js';
+import { shellQuote } from './init.js';
+import { ago, localTime, openMirrorState } from './openMirrorState.js';
+import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
+
+interface StatusFlags {
+  dir?: string;
+  config?: string;
+  json?: boolean;
+}
+
+export interface DaemonInfo {
+  running: boolean;
+  pid?: number;
+  host?: string;
+  since?: string;
+  /** A lock left by a process that is gone (the next daemon takes it over). */
+  stale?: boolean;
+}
+
+export interface StatusReport {
+  dir: string;
+  /** Shown masked, never whole. */
+  link: string | null;
+  daemon: DaemonInfo;
+  lastCycle: { at: string; counts: Record<string, number> } | null;
+  documents: number;
+  pendingLocal: LocalPendingChange[];
+  pendingRemote: RemotePendingChange[];
+  /** When the listing that pendingRemote compares with was taken. */
+  listedAt: string | null;
+  conflicts: number;
+  /** Operations sent and not confirmed; resolved at the next start. */
+  pendingIntents: number;
+  requests: (DaemonStats & { lastMinute: { requests: number; requestLimit: number; blocks: number; blockLimit: number } }) | null;
+  errors: StatusError[];
+  otherFiles: number;
+}
+
+function daemonInfo(root: string): DaemonInfo {
+  let lock: { pid?: unknown; hostname?: unknown; startedAt?: unknown };
+  try {
+    lock = JSON.parse(readFileSync(lockPath(root), 'utf8')) as typeof lock;
+  } catch {
+    return { running: false };
+  }
+  if (typeof lock.pid !== 'number') return { running: false };
+  const info: DaemonInfo = { running: true, pid: lock.pid, ...(typeof lock.hostname === 'string' ? { host: lock.hostname } : {}), ...(typeof lock.startedAt === 'string' ? { since: lock.startedAt } : {}) };
+  if (info.host === undefined || info.host === os.hostname()) {
+    try {
+      process.kill(lock.pid, 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return { ...info, running: false, stale: true };
+    }
+  }
+  return info;
+}
+
+export async function collectStatus(flags: { dir?: string; config?: string }): Promise<StatusReport> {
+  const state = openMirrorState(flags);
+  try {
+    const { journal, root, config } = state;
+    const local = await findLocalChanges(root, journal, config.ignore);
+    const remote = findRemoteChanges(journal);
+    const stats = journal ? readDaemonStats(journal) : undefined;
+    const counts = journal?.counts();
+    return {
+      dir: root,
+      link: config.link ? describeLink(config.link) : null,
+      daemon: daemonInfo(root),
+      lastCycle: journal ? readLastCycle(journal) ?? null : null,
+      documents: counts?.documents ?? 0,
+      pendingLocal: local.changes,
+      pendingRemote: remote.changes,
+      listedAt: remote.listedAt,
+      conflicts: counts?.openConflicts ?? 0,
+      pendingIntents: counts?.pendingIntents ?? 0,
+      requests: stats ? {
+        ...stats,
+        lastMinute: { requests: stats.budgets.space.used, requestLimit: stats.budgets.space.limit, blocks: stats.budgets.blocks.used, blockLimit: stats.budgets.blocks.limit },
+      } : null,
+      errors: journal ? readStatusErrors(journal) : [],
+      otherFiles: local.otherFiles,
+    };
+  } finally {
+    state.close();
+  }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function listed<T>(items: readonly T[], show: (t: T) => string, max = 10): string[] {
+  const lines = items.slice(0, max).map((t) => `                  ${show(t)}`);
+  if (items.length > max) lines.push(`                  … and ${items.length - max} more (--json lists them all)`);
+  return lines;
+}
+
+/** The report as a person reads it: one line per question, details indented below. */
+export function formatStatus(r: StatusReport, now = new Date()): string[] {
+  const dir = shellQuote(r.dir);
+  const lines = [`spacesync status of ${r.dir}`];
+  const row = (label: string, text: string) => lines.push(`  ${label.padEnd(15)} ${text}`);
+  row('space link', r.link ?? `none configured (run \`spacesync init ${dir} --link URL\`)`);
+  if (r.daemon.running) {
+    row('daemon', `running (pid ${r.daemon.pid}${r.daemon.host && r.daemon.host !== os.hostname() ? ` on ${r.daemon.host}` : ''}${r.daemon.since ? `, since ${localTime(r.daemon.since)}` : ''})`);
+  } else {
+    row('daemon', `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; start it with \`spacesync sync --dir ${dir}\``);
+  }
+  if (r.lastCycle) {
+    const c = r.lastCycle.counts;
+    const did = ['written', 'moved', 'pushed', 'purged'].filter((k) => (c[k] ?? 0) > 0).map((k) => `${c[k]} ${k}`);
+    row('last cycle', `${localTime(r.lastCycle.at)} (${ago(r.lastCycle.at, now)})${did.length ? `: ${did.join(', ')}` : ''}; ${plural(r.documents, 'document')} in sync`);
+  } else {
+    row('last cycle', `never: run \`spacesync sync --dir ${dir} --once\` for a first pass`);
+  }
+  if (r.pendingLocal.length === 0) row('local changes', 'none waiting');
+  else {
+    row('local changes', `${plural(r.pendingLocal.length, 'file')} changed here, not yet in the space:`);
+    lines.push(...listed(r.pendingLocal, (c) => `${c.path} (${c.change === 'moved' ? `moved from ${c.from}` : c.change === 'missing' ? 'deleted' : c.change})`));
+  }
+  if (!r.listedAt) row('remote changes', 'unknown until the first cycle lists the space');
+  else if (r.pendingRemote.length === 0) row('remote changes', `none waiting (as of the listing at ${localTime(r.listedAt)})`);
+  else {
+    row('remote changes', `${plural(r.pendingRemote.length, 'document')} changed in the space, not yet here (as of ${localTime(r.listedAt)}):`);
+    lines.push(...listed(r.pendingRemote, (c) => `${c.path ?? c.title} (${c.change === 'removed' ? 'purged from the trash' : c.change})`));
+  }
+  row('conflicts', r.conflicts === 0 ? 'none' : `${r.conflicts}: see them with \`spacesync conflicts --dir ${dir}\``);
+  if (r.pendingIntents > 0) row('unconfirmed', `${plural(r.pendingIntents, 'request')} sent without a confirmed answer; the next sync re-reads those documents`);
+  if (r.requests) {
+    const q = r.requests;
+    const minute = `${q.lastMinute.requests}/${q.lastMinute.requestLimit} requests and ${q.lastMinute.blocks}/${q.lastMinute.blockLimit} blocks in the last minute`;
+    row('requests', `${minute} (as of ${ago(q.savedAt, now)}); ${q.requests} since ${localTime(q.startedAt)}, ${plural(q.rateLimited, '429 answer')}, ${plural(q.retries, 'retry', 'retries')}`);
+  } else {
+    row('requests', 'no counts yet (the daemon records them after each cycle)');
+  }
+  if (r.errors.length === 0) row('errors', 'none');
+  else {
+    row('errors', `${plural(r.errors.length, 'recent error')}, newest last:`);
+    lines.push(...listed(r.errors.slice(-3), (e) => `${localTime(e.at)} ${e.code}: ${e.message}`));
+  }
+  if (r.otherFiles > 0) row('not synced', `${plural(r.otherFiles, 'file')} that ${r.otherFiles === 1 ? 'is' : 'are'} not .md (left as they are)`);
+  return lines;
+}
 
 export function registerStatus(program: Command, wrap: Wrap): void {
   program
     .command('status')
     .description('last cycle, pending changes, conflicts, budget use, errors')
-    .option('--dir <dir>', 'the mirror folder', '.')
+    .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
+    .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--json', 'print JSON')
-    .action(wrap(async () => notYet('status')));
+    .action(wrap(async (flags: StatusFlags) => {
+      const now = new Date();
+      const report = await collectStatus(flags);
+      const text = flags.json ? JSON.stringify(report, null, 2) : formatStatus(report, now).join('\n');
+      process.stdout.write(`${text}\n`);
+      return 0;
+    }));
 }

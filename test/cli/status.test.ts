@@ -1,0 +1,168 @@
+// `spacesync status` as a user runs it, on a mirror synced from the real server: what it says about
+// the daemon, the last cycle, changes waiting on either side, conflicts, requests and errors.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJournal } from '../../src/journal/index.js';
+import { recordStatusError, saveDaemonStats } from '../../src/journal/daemonStatus.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+import { linkIdOf, runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ port: 0, seed: smallSpace, limits: 'off' });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const journalOf = (root: string) => path.join(root, '.spacesync', 'journal.db');
+
+/** A mirror set up and synced once, as a user would: init, then sync --once. */
+async function syncedMirror(): Promise<string> {
+  const root = tempDir();
+  writeConfig(root, { link: server.baseUrl });
+  const r = await runCli(['sync', '--dir', root, '--once']);
+  expect(r.code, r.stderr).toBe(0);
+  return root;
+}
+
+async function status(root: string, json = false) {
+  const r = await runCli(['status', '--dir', root, ...(json ? ['--json'] : [])]);
+  expect(r.stdout + r.stderr).not.toContain(linkIdOf(server.baseUrl));
+  return r;
+}
+
+describe('spacesync status', () => {
+  it('a folder that is not a mirror, or no folder at all: exit 1 and how to set one up', async () => {
+    const plain = tempDir();
+    const r = await status(plain);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${plain} is not a spacesync folder`);
+    expect(r.stderr).toContain(`spacesync init ${plain} --link URL`);
+    const gone = await status(path.join(plain, 'nope'));
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/does not exist .*--dir/);
+    expect(fs.existsSync(path.join(plain, '.spacesync'))).toBe(false);
+  });
+
+  it('a broken config is named with what to fix', async () => {
+    const root = tempDir();
+    writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 'often' } });
+    const r = await status(root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/poll\.minSeconds: must be number/);
+  });
+
+  it('set up but never synced: says so and what to run', async () => {
+    const root = tempDir();
+    writeConfig(root, { link: server.baseUrl });
+    const r = await status(root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/last cycle\s+never: run `spacesync sync --dir .* --once`/);
+    expect(r.stdout).toMatch(/daemon\s+not running/);
+    const j = JSON.parse((await status(root, true)).stdout);
+    expect(j).toMatchObject({ dir: root, lastCycle: null, pendingLocal: [], pendingRemote: [], listedAt: null, conflicts: 0, requests: null, errors: [] });
+    expect(j.link).toMatch(/\/links\/.{4}…\/api\/v1$/);
+  });
+
+  it('after a cycle: in step; then every kind of local change is listed, by content and not by mtime', async () => {
+    const root = await syncedMirror();
+    const clean = JSON.parse((await status(root, true)).stdout);
+    expect(clean.lastCycle.at).toEqual(expect.any(String));
+    expect(clean).toMatchObject({ documents: 2, pendingLocal: [], pendingRemote: [], conflicts: 0 });
+    expect((await status(root)).stdout).toMatch(/local changes\s+none waiting/);
+
+    const road = path.join(root, 'Projects', 'Roadmap.md');
+    fs.utimesSync(road, new Date(2030, 0, 1), new Date(2030, 0, 1)); // a touch is not a change
+    expect(JSON.parse((await status(root, true)).stdout).pendingLocal).toEqual([]);
+
+    fs.appendFileSync(road, '\nA new paragraph\n');
+    fs.writeFileSync(path.join(root, 'Projects', 'Fresh idea.md'), 'just typed\n');
+    fs.mkdirSync(path.join(root, 'Archive'));
+    fs.renameSync(path.join(root, 'Unsorted', 'Inbox note.md'), path.join(root, 'Archive', 'Inbox note.md'));
+    fs.writeFileSync(path.join(root, 'Projects', 'photo.png'), 'not a document');
+    fs.writeFileSync(path.join(root, 'Projects', 'Roadmap (conflict 2026-11-21 093005).md'), 'a conflict copy is never synced');
+    const j = JSON.parse((await status(root, true)).stdout);
+    expect(j.pendingLocal).toEqual([
+      { path: 'Archive/Inbox note.md', change: 'moved', from: 'Unsorted/Inbox note.md', docId: 'D-NOTE' },
+      { path: 'Projects/Fresh idea.md', change: 'new' },
+      { path: 'Projects/Roadmap.md', change: 'edited', docId: 'D-ROAD' },
+    ]);
+    expect(j.otherFiles).toBe(1);
+    fs.rmSync(path.join(root, 'Archive', 'Inbox note.md'));
+    const human = (await status(root)).stdout;
+    expect(human).toMatch(/local changes\s+3 files changed here, not yet in the space:/);
+    expect(human).toMatch(/Unsorted\/Inbox note\.md \(deleted\)/);
+    expect(human).toMatch(/Projects\/Roadmap\.md \(edited\)/);
+    expect(human).toMatch(/not synced\s+1 file that is not \.md/);
+  });
+
+  it('remote changes come from the last listing against the base; counters, errors, conflicts and the daemon from the journal and the lock', async () => {
+    const root = await syncedMirror();
+    // What a cycle leaves when it listed changes it could not pull yet, and what a daemon records.
+    const journal = openJournal(journalOf(root));
+    const listing = journal.readListing()!;
+    listing.items.set('D-ROAD', { ...listing.items.get('D-ROAD')!, lastModifiedAt: '2030-01-01T00:00:00.000Z' });
+    listing.items.set('D-NEW', { title: 'Brand new', lastModifiedAt: '2030-01-01T00:00:00.000Z' });
+    listing.items.delete('D-NOTE');
+    journal.replaceListing(listing.takenAt, listing.items);
+    const now = new Date();
+    saveDaemonStats(journal, {
+      stats: {
+        total: 153, rateLimited: 2, retries: 3, blocksSpent: 4000, errors: { network: 1 },
+        budgets: { space: { used: 12, limit: 100, windowMs: 60_000 }, address: { used: 4, limit: 50, windowMs: 10_000 }, blocks: { used: 340, limit: 20_000, windowMs: 60_000 } },
+      },
+      startedAt: new Date(now.getTime() - 3_600_000).toISOString(), now, pid: process.pid,
+    });
+    recordStatusError(journal, { at: now, code: 'network', message: `Could not reach the service at ${server.baseUrl}/documents. Check the network connection.` });
+    journal.addConflict({ docId: 'D-ROAD', path: 'Projects/Roadmap.md', copyPath: 'Projects/Roadmap (conflict 2026-11-21 093005).md', details: {} });
+    journal.close();
+    fs.writeFileSync(path.join(root, '.spacesync', 'lock'), JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: now.toISOString() }));
+
+    const j = JSON.parse((await status(root, true)).stdout);
+    expect(j.pendingRemote).toEqual([
+      { id: 'D-NEW', title: 'Brand new', change: 'new' },
+      { id: 'D-ROAD', title: 'Roadmap', path: 'Projects/Roadmap.md', change: 'changed' },
+      { id: 'D-NOTE', title: 'Inbox note', path: 'Unsorted/Inbox note.md', change: 'removed' },
+    ]);
+    expect(j.conflicts).toBe(1);
+    expect(j.daemon).toMatchObject({ running: true, pid: process.pid });
+    expect(j.requests).toMatchObject({ requests: 153, rateLimited: 2, lastMinute: { requests: 12, requestLimit: 100, blocks: 340, blockLimit: 20_000 } });
+    expect(j.errors).toEqual([expect.objectContaining({ code: 'network' })]);
+
+    const human = (await status(root)).stdout;
+    expect(human).toMatch(new RegExp(`daemon\\s+running \\(pid ${process.pid}`));
+    expect(human).toMatch(/remote changes\s+3 documents changed in the space, not yet here/);
+    expect(human).toMatch(/Projects\/Roadmap\.md \(changed\)/);
+    expect(human).toMatch(/Brand new \(new\)/);
+    expect(human).toMatch(/conflicts\s+1: see them with `spacesync conflicts --dir /);
+    expect(human).toMatch(/requests\s+12\/100 requests and 340\/20000 blocks in the last minute \(as of (just now|\d+ s ago)\); 153 since .*, 2 429 answers, 3 retries/);
+    expect(human).toMatch(/errors\s+1 recent error, newest last:\n\s+.* network: Could not reach the service at .*\/links\/.{4}…\/api\/v1\/documents\. Check the network connection\./);
+  });
+
+  it('a lock whose process is gone is shown as stale, not as a running daemon', async () => {
+    const root = tempDir();
+    writeConfig(root, { link: server.baseUrl });
+    fs.writeFileSync(path.join(root, '.spacesync', 'lock'), JSON.stringify({ pid: 2 ** 22 + 17, hostname: os.hostname(), startedAt: new Date().toISOString() }));
+    const r = await status(root);
+    expect(r.stdout).toMatch(/daemon\s+not running \(a stale lock of pid \d+ is left; the next sync takes it over\)/);
+  });
+
+  it('reads beside a daemon that holds the journal\'s write lock, without waiting for it', async () => {
+    const root = await syncedMirror();
+    const writer = new Database(journalOf(root));
+    writer.prepare('BEGIN IMMEDIATE').run();
+    writer.prepare("INSERT INTO state (key, value) VALUES ('x', '1')").run();
+    try {
+      const r = await status(root, true);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).documents).toBe(2);
+    } finally {
+      writer.prepare('COMMIT').run();
+      writer.close();
+    }
+  });
+});
