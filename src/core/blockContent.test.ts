@@ -35,3 +35,10 @@ describe('similarity', () => {
     expect(similarity('brown fox quick', 'quick brown fox')).toBeGreaterThan(0.5);
   });
 });
+
+describe('similarity of a text kept whole inside its edit', () => {
+  it('rates words added at one end as an edit, but not a mere shared letter', () => {
+    expect(similarity('page 0', 'page 0 with many words added at the end')).toBeGreaterThanOrEqual(0.5);
+    expect(similarity('Beta', 'a')).toBeLessThan(0.5);
+  });
+});

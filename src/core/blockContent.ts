@@ -33,7 +33,7 @@ export function similarity(a: string, b: string): number {
   while (s < min - p && a.charCodeAt(la - 1 - s) === b.charCodeAt(lb - 1 - s)) s++;
   let ends = (p + s) / Math.max(la, lb);
   // One text whole at the start or end of the other (words added or removed at one end): an edit.
-  if (p >= min || s >= min) ends = Math.max(ends, 0.5 + 0.5 * (min / Math.max(la, lb)));
+  if (min >= 4 && (p >= min || s >= min)) ends = Math.max(ends, 0.5 + 0.5 * (min / Math.max(la, lb)));
   if (ends >= 0.8 || la < 2 || lb < 2) return ends;
   return Math.max(ends, dice(a.slice(0, 2000), b.slice(0, 2000)));
 }

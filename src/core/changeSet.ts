@@ -29,6 +29,8 @@ export interface ChangeSet {
   lateMoves: MoveRun[];
   /** Top-most blocks to delete (a page takes its children along). */
   deletes: string[];
+  /** Blocks the deletes remove, descendants included (the block budget they use). */
+  removedBlocks: number;
   /** The document as the service will hold it afterwards, in pre-order; new blocks carry their ref as id. */
   expected: RemoteBlock[];
 }
@@ -140,13 +142,15 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
   walk(top, null);
 
   const deletes: string[] = [];
+  let removedBlocks = 0;
   const gone = (r: RemoteBlock) => !inView.has(r.id) && !pinned.has(r.id);
   for (const r of current) {
     if (!gone(r)) continue;
+    removedBlocks++;
     const parent = r.parentId === null ? undefined : currentById.get(r.parentId);
     if (!parent || !gone(parent)) deletes.push(r.id);
   }
-  return { edits, moves, inserts, lateMoves, deletes, expected };
+  return { edits, moves, inserts, lateMoves, deletes, removedBlocks, expected };
 }
 
 /** Whether a change set sends nothing. */

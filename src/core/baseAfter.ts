@@ -1,0 +1,44 @@
+// The base to record once a push went through: the change set's expected document, with the ids
+// the service gave its new blocks, and its own (canonical) markdown where its answers carried it.
+import type { Block } from '../dialect/index.js';
+import { markdownOf } from './flattenRemote.js';
+import type { ChangeSet } from './changeSet.js';
+import { hashBlock } from './hashBlock.js';
+import { blockRef } from './plan.js';
+import type { BaseBlock } from './types.js';
+
+/** Every block an answer of `PUT /blocks` or `POST /blocks` holds, by id, with the markdown the file would show. */
+export function blocksOfAnswer(answer: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (list: readonly Block[]) => {
+    for (const b of list) {
+      if (typeof b?.id !== 'string') continue;
+      out.set(b.id, markdownOf(b));
+      if (b.content) walk(b.content);
+    }
+  };
+  const items = (answer as { items?: Block[] } | null)?.items;
+  if (Array.isArray(items)) walk(items);
+  return out;
+}
+
+/**
+ * The document's new base, or undefined when a new block's id is not known (an answer did not name
+ * it): then the shell re-reads the document and records that instead.
+ */
+export function baseAfter(cs: ChangeSet, doc: string, ids: ReadonlyMap<string, string>, answered: ReadonlyMap<string, string> = new Map()): BaseBlock[] | undefined {
+  const idOf = (x: string | null): string | null | undefined => {
+    if (x === null) return null;
+    if (!x.startsWith('new:')) return x;
+    return ids.get(blockRef(doc, x));
+  };
+  const out: BaseBlock[] = [];
+  for (const e of cs.expected) {
+    const id = idOf(e.id);
+    const parentId = idOf(e.parentId);
+    if (!id || parentId === undefined) return undefined;
+    const markdown = answered.get(id) ?? e.markdown;
+    out.push({ ...e, id, parentId, markdown, hash: hashBlock(markdown, e.kind) });
+  }
+  return out;
+}

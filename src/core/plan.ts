@@ -1,0 +1,263 @@
+// The fewest requests that carry out a cycle's decisions, as data: `spacesync plan` prints them and
+// the shell runs exactly them, in order. Ids the service gives only on creation are named by refs
+// (`@ref:…`) until then; the shell resolves them from earlier answers (see refs.ts).
+import type { NewBlock } from '../dialect/index.js';
+import type { ChangeSet, MoveRun, NewBlockSpec } from './changeSet.js';
+import { REF_PREFIX } from './changeSet.js';
+import type { Destination, DocumentDecision } from './decideDocument.js';
+import type { FolderDecisions } from './decideFolders.js';
+import type { Anchor } from './types.js';
+
+export interface PlanStep {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Under the link: `/blocks`, `/documents/move`… */
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Blocks this step reads or writes (the block budget). */
+  blocks: number;
+  /** One line for `spacesync plan`. */
+  describe: string;
+  /** The documents (ids or refs) this step changes. */
+  docs: string[];
+  /** Refs this step's answer names: `at` indexes the answer's items, then each item's `content` (empty: the answer itself). */
+  yields?: Array<{ ref: string; at: number[] }>;
+}
+
+export interface DocumentWork {
+  /** The document's id, or its ref when this plan creates it (see docRef). */
+  doc: string;
+  /** Its title or path, for the descriptions. */
+  name: string;
+  decision?: Pick<DocumentDecision, 'create' | 'rename' | 'move' | 'trash'>;
+  changes?: ChangeSet;
+}
+
+export interface PlanInput {
+  documents: readonly DocumentWork[];
+  folders?: Pick<FolderDecisions, 'creates' | 'renames' | 'moves' | 'deletes'>;
+  /** A folder's path for the descriptions (ids and refs). */
+  folderName?: (idOrRef: string) => string | undefined;
+}
+
+export interface PlanOptions {
+  /** Blocks at most per write request; larger writes are split (default 500). */
+  maxBlocksPerRequest?: number;
+}
+
+export const REF = '@ref:';
+export const docRef = (key: string) => `${REF}doc:${key}`;
+/** A block ref of a change set, made unique across documents. */
+export const blockRef = (doc: string, ref: string) => `${REF}block:${doc}:${ref}`;
+export const isRef = (s: string) => s.startsWith(REF);
+
+const DEFAULT_MAX_BLOCKS = 500;
+
+function chunks<T>(items: readonly T[], size: number, weight: (t: T) => number = () => 1): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let n = 0;
+  for (const it of items) {
+    const w = weight(it);
+    if (cur.length > 0 && n + w > size) {
+      out.push(cur);
+      cur = [];
+      n = 0;
+    }
+    cur.push(it);
+    n += w;
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const treeSize = (s: NewBlockSpec): number => 1 + s.children.reduce((a, c) => a + treeSize(c), 0);
+
+/** The position object of an anchor in a document. */
+function positionOf(anchor: Anchor, doc: string, ref: (r: string) => string) {
+  if ('after' in anchor) return { position: 'after', siblingId: anchor.after.startsWith(REF_PREFIX) ? ref(anchor.after) : anchor.after };
+  const page = anchor.start === null ? doc : anchor.start.startsWith(REF_PREFIX) ? ref(anchor.start) : anchor.start;
+  return { position: 'start', pageId: page };
+}
+
+/** A block to send: pages and cards with their new children; the type the dialect read for the rest. */
+function newBlock(s: NewBlockSpec): NewBlock {
+  if (s.kind === 'page' || s.kind === 'card') {
+    const b: NewBlock = { type: 'page', markdown: s.markdown, content: s.children.map(newBlock) };
+    if (s.kind === 'card') b.textStyle = 'card';
+    return b;
+  }
+  return { type: s.type as NewBlock['type'], markdown: s.markdown };
+}
+
+function yieldsOf(blocks: readonly NewBlockSpec[], ref: (r: string) => string): Array<{ ref: string; at: number[] }> {
+  const out: Array<{ ref: string; at: number[] }> = [];
+  const walk = (list: readonly NewBlockSpec[], at: number[]) => list.forEach((s, i) => {
+    out.push({ ref: ref(s.ref), at: [...at, i] });
+    walk(s.children, [...at, i]);
+  });
+  walk(blocks, []);
+  return out;
+}
+
+function destinationBody(to: Destination) {
+  return 'folderId' in to ? { folderId: to.folderId } : { destination: to.location };
+}
+
+export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
+  const max = opts.maxBlocksPerRequest ?? DEFAULT_MAX_BLOCKS;
+  const folderName = (id: string) => input.folderName?.(id) ?? id;
+  const where = (to: Destination) => ('folderId' in to ? `folder "${folderName(to.folderId)}"` : to.location === 'unsorted' ? 'Unsorted' : 'Templates');
+  const steps: PlanStep[] = [];
+  const folders = input.folders ?? { creates: [], renames: [], moves: [], deletes: [] };
+
+  // 1. Folders to create, one request per depth (a child needs its parent's id).
+  const byDepth = new Map<number, typeof folders.creates>();
+  for (const c of folders.creates) {
+    const depth = c.path.split('/').length;
+    byDepth.set(depth, [...(byDepth.get(depth) ?? []), c]);
+  }
+  for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
+    const list = byDepth.get(depth)!;
+    steps.push({
+      method: 'POST', path: '/folders', blocks: 0, docs: [],
+      body: { folders: list.map((c) => (c.parent === null ? { name: c.name } : { name: c.name, parentFolderId: c.parent })) },
+      describe: `POST /folders: create ${list.map((c) => `"${c.path}"`).join(', ')}`,
+      yields: list.map((c, i) => ({ ref: c.ref, at: [i] })),
+    });
+  }
+
+  // 2. Documents to create, one request per destination; daily notes come into being with their content.
+  const creates = new Map<string, { to: Destination; docs: DocumentWork[] }>();
+  for (const w of input.documents) {
+    const c = w.decision?.create;
+    if (!c || !('title' in c)) continue;
+    const key = JSON.stringify(c.destination);
+    const entry = creates.get(key) ?? { to: c.destination, docs: [] };
+    entry.docs.push(w);
+    creates.set(key, entry);
+  }
+  for (const { to, docs } of creates.values()) {
+    steps.push({
+      method: 'POST', path: '/documents', blocks: 0, docs: docs.map((w) => w.doc),
+      body: { documents: docs.map((w) => ({ title: (w.decision!.create as { title: string }).title })), ...(('folderId' in to) || to.location !== 'unsorted' ? { destination: destinationBody(to) } : {}) },
+      describe: `POST /documents: create ${docs.map((w) => `"${w.name}"`).join(', ')} in ${where(to)}`,
+      yields: docs.map((w, i) => ({ ref: w.doc, at: [i] })),
+    });
+  }
+
+  // 3. Moves and restores of documents, one request per destination; a renamed folder's documents go with them.
+  const moves = new Map<string, { to: Destination; ids: string[]; names: string[] }>();
+  const addMove = (to: Destination, id: string, name: string) => {
+    const key = JSON.stringify(to);
+    const entry = moves.get(key) ?? { to, ids: [], names: [] };
+    if (!entry.ids.includes(id)) {
+      entry.ids.push(id);
+      entry.names.push(name);
+    }
+    moves.set(key, entry);
+  };
+  for (const w of input.documents) if (w.decision?.move) addMove(w.decision.move, w.doc, `"${w.name}"`);
+  for (const r of folders.renames) for (const id of r.documentIds) addMove({ folderId: r.ref }, id, input.documents.find((w) => w.doc === id) ? `"${input.documents.find((w) => w.doc === id)!.name}"` : id);
+  for (const { to, ids, names } of moves.values()) {
+    steps.push({ method: 'PUT', path: '/documents/move', blocks: 0, docs: ids, body: { documentIds: ids, destination: destinationBody(to) }, describe: `PUT /documents/move: ${names.join(', ')} to ${where(to)}` });
+  }
+
+  // 4. Every edited block and renamed title of every document in one PUT /blocks (split when large).
+  const edits: Array<{ id: string; markdown: string; doc: string; what: string }> = [];
+  for (const w of input.documents) {
+    if (w.decision?.rename !== undefined && !isRef(w.doc)) edits.push({ id: w.doc, markdown: w.decision.rename, doc: w.doc, what: `rename "${w.name}" to "${w.decision.rename}"` });
+    for (const e of w.changes?.edits ?? []) edits.push({ id: e.id, markdown: e.markdown, doc: w.doc, what: '' });
+  }
+  for (const part of chunks(edits, max)) {
+    const docs = [...new Set(part.map((e) => e.doc))];
+    const renames = part.filter((e) => e.what).map((e) => e.what);
+    const blocks = part.filter((e) => !e.what).length;
+    const names = docs.map((d) => `"${input.documents.find((w) => w.doc === d)!.name}"`).join(', ');
+    steps.push({
+      method: 'PUT', path: '/blocks', blocks: part.length, docs, body: { blocks: part.map((e) => ({ id: e.id, markdown: e.markdown })) },
+      describe: `PUT /blocks: ${[blocks ? `edit ${plural(blocks, 'block')} in ${names}` : '', ...renames].filter(Boolean).join('; ')}`,
+    });
+  }
+
+  // 5. Per document: moves, inserts (one per contiguous run), then moves into pages created just now.
+  for (const w of input.documents) {
+    const cs = w.changes;
+    if (!cs) continue;
+    const ref = (r: string) => blockRef(w.doc, r);
+    const daily = w.decision?.create && 'dailyNoteDate' in w.decision.create ? w.decision.create.dailyNoteDate : undefined;
+    const move = (m: MoveRun) => {
+      for (const ids of chunks(m.ids, max)) {
+        steps.push({
+          method: 'PUT', path: '/blocks/move', blocks: ids.length, docs: [w.doc],
+          body: { blockIds: ids, position: positionOf(m.anchor, w.doc, ref) },
+          describe: `PUT /blocks/move: move ${plural(ids.length, 'block')} ${'after' in m.anchor ? 'after another' : 'to the start of its page'} in "${w.name}"`,
+        });
+      }
+    };
+    cs.moves.forEach(move);
+    for (const run of cs.inserts) {
+      // A long run goes in parts, each after the last block of the part before.
+      let anchor: Anchor = run.anchor;
+      for (const part of chunks(run.blocks, max, treeSize)) {
+        const position = daily && 'start' in anchor && anchor.start === null ? { position: 'end', date: daily } : positionOf(anchor, w.doc, ref);
+        const size = part.reduce((a, s) => a + treeSize(s), 0);
+        steps.push({
+          method: 'POST', path: '/blocks', blocks: size, docs: [w.doc],
+          body: { blocks: part.map(newBlock), position },
+          describe: `POST /blocks: insert ${plural(size, 'block')} ${'after' in anchor ? 'after another' : 'at the start'} in "${w.name}"${daily ? ` (the daily note of ${daily})` : ''}`,
+          yields: yieldsOf(part, ref),
+        });
+        anchor = { after: part[part.length - 1]!.ref };
+      }
+    }
+    cs.lateMoves.forEach(move);
+    if (daily && cs.inserts.length > 0) {
+      steps.push({
+        method: 'GET', path: '/blocks', query: { date: daily, maxDepth: '0' }, blocks: 1, docs: [w.doc],
+        describe: `GET /blocks: read the id of the daily note of ${daily}`, yields: [{ ref: w.doc, at: [] }],
+      });
+    }
+  }
+
+  // 6. Deleted blocks of every document in one DELETE /blocks: last, so an interrupted push leaves text behind, never loses it.
+  const deletes = input.documents.flatMap((w) => (w.changes?.deletes ?? []).map((id) => ({ id, doc: w.doc, weight: w.changes!.removedBlocks / w.changes!.deletes.length })));
+  for (const part of chunks(deletes, max)) {
+    const docs = [...new Set(part.map((d) => d.doc))];
+    steps.push({
+      method: 'DELETE', path: '/blocks', blocks: Math.round(part.reduce((a, d) => a + d.weight, 0)), docs, body: { blockIds: part.map((d) => d.id) },
+      describe: `DELETE /blocks: delete ${plural(part.length, 'block')} in ${docs.map((d) => `"${input.documents.find((w) => w.doc === d)!.name}"`).join(', ')}`,
+    });
+  }
+
+  // 7. Documents to the trash, in one request.
+  const trashed = input.documents.filter((w) => w.decision?.trash && !isRef(w.doc));
+  if (trashed.length > 0) {
+    steps.push({ method: 'DELETE', path: '/documents', blocks: 0, docs: trashed.map((w) => w.doc), body: { documentIds: trashed.map((w) => w.doc) }, describe: `DELETE /documents: move ${trashed.map((w) => `"${w.name}"`).join(', ')} to the trash` });
+  }
+
+  // 8. Folders: moves, the subfolders of renamed ones, then deletes (the renamed ones' old folders too), deepest first.
+  const folderMoves = new Map<string, string[]>();
+  const addFolderMove = (parent: string | null, id: string) => {
+    const key = parent ?? '';
+    folderMoves.set(key, [...(folderMoves.get(key) ?? []), id]);
+  };
+  for (const m of folders.moves) addFolderMove(m.parent, m.id);
+  for (const r of folders.renames) for (const id of r.subfolderIds) addFolderMove(r.ref, id);
+  for (const [parent, ids] of folderMoves) {
+    steps.push({
+      method: 'PUT', path: '/folders/move', blocks: 0, docs: [], body: { folderIds: ids, destination: parent === '' ? 'root' : { parentFolderId: parent } },
+      describe: `PUT /folders/move: ${ids.map((id) => `"${folderName(id)}"`).join(', ')} ${parent === '' ? 'to the top level' : `into "${folderName(parent)}"`}`,
+    });
+  }
+  const folderDeletes = [...folders.renames.map((r) => ({ id: r.id, path: r.from, renamed: r.to })), ...folders.deletes.map((d) => ({ ...d, renamed: undefined as string | undefined }))]
+    .sort((a, b) => b.path.split('/').length - a.path.split('/').length);
+  if (folderDeletes.length > 0) {
+    steps.push({
+      method: 'DELETE', path: '/folders', blocks: 0, docs: [], body: { folderIds: folderDeletes.map((d) => d.id) },
+      describe: `DELETE /folders: ${folderDeletes.map((d) => (d.renamed ? `"${d.path}" (renamed to "${d.renamed}": the API has no folder rename, so a new folder was created and its contents moved there)` : `"${d.path}"`)).join(', ')}`,
+    });
+  }
+  return steps;
+}

@@ -1,0 +1,88 @@
+// Safety predicates checked before a cycle changes anything: a mass delete (either way), a missing
+// or empty mirror, an empty listing where the journal knows documents. A refusal is data whose
+// message names the numbers and says that --force overrides; and what cannot round-trip is reported.
+import { createAction, editAction } from './sendability.js';
+import type { DiffNode } from './diff.js';
+import type { CoreDialect } from './types.js';
+
+export interface SafetyInput {
+  /** Documents the journal knows. */
+  known: number;
+  /** Documents this cycle would move to the service's trash (files deleted, or moved into Trash/). */
+  remoteDeletes: number;
+  /** Files this cycle would remove from the mirror (documents the service no longer lists). */
+  localDeletes: number;
+  rootExists: boolean;
+  /** Document files found in the mirror. */
+  localFiles: number;
+  /** Documents the service listed. */
+  remoteListed: number;
+  /** From the config (default 50). */
+  maxDeletePercent: number;
+  force: boolean;
+}
+
+export type SafetyReason = 'root_missing' | 'root_empty' | 'remote_empty' | 'mass_delete_remote' | 'mass_delete_local';
+
+export type SafetyVerdict =
+  | { ok: true; /** Set when --force let through what would have been refused. */ forced?: SafetyReason }
+  | { ok: false; reason: SafetyReason; message: string };
+
+const pct = (n: number, of: number) => Math.round((100 * n) / Math.max(1, of));
+const FORCE = 'Run again with --force to go ahead anyway.';
+
+/** A single document's deletion is never a mass delete, whatever share of a tiny space it is. */
+const MIN_MASS_DELETE = 2;
+
+export function checkSafety(s: SafetyInput): SafetyVerdict {
+  const refuse = (reason: SafetyReason, message: string): SafetyVerdict => (s.force ? { ok: true, forced: reason } : { ok: false, reason, message });
+  if (!s.rootExists) {
+    return refuse('root_missing', `The mirror folder is missing, so every one of the ${s.known} known documents would look deleted. Nothing was changed. Check the folder (an unmounted disk?) and run again; ${FORCE}`);
+  }
+  if (s.known > 0 && s.localFiles === 0) {
+    return refuse('root_empty', `The mirror folder holds no documents while the journal knows ${s.known}: all of them would be moved to the service's trash. Nothing was changed. Restore the files, or ${FORCE.toLowerCase()}`);
+  }
+  if (s.known > 0 && s.remoteListed === 0) {
+    return refuse('remote_empty', `The service listed no documents while the journal knows ${s.known}: all their files would be removed. Nothing was changed. Check the link points to the right space; ${FORCE}`);
+  }
+  const limit = s.maxDeletePercent;
+  if (s.remoteDeletes >= MIN_MASS_DELETE && pct(s.remoteDeletes, s.known) > limit) {
+    return refuse('mass_delete_remote', `This cycle would move ${s.remoteDeletes} of ${s.known} documents (${pct(s.remoteDeletes, s.known)}%) to the service's trash, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If the files were deleted on purpose, ${FORCE.toLowerCase()}`);
+  }
+  if (s.localDeletes >= MIN_MASS_DELETE && pct(s.localDeletes, s.known) > limit) {
+    return refuse('mass_delete_local', `This cycle would remove ${s.localDeletes} of ${s.known} files (${pct(s.localDeletes, s.known)}%) because the service no longer lists their documents, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If that is right, ${FORCE.toLowerCase()}`);
+  }
+  return { ok: true };
+}
+
+export interface RoundTripProblem {
+  /** The block's id when it exists on the service. */
+  id?: string;
+  markdown: string;
+  message: string;
+}
+
+/**
+ * Blocks of a file that cannot be sent as they are (the service would split or refuse them, or they
+ * are output-only): these are not pushed, and are reported. The merge holds them back the same way.
+ */
+export function roundTripProblems(nodes: readonly DiffNode[], dialect: CoreDialect): RoundTripProblem[] {
+  const out: RoundTripProblem[] = [];
+  const walk = (list: readonly DiffNode[]) => {
+    for (const n of list) {
+      if (n.id === null) {
+        const a = createAction(n.local, dialect);
+        if (a.action === 'hold') {
+          out.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}.` });
+          continue;
+        }
+      } else if (n.changed) {
+        const a = editAction(n.base!, n.local, dialect);
+        if (a.action === 'hold') out.push({ id: n.id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}.` });
+      }
+      walk(n.children);
+    }
+  };
+  walk(nodes);
+  return out;
+}
