@@ -1,13 +1,169 @@
-// `spacesync conflicts`: placeholder until its issue lands; it fails with a clear message.
+// `spacesync conflicts`: the conflicts the daemon kept (the space's version stays in the document,
+// the local version is a copy beside it, never synced) with the blocks that differ, and
+// `spacesync conflicts resolve <copy|id>` to mark one done (`--delete-copy` removes the copy).
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { Wrap } from './program.js';
-import { notYet } from './notYet.js';
+import { SpacesyncError } from '../errors.js';
+import type { ConflictRecord, Journal } from '../journal/index.js';
+import { isConflictCopy, readMirrorFile, resolveInRoot } from '../mirror/index.js';
+import { diffBlocks, fileBlocks, formatDiff, type DiffBlock, type DiffLine } from './blockDiff.js';
+import { shellQuote } from './init.js';
+import { ago, localTime, openMirrorState } from './openMirrorState.js';
+
+interface ConflictsFlags {
+  dir?: string;
+  config?: string;
+  json?: boolean;
+  all?: boolean;
+}
+
+interface ResolveFlags {
+  dir?: string;
+  config?: string;
+  deleteCopy?: boolean;
+}
+
+export interface ConflictView {
+  id: number;
+  docId: string;
+  /** The document's file (the space's version after the conflict). */
+  path: string;
+  /** The copy holding the local version. */
+  copyPath: string;
+  createdAt: string;
+  resolvedAt: string | null;
+  fileExists: boolean;
+  copyExists: boolean;
+  /** Blocks only in the file (`removed`: the space's side) and only in the copy (`added`: yours), with context. */
+  diff: Array<{ op: DiffLine['op'] } & DiffBlock>;
+}
+
+async function readText(root: string, rel: string): Promise<string | null> {
+  try {
+    return (await readMirrorFile(root, rel))?.text ?? null;
+  } catch {
+    return null;
+  }
+}
+
+async function describeConflict(root: string, c: ConflictRecord): Promise<ConflictView> {
+  const file = await readText(root, c.path);
+  const copy = await readText(root, c.copyPath);
+  const diff = file !== null && copy !== null ? diffBlocks(fileBlocks(file), fileBlocks(copy)) : [];
+  return {
+    id: c.id, docId: c.docId, path: c.path, copyPath: c.copyPath, createdAt: c.createdAt, resolvedAt: c.resolvedAt,
+    fileExists: file !== null, copyExists: copy !== null,
+    diff: diff.map((l) => ({ op: l.op, ...l.block })),
+  };
+}
+
+function formatConflict(v: ConflictView, dir: string, now: Date): string[] {
+  const lines = [`#${v.id}  ${v.path}  (${localTime(v.createdAt)}, ${ago(v.createdAt, now)}${v.resolvedAt ? `; resolved ${localTime(v.resolvedAt)}` : ''})`];
+  lines.push(`    your version: ${v.copyPath}${v.copyExists ? '' : ' (deleted)'}`);
+  if (!v.copyExists && !v.resolvedAt) lines.push(`    The copy is gone: mark this done with \`spacesync conflicts resolve ${v.id} --dir ${dir}\`.`);
+  else if (!v.fileExists) lines.push('    The document\'s file is gone (moved or deleted); compare the copy with the document by hand.');
+  else {
+    const shown = formatDiff(v.diff.map(({ op, ...block }) => ({ op, block })));
+    if (shown.length === 0) lines.push('    The copy and the file now hold the same blocks: nothing is left to merge.');
+    else lines.push('    (- only in the file: the space\'s version; + only in your copy)', ...shown.map((l) => `    ${l}`));
+  }
+  return lines;
+}
+
+/** Finds a conflict by its number or its copy's path (relative to the mirror, or to the current folder). */
+function findConflict(journal: Journal, root: string, which: string): ConflictRecord | undefined {
+  const all = journal.listConflicts({ includeResolved: true });
+  if (/^#?\d+$/.test(which)) return journal.getConflict(Number(which.replace('#', '')));
+  const candidates = new Set([which.split(path.sep).join('/'), path.relative(root, path.resolve(which)).split(path.sep).join('/')]);
+  const matches = all.filter((c) => candidates.has(c.copyPath));
+  return matches.find((c) => c.resolvedAt === null) ?? matches[0];
+}
+
+async function listConflicts(flags: ConflictsFlags): Promise<number> {
+  const state = openMirrorState(flags);
+  try {
+    const { journal, root } = state;
+    const records = journal ? journal.listConflicts({ includeResolved: flags.all === true }) : [];
+    const views = await Promise.all(records.map((c) => describeConflict(root, c)));
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ dir: root, conflicts: views }, null, 2)}\n`);
+      return 0;
+    }
+    const dir = shellQuote(root);
+    const out = (line: string) => process.stdout.write(`${line}\n`);
+    if (views.length === 0) {
+      out(`No ${flags.all ? '' : 'open '}conflicts in ${root}.`);
+      return 0;
+    }
+    out(`${views.length} ${flags.all ? '' : 'open '}conflict${views.length === 1 ? '' : 's'} in ${root}. The space's version stayed in each document; yours is in the copy beside it, never synced.`);
+    const now = new Date();
+    for (const v of views) {
+      out('');
+      for (const line of formatConflict(v, dir, now)) out(line);
+    }
+    out('');
+    out('To settle one: copy what you want to keep from the copy into the file (it syncs as usual), then');
+    out(`  spacesync conflicts resolve <number or copy path> --dir ${dir} [--delete-copy]`);
+    return 0;
+  } finally {
+    state.close();
+  }
+}
+
+async function resolveConflict(which: string, flags: ResolveFlags): Promise<number> {
+  const state = openMirrorState(flags, { write: true });
+  try {
+    const { journal, root } = state;
+    const dir = shellQuote(root);
+    const found = journal ? findConflict(journal, root, which) : undefined;
+    if (!journal || !found) {
+      throw new SpacesyncError('usage', `No conflict "${which}" in ${root}. List them with \`spacesync conflicts --dir ${dir}\` and pass a number or a copy's path from that list.`);
+    }
+    const out = (line: string) => process.stdout.write(`${line}\n`);
+    if (found.resolvedAt === null) {
+      journal.resolveConflict(found.id);
+      out(`Conflict #${found.id} on ${found.path} is marked resolved.`);
+    } else {
+      out(`Conflict #${found.id} on ${found.path} was already resolved (${localTime(found.resolvedAt)}).`);
+    }
+    if (flags.deleteCopy) {
+      // Only ever a conflict copy inside the mirror: never the document's own file.
+      if (!isConflictCopy(found.copyPath)) throw new SpacesyncError('usage', `${found.copyPath} is not named like a conflict copy, so it was not deleted. Delete it by hand if you are sure.`);
+      try {
+        await fsp.rm(resolveInRoot(root, found.copyPath));
+        out(`Deleted the copy ${found.copyPath}.`);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+          throw new SpacesyncError('mirror_io', `Could not delete the copy ${found.copyPath}: ${(e as Error).message}. The conflict is marked resolved; delete the copy by hand.`, { cause: e });
+        }
+        out(`The copy ${found.copyPath} was already gone.`);
+      }
+    } else if ((await readText(root, found.copyPath)) !== null) {
+      out(`The copy ${found.copyPath} is kept (it is never synced); delete it when you no longer need it, or run again with --delete-copy.`);
+    }
+    return 0;
+  } finally {
+    state.close();
+  }
+}
 
 export function registerConflicts(program: Command, wrap: Wrap): void {
-  program
+  const conflicts = program
     .command('conflicts')
-    .description('list conflict copies and the blocks that differ')
-    .option('--dir <dir>', 'the mirror folder', '.')
+    .description('list conflict copies and the blocks that differ; `conflicts resolve` marks one done')
+    .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
+    .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
+    .option('--all', 'include resolved conflicts')
     .option('--json', 'print JSON')
-    .action(wrap(async () => notYet('conflicts')));
+    .action(wrap(async (flags: ConflictsFlags) => listConflicts(flags)));
+  conflicts
+    .command('resolve')
+    .description('mark a conflict resolved, by its number or its copy\'s path')
+    .argument('<copy-or-number>', 'the conflict copy\'s path, or the conflict\'s number from the list')
+    .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
+    .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
+    .option('--delete-copy', 'delete the conflict copy as well')
+    .action(wrap(async (which: string, _flags: ResolveFlags, cmd: Command) => resolveConflict(which, cmd.optsWithGlobals<ResolveFlags>())));
 }
