@@ -30,6 +30,9 @@ export const DEFAULT_SETTINGS: SyncSettings = {
 /** The client calls a pull makes. */
 export type PullClient = Pick<SpaceClient, 'listDocuments' | 'listFolders' | 'getBlocks' | 'stats'>;
 
+/** The client calls a push makes besides a pull's. */
+export type PushClient = Pick<SpaceClient, 'createBlocks' | 'updateBlocks' | 'deleteBlocks' | 'moveBlocks' | 'createDocuments' | 'deleteDocuments' | 'moveDocuments' | 'createFolders' | 'deleteFolders' | 'moveFolders'>;
+
 export interface PullProgress {
   done: number;
   total: number;
@@ -42,7 +45,7 @@ export interface SyncContext {
   root: string;
   settings: SyncSettings;
   journal: Journal;
-  client: PullClient;
+  client: PullClient & PushClient;
   logger: Logger;
   now: () => Date;
   ownWrites: OwnWrites;

@@ -1,0 +1,77 @@
+// The push half of a cycle: settle what an interrupted run left, look at the mirror, ask the latest
+// listing which of the changed documents the service changed too, plan, check safety, and carry the
+// plan out (or only return it, for `spacesync plan` and `--dry-run`).
+import type { SyncContext } from './SyncContext.js';
+import { currentListing } from './currentListing.js';
+import { executePush, type PushOutcome } from './executePush.js';
+import { planPush } from './planPush.js';
+import type { PushPlan } from './PushPlan.js';
+import { readLocalDocument } from './readLocalDocument.js';
+import { resolveIntents } from './resolveIntents.js';
+import type { Placement, RemoteDocument } from './remoteTypes.js';
+import { scanLocal, type LocalScan } from './scanLocal.js';
+
+/** A listing younger than this is taken as current (one request covers every pending document). */
+export const LISTING_MAX_AGE_MS = 3_000;
+
+export interface PushOptions {
+  /** Only these paths (what the watcher named); the whole mirror when omitted. */
+  paths?: readonly string[];
+  /** A full listing the cycle has just taken (documents and where they are). */
+  snapshot?: { documents: ReadonlyMap<string, RemoteDocument>; placements: ReadonlyMap<string, Placement> };
+  listingMaxAgeMs?: number;
+  /** Plan only: nothing is sent and nothing recorded. */
+  dryRun?: boolean;
+}
+
+export interface PushResult {
+  plan: PushPlan;
+  /** Null when nothing was carried out (a dry run, a refusal, nothing to do). */
+  outcome: PushOutcome | null;
+  /** Requests made (reads included). */
+  requests: number;
+}
+
+const isEmpty = (s: LocalScan) => s.changed.length + s.missing.length + s.added.length + s.addedDirs.length + s.removedDirs.length === 0;
+
+export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promise<PushResult> {
+  const before = ctx.client.stats().total;
+  const { journal } = ctx;
+  const intents = journal.pendingIntents();
+  const scanOpts = opts.paths ? { paths: opts.paths } : {};
+  let scan = await scanLocal(ctx, scanOpts);
+  const empty: PushPlan = { refused: null, steps: [], problems: scan.problems, pendingIntents: intents.length, reads: 0 };
+  if (isEmpty(scan) && intents.length === 0) return { plan: empty, outcome: null, requests: 0 };
+
+  const listing = opts.snapshot
+    ? new Map([...opts.snapshot.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }]))
+    : (await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun })).items;
+
+  let settle = intents;
+  if (intents.length > 0 && !opts.dryRun) {
+    const resolution = await resolveIntents(ctx, intents, listing);
+    if (resolution.adopted.length > 0) scan = await scanLocal(ctx, scanOpts);
+    // A document with requests in flight is read again and merged even when its file did not change.
+    for (const id of resolution.forced.keys()) {
+      const r = journal.getDocument(id);
+      if (!r || r.fileHash === null || scan.changed.some((c) => c.record.id === id)) continue;
+      const local = await readLocalDocument(ctx.root, r.path);
+      if (local && local.frontMatter.ok) scan.changed.push({ record: r, local, moved: false });
+      else for (const i of resolution.forced.get(id)!) journal.clearIntent(i);
+    }
+    settle = journal.pendingIntents();
+  }
+
+  const plan = await planPush(ctx, {
+    scan, listing, intents: settle, fullScan: opts.paths === undefined,
+    ...(opts.snapshot ? { placements: opts.snapshot.placements } : {}),
+  });
+  const requests = () => ctx.client.stats().total - before;
+  if (plan.refused) {
+    ctx.logger.warn({ reason: plan.refused.reason }, plan.refused.message);
+    return { plan, outcome: null, requests: requests() };
+  }
+  if (opts.dryRun) return { plan, outcome: null, requests: requests() };
+  const outcome = await executePush(ctx, plan);
+  return { plan, outcome, requests: requests() };
+}

@@ -1,0 +1,124 @@
+// What changed in the mirror since the journal's base, by content (never by mtime): edited files,
+// files moved or renamed (paired by the `id` in their front matter), files gone, new files (a copy
+// of a known file is a new document), new directories and folders whose directory is gone.
+import { dirOfPath, stemOfPath } from '../core/fileName.js';
+import { BUILTIN_DIRS, STATE_DIR } from '../core/layout.js';
+import type { DocumentRecord, FolderRecord } from '../journal/index.js';
+import { scanMirror } from '../mirror/index.js';
+import type { SyncContext } from './SyncContext.js';
+import { claimedId, readLocalDocument, type LocalDocument } from './readLocalDocument.js';
+
+export interface ChangedFile {
+  record: DocumentRecord;
+  local: LocalDocument;
+  /** The file is at another path than base recorded (moved or renamed). */
+  moved: boolean;
+}
+
+export interface LocalScan {
+  changed: ChangedFile[];
+  /** Known documents whose file is gone and found nowhere else. */
+  missing: DocumentRecord[];
+  /** Files that are no document yet (or copies of one). */
+  added: LocalDocument[];
+  /** Directories that are no folder of the space yet, parents first. */
+  addedDirs: string[];
+  /** Folders whose directory is gone. */
+  removedDirs: FolderRecord[];
+  /** Files that cannot be synced as they are. */
+  problems: Array<{ path: string; message: string }>;
+  /** Document files seen (a full scan only). */
+  filesSeen: number;
+}
+
+export interface ScanOptions {
+  /** Only these paths (what the watcher named); every file and directory when omitted. */
+  paths?: readonly string[];
+}
+
+const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS));
+
+export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
+  const { journal, root } = ctx;
+  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], problems: [], filesSeen: 0 };
+  const records = journal.listDocuments();
+  const byPath = new Map(records.map((r) => [r.path, r]));
+  const byId = new Map(records.map((r) => [r.id, r]));
+
+  let files: string[];
+  let dirs: Set<string> | undefined;
+  if (opts.paths) {
+    files = [...new Set(opts.paths)].filter((p) => p.endsWith('.md') && !ctx.ignore(p));
+  } else {
+    const m = await scanMirror(root, ctx.ignore);
+    files = m.files.map((f) => f.relPath);
+    dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
+    scan.filesSeen = files.length;
+  }
+  const present = new Set(files);
+
+  // Known paths: the file is its document's unless it names another known document.
+  const candidates: DocumentRecord[] = opts.paths ? records.filter((r) => present.has(r.path)) : records;
+  const gone = new Map<string, DocumentRecord>();
+  const strangers: LocalDocument[] = [];
+  const read = async (p: string) => {
+    const doc = await readLocalDocument(root, p);
+    if (doc && !doc.frontMatter.ok) scan.problems.push({ path: p, message: doc.frontMatter.problem });
+    return doc;
+  };
+  for (const r of candidates) {
+    if (r.fileHash === null) continue; // not written yet: the pull's
+    const doc = present.has(r.path) ? await read(r.path) : null;
+    if (doc === null) {
+      gone.set(r.id, r);
+      continue;
+    }
+    if (!doc.frontMatter.ok) continue;
+    const claim = claimedId(doc);
+    if (claim !== undefined && claim !== r.id && byId.has(claim)) {
+      gone.set(r.id, r);
+      strangers.push(doc);
+    } else if (doc.hash !== r.fileHash) {
+      scan.changed.push({ record: r, local: doc, moved: false });
+    }
+  }
+  // In watcher mode a removed path is a known path no longer there.
+  if (opts.paths) for (const p of opts.paths) {
+    const r = byPath.get(p);
+    if (r && r.fileHash !== null && !present.has(p)) gone.set(r.id, r);
+  }
+  for (const p of files) {
+    if (byPath.has(p)) continue;
+    const doc = await read(p);
+    if (doc && doc.frontMatter.ok) strangers.push(doc);
+  }
+
+  // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).
+  const claims = new Map<string, LocalDocument[]>();
+  for (const doc of strangers) {
+    const id = claimedId(doc);
+    if (id !== undefined && gone.has(id)) claims.set(id, [...(claims.get(id) ?? []), doc]);
+    else scan.added.push(doc);
+  }
+  for (const [id, docs] of claims) {
+    const r = gone.get(id)!;
+    const score = (d: LocalDocument) => (stemOfPath(d.path) === stemOfPath(r.path) ? 2 : 0) + (dirOfPath(d.path) === dirOfPath(r.path) ? 1 : 0);
+    const [best, ...rest] = [...docs].sort((a, b) => score(b) - score(a) || (a.path < b.path ? -1 : 1));
+    scan.changed.push({ record: r, local: best!, moved: true });
+    gone.delete(id);
+    scan.added.push(...rest);
+  }
+  scan.missing = [...gone.values()];
+
+  if (dirs) {
+    const folders = journal.listFolders();
+    const known = new Set(folders.map((f) => f.path));
+    for (const d of [...dirs].sort()) {
+      if (known.has(d) || BUILTIN.has(d)) continue;
+      scan.addedDirs.push(d);
+    }
+    scan.removedDirs = folders.filter((f) => !dirs.has(f.path));
+  }
+  for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
+  return scan;
+}
