@@ -62,8 +62,9 @@ async function asideName(ctx: SyncContext, relPath: string, id: string, ext: str
  * After a rename the front matter must carry the title exactly when the new name cannot (a name
  * that gained or lost a collision suffix): rewritten here, only in a file nobody touched.
  */
-async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string): Promise<void> {
-  if (rec.fileHash === null) return;
+async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string, remoteTitle: string | undefined): Promise<void> {
+  // A document retitled in the space is read this cycle, and that write sets the front matter.
+  if (rec.fileHash === null || remoteTitle !== rec.title) return;
   const file = await readMirrorFile(ctx.root, to);
   if (!file || file.hash !== rec.fileHash) return;
   const fm = withFrontMatter(file.text, { id: rec.id, title: needsTitle(rec.title, to) ? rec.title : undefined }, to);
@@ -219,7 +220,7 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       const result = await moveFileAtomic(root, from, m.to, { ownWrites: ctx.ownWrites });
       if (result.ok) {
         journal.upsertDocument(withPlacement(rec, m.to, m.placement));
-        await fixTitleKey(ctx, rec, m.to);
+        await fixTitleKey(ctx, rec, m.to, snapshot.documents.get(m.id)?.title);
         out.moved.push({ id: m.id, from, to: m.to });
         if (dirOfPath(from)) out.vacated.add(dirOfPath(from));
         ctx.logger.info({ doc: m.id, from, to: m.to }, 'document moved');

@@ -54,6 +54,9 @@ describe('remote changes after one cycle', () => {
     const { result, requests } = await cycle();
     expect(requests).toEqual([...LISTING, 'GET /blocks?id=D-PERS'].sort());
     expect(result.moved).toEqual([{ id: 'D-PERS', from: 'Personal/Diary.md', to: 'Personal/Journal.md' }]);
+    // Moved, then read: the file already says everything, so it is not written at all.
+    expect(result.written).toEqual([]);
+    expect(result.unchanged).toEqual(['D-PERS']);
     expect(fs.existsSync(path.join(root, 'Personal/Diary.md'))).toBe(false);
     expect(inode('Personal/Journal.md')).toBe(ino);
     expect(read('Personal/Journal.md')).toBe('---\nid: D-PERS\n---\ndear diary\n');
