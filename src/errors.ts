@@ -12,7 +12,9 @@ export type ErrorCode =
   // local state
   | 'journal_corrupt' | 'journal_newer' | 'locked' | 'mirror_io'
   // sync decisions
-  | 'refused_safety' | 'not_implemented';
+  | 'refused_safety' | 'not_implemented'
+  // git backups
+  | 'git_missing' | 'git_failed';
 
 export class SpacesyncError extends Error {
   readonly code: ErrorCode;

@@ -122,8 +122,8 @@ async function commit(o: CommitMirrorOptions, env: NodeJS.ProcessEnv): Promise<C
   }
   await ensureGitignore(root);
   await must(root, 'add', ['add', '-A', '--', '.'], env);
-  const staged0 = await must(root, 'diff', ['diff', '--cached', '--name-only', '-z'], env);
-  const forbidden = staged0.stdout.split('\0').filter((p) => p !== '' && neverCommitted(p));
+  const indexed = await must(root, 'ls-files', ['ls-files', '-z'], env);
+  const forbidden = indexed.stdout.split('\0').filter((p) => p !== '' && neverCommitted(p));
   if (forbidden.length > 0) await must(root, 'rm', ['rm', '--cached', '-q', '--ignore-unmatch', '--', ...forbidden], env);
   const staged = await git(root, ['diff', '--cached', '--quiet'], env);
   if (staged.code === 0) return { kind: 'nothing' };
