@@ -11,9 +11,9 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, ms) {
+    // A budget wait exists only while a request is queued, so it keeps the process alive: a
+    // program awaiting that request must not exit half way. close() cancels it.
     const t = setTimeout(fn, Math.max(0, ms));
-    // A pending budget wait must not keep a finished process alive.
-    t.unref?.();
     return () => clearTimeout(t);
   },
 };
