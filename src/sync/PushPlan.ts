@@ -21,6 +21,8 @@ export type PushStep =
   | { kind: 'content'; plan: DocumentPushPlan; fields: RecordFields; settles: number[]; created: boolean }
   /** Deleted here, edited in the space: the file comes back (the pull writes it), nothing is sent. */
   | { kind: 'restoreFile'; id: string; path: string }
+  /** Deleted here and trashed there too: nothing is sent; the file belongs in Trash/ now. */
+  | { kind: 'trashedBoth'; id: string; path: string }
   | { kind: 'deleteDocuments'; request: Extract<PushRequest, { op: 'DELETE /documents' }> }
   | { kind: 'deleteFolders'; request: Extract<PushRequest, { op: 'DELETE /folders' }>; records: FolderRecord[] };
 
@@ -38,7 +40,8 @@ export interface PushPlan {
 export function stepRequests(step: PushStep): PushRequest[] {
   switch (step.kind) {
     case 'content': return step.plan.requests;
-    case 'restoreFile': return [];
+    case 'restoreFile':
+    case 'trashedBoth': return [];
     default: return [step.request];
   }
 }

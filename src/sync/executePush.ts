@@ -46,7 +46,7 @@ function trashPath(ctx: SyncContext, r: DocumentRecord): string {
   return `Trash/${stem} (${r.id}).md`;
 }
 
-async function runStep(ctx: SyncContext, step: Exclude<PushStep, { kind: 'content' | 'restoreFile' }>, refs: Refs, out: PushOutcome): Promise<void> {
+async function runStep(ctx: SyncContext, step: Exclude<PushStep, { kind: 'content' | 'restoreFile' | 'trashedBoth' }>, refs: Refs, out: PushOutcome): Promise<void> {
   const { journal } = ctx;
   const request = step.request;
   const intent = journal.addIntent({ docId: null, op: request.op, payload: { request } });
@@ -126,6 +126,12 @@ export async function executePush(ctx: SyncContext, plan: PushPlan): Promise<Pus
     if (step.kind === 'restoreFile') {
       ctx.journal.setFileHash(step.id, null);
       out.restored.push(step.path);
+      continue;
+    }
+    if (step.kind === 'trashedBoth') {
+      const rec = ctx.journal.getDocument(step.id);
+      if (rec) ctx.journal.upsertDocument({ ...rec, path: trashPath(ctx, rec), location: 'trash', folderId: null, fileHash: null });
+      out.trashed.push(step.path);
       continue;
     }
     if (step.kind !== 'content') {

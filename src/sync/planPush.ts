@@ -73,7 +73,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       return plan.problems.push({ path: local.path, message: `"${local.path}" is a new file in Trash/; the space cannot create documents in its trash, so it is not sent. Move it out of Trash/ to create it.` });
     }
     const id = `${DOC_REF}${++refs}`;
-    const docPlan = planDocumentPush({ id, path: local.path, local, base: [], remote: null, baseTitle: '', localTitle: localTitle(local.path, local.frontMatter) });
+    // The title travels with the creation; the blocks follow.
+    const title = localTitle(local.path, local.frontMatter);
+    const docPlan = planDocumentPush({ id, path: local.path, local, base: [], remote: null, baseTitle: title, localTitle: title });
     if (placement.location === 'daily_notes') {
       const first = docPlan.requests[0];
       if (!first || first.op !== 'POST /blocks') return plan.problems.push({ path: local.path, message: `"${local.path}" is an empty daily note; it is created in the space once it has some text.` });
@@ -140,7 +142,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     if (!entry) continue; // purged there too: the pull forgets it
     const remoteChanged = entry.lastModifiedAt !== r.remoteModifiedAt || entry.title !== r.title;
     if (remoteChanged) restores.push({ kind: 'restoreFile', id: r.id, path: r.path });
-    else if (r.location !== 'trash') toTrash.push({ id: r.id, path: r.path });
+    else if (r.location === 'trash') continue; // deleted from Trash/: stays in the space's trash until it is purged
+    else if (input.placements?.get(r.id)?.location === 'trash') restores.push({ kind: 'trashedBoth', id: r.id, path: r.path });
+    else toTrash.push({ id: r.id, path: r.path });
   }
   for (const local of scan.added) addNew(local);
 

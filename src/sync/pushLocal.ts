@@ -17,8 +17,11 @@ export const LISTING_MAX_AGE_MS = 3_000;
 export interface PushOptions {
   /** Only these paths (what the watcher named); the whole mirror when omitted. */
   paths?: readonly string[];
-  /** A full listing the cycle has just taken (documents and where they are). */
-  snapshot?: { documents: ReadonlyMap<string, RemoteDocument>; placements: ReadonlyMap<string, Placement> };
+  /**
+   * Takes a full listing (documents and where they are), asked only when there is something to
+   * push; without it the latest listing is used, read again when older than `listingMaxAgeMs`.
+   */
+  listing?: () => Promise<{ documents: ReadonlyMap<string, RemoteDocument>; placements?: ReadonlyMap<string, Placement> }>;
   listingMaxAgeMs?: number;
   /** Plan only: nothing is sent and nothing recorded. */
   dryRun?: boolean;
@@ -43,9 +46,15 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
   const empty: PushPlan = { refused: null, steps: [], problems: scan.problems, pendingIntents: intents.length, reads: 0 };
   if (isEmpty(scan) && intents.length === 0) return { plan: empty, outcome: null, requests: 0 };
 
-  const listing = opts.snapshot
-    ? new Map([...opts.snapshot.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }]))
-    : (await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun })).items;
+  let placements: ReadonlyMap<string, Placement> | undefined;
+  let listing;
+  if (opts.listing) {
+    const full = await opts.listing();
+    listing = new Map([...full.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }]));
+    placements = full.placements;
+  } else {
+    listing = (await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun })).items;
+  }
 
   let settle = intents;
   if (intents.length > 0 && !opts.dryRun) {
@@ -64,7 +73,7 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
 
   const plan = await planPush(ctx, {
     scan, listing, intents: settle, fullScan: opts.paths === undefined,
-    ...(opts.snapshot ? { placements: opts.snapshot.placements } : {}),
+    ...(placements ? { placements } : {}),
   });
   const requests = () => ctx.client.stats().total - before;
   if (plan.refused) {

@@ -1,0 +1,37 @@
+// One full cycle, both ways: local changes first (merged with the service's where both changed,
+// checked by the safety rules), then the pull of what only the service changed. Pushing first
+// means a local rename or delete is never undone by a pull that did not know of it yet.
+import type { SyncContext } from './SyncContext.js';
+import { keepAlive } from './keepAlive.js';
+import { listRemote } from './listRemote.js';
+import { pushLocal, type PushResult } from './pushLocal.js';
+import { runCycle, type CycleOptions, type CycleResult } from './runCycle.js';
+
+export interface SyncCycleResult {
+  push: PushResult;
+  /** Null when the push was refused (nothing changed on either side). */
+  pull: CycleResult | null;
+  /** 0 in sync, 1 an error left something undone, 2 refused by a safety check, 3 conflicts kept. */
+  exitCode: 0 | 1 | 2 | 3;
+}
+
+export function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<SyncCycleResult> {
+  return keepAlive(async () => {
+    // The push asks for a full listing only when there is something to push.
+    let snapshot: Awaited<ReturnType<typeof listRemote>> | undefined;
+    const push = await pushLocal(ctx, {
+      listing: async () => {
+        snapshot = await listRemote(ctx);
+        return { documents: snapshot.documents, placements: snapshot.placements };
+      },
+    });
+    if (push.plan.refused) return { push, pull: null, exitCode: 2 };
+    const pull = await runCycle(ctx, opts);
+    const o = push.outcome;
+    let exitCode: SyncCycleResult['exitCode'] = 0;
+    if (pull.refused) exitCode = 2;
+    else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length > 0) exitCode = 1;
+    else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
+    return { push, pull, exitCode };
+  });
+}
