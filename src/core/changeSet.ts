@@ -39,6 +39,7 @@ export interface ChangeSet {
 export const REF_PREFIX = 'new:';
 
 interface SNode { id: string | null; ref?: string; node: MergedNode; children: SNode[] }
+const NONE: SNode[] = [];
 
 const levelOf = (kind: BlockKind, markdown: string) => (kind === 'block' ? Math.min(5, Math.floor((/^ */.exec(markdown)![0].length) / 2)) : 0);
 
@@ -60,9 +61,9 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
       let id = node.id;
       if (id !== null && (inView.has(id) || !currentById.has(id))) id = null;
       if (id !== null) inView.add(id);
-      const s: SNode = { id, node, children: [] };
+      const s: SNode = { id, node, children: NONE };
       if (id === null) s.ref = `${REF_PREFIX}${++refs}`;
-      s.children = view(node.children);
+      if (node.children.length > 0) s.children = view(node.children);
       out.push(s);
     }
     return out;
@@ -102,24 +103,24 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
     let lastExisting: string | null = null;
     let move: MoveRun | null = null;
     let insert: InsertRun | null = null;
-    const anchor = (): Anchor => (lastExisting === null ? { start: parentId } : { after: lastExisting });
-    list.forEach((s, i) => {
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
       record(s, parentId, i);
       if (s.id !== null) {
         edit(s);
-        if (moved.has(s.id)) {
+        if (moved.size > 0 && moved.has(s.id)) {
           if (move && move.ids[move.ids.length - 1] === lastExisting) move.ids.push(s.id);
-          else moves.push((move = { anchor: anchor(), ids: [s.id] }));
+          else moves.push((move = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, ids: [s.id] }));
         }
         lastExisting = s.id;
         insert = null;
-        walk(s.children, s.id);
+        if (s.children.length > 0) walk(s.children, s.id);
       } else {
         if (insert) insert.blocks.push(spec(s));
-        else inserts.push((insert = { anchor: anchor(), blocks: [spec(s)] }));
-        walkNew(s.children, s.ref!);
+        else inserts.push((insert = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, blocks: [spec(s)] }));
+        if (s.children.length > 0) walkNew(s.children, s.ref!);
       }
-    });
+    }
   };
   /** A sibling list under a new parent: its new blocks come with the parent; existing ones move in after the inserts. */
   const walkNew = (list: SNode[], parentRef: string) => {

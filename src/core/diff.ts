@@ -42,10 +42,15 @@ const MIN_SIMILARITY = 0.5;
 const CROSS_LIMIT = 200;
 /** The edge a pair within one gap has over a pair across the document. */
 const SAME_GAP_BONUS = 0.1;
+/** A pair within a gap at least this alike is taken without weighing pairs across the document. */
+const CONFIDENT = 0.8;
 /** A block gone from one place and a new one elsewhere this alike are one block, moved and edited. */
 const MOVED_EDIT_SIMILARITY = 0.6;
 
 const isWrapper = (kind: string) => kind === 'page' || kind === 'card';
+
+/** The children of a leaf: shared and frozen (nothing ever pushes to a node's children; lists are replaced whole). */
+const LEAF: DiffNode[] = Object.freeze([]) as unknown as DiffNode[];
 
 /** A run of base blocks and a run of file blocks between two exact matches of one sibling list. */
 interface Gap { bs: BaseBlock[]; nodes: DiffNode[] }
@@ -83,33 +88,45 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
   // A block new in the file is a move candidate wherever it is, also inside a new page: the
   // service may hold that page already (a move into it there), and identity must survive that.
   const newNode = (l: LocalBlock): DiffNode => {
-    const n: DiffNode = { local: l, id: null, base: null, changed: false, moved: false, children: l.children.length ? l.children.map(newNode) : [] };
+    const n: DiffNode = { local: l, id: null, base: null, changed: false, moved: false, children: l.children.length ? l.children.map(newNode) : LEAF };
     unmatchedLocal.push(n);
     return n;
   };
 
-  // Every block of both sides by exact key, so a gap never pairs by likeness what has an exact twin elsewhere.
-  const baseByKey = new Map<number, BaseBlock[]>();
-  for (const b of base) {
-    const k = keyOf(b.kind, b.markdown);
-    const list = baseByKey.get(k);
-    if (list) list.push(b);
-    else baseByKey.set(k, [b]);
-  }
-  const localByKey = new Map<number, LocalBlock[]>();
-  const indexLocal = (ls: readonly LocalBlock[]) => {
-    for (const l of ls) {
-      const k = keyOf(l.kind, l.markdown);
-      const list = localByKey.get(k);
-      if (list) list.push(l);
-      else localByKey.set(k, [l]);
-      if (l.children.length) indexLocal(l.children);
+  // Every block of both sides by exact key, so nothing with an exact twin elsewhere is paired by
+  // likeness (built on first need: an unchanged or plainly edited document never needs it).
+  let baseByKey: Map<number, BaseBlock[]> | undefined;
+  let localByKey: Map<number, LocalBlock[]> | undefined;
+  const twinIndex = () => {
+    if (baseByKey && localByKey) return { baseByKey, localByKey };
+    baseByKey = new Map();
+    for (const b of base) {
+      const k = keyOf(b.kind, b.markdown);
+      const list = baseByKey.get(k);
+      if (list) list.push(b);
+      else baseByKey.set(k, [b]);
     }
+    const byKey = (localByKey = new Map<number, LocalBlock[]>());
+    const indexLocal = (ls: readonly LocalBlock[]) => {
+      for (const l of ls) {
+        const k = keyOf(l.kind, l.markdown);
+        const list = byKey.get(k);
+        if (list) list.push(l);
+        else byKey.set(k, [l]);
+        if (l.children.length) indexLocal(l.children);
+      }
+    };
+    indexLocal(local);
+    claimed = new Set();
+    const collect = (ns: readonly DiffNode[]) => ns.forEach((n) => { if (n.id !== null) claimed!.add(n.local); if (n.children.length) collect(n.children); });
+    collect(liveNodes);
+    return { baseByKey, localByKey };
   };
-  indexLocal(local);
-  const claimed = new Set<LocalBlock>();
-  const twinOfLocal = (l: LocalBlock) => (baseByKey.get(keyOf(l.kind, l.markdown)) ?? []).some((b) => !matched.has(b));
-  const twinOfBase = (b: BaseBlock) => (localByKey.get(keyOf(b.kind, b.markdown)) ?? []).some((l) => !claimed.has(l));
+  // The file's blocks already paired: tracked only once the twin index exists (see twinIndex).
+  let claimed: Set<LocalBlock> | undefined;
+  let liveNodes: DiffNode[] = [];
+  const twinOfLocal = (l: LocalBlock) => (twinIndex().baseByKey.get(keyOf(l.kind, l.markdown)) ?? []).some((b) => !matched.has(b));
+  const twinOfBase = (b: BaseBlock) => (twinIndex().localByKey.get(keyOf(b.kind, b.markdown)) ?? []).some((l) => !claimed!.has(l));
 
   /** Nodes replaced when their parent was paired (its children are diffed afresh): never candidates again. */
   const dead = new Set<DiffNode>();
@@ -120,7 +137,7 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
       matched.delete(c.base);
       unmatchedBase.push(c.base);
     }
-    claimed.delete(c.local);
+    claimed?.delete(c.local);
     bury(c.children);
   });
   const open = (n: DiffNode) => n.id === null && !dead.has(n);
@@ -129,7 +146,7 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
     bury(node.children);
     node.id = b.id;
     node.base = b;
-    claimed.add(node.local);
+    claimed?.add(node.local);
     node.changed = changed;
     matched.add(b);
     if (isWrapper(b.kind)) node.children = diffList((childrenOf.get(b.id) ?? []).filter((c) => !matched.has(c)), node.local.children);
@@ -137,7 +154,7 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
 
   /** One sibling list: sequence match on exact content; the gaps between matches are queued. */
   function diffList(bs: readonly BaseBlock[], ls: readonly LocalBlock[]): DiffNode[] {
-    const nodes = ls.map((l): DiffNode => ({ local: l, id: null, base: null, changed: false, moved: false, children: [] }));
+    const nodes = ls.map((l): DiffNode => ({ local: l, id: null, base: null, changed: false, moved: false, children: LEAF }));
     const a = bs.map((b) => keyOf(b.kind, b.markdown));
     const c = ls.map((l) => keyOf(l.kind, l.markdown));
     const m = matchSequences(a, c, work);
@@ -159,12 +176,13 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
     for (const n of nodes) {
       if (n.id !== null) continue;
       unmatchedLocal.push(n);
-      n.children = n.local.children.map(newNode);
+      if (n.local.children.length > 0) n.children = n.local.children.map(newNode);
     }
     return nodes;
   }
 
   const nodes = diffList(childrenOf.get(null) ?? [], local);
+  liveNodes = nodes;
 
   // Moves: a block gone from one place whose exact text appears as new in another keeps its id.
   // They are paired before anything by likeness, so a moved block is not taken for an edit of its neighbour.
@@ -205,8 +223,9 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
         cands.push({ b, n, score: 3 + bonus });
         return;
       }
-      if (twinOfLocal(n.local) || twinOfBase(b)) return;
       let sim = similarity(b.markdown, n.local.markdown);
+      if (sim < min && !isWrapper(b.kind)) return;
+      if (twinOfLocal(n.local) || twinOfBase(b)) return;
       if (isWrapper(b.kind)) sim = Math.max(sim, sharedChildren(b, n.local));
       if (sim >= min) cands.push({ b, n, score: sim + bonus });
     };
@@ -220,11 +239,16 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
       }
       for (const b of bs) for (const n of ns) consider(b, n, SAME_GAP_BONUS, MIN_SIMILARITY);
     }
+    // Pairs within a gap this alike are taken before anything across the document is weighed.
+    if (cands.some((c) => c.score >= CONFIDENT + SAME_GAP_BONUS)) return take(cands.filter((c) => c.score >= CONFIDENT + SAME_GAP_BONUS));
     const leftBase = unmatchedBase.filter((b) => !matched.has(b));
     const leftLocal = unmatchedLocal.filter(open);
     if (leftBase.length <= CROSS_LIMIT && leftLocal.length <= CROSS_LIMIT) {
       for (const b of leftBase) for (const n of leftLocal) consider(b, n, 0, MOVED_EDIT_SIMILARITY);
     }
+    return take(cands);
+  };
+  const take = (cands: Array<{ b: BaseBlock; n: DiffNode; score: number }>): boolean => {
     cands.sort((x, y) => y.score - x.score);
     let paired = false;
     for (const c of cands) {

@@ -100,4 +100,16 @@ describe('mergeDocument properties', () => {
       expect(m.fileChanged).toBe(false);
     }), { numRuns: Number(process.env.CORE_PROPERTY_RUNS ?? 800) });
   });
+
+  it('takes the short way for a file-only change with the same result as the full merge', () => {
+    fc.assert(fc.property(baseDoc, ops, (doc, localOps) => {
+      const base = toBase(toRemote(doc));
+      const local = toLocal(applyOps(doc, localOps, 'L'));
+      const short = runMerge(base, local, undefined);
+      const full = runMerge(base, local, base);
+      expect({ ...short.cs, expected: undefined }).toEqual({ ...full.cs, expected: undefined });
+      expect(outlineOfRemote(short.after)).toEqual(outlineOfRemote(full.after));
+      expect(short.m.fileChanged).toBe(full.m.fileChanged);
+    }), { numRuns: Number(process.env.CORE_PROPERTY_RUNS ?? 800) });
+  });
 });

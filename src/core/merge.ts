@@ -157,6 +157,60 @@ function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteBy
 type Placement = 'remote' | 'local';
 
 export function mergeDocument(input: MergeInput): MergeResult {
+  if (!input.remote) {
+    const fast = mergeFileOnly(input.diff, input.base, input.dialect);
+    if (fast) return fast;
+  }
+  return mergeBoth(input);
+}
+
+/**
+ * The usual case, only the file changed: the merged document is the file's, each block sent as
+ * an edit, a replacement, a creation, or held back. Undefined when a block the file deleted cannot
+ * be deleted (then the general merge puts it back in its place).
+ */
+function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: CoreDialect): MergeResult | undefined {
+  if (diff.removed.length > 0) {
+    const removed = new Set(diff.removed);
+    if (base.some((b) => removed.has(b.id) && (b.kind === 'readonly' || PROTECTED.has(b.type)))) return undefined;
+  }
+  const problems: BlockProblem[] = [];
+  const build = (nodes: readonly DiffNode[], parentHeld: boolean): MergedNode[] => {
+    const out: MergedNode[] = new Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i]!;
+      const b = n.base;
+      let m: MergedNode;
+      if (b && !parentHeld) {
+        m = { id: b.id, kind: b.kind, type: b.type, markdown: b.markdown, source: 'local', local: n.local, remote: b, held: false, children: EMPTY };
+        if (n.changed) {
+          const a = editAction(b, n.local, dialect);
+          if (a.action === 'put') m.markdown = n.local.markdown;
+          else if (a.action === 'replace') m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
+          else problems.push({ id: b.id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
+        }
+      } else if (b && parentHeld) {
+        m = { id: b.id, kind: b.kind, type: b.type, markdown: b.markdown, source: 'local', local: n.local, remote: b, held: false, children: EMPTY };
+      } else {
+        const a = parentHeld ? undefined : createAction(n.local, dialect);
+        if (a && a.action === 'create') m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
+        else {
+          if (a) problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
+          m = { id: null, kind: n.local.kind, type: 'text', markdown: n.local.markdown, source: 'local', local: n.local, held: true, children: EMPTY };
+        }
+      }
+      if (n.children.length > 0) m.children = build(n.children, parentHeld || m.held);
+      out[i] = m;
+    }
+    return out;
+  };
+  const nodes = build(diff.nodes, false);
+  return { nodes, conflicts: [], problems, fileChanged: false };
+}
+
+const EMPTY: MergedNode[] = [];
+
+function mergeBoth(input: MergeInput): MergeResult {
   const { base, dialect } = input;
   const eq = dialect.equals;
   const remote: readonly RemoteBlock[] = input.remote ?? base;
@@ -170,7 +224,8 @@ export function mergeDocument(input: MergeInput): MergeResult {
   }
   for (const list of remoteKids.values()) list.sort((x, y) => x.position - y.position);
 
-  const diff = reidentify(input.diff, remote, remoteById, baseById, eq);
+  // Nothing to correct when the service did not change the document.
+  const diff = input.remote ? reidentify(input.diff, remote, remoteById, baseById, eq) : input.diff;
   const localById = new Map<string, DiffNode>();
   const localParent = new Map<DiffNode, DiffNode | null>();
   const indexLocal = (nodes: DiffNode[], parent: DiffNode | null) => {
@@ -192,7 +247,7 @@ export function mergeDocument(input: MergeInput): MergeResult {
 
   // Blocks that moved on the service side (other parent, or out of base order).
   const remoteMovedIds = new Set<string>();
-  for (const [parentId, list] of remoteKids) {
+  if (input.remote) for (const [parentId, list] of remoteKids) {
     const placed = list.filter((r) => baseById.has(r.id)).map((r) => baseById.get(r.id)!);
     for (const id of movedAmong(placed, parentId)) remoteMovedIds.add(id);
   }
@@ -207,7 +262,7 @@ export function mergeDocument(input: MergeInput): MergeResult {
     touchedRemote.set(r.id, t);
     return t;
   };
-  for (const r of remoteKids.get(null) ?? []) touchRemote(r);
+  if (input.remote) for (const r of remoteKids.get(null) ?? []) touchRemote(r);
   const revived = new Set<string>();
   const deletedHere = new Set<string>();
   const walkRemote = (list: readonly RemoteBlock[], parentRevived: boolean) => {
@@ -404,7 +459,8 @@ export function mergeDocument(input: MergeInput): MergeResult {
 
   // Both sides moved blocks into each other (A into B in the file, B into A on the service): the
   // file's move of a block caught in such a loop gives way to the service's place.
-  for (;;) {
+  // (Only possible when the file moved blocks and the service changed the document.)
+  for (; placedLocally.size > 0 && input.remote;) {
     const reachable = new Set<MergedNode>();
     const walk = (m: MergedNode) => { reachable.add(m); m.children.forEach(walk); };
     walk(root);

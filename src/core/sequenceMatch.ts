@@ -64,6 +64,12 @@ function region(
 
 /** Keys that occur exactly once in both ranges, kept where they agree in order (longest increasing run). */
 function uniqueAnchors(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayLike<number>, bLo: number, bHi: number): Array<[number, number]> {
+  let maxKey = 0;
+  let minKey = 0;
+  for (let i = aLo; i < aHi; i++) { if (a[i]! > maxKey) maxKey = a[i]!; if (a[i]! < minKey) minKey = a[i]!; }
+  for (let j = bLo; j < bHi; j++) { if (b[j]! > maxKey) maxKey = b[j]!; if (b[j]! < minKey) minKey = b[j]!; }
+  // Dense small keys (interned ones): counted in typed arrays, far cheaper than a map.
+  if (minKey >= 0 && maxKey < 4 * (aHi - aLo + bHi - bLo) + 4096) return uniqueAnchorsDense(a, aLo, aHi, b, bLo, bHi, maxKey + 1);
   const seen = new Map<number, { ca: number; cb: number; ia: number; ib: number }>();
   for (let i = aLo; i < aHi; i++) {
     const e = seen.get(a[i]!);
@@ -82,6 +88,24 @@ function uniqueAnchors(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayL
   if (candidates.length === 0) return [];
   candidates.sort((x, y) => x[0] - y[0]);
   return longestIncreasing(candidates);
+}
+
+function uniqueAnchorsDense(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayLike<number>, bLo: number, bHi: number, size: number): Array<[number, number]> {
+  const ca = new Uint8Array(size);
+  const cb = new Uint8Array(size);
+  const ib = new Int32Array(size);
+  for (let i = aLo; i < aHi; i++) if (ca[a[i]!]! < 2) ca[a[i]!]!++;
+  for (let j = bLo; j < bHi; j++) {
+    const k = b[j]!;
+    if (cb[k]! < 2) cb[k]!++;
+    ib[k] = j;
+  }
+  const candidates: Array<[number, number]> = [];
+  for (let i = aLo; i < aHi; i++) {
+    const k = a[i]!;
+    if (ca[k] === 1 && cb[k] === 1) candidates.push([i, ib[k]!]);
+  }
+  return candidates.length === 0 ? [] : longestIncreasing(candidates);
 }
 
 /** The longest subsequence of pairs (sorted by first) whose second component increases. O(n log n). */
