@@ -25,7 +25,7 @@ export interface ChangeSet {
   /** Moves within and between existing parents; run before the inserts. */
   moves: MoveRun[];
   inserts: InsertRun[];
-  /** Moves of existing blocks into new ones (a paragraph wrapped into a new card keeps its id); run after the inserts, anchors may be refs. */
+  /** Moves of existing blocks into new ones (a paragraph wrapped into a new card keeps its id); run after the inserts, anchors may be refs. Empty unless moveIntoNewPages. */
   lateMoves: MoveRun[];
   /** Top-most blocks to delete (a page takes its children along). */
   deletes: string[];
@@ -43,14 +43,25 @@ const NONE: SNode[] = [];
 
 const levelOf = (kind: BlockKind, markdown: string) => (kind === 'block' ? Math.min(5, Math.floor((/^ */.exec(markdown)![0].length) / 2)) : 0);
 
-export function changeSetOf(merged: readonly MergedNode[], current: readonly RemoteBlock[], equals: MarkdownEquals): ChangeSet {
+export interface ChangeSetOptions {
+  /**
+   * Move existing blocks into pages created by this change set (lateMoves, anchored to refs), so a
+   * paragraph wrapped into a new card keeps its id. Off: such blocks are created anew inside the
+   * new page and the old ones deleted (their text is kept, their id, comments and styling are not).
+   * Only a shell that runs lateMoves after the inserts may turn it on (planSync does).
+   */
+  moveIntoNewPages?: boolean;
+}
+
+export function changeSetOf(merged: readonly MergedNode[], current: readonly RemoteBlock[], equals: MarkdownEquals, opts: ChangeSetOptions = {}): ChangeSet {
+  const moveIn = opts.moveIntoNewPages ?? false;
   const currentById = new Map(current.map((r) => [r.id, r]));
   const pinned = new Set<string>();
   const inView = new Set<string>();
   let refs = 0;
 
   // The service's view: held blocks are the file's only (ids inside them stay where they are).
-  const view = (nodes: readonly MergedNode[]): SNode[] => {
+  const view = (nodes: readonly MergedNode[], parentIsNew: boolean): SNode[] => {
     const out: SNode[] = [];
     for (const node of nodes) {
       if (node.held) {
@@ -59,16 +70,16 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
         continue;
       }
       let id = node.id;
-      if (id !== null && (inView.has(id) || !currentById.has(id))) id = null;
+      if (id !== null && ((parentIsNew && !moveIn) || inView.has(id) || !currentById.has(id))) id = null;
       if (id !== null) inView.add(id);
       const s: SNode = { id, node, children: NONE };
       if (id === null) s.ref = `${REF_PREFIX}${++refs}`;
-      if (node.children.length > 0) s.children = view(node.children);
+      if (node.children.length > 0) s.children = view(node.children, id === null);
       out.push(s);
     }
     return out;
   };
-  const top = view(merged);
+  const top = view(merged, false);
 
   const edits: BlockEdit[] = [];
   const moves: MoveRun[] = [];

@@ -13,7 +13,7 @@ function run(baseSpecs: Spec[], local: LocalBlock[], remoteSpecs?: Spec[] | Remo
   const diff = diffDocument(base, local, { equals: coreDialect.equals });
   const m = mergeDocument({ base, diff, remote, dialect: coreDialect });
   const current = remote ?? base;
-  const cs = changeSetOf(m.nodes, current, coreDialect.equals);
+  const cs = changeSetOf(m.nodes, current, coreDialect.equals, { moveIntoNewPages: true });
   const after = applyChanges(current, cs);
   return { m, cs, after, file: outlineOfMerged(m.nodes, 'file'), service: outlineOfMerged(m.nodes, 'service') };
 }
@@ -167,6 +167,16 @@ describe('mergeDocument: pages and cards', () => {
   it('creates a new card with its children in one insert', () => {
     const r = run(PAGES, [...localOfSpecs(PAGES), pg('Card', [blk('inside')], 'card')]);
     expect(r.cs.inserts).toEqual([{ anchor: { after: 'Z' }, blocks: [{ ref: 'new:1', kind: 'card', type: 'page', markdown: 'Card', children: [{ ref: 'new:2', kind: 'block', type: 'text', markdown: 'inside', children: [] }] }] }]);
+  });
+
+  it('without moves into new pages, re-creates wrapped blocks inside the new card (text kept, ids not)', () => {
+    const base = baseOf(DOC);
+    const local = [blk('Alpha paragraph'), pg('Wrapper', [blk('Beta paragraph')], 'card'), blk('Gamma paragraph')];
+    const m = mergeDocument({ base, diff: diffDocument(base, local, { equals: coreDialect.equals }), dialect: coreDialect });
+    const cs = changeSetOf(m.nodes, base, coreDialect.equals);
+    expect(cs.lateMoves).toEqual([]);
+    expect(cs.deletes).toEqual(['B']);
+    expect(outlineOfRemote(applyChanges(base, cs))).toEqual(['Alpha paragraph', ['card:Wrapper', ['Beta paragraph']], 'Gamma paragraph']);
   });
 
   it('wraps existing blocks into a new card keeping their ids: create the card, then move them in', () => {

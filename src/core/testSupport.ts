@@ -211,6 +211,6 @@ export const toBase = (rs: readonly RemoteBlock[]): BaseBlock[] => rs.map((r) =>
 export function runMerge(base: readonly BaseBlock[], local: LocalBlock[], remote: readonly RemoteBlock[] | undefined) {
   const diff = diffDocument(base, local, { equals: coreDialect.equals });
   const m = mergeDocument({ base, diff, remote, dialect: coreDialect });
-  const cs = changeSetOf(m.nodes, remote ?? base, coreDialect.equals);
+  const cs = changeSetOf(m.nodes, remote ?? base, coreDialect.equals, { moveIntoNewPages: true });
   return { diff, m, cs, after: applyChanges(remote ?? base, cs) };
 }
