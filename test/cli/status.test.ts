@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/journal/index.js';
 import { recordStatusError, saveDaemonStats } from '../../src/journal/daemonStatus.js';
+import { createClient } from '../../src/client/index.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { linkIdOf, runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
 
@@ -141,6 +142,19 @@ describe('spacesync status', () => {
     expect(human).toMatch(/conflicts\s+1: see them with `spacesync conflicts --dir /);
     expect(human).toMatch(/requests\s+12\/100 requests and 340\/20000 blocks in the last minute \(as of (just now|\d+ s ago)\); 153 since .*, 2 429 answers, 3 retries/);
     expect(human).toMatch(/errors\s+1 recent error, newest last:\n\s+.* network: Could not reach the service at .*\/links\/.{4}…\/api\/v1\/documents\. Check the network connection\./);
+  });
+
+  it('shows what a real client\'s counters say, as the daemon saves them', async () => {
+    const root = await syncedMirror();
+    const client = createClient({ link: server.baseUrl });
+    await client.getConnection();
+    await client.listDocuments();
+    const journal = openJournal(journalOf(root));
+    saveDaemonStats(journal, { stats: client.stats(), startedAt: new Date().toISOString(), now: new Date() });
+    journal.close();
+    client.close();
+    const j = JSON.parse((await status(root, true)).stdout);
+    expect(j.requests).toMatchObject({ requests: 2, rateLimited: 0, errors: {}, lastMinute: { requests: 2, requestLimit: 100, blockLimit: 20_000 } });
   });
 
   it('a lock whose process is gone is shown as stale, not as a running daemon', async () => {
