@@ -8,8 +8,14 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
 
 let server: RunningServer;
+/** One mirror synced by `sync --once`, copied for each test (a sync per test would only cost time). */
+let synced: string;
 beforeAll(async () => {
   server = await startServer({ port: 0, seed: smallSpace, limits: 'off' });
+  synced = tempDir();
+  writeConfig(synced, { link: server.baseUrl });
+  const r = await runCli(['sync', '--dir', synced, '--once']);
+  expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
   await server.close();
@@ -20,9 +26,7 @@ const COPY = 'Projects/Roadmap (conflict 2026-11-21 093005).md';
 /** A synced mirror whose Roadmap had a conflict: the copy holds the local version, the journal records it. */
 async function mirrorWithConflict(): Promise<{ root: string; id: number }> {
   const root = tempDir();
-  writeConfig(root, { link: server.baseUrl });
-  const r = await runCli(['sync', '--dir', root, '--once']);
-  expect(r.code, r.stderr).toBe(0);
+  fs.cpSync(synced, root, { recursive: true });
   const file = fs.readFileSync(path.join(root, 'Projects', 'Roadmap.md'), 'utf8');
   expect(file).toContain('Ship the sync engine');
   fs.writeFileSync(path.join(root, COPY), file.replace('Ship the sync engine', 'Ship the sync engine next week').replace('- first step', '- first step\n- second step'));

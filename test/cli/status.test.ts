@@ -12,8 +12,14 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { linkIdOf, runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
 
 let server: RunningServer;
+/** One mirror synced by `sync --once`, copied for each test that needs one. */
+let synced: string;
 beforeAll(async () => {
   server = await startServer({ port: 0, seed: smallSpace, limits: 'off' });
+  synced = tempDir();
+  writeConfig(synced, { link: server.baseUrl });
+  const r = await runCli(['sync', '--dir', synced, '--once']);
+  expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
   await server.close();
@@ -21,12 +27,10 @@ afterAll(async () => {
 
 const journalOf = (root: string) => path.join(root, '.spacesync', 'journal.db');
 
-/** A mirror set up and synced once, as a user would: init, then sync --once. */
+/** A copy of the mirror synced once, as a user would: a config, then sync --once. */
 async function syncedMirror(): Promise<string> {
   const root = tempDir();
-  writeConfig(root, { link: server.baseUrl });
-  const r = await runCli(['sync', '--dir', root, '--once']);
-  expect(r.code, r.stderr).toBe(0);
+  fs.cpSync(synced, root, { recursive: true });
   return root;
 }
 
