@@ -48,7 +48,7 @@ export interface ChangeSetOptions {
    * Move existing blocks into pages created by this change set (lateMoves, anchored to refs), so a
    * paragraph wrapped into a new card keeps its id. Off: such blocks are created anew inside the
    * new page and the old ones deleted (their text is kept, their id, comments and styling are not).
-   * Only a shell that runs lateMoves after the inserts may turn it on (planSync does).
+   * Only a shell that runs lateMoves after the inserts may turn it on (the steps of planSync do).
    */
   moveIntoNewPages?: boolean;
 }

@@ -1,7 +1,7 @@
 // Title → file name by fixed rules, so the same space gives the same names on every machine and
 // every file system (Linux, macOS, Windows) can hold them.
 
-/** Room left under the 255-byte limit for ` (<id suffix>)`, ` (conflict <date> <time>)` and `.md`. */
+/** Room left under the 255-byte limit for ` (<id suffix>)`, a conflict copy's ` (conflict <date> <time> n)` and `.md`. */
 export const MAX_STEM_BYTES = 180;
 export const EMPTY_TITLE = 'Untitled';
 
