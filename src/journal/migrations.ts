@@ -105,7 +105,10 @@ export function userVersion(db: Database.Database): number {
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
   const applied: number[] = [];
   const ordered = [...migrations].sort((a, b) => a.version - b.version);
+  // An up-to-date journal takes no write lock at all: opening it must not wait on a running daemon.
+  const current = userVersion(db);
   for (const m of ordered) {
+    if (m.version <= current) continue;
     const step = db.transaction(() => {
       // Re-read inside the write lock: another process may have migrated meanwhile.
       if (userVersion(db) >= m.version) return false;

@@ -183,3 +183,20 @@ describe('migrations', () => {
     expect(version()).toBe(2);
   });
 });
+
+describe('opening beside a running daemon', () => {
+  it('an up-to-date journal opens while another connection holds the write lock', () => {
+    openJournal(file).close();
+    const daemon = new Database(file);
+    daemon.exec('BEGIN IMMEDIATE');
+    try {
+      // busy timeout 0: any write lock taken while opening fails at once with SQLITE_BUSY.
+      const j = openJournal(file, { busyTimeoutMs: 0 });
+      expect(j.listDocuments()).toEqual([]);
+      j.close();
+    } finally {
+      daemon.exec('ROLLBACK');
+      daemon.close();
+    }
+  });
+});
