@@ -1,163 +1,166 @@
-// Decides the push for what changed locally: folder steps, new documents, moves, restores from and
-// deletes to the trash, each document's blocks (merged with the service's when they changed since
-// base: the listing says which), then the safety checks. Reads only; the steps are carried out by
-// executePush exactly as planned.
+// Plans the push of what changed locally: the core decides per folder (decideFolders) and per
+// document (decideDocument) by base / local / remote, merges the files whose documents the service
+// changed too (their blocks are read: the only requests a plan makes besides the listing),
+// planSync turns it all into the fewest requests, and checkSafety may refuse. Nothing is written.
+import { decideDocument, type BaseDocument, type DocumentDecision, type LocalDocument as LocalSide, type RemoteDocument as RemoteSide } from '../core/decideDocument.js';
+import { decideFolders } from '../core/decideFolders.js';
+import { docRef, planSync } from '../core/plan.js';
+import { checkSafety } from '../core/safety.js';
 import { isSpacesyncError } from '../errors.js';
-import type { DocumentRecord, Intent, ListingEntry } from '../journal/index.js';
+import type { DocumentRecord, ListingEntry } from '../journal/index.js';
 import type { SyncContext } from './SyncContext.js';
-import type { RecordFields } from './executeDocumentPush.js';
 import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocument.js';
 import { localTitle } from './localTitle.js';
+import { mergeFile } from './mergeFile.js';
 import { placementOfPath } from './placementOfPath.js';
-import { planDocumentPush } from './planDocumentPush.js';
-import { planFolders } from './planFolders.js';
-import { checkPushSafety } from './checkPushSafety.js';
-import type { PushPlan, PushStep } from './PushPlan.js';
-import { DOC_REF, type FolderRef } from './pushRequests.js';
-import type { LocalDocument } from './readLocalDocument.js';
-import { samePlacement, type Placement } from './remoteTypes.js';
+import type { DocumentTask, PushPlan } from './PushPlan.js';
+import { claimedId, type LocalDocument } from './readLocalDocument.js';
+import type { Placement } from './remoteTypes.js';
 import type { LocalScan } from './scanLocal.js';
-import type { DocumentDestination } from '../client/index.js';
 
 export interface PlanPushInput {
   scan: LocalScan;
   /** Every document the space lists now. */
   listing: ReadonlyMap<string, ListingEntry>;
-  /** Where the space holds each document, when a full listing was taken. */
+  /** Where the space holds each document, and its folders, when a full listing was taken. */
   placements?: ReadonlyMap<string, Placement>;
-  intents: readonly Intent[];
-  /** The scan covered the whole mirror (the empty-root check needs it). */
+  remoteFolders?: ReadonlyArray<{ id: string; name: string; parentId: string | null }>;
+  /** Documents to read again and merge (an earlier run's requests were not recorded), with those intents. */
+  forced: ReadonlyMap<string, number[]>;
+  pendingIntents: number;
+  /** The scan covered the whole mirror (folders are decided, the empty-mirror check applies). */
   fullScan: boolean;
 }
 
-type Destination = DocumentDestination | FolderRef;
-
-function destinationOf(p: Placement): Destination | null {
-  if (p.location === 'folder') return { folderId: p.folderId! };
-  if (p.location === 'unsorted' || p.location === 'templates') return { destination: p.location };
-  return null;
-}
-const keyOf = (d: Destination) => ('folderId' in d ? `f:${d.folderId}` : d.destination);
+const placementOf = (r: DocumentRecord): Placement => ({ location: r.location, folderId: r.folderId, dailyNoteDate: r.dailyNoteDate });
+const TRASH: Placement = { location: 'trash', folderId: null, dailyNoteDate: null };
 
 export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<PushPlan> {
   const { journal } = ctx;
   const readsBefore = ctx.client.stats().total;
-  const { scan, listing } = input;
-  const plan: PushPlan = { refused: null, steps: [], problems: [...scan.problems], pendingIntents: input.intents.length, reads: 0 };
-  const settles = new Map<string, number[]>();
-  for (const i of input.intents) if (i.docId !== null) settles.set(i.docId, [...(settles.get(i.docId) ?? []), i.id]);
+  const { scan, listing, forced } = input;
+  const plan: PushPlan = { refused: null, steps: [], tasks: [], folders: null, problems: [...scan.problems], pendingIntents: input.pendingIntents, reads: 0 };
+  const records = journal.listDocuments();
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const withFiles = records.filter((r) => r.fileHash !== null);
+  for (const d of scan.strayDirs) plan.problems.push({ path: d, message: `The folder "${d}" is inside a built-in folder (Unsorted, Templates, Trash, Daily Notes), where the space has no folders; it and its files are not sent. Move it to the top of the mirror or into one of your folders.` });
 
-  const folders = planFolders({ folders: journal.listFolders(), addedDirs: scan.addedDirs, removedDirs: scan.removedDirs, changed: scan.changed, ...(input.placements ? { placements: input.placements } : {}) });
-  plan.problems.push(...folders.problems);
+  // ── folders ──
+  const folderRecords = journal.listFolders();
+  let folderOfDir = new Map(folderRecords.map((f) => [f.path, f.id]));
+  if (input.fullScan) {
+    const localPath = new Map<string, string | undefined>(withFiles.map((r) => [r.id, r.path]));
+    for (const c of scan.changed) localPath.set(c.record.id, c.local.path);
+    for (const r of scan.missing) localPath.set(r.id, undefined);
+    const documents: Array<{ id: string; basePath?: string; localPath?: string; remoteFolderId?: string | null }> = withFiles.map((r) => {
+      const lp = localPath.get(r.id);
+      return { id: r.id, basePath: r.path, ...(lp ? { localPath: lp } : {}), remoteFolderId: input.placements ? (input.placements.get(r.id)?.folderId ?? null) : r.folderId };
+    });
+    for (const [id, p] of input.placements ?? []) if (!byId.has(id)) documents.push({ id, remoteFolderId: p.folderId });
+    plan.folders = decideFolders({
+      base: folderRecords, remote: input.remoteFolders ?? folderRecords, localDirs: scan.dirs, documents,
+    });
+    folderOfDir = plan.folders.folderOfDir;
+    for (const p of plan.folders.problems) plan.problems.push({ path: '', message: p });
+  }
+  const folderPaths = new Map([...folderOfDir].map(([dir, id]) => [id, dir]));
 
-  const creates = new Map<string, Extract<PushStep, { kind: 'createDocuments' }>>();
-  const moves = new Map<string, Extract<PushStep, { kind: 'moveDocuments' }>>();
-  const content: PushStep[] = [];
-  const toTrash: Array<{ id: string; path: string }> = [];
-  let refs = 0;
-
-  const moveTo = (id: string, path: string, placement: Placement) => {
-    const dest = destinationOf(placement)!;
-    const m = moves.get(keyOf(dest)) ?? { kind: 'moveDocuments' as const, placement, request: { op: 'PUT /documents/move' as const, docs: [], paths: [], destination: dest } };
-    m.request.docs.push(id);
-    m.request.paths.push(path);
-    moves.set(keyOf(dest), m);
+  const remoteSide = (id: string, r: DocumentRecord | undefined): RemoteSide | undefined => {
+    const entry = listing.get(id);
+    if (!entry) return undefined;
+    const p = input.placements?.get(id) ?? (r ? placementOf(r) : { location: 'unsorted', folderId: null, dailyNoteDate: null });
+    const changed = !r || entry.lastModifiedAt !== r.remoteModifiedAt || forced.has(id);
+    return { id, title: entry.title, ...p, changed };
   };
-  for (const [ref, ids] of folders.carried) for (const id of ids) moveTo(id, `(a document only the space has, in "${folders.folderPaths.get(ref)}")`, { location: 'folder', folderId: ref, dailyNoteDate: null });
+  const baseSide = (r: DocumentRecord): BaseDocument => ({ id: r.id, path: r.path, title: r.title, ...placementOf(r) });
 
-  const addNew = (local: LocalDocument) => {
-    const at = placementOfPath(local.path, folders.folderPaths);
-    if (!at.ok) return plan.problems.push({ path: local.path, message: at.problem });
-    const placement = at.placement;
-    if (placement.location === 'trash') {
-      return plan.problems.push({ path: local.path, message: `"${local.path}" is a new file in Trash/; the space cannot create documents in its trash, so it is not sent. Move it out of Trash/ to create it.` });
+  const addTask = async (r: DocumentRecord | undefined, local: LocalDocument | null, decision: DocumentDecision, localPlace: Placement | null, remote: RemoteSide | undefined) => {
+    for (const p of [...decision.problems, ...decision.conflicts]) plan.problems.push({ path: local?.path ?? r?.path ?? '', message: p });
+    const claim = local ? claimedId(local) : undefined;
+    const id = r?.id ?? (decision.content === 'merge' && claim ? claim : undefined);
+    const doc = id ?? docRef(local!.path);
+    const base = r ? journal.getBaseBlocks(r.id) : [];
+    let remoteState: RemoteDocumentState | null = null;
+    let file = null;
+    if (decision.content === 'merge' && id !== undefined) {
+      try {
+        remoteState = await fetchRemoteDocument(ctx, id, base, listing.get(id)?.lastModifiedAt ?? null);
+      } catch (e) {
+        if (!isSpacesyncError(e, 'not_found')) throw e;
+        // Gone between the listing and the read: decided again without the service's side.
+        return addTask(r, local, decideDocument({ ...(r ? { base: baseSide(r) } : {}), ...(local && localPlace ? { local: localSide(local, localPlace, r) } : {}) }), localPlace, undefined);
+      }
     }
-    const id = `${DOC_REF}${++refs}`;
-    // The title travels with the creation; the blocks follow.
-    const title = localTitle(local.path, local.frontMatter);
-    const docPlan = planDocumentPush({ id, path: local.path, local, base: [], remote: null, baseTitle: title, localTitle: title });
-    if (placement.location === 'daily_notes') {
-      const first = docPlan.requests[0];
-      if (!first || first.op !== 'POST /blocks') return plan.problems.push({ path: local.path, message: `"${local.path}" is an empty daily note; it is created in the space once it has some text.` });
-      first.anchor = { date: placement.dailyNoteDate! };
-    } else {
-      const dest = destinationOf(placement)!;
-      const c = creates.get(keyOf(dest)) ?? { kind: 'createDocuments' as const, placement, request: { op: 'POST /documents' as const, refs: [], paths: [], titles: [], destination: dest } };
-      c.request.refs.push(id);
-      c.request.paths.push(local.path);
-      c.request.titles.push(docPlan.title);
-      creates.set(keyOf(dest), c);
+    if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
+      file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks);
     }
-    const fields: RecordFields = { ...placement, createdAt: null, remoteModifiedAt: null };
-    content.push({ kind: 'content', plan: docPlan, fields, settles: [], created: true });
-    return 0;
+    const remotePlace = remote ? { location: remote.location, folderId: remote.folderId, dailyNoteDate: remote.dailyNoteDate ?? null } : undefined;
+    const place = decision.trash ? { ...TRASH, dailyNoteDate: r?.dailyNoteDate ?? null }
+      : decision.move || decision.create ? localPlace!
+        : remotePlace ?? (r ? placementOf(r) : localPlace!);
+    const title = decision.rename ?? (decision.create && 'title' in decision.create ? decision.create.title : undefined) ?? remoteState?.title ?? remote?.title ?? r?.title ?? '';
+    const task: DocumentTask = {
+      doc, record: r ?? null, local, decision, base, remote: remoteState, file,
+      next: { ...place, path: local?.path ?? r!.path, title },
+      remoteModifiedAt: remoteState?.lastModifiedAt ?? r?.remoteModifiedAt ?? null,
+      settles: id ? (forced.get(id) ?? []) : [],
+    };
+    plan.tasks.push(task);
+    return undefined;
   };
 
-  const remoteOf = async (r: DocumentRecord, entry: ListingEntry | undefined, base: ReturnType<typeof journal.getBaseBlocks>): Promise<RemoteDocumentState | null | 'gone'> => {
-    if (!entry) return 'gone';
-    const changed = entry.lastModifiedAt !== r.remoteModifiedAt || entry.title !== r.title || settles.has(r.id);
-    if (!changed) return null;
-    try {
-      return await fetchRemoteDocument(ctx, r.id, base, entry.lastModifiedAt);
-    } catch (e) {
-      if (isSpacesyncError(e, 'not_found')) return 'gone';
-      throw e;
-    }
-  };
+  const localSide = (local: LocalDocument, p: Placement, r?: DocumentRecord): LocalSide => ({
+    path: local.path, title: localTitle(local.path, local.frontMatter, r), changed: r ? local.hash !== r.fileHash : true, ...p,
+  });
 
-  for (const { record: r, local, moved } of scan.changed) {
-    const at = placementOfPath(local.path, folders.folderPaths);
+  for (const { record: r, local } of scan.changed) {
+    const at = placementOfPath(local.path, folderPaths);
     if (!at.ok) {
       plan.problems.push({ path: local.path, message: at.problem });
       continue;
     }
-    const was: Placement = { location: r.location, folderId: r.folderId, dailyNoteDate: r.dailyNoteDate };
-    let placement = at.placement;
-    const relocated = moved && !samePlacement(was, placement);
-    if (relocated && (was.location === 'daily_notes' || placement.location === 'daily_notes')) {
-      plan.problems.push({ path: local.path, message: `"${local.path}" is the daily note of ${r.dailyNoteDate ?? 'a day'} moved to another folder, or a file moved into ${'Daily Notes'}/; daily notes cannot be moved in the space, so nothing of it is sent. Move it back to "${r.path}".` });
-      continue;
-    }
-    const base = journal.getBaseBlocks(r.id);
-    const remote = await remoteOf(r, listing.get(r.id), base);
-    if (remote === 'gone') {
-      // Purged from the space while edited here: the edit beats the delete, as a new document.
-      addNew(local);
-      continue;
-    }
-    const trashedThere = input.placements?.get(r.id)?.location === 'trash' && was.location !== 'trash';
-    const docPlan = planDocumentPush({ id: r.id, path: local.path, local, base, remote, baseTitle: r.title, localTitle: localTitle(local.path, local.frontMatter, r) });
-    const edited = docPlan.requests.length > 0;
-    if (placement.location === 'trash' && was.location !== 'trash') toTrash.push({ id: r.id, path: local.path });
-    else if (relocated) moveTo(r.id, local.path, placement);
-    else if (trashedThere && edited && destinationOf(placement)) moveTo(r.id, local.path, placement);
-    else if (trashedThere) placement = { location: 'trash', folderId: null, dailyNoteDate: null };
-    const fields: RecordFields = { ...placement, createdAt: r.createdAt, remoteModifiedAt: remote?.lastModifiedAt ?? r.remoteModifiedAt };
-    content.push({ kind: 'content', plan: docPlan, fields, settles: settles.get(r.id) ?? [], created: false });
+    const remote = remoteSide(r.id, r);
+    const decision = decideDocument({ base: baseSide(r), local: localSide(local, at.placement, r), ...(remote ? { remote } : {}) });
+    await addTask(r, local, decision, at.placement, remote);
   }
-
-  const restores: PushStep[] = [];
   for (const r of scan.missing) {
-    const entry = listing.get(r.id);
-    if (!entry) continue; // purged there too: the pull forgets it
-    const remoteChanged = entry.lastModifiedAt !== r.remoteModifiedAt || entry.title !== r.title;
-    if (remoteChanged) restores.push({ kind: 'restoreFile', id: r.id, path: r.path });
-    else if (r.location === 'trash') continue; // deleted from Trash/: stays in the space's trash until it is purged
-    else if (input.placements?.get(r.id)?.location === 'trash') restores.push({ kind: 'trashedBoth', id: r.id, path: r.path });
-    else toTrash.push({ id: r.id, path: r.path });
+    const remote = remoteSide(r.id, r);
+    const decision = decideDocument({ base: baseSide(r), ...(remote ? { remote } : {}) });
+    if (decision.forget || decision.removeFile) continue; // gone on both sides: the pull's purge
+    await addTask(r, null, decision, null, remote);
   }
-  for (const local of scan.added) addNew(local);
+  for (const local of scan.added) {
+    const at = placementOfPath(local.path, folderPaths);
+    if (!at.ok) {
+      plan.problems.push({ path: local.path, message: at.problem });
+      continue;
+    }
+    // A file naming a document the journal does not know (a run stopped before recording it): merged with it.
+    const claim = claimedId(local);
+    const remote = claim !== undefined && !byId.has(claim) ? remoteSide(claim, undefined) : undefined;
+    const decision = decideDocument({ local: localSide(local, at.placement), ...(remote ? { remote } : {}) });
+    await addTask(undefined, local, decision, at.placement, remote);
+  }
 
-  plan.steps = [...folders.before, ...creates.values(), ...moves.values(), ...content, ...restores];
-  if (toTrash.length > 0) plan.steps.push({ kind: 'deleteDocuments', request: { op: 'DELETE /documents', docs: toTrash.map((d) => d.id), paths: toTrash.map((d) => d.path) } });
-  plan.steps.push(...folders.after);
-
-  const records = journal.listDocuments();
-  plan.refused = checkPushSafety({
-    root: ctx.root, known: records.filter((r) => r.fileHash !== null && r.location !== 'trash').length, listed: listing.size, recorded: records.length,
-    deleting: scan.missing.filter((r) => toTrash.some((d) => d.id === r.id)).length, filesSeen: input.fullScan ? scan.filesSeen : undefined,
-    maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
+  plan.steps = planSync({
+    documents: plan.tasks.map((t) => ({ doc: t.doc, name: t.next.path, decision: t.decision, ...(t.file ? { changes: t.file.changes } : {}) })),
+    ...(plan.folders ? { folders: plan.folders } : {}),
+    folderName: (id) => folderPaths.get(id),
   });
+  for (const t of plan.tasks) for (const p of t.file?.merge.problems ?? []) plan.problems.push({ path: t.next.path, message: p.message });
+
+  const verdict = checkSafety({
+    known: withFiles.filter((r) => r.location !== 'trash').length,
+    remoteDeletes: plan.tasks.filter((t) => t.decision.trash).length,
+    localDeletes: 0,
+    rootExists: true,
+    localFiles: input.fullScan ? scan.filesSeen : withFiles.length,
+    remoteListed: listing.size,
+    maxDeletePercent: ctx.settings.maxDeletePercent,
+    force: ctx.settings.force,
+  });
+  if (!verdict.ok) plan.refused = { reason: verdict.reason, message: verdict.message };
   plan.reads = ctx.client.stats().total - readsBefore;
   return plan;
 }
+

@@ -3,25 +3,31 @@
 // plan out (or only return it, for `spacesync plan` and `--dry-run`).
 import type { SyncContext } from './SyncContext.js';
 import { currentListing } from './currentListing.js';
-import { executePush, type PushOutcome } from './executePush.js';
+import { executePlan, type PushOutcome } from './executePlan.js';
 import { planPush } from './planPush.js';
-import type { PushPlan } from './PushPlan.js';
+import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { readLocalDocument } from './readLocalDocument.js';
 import { resolveIntents } from './resolveIntents.js';
-import type { Placement, RemoteDocument } from './remoteTypes.js';
+import type { Placement, RemoteDocument, RemoteFolder } from './remoteTypes.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';
 
 /** A listing younger than this is taken as current (one request covers every pending document). */
 export const LISTING_MAX_AGE_MS = 3_000;
 
+export interface FullListing {
+  documents: ReadonlyMap<string, RemoteDocument>;
+  placements?: ReadonlyMap<string, Placement>;
+  folders?: readonly RemoteFolder[];
+}
+
 export interface PushOptions {
-  /** Only these paths (what the watcher named); the whole mirror when omitted. */
+  /** Only these paths (what the watcher named); the whole mirror, folders included, when omitted. */
   paths?: readonly string[];
   /**
-   * Takes a full listing (documents and where they are), asked only when there is something to
-   * push; without it the latest listing is used, read again when older than `listingMaxAgeMs`.
+   * Takes a full listing (documents, where they are, the folders), asked only when there is
+   * something to push; without it the latest listing is used, read again when older than `listingMaxAgeMs`.
    */
-  listing?: () => Promise<{ documents: ReadonlyMap<string, RemoteDocument>; placements?: ReadonlyMap<string, Placement> }>;
+  listing?: () => Promise<FullListing>;
   listingMaxAgeMs?: number;
   /** Plan only: nothing is sent and nothing recorded. */
   dryRun?: boolean;
@@ -39,48 +45,48 @@ const isEmpty = (s: LocalScan) => s.changed.length + s.missing.length + s.added.
 
 export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promise<PushResult> {
   const before = ctx.client.stats().total;
+  const requests = () => ctx.client.stats().total - before;
   const { journal } = ctx;
   const intents = journal.pendingIntents();
   const scanOpts = opts.paths ? { paths: opts.paths } : {};
   let scan = await scanLocal(ctx, scanOpts);
-  const empty: PushPlan = { refused: null, steps: [], problems: scan.problems, pendingIntents: intents.length, reads: 0 };
-  if (isEmpty(scan) && intents.length === 0) return { plan: empty, outcome: null, requests: 0 };
+  if (isEmpty(scan) && intents.length === 0) return { plan: { ...emptyPlan(), problems: scan.problems }, outcome: null, requests: 0 };
 
-  let placements: ReadonlyMap<string, Placement> | undefined;
+  let full: FullListing | undefined;
   let listing;
   if (opts.listing) {
-    const full = await opts.listing();
+    full = await opts.listing();
     listing = new Map([...full.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }]));
-    placements = full.placements;
   } else {
     listing = (await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun })).items;
   }
 
-  let settle = intents;
+  let forced = new Map<string, number[]>();
+  for (const i of intents) if (i.docId !== null) forced.set(i.docId, [...(forced.get(i.docId) ?? []), i.id]);
   if (intents.length > 0 && !opts.dryRun) {
     const resolution = await resolveIntents(ctx, intents, listing);
-    if (resolution.adopted.length > 0) scan = await scanLocal(ctx, scanOpts);
+    forced = resolution.forced;
+    scan = await scanLocal(ctx, scanOpts);
     // A document with requests in flight is read again and merged even when its file did not change.
-    for (const id of resolution.forced.keys()) {
+    for (const [id, settles] of forced) {
       const r = journal.getDocument(id);
-      if (!r || r.fileHash === null || scan.changed.some((c) => c.record.id === id)) continue;
+      if (!r || r.fileHash === null || scan.changed.some((c) => c.record.id === id) || scan.missing.some((m) => m.id === id)) continue;
       const local = await readLocalDocument(ctx.root, r.path);
       if (local && local.frontMatter.ok) scan.changed.push({ record: r, local, moved: false });
-      else for (const i of resolution.forced.get(id)!) journal.clearIntent(i);
+      else settles.forEach((i) => journal.clearIntent(i));
     }
-    settle = journal.pendingIntents();
   }
 
   const plan = await planPush(ctx, {
-    scan, listing, intents: settle, fullScan: opts.paths === undefined,
-    ...(placements ? { placements } : {}),
+    scan, listing, forced, pendingIntents: intents.length, fullScan: opts.paths === undefined,
+    ...(full?.placements ? { placements: full.placements } : {}),
+    ...(full?.folders ? { remoteFolders: full.folders } : {}),
   });
-  const requests = () => ctx.client.stats().total - before;
   if (plan.refused) {
     ctx.logger.warn({ reason: plan.refused.reason }, plan.refused.message);
     return { plan, outcome: null, requests: requests() };
   }
   if (opts.dryRun) return { plan, outcome: null, requests: requests() };
-  const outcome = await executePush(ctx, plan);
+  const outcome = await executePlan(ctx, plan);
   return { plan, outcome, requests: requests() };
 }

@@ -2,23 +2,23 @@
 // failed half way). Nothing is sent again blindly: a document's own requests make it read again
 // and merged (the merge recognises what already landed, so nothing is duplicated); a document or
 // folder that may have been created is looked for in the space and adopted when it is there.
-import { DOC_REF, type PushRequest } from './pushRequests.js';
 import type { Intent, ListingEntry } from '../journal/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { UNSENT } from './executeDocumentPush.js';
+import { UNSENT } from './finalizeDocument.js';
 import { flattenFolders } from './flattenFolders.js';
 import { placementOf } from './remoteTypes.js';
 
 export interface IntentResolution {
   /** Documents to read again and merge, with the intents their push settles. */
   forced: Map<string, number[]>;
-  /** Documents and folders that had been created and are now recorded. */
+  /** Paths of documents and folders that had been created and are now recorded. */
   adopted: string[];
 }
 
-interface Payload { request?: PushRequest }
-
-const requestOf = (i: Intent): PushRequest | undefined => (i.payload as Payload | null)?.request;
+interface Payload {
+  step?: { method: string; path: string; body?: Record<string, unknown> };
+  paths?: string[];
+}
 
 export async function resolveIntents(ctx: SyncContext, intents: readonly Intent[], listing: ReadonlyMap<string, ListingEntry>): Promise<IntentResolution> {
   const { journal } = ctx;
@@ -26,55 +26,50 @@ export async function resolveIntents(ctx: SyncContext, intents: readonly Intent[
   const known = new Set(journal.listDocuments().map((d) => d.id));
   const force = (id: string, intent?: number) => out.forced.set(id, [...(out.forced.get(id) ?? []), ...(intent === undefined ? [] : [intent])]);
   let folders: ReturnType<typeof flattenFolders>['folders'] | undefined;
+  const adopt = (id: string, path: string, title: string, placement: ReturnType<typeof placementOf>) => {
+    journal.transaction(() => {
+      journal.upsertDocument({ id, path, title, ...placement, remoteModifiedAt: null, createdAt: null, fileHash: UNSENT });
+      journal.replaceBaseBlocks(id, []);
+    });
+    known.add(id);
+    force(id);
+    out.adopted.push(path);
+  };
 
   for (const intent of intents) {
-    const r = requestOf(intent);
-    if (intent.docId !== null && !intent.docId.startsWith(DOC_REF)) {
+    if (intent.docId !== null) {
       force(intent.docId, intent.id);
       continue;
     }
-    if (r?.op === 'POST /documents') {
-      r.paths.forEach((p, i) => {
-        if (journal.getDocumentByPath(p)) return;
-        const dest = r.destination;
-        if ('folderId' in dest && !journal.getFolder(dest.folderId)) return;
-        const found = [...listing].find(([id, e]) => !known.has(id) && e.title === r.titles[i]);
-        if (!found) return;
-        const [id] = found;
-        known.add(id);
-        const placement = 'folderId' in dest ? placementOf(dest.folderId) : placementOf(dest.destination);
-        journal.transaction(() => {
-          journal.upsertDocument({ id, path: p, title: r.titles[i]!, ...placement, remoteModifiedAt: null, createdAt: null, fileHash: UNSENT });
-          journal.replaceBaseBlocks(id, []);
-        });
-        force(id);
-        out.adopted.push(p);
+    const { step, paths = [] } = (intent.payload ?? {}) as Payload;
+    const body = step?.body ?? {};
+    const op = step ? `${step.method} ${step.path}` : intent.op;
+    if (op === 'POST /documents') {
+      const titles = ((body.documents ?? []) as Array<{ title: string }>).map((d) => d.title);
+      const dest = (body.destination ?? { destination: 'unsorted' }) as { destination?: string; folderId?: string };
+      paths.forEach((p, i) => {
+        if (journal.getDocumentByPath(p) || (dest.folderId !== undefined && !journal.getFolder(dest.folderId))) return;
+        const found = [...listing].find(([id, e]) => !known.has(id) && e.title === titles[i]);
+        if (found) adopt(found[0], p, titles[i]!, placementOf(dest.folderId ?? dest.destination ?? 'unsorted'));
       });
-    } else if (r?.op === 'POST /blocks' && 'date' in r.anchor) {
-      const date = r.anchor.date;
-      try {
-        const root = await ctx.client.getBlocks({ date, maxDepth: 0 }, { priority: 'user' });
-        if (!known.has(root.id) && !journal.getDocumentByPath(r.path)) {
-          journal.transaction(() => {
-            journal.upsertDocument({ id: root.id, path: r.path, title: root.markdown ?? '', location: 'daily_notes', folderId: null, dailyNoteDate: date, remoteModifiedAt: null, createdAt: null, fileHash: UNSENT });
-            journal.replaceBaseBlocks(root.id, []);
-          });
-          known.add(root.id);
-          force(root.id);
-          out.adopted.push(r.path);
-        }
-      } catch {
+    } else if (op === 'POST /blocks') {
+      const date = (body.position as { date?: string } | undefined)?.date;
+      const p = paths[0];
+      if (date !== undefined && p !== undefined && !journal.getDocumentByPath(p)) {
+        const root = await ctx.client.getBlocks({ date, maxDepth: 0 }, { priority: 'user' }).catch(() => null);
         // No note of that day: the write never landed; the file is still new and is sent again.
+        if (root && !known.has(root.id)) adopt(root.id, p, root.markdown ?? '', placementOf('daily_notes', date));
       }
-    } else if (r?.op === 'POST /folders') {
+    } else if (op === 'POST /folders') {
       folders ??= flattenFolders((await ctx.client.listFolders({ priority: 'user' })).items).folders;
       const recorded = new Set(journal.listFolders().map((f) => f.id));
-      r.paths.forEach((p, i) => {
-        const want = r.folders[i]!;
-        const parent = want.parent === null ? null : want.parent;
-        if (parent !== null && !recorded.has(parent)) return;
+      const wanted = (body.folders ?? []) as Array<{ name: string; parentFolderId?: string }>;
+      paths.forEach((p, i) => {
+        const want = wanted[i];
+        if (!want || journal.listFolders().some((f) => f.path === p)) return;
+        const parent = want.parentFolderId ?? null;
         const found = folders!.find((f) => !recorded.has(f.id) && f.name === want.name && f.parentId === parent);
-        if (!found || journal.listFolders().some((f) => f.path === p)) return;
+        if (!found) return;
         journal.upsertFolder({ id: found.id, name: found.name, parentId: found.parentId, path: p, documentCount: found.documentCount });
         recorded.add(found.id);
         out.adopted.push(p);

@@ -1,7 +1,7 @@
 // What changed in the mirror since the journal's base, by content (never by mtime): edited files,
 // files moved or renamed (paired by the `id` in their front matter), files gone, new files (a copy
 // of a known file is a new document), new directories and folders whose directory is gone.
-import { dirOfPath, stemOfPath } from '../core/fileName.js';
+import { collisionKey, dirOfPath, stemOfPath } from '../core/fileName.js';
 import { BUILTIN_DIRS, STATE_DIR } from '../core/layout.js';
 import type { DocumentRecord, FolderRecord } from '../journal/index.js';
 import { scanMirror } from '../mirror/index.js';
@@ -25,6 +25,10 @@ export interface LocalScan {
   addedDirs: string[];
   /** Folders whose directory is gone. */
   removedDirs: FolderRecord[];
+  /** Every user directory now (a full scan only; the built-in ones and what is inside them aside). */
+  dirs: string[];
+  /** Directories inside the built-in ones, which the space cannot hold as folders. */
+  strayDirs: string[];
   /** Files that cannot be synced as they are. */
   problems: Array<{ path: string; message: string }>;
   /** Document files seen (a full scan only). */
@@ -36,11 +40,12 @@ export interface ScanOptions {
   paths?: readonly string[];
 }
 
-const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS));
+const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS).map(collisionKey));
+const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
 
 export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
   const { journal, root } = ctx;
-  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], problems: [], filesSeen: 0 };
+  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], filesSeen: 0 };
   const records = journal.listDocuments();
   const byPath = new Map(records.map((r) => [r.path, r]));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -114,8 +119,13 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     const folders = journal.listFolders();
     const known = new Set(folders.map((f) => f.path));
     for (const d of [...dirs].sort()) {
-      if (known.has(d) || BUILTIN.has(d)) continue;
-      scan.addedDirs.push(d);
+      if (isBuiltin(d)) continue;
+      if (isBuiltin(d.split('/')[0]!)) {
+        scan.strayDirs.push(d);
+        continue;
+      }
+      scan.dirs.push(d);
+      if (!known.has(d)) scan.addedDirs.push(d);
     }
     scan.removedDirs = folders.filter((f) => !dirs.has(f.path));
   }

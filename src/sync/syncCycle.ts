@@ -22,7 +22,7 @@ export function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<Sy
     const push = await pushLocal(ctx, {
       listing: async () => {
         snapshot = await listRemote(ctx);
-        return { documents: snapshot.documents, placements: snapshot.placements };
+        return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
       },
     });
     if (push.plan.refused) return { push, pull: null, exitCode: 2 };

@@ -162,7 +162,7 @@ const scenarios: Scenario[] = [
     name: '9. folder renamed here while the space gets a new document in it: one move of the documents, no delete guard, the new document lands in the renamed folder',
     local: [{ move: 'Projects', to: 'Work' }],
     remote: [{ method: 'POST', path: '/documents', body: { documents: [{ title: 'Fresh' }], destination: { folderId: 'F-PROJ' } } }],
-    writes: ['POST /folders', 'PUT /folders/move', 'PUT /documents/move', 'DELETE /folders'],
+    writes: ['POST /folders', 'PUT /documents/move', 'PUT /folders/move', 'DELETE /folders'],
     files: { 'Work/Plan.md': /closing words/, 'Work/Fresh.md': /id:/, 'Work/Sub/Deep.md': /deep text/, 'Projects/Plan.md': null },
     placed: { 'D-PLAN': 'Work', 'D-DEEP': 'Sub' },
   },

@@ -1,0 +1,24 @@
+// A file against its base, and against the service's blocks when they changed too: the core's
+// diff, three-way merge (mirror-and-sync.md §4) and the change set that brings the service there.
+import { changeSetOf, type ChangeSet } from '../core/changeSet.js';
+import { coreDialect } from '../core/coreDialect.js';
+import { diffDocument } from '../core/diff.js';
+import { mergeDocument, type MergeResult } from '../core/merge.js';
+import type { BaseBlock, CoreDialect, RemoteBlock } from '../core/types.js';
+import type { LocalDocument } from './readLocalDocument.js';
+
+export interface FileMerge {
+  merge: MergeResult;
+  changes: ChangeSet;
+  /** False when a region was too costly to diff minimally and was paired by position. */
+  exhaustive: boolean;
+}
+
+/** `remote`: the service's blocks when they changed since base; the base stands for them otherwise. */
+export function mergeFile(base: readonly BaseBlock[], local: LocalDocument, remote?: readonly RemoteBlock[], dialect: CoreDialect = coreDialect): FileMerge {
+  const diff = diffDocument(base, local.segments, { equals: dialect.equals });
+  const merge = mergeDocument({ base, diff, ...(remote ? { remote } : {}), dialect });
+  // planSync runs the late moves after the inserts, so a block wrapped into a new page keeps its id.
+  const changes = changeSetOf(merge.nodes, remote ?? base, dialect.equals, { moveIntoNewPages: true });
+  return { merge, changes, exhaustive: diff.exhaustive };
+}
