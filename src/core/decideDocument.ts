@@ -91,7 +91,8 @@ export function decideDocument({ base, local, remote }: DecideInput): DocumentDe
   if (!baseTrash && localTrash && !remoteTrash) {
     // Trashed in the mirror. An edit on the service beats it: the document stays, the file goes back.
     if (rc) return { ...d, content: 'pull', rewrite: true };
-    return { ...d, trash: true, content: 'none' };
+    // Edited on its way to Trash/: the edit goes first, so the trashed document holds it.
+    return { ...d, trash: true, content: lc ? 'push' : 'none' };
   }
   if (!baseTrash && remoteTrash && !localTrash) {
     // Trashed on the service. An edit in the file beats it: pushed, and the document restored.
