@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isEmptyChangeSet } from './changeSet.js';
 import type { MergedNode } from './merge.js';
-import { applyOps, runMerge, outlineOfLocal, outlineOfMerged, outlineOfRemote, toBase, toLocal, toRemote, type Op, type Outline, type T } from './testSupport.js';
+import { applyChanges, applyOps, runMerge, outlineOfLocal, outlineOfMerged, outlineOfRemote, toBase, toLocal, toRemote, type Op, type Outline, type T } from './testSupport.js';
 import type { LocalBlock, RemoteBlock } from './types.js';
 
 const texts = (o: Outline, out = new Set<string>()): Set<string> => {
@@ -110,6 +110,31 @@ describe('mergeDocument properties', () => {
       expect({ ...short.cs, expected: undefined }).toEqual({ ...full.cs, expected: undefined });
       expect(outlineOfRemote(short.after)).toEqual(outlineOfRemote(full.after));
       expect(short.m.fileChanged).toBe(full.m.fileChanged);
+    }), { numRuns: Number(process.env.CORE_PROPERTY_RUNS ?? 800) });
+  });
+
+  it('recovers from a push cut short at any phase: the next cycle ends where the full push would have, nothing doubled', () => {
+    fc.assert(fc.property(baseDoc, ops, fc.integer({ min: 0, max: 3 }), (doc, localOps, phase) => {
+      const base = toBase(toRemote(doc));
+      const local = toLocal(applyOps(doc, localOps, 'L'));
+      const { cs } = runMerge(base, local, undefined);
+      // What reached the service before the crash: edits, then moves, then inserts (and late moves); never the deletes.
+      const partial = {
+        ...cs,
+        moves: phase >= 1 ? cs.moves : [],
+        inserts: phase >= 2 ? cs.inserts : [],
+        lateMoves: phase >= 3 ? cs.lateMoves : [],
+        deletes: [],
+      };
+      if (phase < 2 && cs.lateMoves.length > 0) partial.lateMoves = [];
+      let n = 0;
+      const ids = new Map<string, string>();
+      const crashed = applyChanges(base, partial, (ref) => { if (!ids.has(ref)) ids.set(ref, `X${++n}`); return ids.get(ref)!; });
+      // The journal still holds the old base (nothing was recorded); the file is unchanged.
+      const next = runMerge(base, local, crashed);
+      expect(next.m.conflicts).toEqual([]);
+      expect(outlineOfRemote(next.after)).toEqual(outlineOfLocal(local));
+      expect(next.m.fileChanged).toBe(false);
     }), { numRuns: Number(process.env.CORE_PROPERTY_RUNS ?? 800) });
   });
 });

@@ -406,19 +406,39 @@ function mergeBoth(input: MergeInput): MergeResult {
    * A new block of the file that the service already holds at that place, with the same children:
    * what an interrupted push left, or the same insert (or the same move into a new page) on both sides.
    */
+  // Existing blocks under a new page (moved into it) are not part of the comparison: they are
+  // placed into whichever block becomes that page.
+  const newKids = (n: DiffNode) => n.children.filter((c) => fate.get(c) === 'create');
+  const twinKids = (r: MergedNode) => r.children.filter((c) => c.id !== null && serviceOnly.has(c.id));
   const alike = (n: DiffNode, r: MergedNode): boolean => {
-    if (fate.get(n) !== 'create') return r.id === n.id;
-    return r.id !== null && serviceOnly.has(r.id) && !adopted.has(r.id) && n.local.kind === r.kind
-      && sameContent(r.type, r.markdown, n.local.markdown, eq)
-      && n.children.length === r.children.length && n.children.every((c, i) => alike(c, r.children[i]!));
+    if (r.id === null || !serviceOnly.has(r.id) || adopted.has(r.id) || n.local.kind !== r.kind) return false;
+    if (!sameContent(r.type, r.markdown, n.local.markdown, eq)) return false;
+    const nk = newKids(n);
+    const rk = twinKids(r);
+    return nk.length === rk.length && nk.every((c, i) => alike(c, rk[i]!));
   };
-  const adopt = (n: DiffNode, r: MergedNode) => {
-    if (fate.get(n) !== 'create') return;
+  /** `n` (built as `m`) is the service's `r`: r takes m's place and children, its own twins standing in for the new ones. */
+  const adopt = (n: DiffNode, r: MergedNode, m: MergedNode) => {
     adopted.add(r.id!);
     r.source = 'local';
     r.local = n.local;
     merged.set(n, r);
-    n.children.forEach((c, i) => adopt(c, r.children[i]!));
+    const rk = twinKids(r);
+    const swap = new Map<MergedNode, MergedNode>();
+    newKids(n).forEach((c, i) => {
+      const built = merged.get(c)!;
+      adopt(c, rk[i]!, built);
+      swap.set(built, rk[i]!);
+    });
+    const children = m.children.map((c) => swap.get(c) ?? c);
+    // The service's own blocks under r that the file placed nowhere else keep their place after their predecessor.
+    r.children.forEach((c, i) => {
+      if (children.includes(c)) return;
+      const prev = r.children.slice(0, i).reverse().find((p) => children.includes(p));
+      children.splice(prev ? children.indexOf(prev) + 1 : 0, 0, c);
+    });
+    r.children = children;
+    for (const c of children) parentOf.set(c, r);
   };
 
   const place = (nodes: DiffNode[], parent: MergedNode | undefined) => {
@@ -443,7 +463,7 @@ function mergeBoth(input: MergeInput): MergeResult {
           }
         }
         if (twin) {
-          adopt(n, twin);
+          adopt(n, twin, m);
           prev = twin;
         } else {
           attach(parent, m, at);

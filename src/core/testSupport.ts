@@ -64,14 +64,15 @@ export function applyChanges(current: readonly RemoteBlock[], cs: ChangeSet, idF
     const p = parentOf.get(n)!;
     p.children.splice(p.children.indexOf(n), 1);
   };
+  const real = (x: string) => (x.startsWith('new:') ? idFor(x) : x);
   const placeAt = (anchor: Anchor): [N, number] => {
     if ('after' in anchor) {
-      const s = byId.get(anchor.after);
+      const s = byId.get(real(anchor.after));
       if (!s) throw new Error(`anchor ${anchor.after} does not exist`);
       const p = parentOf.get(s)!;
       return [p, p.children.indexOf(s) + 1];
     }
-    const p = anchor.start === null ? root : byId.get(anchor.start);
+    const p = anchor.start === null ? root : byId.get(real(anchor.start));
     if (!p) throw new Error(`parent ${anchor.start} does not exist`);
     return [p, 0];
   };
