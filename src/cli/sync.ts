@@ -12,8 +12,11 @@ import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import {
-  createProgressBar, describePull, openSyncSession, runCycle, type CycleResult, type PullPlan, type PullProgress, type SyncSession,
+  createProgressBar, openSyncSession, type CycleResult, type PullPlan, type PullProgress, type SyncSession,
 } from '../sync/index.js';
+import { syncCycle, type SyncCycleResult } from '../sync/syncCycle.js';
+import type { PushResult } from '../sync/pushLocal.js';
+import { describePushPlan, planCycle } from './plan.js';
 
 interface SyncFlags {
   link?: string;
@@ -82,8 +85,32 @@ function printPlan(plan: PullPlan): void {
   }
 }
 
+/** Prints what the push of a cycle did: requests, conflicts kept, failures, changes held back. */
+function reportPush(push: PushResult): void {
+  const o = push.outcome;
+  if (push.plan.refused) {
+    err(`spacesync: ${push.plan.refused.message}`);
+    return;
+  }
+  if (o && o.sent.length > 0) {
+    const writes = o.sent.filter((s) => s.method !== 'GET').length;
+    out(`Pushed: ${o.documents.length} document(s) with ${writes} request${writes === 1 ? '' : 's'} (${o.blocksWritten} block${o.blocksWritten === 1 ? '' : 's'} written).`);
+  }
+  const copies = o?.documents.filter((d) => d.conflictCopy) ?? [];
+  if (copies.length > 0) {
+    out(`${copies.length} conflict(s): the space's version stays in the file, yours is kept beside it (\`spacesync conflicts\` lists them):`);
+    for (const line of listed(copies.map((d) => `${d.path} → ${d.conflictCopy}`))) out(line);
+  }
+  for (const f of o?.failed ?? []) err(`spacesync: could not send the changes of ${f.path}: ${f.message}`);
+  if ((o?.failed.length ?? 0) > 0) err('spacesync: those documents are read again and merged on the next run; nothing of them is lost.');
+  if (push.plan.problems.length > 0) {
+    out(`${push.plan.problems.length} change(s) here were not sent; the files keep them:`);
+    for (const line of listed(push.plan.problems.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`))) out(line);
+  }
+}
+
 /** Prints what a cycle did; returns its exit code. */
-function report(result: CycleResult, quietWhenIdle: boolean): number {
+function report(result: CycleResult, quietWhenIdle: boolean, pushed = false): number {
   if (result.refused) {
     err(`spacesync: ${result.refused.message}`);
     return 2;
@@ -96,11 +123,11 @@ function report(result: CycleResult, quietWhenIdle: boolean): number {
     const parts = [`${created} new`, `${updated} updated`, `${moved} moved`];
     if (result.purged.length) parts.push(`${result.purged.length} purged (kept in .spacesync/purged/)`);
     out(`Pulled: ${parts.join(', ')}; ${result.requests} requests.`);
-  } else if (!quietWhenIdle) {
+  } else if (!quietWhenIdle && !pushed) {
     out(`In step with the space: nothing to pull (${result.requests} requests).`);
   }
-  if (result.localPending.length > 0) {
-    out(`${result.localPending.length} file(s) changed here were kept as they are; this version of spacesync pulls only, so their changes are not sent to the space:`);
+  if (result.localPending.length > 0 && !pushed) {
+    out(`${result.localPending.length} file(s) changed here were kept as they are (sent by the next cycle):`);
     for (const line of listed(result.localPending.map((p) => `${p.path} (${p.change}${p.remoteChanged ? ', also changed in the space' : ''})`))) out(line);
   }
   for (const b of result.blocked) err(`spacesync: ${b.message}`);
@@ -108,6 +135,14 @@ function report(result: CycleResult, quietWhenIdle: boolean): number {
   if (result.failed.length > 0) err('spacesync: the documents above are pulled again on the next run.');
   if (result.aborted) out(`Stopped before the end: ${result.written.length + result.unchanged.length} of ${result.remoteChanged.length} documents pulled; the next run goes on from there.`);
   return result.failed.length > 0 || result.blocked.length > 0 ? 1 : 0;
+}
+
+/** Prints what a full cycle did; returns the contract's exit code. */
+function reportCycle(r: SyncCycleResult, quietWhenIdle: boolean): number {
+  reportPush(r.push);
+  const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
+  if (r.pull) report(r.pull, quietWhenIdle, pushed);
+  return r.exitCode;
 }
 
 async function runOnce(session: SyncSession): Promise<number> {
@@ -120,7 +155,7 @@ async function runOnce(session: SyncSession): Promise<number> {
   // Between documents the bar still shows what the budget waits for.
   const timer = process.stderr.isTTY ? setInterval(() => bar.update({ ...last, waitingFor: session.client.stats().waitingFor }), 250) : undefined;
   try {
-    return report(await runCycle(session.ctx), false);
+    return reportCycle(await syncCycle(session.ctx), false);
   } finally {
     if (timer) clearInterval(timer);
     bar.stop();
@@ -134,12 +169,14 @@ async function runDaemon(session: SyncSession, config: Config, link: string, sig
   let lastRefusal = '';
   while (!signal.aborted) {
     try {
-      const result = await runCycle(session.ctx);
+      const cycle = await syncCycle(session.ctx);
+      const refusal = cycle.push.plan.refused ?? cycle.pull?.refused ?? null;
       // A refusal is said once; the daemon keeps looking, in case the space comes back.
-      if (result.refused?.message !== lastRefusal || !result.refused) report(result, true);
-      lastRefusal = result.refused?.message ?? '';
-      const busy = result.written.length + result.moved.length + result.folderMoves.length + result.purged.length > 0;
-      delay = busy ? minSeconds : result.refused ? maxSeconds : Math.min(maxSeconds, delay * 2);
+      if (refusal?.message !== lastRefusal || !refusal) reportCycle(cycle, true);
+      lastRefusal = refusal?.message ?? '';
+      const result = cycle.pull;
+      const busy = (cycle.push.outcome?.sent.length ?? 0) + (result ? result.written.length + result.moved.length + result.folderMoves.length + result.purged.length : 0) > 0;
+      delay = busy ? minSeconds : refusal ? maxSeconds : Math.min(maxSeconds, delay * 2);
     } catch (e) {
       if (isSpacesyncError(e) && FATAL.has(e.code)) throw e;
       const message = e instanceof Error ? e.message : String(e);
@@ -186,9 +223,11 @@ async function runSync(flags: SyncFlags): Promise<number> {
   process.once('SIGTERM', stop);
   try {
     if (dryRun) {
-      const plan = await describePull(session.ctx);
-      printPlan(plan);
-      return plan.refused ? 2 : 0;
+      const plan = await planCycle(session.ctx);
+      if (plan.pull) printPlan(plan.pull);
+      else out('Dry run: nothing was changed.');
+      for (const line of describePushPlan(plan.push)) out(line);
+      return plan.push.plan.refused || plan.pull?.refused ? 2 : 0;
     }
     if (flags.once) return await runOnce(session);
     return await runDaemon(session, config, link, abort.signal);
