@@ -15,16 +15,31 @@ export interface SyncCycleResult {
   exitCode: 0 | 1 | 2 | 3;
 }
 
+function combinePushes(first: PushResult, again: PushResult): PushResult {
+  const a = first.outcome!;
+  const b = again.outcome;
+  if (!b) return { ...again, outcome: { ...a, failed: again.plan.refused ? a.failed : [] }, requests: first.requests + again.requests };
+  return {
+    plan: again.plan,
+    outcome: { sent: [...a.sent, ...b.sent], documents: [...a.documents, ...b.documents], failed: b.failed, blocksWritten: a.blocksWritten + b.blocksWritten, conflicts: a.conflicts + b.conflicts, aborted: b.aborted },
+    requests: first.requests + again.requests,
+  };
+}
+
 export function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<SyncCycleResult> {
   return keepAlive(async () => {
     // The push asks for a full listing only when there is something to push.
-    let snapshot: Awaited<ReturnType<typeof listRemote>> | undefined;
-    const push = await pushLocal(ctx, {
-      listing: async () => {
-        snapshot = await listRemote(ctx);
-        return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
-      },
-    });
+    const listing = async () => {
+      const snapshot = await listRemote(ctx);
+      return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
+    };
+    let push = await pushLocal(ctx, { listing });
+    if ((push.outcome?.failed.length ?? 0) > 0 && !ctx.signal?.aborted) {
+      // A failed request may have been applied all the same: its documents are read again and
+      // merged at once (their intents say so), never sent again blindly.
+      const again = await pushLocal(ctx, { listing });
+      push = combinePushes(push, again);
+    }
     if (push.plan.refused) return { push, pull: null, exitCode: 2 };
     const pull = await runCycle(ctx, opts);
     const o = push.outcome;

@@ -1,0 +1,89 @@
+// Scenarios 12 and 17: a request of a push that fails (a 500 after its retries, a connection reset
+// after the service applied it) is detected by reading the document again and merging, never by
+// sending it blindly; a document is never recorded in step when it is not. A file changed while
+// its push is out is not lost.
+import fs from 'node:fs';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { syncCycle } from '../../src/sync/syncCycle.js';
+import { applyLocal, applyRemote, closeWorld, expectConverged, expectIdle, openWorld, remoteBlocks, writesOf, type World } from './pushHarness.js';
+
+let w: World;
+beforeEach(async () => {
+  w = await openWorld();
+});
+afterEach(async () => {
+  await closeWorld(w);
+});
+
+async function fault(spec: object): Promise<void> {
+  await fetch(`${w.space.server.adminUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
+}
+
+it('a POST reset after the service applied it: read again and merged in the same cycle, no block twice', async () => {
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'third paragraph', to: 'third paragraph\n\na new ending' }]);
+  await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/blocks' }, count: 1 });
+  await w.space.clearRequests();
+  const r = await syncCycle(w.session.ctx);
+  expect(r.exitCode).toBe(0);
+  // Sent once; the second look finds the block there and takes it.
+  expect(await writesOf(w.space)).toEqual(['POST /blocks']);
+  expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second paragraph', 'third paragraph', 'a new ending']);
+  expect(w.session.journal.pendingIntents()).toEqual([]);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
+it('a PUT that keeps failing is reported, the document stays pending with its intent, and the next cycle sends it', async () => {
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'second paragraph', to: 'second, edited' }]);
+  const before = w.session.journal.getDocument('D-NOTE')!;
+  await fault({ kind: '500', match: { method: 'PUT', path: '^/blocks$' }, count: 100 });
+  const r = await syncCycle(w.session.ctx);
+  expect(r.exitCode).toBe(1);
+  expect(r.push.outcome!.failed[0]).toMatchObject({ path: 'Unsorted/Note.md', code: 'server' });
+  const after = w.session.journal.getDocument('D-NOTE')!;
+  expect(after.fileHash).toBe(before.fileHash);
+  expect(w.session.journal.getBaseBlocks('D-NOTE').map((b) => b.markdown)).toContain('second paragraph');
+  expect(w.session.journal.pendingIntents().map((i) => i.docId)).toContain('D-NOTE');
+  expect(w.read('Unsorted/Note.md')).toContain('second, edited');
+
+  await fetch(`${w.space.server.adminUrl}/faults`, { method: 'DELETE' });
+  const again = await syncCycle(w.session.ctx);
+  expect(again.exitCode).toBe(0);
+  expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second, edited', 'third paragraph']);
+  expect(w.session.journal.pendingIntents()).toEqual([]);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
+it('a file edited again while its push is out keeps the newer edit; the next cycle sends it', async () => {
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'first paragraph', to: 'first, edit one' }]);
+  await fault({ kind: 'delay', delayMs: 400, match: { method: 'PUT', path: '^/blocks$' }, count: 1 });
+  const cycle = syncCycle(w.session.ctx);
+  await new Promise((r) => setTimeout(r, 150));
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'third paragraph', to: 'third, edit two' }]);
+  const r = await cycle;
+  expect(r.exitCode).toBe(0);
+  expect(w.read('Unsorted/Note.md')).toContain('third, edit two');
+  expect(w.read('Unsorted/Note.md')).toContain('first, edit one');
+  await syncCycle(w.session.ctx);
+  expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first, edit one', 'second paragraph', 'third, edit two']);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
+it('a file edited again while a merged push is out: nothing of either side is lost', async () => {
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'first paragraph', to: 'first, edit one' }]);
+  await applyRemote(w, [{ method: 'PUT', path: '/blocks', body: { blocks: [{ id: 'N2', markdown: 'second, from the app' }] } }]);
+  await fault({ kind: 'delay', delayMs: 400, match: { method: 'PUT', path: '^/blocks$' }, count: 1 });
+  const cycle = syncCycle(w.session.ctx);
+  await new Promise((r) => setTimeout(r, 200));
+  const text = w.read('Unsorted/Note.md').replace('third paragraph', 'third, edit two');
+  fs.writeFileSync(w.file('Unsorted/Note.md'), text);
+  await cycle;
+  expect(w.read('Unsorted/Note.md')).toContain('third, edit two');
+  await syncCycle(w.session.ctx);
+  expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first, edit one', 'second, from the app', 'third, edit two']);
+  expect(w.read('Unsorted/Note.md')).toBe('---\nid: D-NOTE\n---\nfirst, edit one\n\nsecond, from the app\n\nthird, edit two\n');
+  await expectConverged(w);
+  await expectIdle(w);
+});
