@@ -8,13 +8,14 @@ import type { Command } from 'commander';
 import pino from 'pino';
 import type { Wrap } from './program.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
-import { isSpacesyncError, SpacesyncError } from '../errors.js';
+import { SpacesyncError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import {
   createProgressBar, openSyncSession, type CycleResult, type PullPlan, type PullProgress, type SyncSession,
 } from '../sync/index.js';
 import { syncCycle, type SyncCycleResult } from '../sync/syncCycle.js';
+import { runDaemon } from '../sync/daemon.js';
 import type { PushResult } from '../sync/pushLocal.js';
 import { describePushPlan, planCycle } from './plan.js';
 
@@ -28,8 +29,6 @@ interface SyncFlags {
   verbose?: boolean;
 }
 
-/** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
-const FATAL = new Set(['auth_missing', 'auth_rejected', 'link_not_found', 'config_invalid', 'config_missing', 'journal_corrupt', 'journal_newer', 'locked', 'mirror_io']);
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${redactText(line)}\n`);
@@ -162,35 +161,32 @@ async function runOnce(session: SyncSession): Promise<number> {
   }
 }
 
-async function runDaemon(session: SyncSession, config: Config, link: string, signal: AbortSignal): Promise<number> {
+async function daemon(session: SyncSession, config: Config, link: string, signal: AbortSignal): Promise<number> {
   const { minSeconds, maxSeconds } = config.poll;
-  out(`spacesync: syncing ${describeLink(link)} into ${config.dir} every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
-  let delay = minSeconds;
+  out(`spacesync: syncing ${describeLink(link)} into ${config.dir}: saved files at once, the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
   let lastRefusal = '';
-  while (!signal.aborted) {
-    try {
-      const cycle = await syncCycle(session.ctx);
+  const handle = runDaemon({
+    ctx: session.ctx, pollMinMs: minSeconds * 1000, pollMaxMs: maxSeconds * 1000, debounceMs: config.debounceMs,
+    autoCommit: config.git.autoCommit, secrets: [link, ...(config.apiKey ? [config.apiKey] : [])],
+    onCycle: (cycle) => {
       const refusal = cycle.push.plan.refused ?? cycle.pull?.refused ?? null;
       // A refusal is said once; the daemon keeps looking, in case the space comes back.
       if (refusal?.message !== lastRefusal || !refusal) reportCycle(cycle, true);
       lastRefusal = refusal?.message ?? '';
-      const result = cycle.pull;
-      const busy = (cycle.push.outcome?.sent.length ?? 0) + (result ? result.written.length + result.moved.length + result.folderMoves.length + result.purged.length : 0) > 0;
-      delay = busy ? minSeconds : refusal ? maxSeconds : Math.min(maxSeconds, delay * 2);
-    } catch (e) {
-      if (isSpacesyncError(e) && FATAL.has(e.code)) throw e;
+    },
+    onPush: (push) => reportPush(push),
+    onError: (e, fatal) => {
+      if (fatal) return;
       const message = e instanceof Error ? e.message : String(e);
-      session.ctx.logger.error({ err: e }, 'cycle failed');
       err(`spacesync: this cycle failed (${message}); trying again in ${maxSeconds} s.`);
-      delay = maxSeconds;
-    }
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, delay * 1000);
-      signal.addEventListener('abort', () => {
-        clearTimeout(t);
-        resolve();
-      }, { once: true });
-    });
+    },
+  });
+  const stop = () => void handle.stop();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    await handle.done;
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
   out('spacesync: stopped.');
   return 0;
@@ -230,7 +226,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
       return plan.push.plan.refused || plan.pull?.refused ? 2 : 0;
     }
     if (flags.once) return await runOnce(session);
-    return await runDaemon(session, config, link, abort.signal);
+    return await daemon(session, config, link, abort.signal);
   } catch (e) {
     logger.error({ err: e }, 'sync stopped by an error');
     throw e;

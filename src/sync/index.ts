@@ -1,4 +1,5 @@
-// The daemon's shell, pull side: one cycle (list → layout → pull → purge → record) and what it needs.
+// The daemon's shell: the pull (list → layout → pull → purge → record), the push (scan → decide →
+// plan → send → record), one full cycle of both, and the daemon (watcher + poll).
 export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
 export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions } from './openSyncSession.js';
 export { runCycle, type CycleOptions, type CycleResult, type LocalPending } from './runCycle.js';
@@ -12,3 +13,8 @@ export { checkPullSafety, type SafetyRefusal } from './checkPullSafety.js';
 export { createProgressBar, formatProgress, type ProgressBar } from './progressBar.js';
 export { PURGED_DIR } from './purgeDocuments.js';
 export * from './remoteTypes.js';
+export { syncCycle, type SyncCycleResult } from './syncCycle.js';
+export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './pushLocal.js';
+export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon.js';
+export type { PushPlan, DocumentTask } from './PushPlan.js';
+export type { PushOutcome } from './executePlan.js';

@@ -7,6 +7,7 @@ import type { DocumentRecord, FolderRecord } from '../journal/index.js';
 import { scanMirror } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { claimedId, readLocalDocument, type LocalDocument } from './readLocalDocument.js';
+import { pathExists } from './moveDirectory.js';
 
 export interface ChangedFile {
   record: DocumentRecord;
@@ -98,6 +99,14 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     if (doc && doc.frontMatter.ok) strangers.push(doc);
   }
 
+  // Watching only some paths: a file claiming a known document whose file is gone from its place is
+  // that document moved here (the watcher may report the two halves of a rename apart).
+  if (opts.paths) {
+    for (const doc of strangers) {
+      const r = byId.get(claimedId(doc) ?? '');
+      if (r && r.fileHash !== null && !gone.has(r.id) && !(await pathExists(root, r.path))) gone.set(r.id, r);
+    }
+  }
   // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).
   const claims = new Map<string, LocalDocument[]>();
   for (const doc of strangers) {

@@ -1,0 +1,198 @@
+// The daemon: the watcher pushes a saved file as soon as it is quiet (the latest listing tells
+// whether the service changed that document too), and full cycles (push, then pull) run on an
+// adaptive poll — often after changes, slower while idle. One operation at a time; what the
+// watcher reports meanwhile is kept for the next. `stop()` finishes the operation under way and
+// closes the watcher; the journal holds everything done (every write is its own transaction).
+import { isSpacesyncError } from '../errors.js';
+import { saveDaemonStats, recordStatusError } from '../journal/daemonStatus.js';
+import { watchMirror, type MirrorChanges } from '../mirror/index.js';
+import type { SyncContext } from './SyncContext.js';
+import { commitMirror } from './gitBackup.js';
+import { keepAlive } from './keepAlive.js';
+import { pushLocal, type PushResult } from './pushLocal.js';
+import { syncCycle, type SyncCycleResult } from './syncCycle.js';
+
+/** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
+export const FATAL_CODES: ReadonlySet<string> = new Set([
+  'auth_missing', 'auth_rejected', 'link_not_found', 'config_invalid', 'config_missing', 'journal_corrupt', 'journal_newer', 'locked', 'mirror_io',
+]);
+
+export interface DaemonOptions {
+  ctx: SyncContext;
+  /** Poll interval after changes, and the most it grows to while idle (ms). */
+  pollMinMs: number;
+  pollMaxMs: number;
+  /** The tree must be quiet this long before a save is read. */
+  debounceMs: number;
+  /** A file's size must hold this long before it is read (a slow writer); default debounceMs. */
+  stabilityMs?: number;
+  /** Commit the mirror to git after a cycle that changed files. */
+  autoCommit?: boolean;
+  /** Secrets to mask in the errors kept for `spacesync status`. */
+  secrets?: readonly string[];
+  onCycle?: (r: SyncCycleResult) => void;
+  onPush?: (r: PushResult) => void;
+  /** A cycle or push that failed; the daemon goes on unless the error is fatal. */
+  onError?: (e: unknown, fatal: boolean) => void;
+}
+
+export interface DaemonHandle {
+  /** Resolves once the watcher is set up and the first cycle is done. */
+  ready: Promise<void>;
+  /** Resolves when the daemon stopped; rejects with the error that stopped it. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+type Work = { kind: 'cycle' } | { kind: 'push'; paths: Set<string> };
+
+export function runDaemon(o: DaemonOptions): DaemonHandle {
+  const { ctx } = o;
+  const startedAt = ctx.now().toISOString();
+  let stopping = false;
+  let delay = o.pollMinMs;
+  let timer: NodeJS.Timeout | undefined;
+  let cycleDue = true;
+  const paths = new Set<string>();
+  /** Files gone, held a moment: the other half of a rename (the file at its new path) may still come. */
+  const removals = new Map<string, number>();
+  let removalTimer: NodeJS.Timeout | undefined;
+  const grace = Math.max(1_000, 3 * (o.debounceMs + (o.stabilityMs ?? o.debounceMs)));
+  let running: Promise<void> | null = null;
+  let fatal: unknown;
+  let resolveDone!: () => void;
+  let rejectDone!: (e: unknown) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolveDone = res;
+    rejectDone = rej;
+  });
+  let firstCycle!: () => void;
+  const firstDone = new Promise<void>((res) => (firstCycle = res));
+
+  const schedulePoll = () => {
+    clearTimeout(timer);
+    if (stopping) return;
+    timer = setTimeout(() => {
+      cycleDue = true;
+      kick();
+    }, delay);
+  };
+
+  const failed = (e: unknown) => {
+    const isFatal = isSpacesyncError(e) && FATAL_CODES.has(e.code);
+    ctx.logger.error({ err: e, fatal: isFatal }, 'sync failed');
+    if (isSpacesyncError(e)) recordStatusError(ctx.journal, { at: ctx.now(), code: e.code, message: e.message }, o.secrets ?? []);
+    o.onError?.(e, isFatal);
+    if (isFatal) {
+      fatal = e;
+      void stop();
+    }
+    delay = o.pollMaxMs;
+  };
+
+  const commit = async (changed: Array<{ path: string; title: string }>) => {
+    if (!o.autoCommit || changed.length === 0) return;
+    await commitMirror({ root: ctx.root, changedDocuments: changed, now: ctx.now, logger: ctx.logger });
+  };
+  const titled = (p: string) => ({ path: p, title: ctx.journal.getDocumentByPath(p)?.title ?? p });
+
+  const next = (): Work | null => {
+    if (cycleDue) {
+      cycleDue = false;
+      paths.clear(); // a full cycle looks at every file
+      removals.clear();
+      return { kind: 'cycle' };
+    }
+    const now = Date.now();
+    const due = [...removals].filter(([, at]) => at <= now).map(([p]) => p);
+    if (paths.size > 0 || due.length > 0) {
+      const w: Work = { kind: 'push', paths: new Set([...paths, ...due]) };
+      paths.clear();
+      for (const p of due) removals.delete(p);
+      return w;
+    }
+    if (removals.size > 0) {
+      clearTimeout(removalTimer);
+      removalTimer = setTimeout(kick, Math.max(0, Math.min(...removals.values()) - now));
+    }
+    return null;
+  };
+
+  const perform = async (w: Work) => {
+    try {
+      if (w.kind === 'cycle') {
+        const r = await syncCycle(ctx);
+        o.onCycle?.(r);
+        const pull = r.pull;
+        const busy = (r.push.outcome?.sent.length ?? 0) + (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) > 0;
+        delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, delay * 2);
+        await commit([...(pull?.written ?? []).map((x) => x.path), ...(r.push.outcome?.documents ?? []).map((d) => d.path)].map(titled));
+      } else {
+        const r = await pushLocal(ctx, { paths: [...w.paths] });
+        o.onPush?.(r);
+        if (r.outcome && r.outcome.failed.length > 0) cycleDue = true; // read again and merged by the next cycle
+        if (r.outcome) delay = o.pollMinMs;
+        await commit((r.outcome?.documents ?? []).filter((d) => d.fileWritten).map((d) => titled(d.path)));
+      }
+    } catch (e) {
+      failed(e);
+    }
+    saveDaemonStats(ctx.journal, { stats: ctx.client.stats(), startedAt, now: ctx.now() });
+  };
+
+  const kick = () => {
+    if (running || stopping) return;
+    running = keepAlive(async () => {
+      for (let w = next(); w && !stopping; w = next()) {
+        await perform(w);
+        if (w.kind === 'cycle') {
+          firstCycle();
+          schedulePoll();
+        }
+      }
+    }).finally(() => {
+      running = null;
+    });
+  };
+
+  const onChanges = (c: MirrorChanges) => {
+    if (stopping) return;
+    // Folders created or removed need the full picture (folder requests, the delete guard).
+    if (c.addedDirs.length > 0 || c.removedDirs.length > 0) cycleDue = true;
+    for (const p of [...c.added, ...c.changed]) {
+      paths.add(p);
+      removals.delete(p);
+    }
+    for (const p of c.removed) removals.set(p, Date.now() + grace);
+    kick();
+  };
+
+  const watcher = watchMirror(ctx.root, {
+    ignore: ctx.ignore, debounceMs: o.debounceMs, stabilityMs: o.stabilityMs ?? o.debounceMs, ownWrites: ctx.ownWrites, onChanges,
+    onError: (e) => ctx.logger.warn({ err: e }, 'watcher error'),
+  });
+  const ready = (async () => {
+    await watcher.ready;
+    kick();
+    await firstDone;
+  })();
+
+  async function stop(): Promise<void> {
+    if (!stopping) {
+      stopping = true;
+      clearTimeout(timer);
+      clearTimeout(removalTimer);
+      firstCycle();
+      try {
+        await running;
+        await watcher.close();
+      } finally {
+        if (fatal !== undefined) rejectDone(fatal);
+        else resolveDone();
+      }
+    }
+    return done.catch(() => undefined);
+  }
+
+  return { ready, done, stop };
+}

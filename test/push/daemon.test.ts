@@ -1,0 +1,127 @@
+// The daemon against the real server: scenario 10 (every editor's way of saving is one edit, its
+// swap, backup and temp files never sent), 11 (a file written slowly in chunks is pushed whole),
+// 23 (the daemon's own writes are never sent back), renames paired by id, and a clean stop.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runDaemon, type DaemonHandle, type PushResult } from '../../src/sync/index.js';
+import { closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type World } from './pushHarness.js';
+
+let w: World;
+let daemon: DaemonHandle;
+let pushes: PushResult[];
+
+async function start(pollMs = 60_000): Promise<void> {
+  pushes = [];
+  daemon = runDaemon({ ctx: w.session.ctx, pollMinMs: pollMs, pollMaxMs: pollMs, debounceMs: 80, stabilityMs: 150, onPush: (r) => pushes.push(r) });
+  await daemon.ready;
+  await w.space.clearRequests();
+}
+
+async function waitFor(what: string, cond: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const noteHas = async (text: string) => (await remoteBlocks(w.space, 'D-NOTE')).some((b) => b.markdown === text);
+const edited = (to: string) => w.read('Unsorted/Note.md').replace('second paragraph', to);
+
+beforeEach(async () => {
+  w = await openWorld();
+});
+afterEach(async () => {
+  await daemon.stop();
+  await closeWorld(w);
+});
+
+describe('editor saves: one edit each, temporary files never sent', () => {
+  const file = (name: string) => w.file(`Unsorted/${name}`);
+  const saves: Array<[string, (text: string) => void]> = [
+    ['in place (VS Code)', (text) => fs.writeFileSync(file('Note.md'), text)],
+    ['write a temp file, rename it over (vim with backup, swap file and 4913 probe)', (text) => {
+      fs.writeFileSync(file('.Note.md.swp'), 'swap');
+      fs.writeFileSync(file('4913'), '');
+      fs.unlinkSync(file('4913'));
+      fs.renameSync(file('Note.md'), file('Note.md~'));
+      fs.writeFileSync(file('Note.md'), text);
+      fs.unlinkSync(file('Note.md~'));
+      fs.unlinkSync(file('.Note.md.swp'));
+    }],
+    ['safe write (JetBrains ___jb_tmp___ / ___jb_old___)', (text) => {
+      fs.writeFileSync(file('Note.md___jb_tmp___'), text);
+      fs.renameSync(file('Note.md'), file('Note.md___jb_old___'));
+      fs.renameSync(file('Note.md___jb_tmp___'), file('Note.md'));
+      fs.unlinkSync(file('Note.md___jb_old___'));
+    }],
+    ['delete and recreate, with an emacs lock and auto-save file left behind', (text) => {
+      fs.writeFileSync(file('#Note.md#'), 'autosave');
+      fs.writeFileSync(file('.#Note.md'), 'lock');
+      fs.unlinkSync(file('Note.md'));
+      fs.writeFileSync(file('Note.md'), text);
+    }],
+  ];
+  for (const [name, save] of saves) {
+    it(name, async () => {
+      await start();
+      save(edited('second, saved'));
+      await waitFor('the edit in the space', () => noteHas('second, saved'));
+      expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
+      const titles = ((await w.space.call('GET', '/documents')).items as Array<{ title: string }>).map((d) => d.title);
+      expect(titles.filter((t) => /Note/.test(t))).toEqual(['Note']);
+      expect(w.session.journal.listDocuments().filter((d) => d.path.startsWith('Unsorted/Note'))).toHaveLength(1);
+    });
+  }
+});
+
+it('a large file written slowly in chunks is pushed whole, once', async () => {
+  await start();
+  const fd = fs.openSync(w.file('Unsorted/Big.md'), 'w');
+  const paragraphs = Array.from({ length: 30 }, (_, i) => `paragraph number ${i} of a long note`);
+  for (const p of paragraphs) {
+    fs.writeSync(fd, `${p}\n\n`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  fs.closeSync(fd);
+  await waitFor('the document in the space', async () => {
+    const docs = (await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const big = docs.find((d) => d.title === 'Big');
+    return big !== undefined && (await remoteBlocks(w.space, big.id)).length === paragraphs.length;
+  });
+  expect(await writesOf(w.space)).toEqual(['POST /documents', 'POST /blocks']);
+});
+
+it('a renamed file renames its document (paired by its id, though the watcher reports the halves apart), one request', async () => {
+  await start();
+  fs.renameSync(w.file('Unsorted/Ideas.md'), w.file('Unsorted/Good ideas.md'));
+  await waitFor('the rename recorded', () => w.session.journal.getDocument('D-IDEA')!.path === 'Unsorted/Good ideas.md');
+  const docs = (await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+  expect(docs.find((d) => d.id === 'D-IDEA')!.title).toBe('Good ideas');
+  expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
+});
+
+it("the daemon's own writes are never sent back as edits", async () => {
+  await start(200);
+  await w.space.call('PUT', '/blocks', { blocks: [{ id: 'N2', markdown: 'second, from the app' }] });
+  await w.space.clearRequests();
+  await waitFor('the pull to write the file', () => w.read('Unsorted/Note.md').includes('second, from the app'));
+  // Long enough for the watcher to have seen the write several times over.
+  await new Promise((r) => setTimeout(r, 800));
+  expect(pushes.filter((p) => p.outcome !== null)).toEqual([]);
+  expect(await writesOf(w.space)).toEqual([]);
+  await expectConverged(w);
+});
+
+it('stops cleanly: the operation under way finishes, the watcher closes', async () => {
+  await start();
+  fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, before the stop'));
+  await waitFor('the push', () => noteHas('second, before the stop'));
+  await daemon.stop();
+  await expect(daemon.done).resolves.toBeUndefined();
+  fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, after the stop'));
+  await new Promise((r) => setTimeout(r, 400));
+  expect(await noteHas('second, after the stop')).toBe(false);
+  expect(path.basename(w.root)).toBeTruthy();
+});
