@@ -106,7 +106,7 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
     return out;
   }
   const local = t.local;
-  let target = t.file?.merge.fileChanged ? renderMerged(local.text, t.file.merge.nodes, t.remote?.byId ?? new Map<string, Block>()) : local.text;
+  let target = t.file?.merge.fileChanged ? renderMerged(local, t.file.merge.nodes, t.remote?.byId ?? new Map<string, Block>()) : local.text;
   // The front matter names the document (a new file gets its id) and its title when the name cannot carry it.
   const fm = withFrontMatter(target, { id, title: needsTitle(fields.title, t.next.path) ? fields.title : undefined }, t.next.path);
   if (fm.ok) target = fm.text;

@@ -12,11 +12,14 @@ export interface LocalDocument {
   frontMatter: ParsedFrontMatter;
   /** The body's top-level blocks, byte-faithful (a Segment is a LocalBlock). */
   segments: Segment[];
+  /** The bytes between the top-level blocks (`separators.length === segments.length + 1`). */
+  separators: string[];
 }
 
 export function parseLocalDocument(path: string, text: string, hash: string): LocalDocument {
   const frontMatter = parseFrontMatter(frontMatterParts(text)?.inner, `"${path}"`);
-  return { path, text, hash, frontMatter, segments: segmentFile(text).segments };
+  const file = segmentFile(text);
+  return { path, text, hash, frontMatter, segments: file.segments, separators: file.separators };
 }
 
 /** The file at `path`, read and cut into blocks; null when there is none. */

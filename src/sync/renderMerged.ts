@@ -6,6 +6,7 @@ import { sameContent } from '../core/blockContent.js';
 import type { MergedNode } from '../core/merge.js';
 import { markdownEquals, parseBlockMarkdown, renderFileBody, replaceSegment, segmentFile, type Block, type Segment } from '../dialect/index.js';
 import { frontMatterParts } from './fileText.js';
+import type { LocalDocument } from './readLocalDocument.js';
 
 const flattenSegs = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flattenSegs(s.children)]);
 const flattenNodes = (nodes: readonly MergedNode[], depth = 0): Array<{ n: MergedNode; depth: number }> =>
@@ -82,11 +83,12 @@ function splice(text: string, segs: readonly Segment[], nodes: readonly MergedNo
 }
 
 /**
- * `text` (front matter kept byte for byte) showing the merged blocks. Top-level blocks the merge
- * kept from the file unchanged keep their bytes and the separators around them.
+ * The file (its text, and the segments the merge was given) showing the merged blocks, front
+ * matter kept byte for byte. Top-level blocks the merge kept from the file unchanged keep their
+ * bytes and the separators around them.
  */
-export function renderMerged(text: string, nodes: readonly MergedNode[], remoteBlocks: ReadonlyMap<string, Block>): string {
-  const file = segmentFile(text);
+export function renderMerged(file: Pick<LocalDocument, 'text' | 'segments' | 'separators'>, nodes: readonly MergedNode[], remoteBlocks: ReadonlyMap<string, Block>): string {
+  const { text } = file;
   const spliced = file.segments.some((s) => s.inCallout) ? null : splice(text, file.segments, nodes);
   if (spliced !== null) return spliced;
 
