@@ -89,10 +89,19 @@ function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteBy
     else byText.set(k, [n]);
   }
   const overrides = new Map<DiffNode, string | null>();
+  /** Blocks of the file found paired wrongly: new, unless another block of the service has exactly their text. */
+  const freed = new Set<DiffNode>();
   const take = (r: RemoteBlock): DiffNode | undefined => {
     const list = byText.get(`${r.kind}\u0001${r.markdown}`);
-    const n = list?.find((x) => !overrides.has(x));
+    const n = list?.find((x) => !overrides.has(x) || freed.has(x));
+    if (n) freed.delete(n);
     return n;
+  };
+  const free = (n: DiffNode) => {
+    overrides.set(n, null);
+    freed.add(n);
+    const k = `${n.local.kind}\u0001${n.local.markdown}`;
+    byText.set(k, [...(byText.get(k) ?? []), n]);
   };
   // Crosswise pairs: both sides changed a block differently, and another block of the file is
   // exactly the service's text: that one is the block (a new-looking one, or one itself paired crosswise).
@@ -116,7 +125,7 @@ function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteBy
     const m = take(r);
     if (m) {
       overrides.set(m, r.id);
-      overrides.set(n, null);
+      free(n);
       continue;
     }
     const swap = (assignedByText.get(`${r.kind}\u0001${r.markdown}`) ?? []).find((x) => {
@@ -127,6 +136,14 @@ function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteBy
     if (swap) {
       overrides.set(swap, r.id);
       overrides.set(n, swap.id);
+      continue;
+    }
+    // The file's block with the service's text is paired with a block the service deleted (a rewrite
+    // in place paired by position): that block is this one, and this one's own text is new.
+    const orphan = (assignedByText.get(`${r.kind}\u0001${r.markdown}`) ?? []).find((x) => x !== n && !overrides.has(x) && x.id !== null && !remoteById.has(x.id));
+    if (orphan) {
+      overrides.set(orphan, r.id);
+      free(n);
     }
   }
   // Blocks the file seems to have deleted, whose current text is a new-looking block of the file.
