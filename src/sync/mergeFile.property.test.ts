@@ -13,7 +13,7 @@ import { parseLocalDocument } from './readLocalDocument.js';
 import { renderMerged, shownMarkdown } from './renderMerged.js';
 
 interface Item { id: string; md: string }
-type Op = { op: 'edit' | 'delete'; at: number } | { op: 'insert'; at: number; list: boolean } | { op: 'move'; at: number; to: number };
+type Op = { op: 'edit'; at: number } | { op: 'delete'; at: number } | { op: 'insert'; at: number; list: boolean } | { op: 'move'; at: number; to: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('edit' as const), at: fc.nat() }),
