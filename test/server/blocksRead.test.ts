@@ -1,19 +1,10 @@
 // Conformance: GET /blocks and the wire shape of blocks (space-api.md "Blocks";
 // service-behaviour.md "Blocks as JSON", "Text rendering").
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { flatten, startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { flatten, useHarness } from './harness.js';
 import { fixture, ids, PNG_BASE64 } from './spaceFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture });
 
 const read = async (query: Record<string, any>, headers?: Record<string, string>) => h.api('GET', '/blocks', { query, ...(headers ? { headers } : {}) });
 const byId = async (docId = ids.roadmap): Promise<Map<string, any>> => {

@@ -1,18 +1,9 @@
 // Conformance: GET /blocks/search, the in-document search (space-api.md "Blocks", "Other").
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture });
 
 const search = (query: Record<string, any>) => h.api('GET', '/blocks/search', { query });
 

@@ -1,20 +1,11 @@
 // Conformance: POST /blocks, PUT /blocks, DELETE /blocks, PUT /blocks/move, the position object
 // and the text-to-page transition (space-api.md "Blocks", "Position object"; service-behaviour.md
 // "Writing blocks").
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { flatten, startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { flatten, useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture });
 
 const insert = (body: unknown) => h.api('POST', '/blocks', { body });
 const update = (blocks: unknown[]) => h.api('PUT', '/blocks', { body: { blocks } });

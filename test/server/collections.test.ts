@@ -2,21 +2,12 @@
 // (read with a depth, add, update, delete with their content), property values checked against
 // the schema, and the collection's output-only markdown (space-api.md "Collections", "Collection
 // and schema", "Markdown dialect").
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { flatten, startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { flatten, useHarness } from './harness.js';
 import { ids } from './spaceFixture.js';
 import { collectionFixture } from './collectionsFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture: collectionFixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture: collectionFixture });
 
 const items = async (id = 'C-1', query: Record<string, string | number> = {}) => (await h.api('GET', `/collections/${id}/items`, { query })).body.items as any[];
 const addItems = (body: unknown, id = 'C-1') => h.api('POST', `/collections/${id}/items`, { body });

@@ -1,19 +1,10 @@
 // Conformance: POST /comments (space-api.md "Comments"; the `<comment id>` tag of the dialect;
 // comments in block metadata).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, START, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { START, useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture });
 
 const comment = (comments: unknown) => h.api('POST', '/comments', { body: { comments } });
 const read = async (id: string, fetchMetadata = false) => (await h.api('GET', '/blocks', { query: { id, fetchMetadata } })).body;

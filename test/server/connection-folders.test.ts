@@ -1,18 +1,9 @@
 // Conformance: GET /connection and the folder endpoints (space-api.md "Folders", "Connection").
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture });
 
 const folderIds = (items: any[]): string[] => items.flatMap((f) => [f.id, ...folderIds(f.folders ?? [])]);
 const find = (items: any[], id: string): any => {

@@ -1,19 +1,10 @@
 // Conformance: the document endpoints and the document-location state table (space-api.md
 // "Documents", "States and transitions: Document location"; service-behaviour.md).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture });
 
 const list = async (query: Record<string, any> = {}) => {
   const r = await h.api('GET', '/documents', { query });

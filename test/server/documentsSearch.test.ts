@@ -1,18 +1,9 @@
 // Conformance: GET /documents/search (space-api.md "Documents", "Other: Search hit").
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture });
 
 const search = async (query: Record<string, any>) => {
   const r = await h.api('GET', '/documents/search', { query });

@@ -1,4 +1,5 @@
 // Starts the real server on an ephemeral port for a test file and talks HTTP to it: no mocks.
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startServer, type RunningServer, type SpaceFixture, type StartServerOptions } from '../../src/server/index.js';
 
 export interface Res {
@@ -85,4 +86,28 @@ export async function startHarness(options: StartServerOptions & { fixture?: Spa
 /** Every block of a tree, depth first. */
 export function flatten(block: any): any[] {
   return [block, ...((block.content ?? []) as any[]).flatMap(flatten)];
+}
+
+/**
+ * One server for a test file, reset to its fixture before every test and closed after the last:
+ * the returned object forwards to the running harness.
+ */
+export function useHarness(options: StartServerOptions & { fixture?: SpaceFixture } = {}): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    current = await startHarness(options);
+  });
+  beforeEach(async () => {
+    await current!.reset();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      if (!current) throw new Error('the test server is not started yet: use the harness inside tests and hooks');
+      const value = (current as unknown as Record<PropertyKey, unknown>)[key];
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }

@@ -1,9 +1,9 @@
 // Conformance: GET/POST/PUT/DELETE /tasks, the task states and scope membership (space-api.md
 // "Task", "States and transitions: Task", "Endpoints: Tasks"). The space's zone is Europe/Berlin
 // and the clock starts at 2026-09-05 12:00 there, so today is 2026-09-05.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { flatten, START, startHarness, type Harness } from './harness.js';
+import { flatten, START, startHarness, useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
 const taskFixture: SpaceFixture = {
@@ -31,16 +31,7 @@ const taskFixture: SpaceFixture = {
   ],
 };
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture: taskFixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture: taskFixture });
 
 const list = async (scope: string, extra: Record<string, string> = {}) => h.api('GET', '/tasks', { query: { scope, ...extra } });
 const idsOf = async (scope: string, extra: Record<string, string> = {}) => (await list(scope, extra)).body.items.map((t: any) => t.id).sort();

@@ -1,21 +1,12 @@
 // Conformance: collection views and the active view (space-api.md "Collection view", "States and
 // transitions: Collection views", "Endpoints: Collections"): stored configuration only.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { startHarness, type Harness } from './harness.js';
+import { useHarness } from './harness.js';
 import { ids } from './spaceFixture.js';
 import { collectionFixture } from './collectionsFixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture: collectionFixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture: collectionFixture });
 
 const views = async (id = 'C-1') => (await h.api('GET', `/collections/${id}/views`)).body;
 const createView = (view: unknown, id = 'C-1') => h.api('POST', `/collections/${id}/views`, { body: { view } });

@@ -1,8 +1,8 @@
 // Conformance: whiteboards (space-api.md "Whiteboard element", "Endpoints: Whiteboards"):
 // create at a position, list, append, partly update and delete elements, 500 per request.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { START, startHarness, type Harness } from './harness.js';
+import { START, useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
 
 const wbFixture: SpaceFixture = {
@@ -26,16 +26,7 @@ const wbFixture: SpaceFixture = {
   ],
 };
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ fixture: wbFixture });
-});
-beforeEach(async () => {
-  await h.reset();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ fixture: wbFixture });
 
 const elements = async (id = 'W-1') => (await h.api('GET', `/whiteboards/${id}/elements`)).body;
 const append = (els: unknown, id = 'W-1') => h.api('POST', `/whiteboards/${id}/elements`, { body: { elements: els } });
