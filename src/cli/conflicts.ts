@@ -25,20 +25,13 @@ interface ResolveFlags {
   deleteCopy?: boolean;
 }
 
-export interface ConflictView {
-  id: number;
-  docId: string;
-  /** The document's file (the space's version after the conflict). */
-  path: string;
-  /** The copy holding the local version. */
-  copyPath: string;
-  createdAt: string;
-  resolvedAt: string | null;
+/** A conflict as `spacesync conflicts` shows it: the journal's record, whether its files exist, and how they differ. */
+export type ConflictView = Omit<ConflictRecord, 'details'> & {
   fileExists: boolean;
   copyExists: boolean;
   /** Blocks only in the file (`removed`: the space's side) and only in the copy (`added`: yours), with context. */
   diff: Array<{ op: DiffLine['op'] } & DiffBlock>;
-}
+};
 
 async function readText(root: string, rel: string): Promise<string | null> {
   try {
