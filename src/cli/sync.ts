@@ -109,7 +109,7 @@ function reportPush(push: PushResult): void {
 }
 
 /** Prints what a cycle did; returns its exit code. */
-function report(result: CycleResult, quietWhenIdle: boolean, pushed = false): number {
+function report(result: CycleResult, quietWhenIdle: boolean, pushed = false, pushReported = false): number {
   if (result.refused) {
     err(`spacesync: ${result.refused.message}`);
     return 2;
@@ -125,7 +125,8 @@ function report(result: CycleResult, quietWhenIdle: boolean, pushed = false): nu
   } else if (!quietWhenIdle && !pushed) {
     out(`In step with the space: nothing to pull (${result.requests} requests).`);
   }
-  if (result.localPending.length > 0 && !pushed) {
+  // After a push, what stays pending locally was reported by it (held back, failed) with the reason.
+  if (result.localPending.length > 0 && !pushReported) {
     out(`${result.localPending.length} file(s) changed here were kept as they are (sent by the next cycle):`);
     for (const line of listed(result.localPending.map((p) => `${p.path} (${p.change}${p.remoteChanged ? ', also changed in the space' : ''})`))) out(line);
   }
@@ -140,7 +141,7 @@ function report(result: CycleResult, quietWhenIdle: boolean, pushed = false): nu
 function reportCycle(r: SyncCycleResult, quietWhenIdle: boolean): number {
   reportPush(r.push);
   const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
-  if (r.pull) report(r.pull, quietWhenIdle, pushed);
+  if (r.pull) report(r.pull, quietWhenIdle, pushed, true);
   return r.exitCode;
 }
 
