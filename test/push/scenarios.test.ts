@@ -1,7 +1,9 @@
 // Acceptance scenarios 2–9 of scenarios.md that concern push and merge, as data: the steps on each
 // side, one full cycle against the real server, and what must hold after (then O2 and O3 always).
 import { describe, expect, it } from 'vitest';
-import { runScenario, type Scenario } from './pushHarness.js';
+import { syncCycle } from '../../src/sync/syncCycle.js';
+import { demoSpace } from '../sync/demoSpace.js';
+import { remoteBlocks, runScenario, type Scenario } from './pushHarness.js';
 
 const scenarios: Scenario[] = [
   {
@@ -172,6 +174,33 @@ const scenarios: Scenario[] = [
     writes: ['PUT /folders/move'],
     files: { 'Projects/Home/Chores.md': /dishes/ },
     placed: { 'D-CHORE': 'Home' },
+  },
+  {
+    name: '18. output-only and unsupported content stays untouched when an unrelated block is edited: one PUT with one block',
+    fixture: demoSpace,
+    local: [{ edit: 'Projects/Roadmap.md', from: 'the end', to: 'the very end' }],
+    writes: ['PUT /blocks'],
+    keptIds: ['B-COLL', 'B-ITEM1', 'B-IMG', 'B-CARD', 'B-PAGE', 'B-DEEPER', 'B-CODE'],
+    check: async (w) => {
+      const blocks = await remoteBlocks(w.space, 'D-ROAD');
+      expect(blocks.find((b) => b.id === 'B-LAST')!.markdown).toBe('the very end');
+      expect((await w.space.requests()).find((r) => r.method === 'PUT')!.blocksCharged).toBe(1);
+    },
+  },
+  {
+    name: '18. an edit of output-only content (a collection) is not sent, the user is told, the file keeps it',
+    fixture: demoSpace,
+    local: [{ edit: 'Projects/Roadmap.md', from: 'First item', to: 'First item, edited here' }],
+    writes: [],
+    converges: false,
+    problems: [/not sent.*output-only/],
+    files: { 'Projects/Roadmap.md': /First item, edited here/ },
+    check: async (w) => {
+      expect(w.session.journal.getDocument('D-ROAD')!.fileHash).toBe('unsent');
+      const again = await syncCycle(w.session.ctx);
+      expect(again.push.plan.problems).toHaveLength(1);
+      expect(w.read('Projects/Roadmap.md')).toContain('First item, edited here');
+    },
   },
 ];
 
