@@ -2,10 +2,25 @@
 // side, one full cycle against the real server, and what must hold after (then O2 and O3 always).
 import { describe, expect, it } from 'vitest';
 import { syncCycle } from '../../src/sync/syncCycle.js';
+import type { SpaceFixture } from '../../src/server/index.js';
 import { demoSpace } from '../sync/demoSpace.js';
 import { remoteBlocks, runScenario, type Scenario } from './pushHarness.js';
 
+const traps: SpaceFixture = {
+  version: 1,
+  space: { id: 'S-TRAPS', name: 'Traps', timezone: 'UTC' },
+  documents: [{ id: 'D-T', title: 'Traps', content: [{ id: 'T1', markdown: 'some *em* here' }, { id: 'T2', markdown: 'a <highlight color="yellow">mark</highlight>' }, { id: 'T3', markdown: '---' }, { id: 'T4', markdown: 'trailing  ' }] }],
+};
+const TRAPS_TEXT = '---\r\nid: D-T\r\n---\r\nsome _em_ here\r\n\r\na ==mark==\r\n\r\n---\r\n\r\ntrailing  ';
+
 const scenarios: Scenario[] = [
+  {
+    name: '1. a file re-saved in the forms the service normalises (CRLF, no final newline, _em_, ==x==, ---): nothing sent, nothing rewritten',
+    fixture: traps,
+    local: [{ write: 'Unsorted/Traps.md', text: TRAPS_TEXT }],
+    writes: [],
+    files: { 'Unsorted/Traps.md': TRAPS_TEXT },
+  },
   {
     name: '2. a one-block edit here is one PUT /blocks with one block; untouched blocks keep their ids',
     local: [{ edit: 'Unsorted/Note.md', from: 'second paragraph', to: 'second, edited here' }],
