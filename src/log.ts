@@ -5,6 +5,12 @@ import { redactValue, redactText } from './redact.js';
 
 export type { Logger } from 'pino';
 
+/**
+ * Bindings for a record the command already tells the user in its own words: it goes to the
+ * log file, and to the terminal only with --verbose. `logger.error({ ...FILE_ONLY, err }, '…')`.
+ */
+export const FILE_ONLY = { show: false } as const;
+
 export interface LoggerOptions {
   level?: LevelWithSilent;
   /** Values to mask wherever they appear (the API key, the full link). */

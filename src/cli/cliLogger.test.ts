@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SpacesyncError } from '../errors.js';
 import { createCliLogger, formatRecord, logFilePath, SHOW } from './cliLogger.js';
+import { FILE_ONLY } from '../log.js';
 
 const LINK = 'https://space.example/links/ABCDEF123456SECRET/api/v1';
 const KEY = 'sk-very-secret-key-42';
@@ -36,6 +37,18 @@ describe('createCliLogger', () => {
     expect(t.lines[0]).toMatch(/^\d\d:\d\d:\d\d Pulled 2 documents$/);
     expect(t.lines[1]).toMatch(/^\d\d:\d\d:\d\d warning: the space refused a request$/);
     expect(fs.statSync(logFilePath(r)).mode & 0o777).toBe(0o600);
+  });
+
+  it('FILE_ONLY records go to the file, and to the terminal only with --verbose', () => {
+    for (const verbose of [false, true]) {
+      const r = root();
+      const t = terminal();
+      const { logger, close } = createCliLogger({ root: r, level: 'info', verbose, terminal: t.stream });
+      logger.error({ ...FILE_ONLY, err: new Error('the link is dead') }, 'sync stopped');
+      close();
+      expect(fileLines(r).map((l) => l.msg)).toEqual(['sync stopped']);
+      expect(t.lines.some((l) => l.includes('sync stopped'))).toBe(verbose);
+    }
   });
 
   it('--verbose shows debug lines with their fields and error stacks', () => {

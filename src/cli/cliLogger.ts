@@ -113,7 +113,9 @@ export function createCliLogger(options: CliLoggerOptions): CliLogger {
         return;
       }
       if (file && rec.level >= configured) file.write(line.endsWith('\n') ? line : `${line}\n`);
-      if (rec.level >= terminalFloor || (rec.show === true && rec.level >= showFloor)) terminal.write(formatRecord(rec, { verbose, color }));
+      // FILE_ONLY records (show: false) were already told to the user by the command itself.
+      const shown = rec.show === false ? verbose : rec.level >= terminalFloor || (rec.show === true && rec.level >= showFloor);
+      if (shown) terminal.write(formatRecord(rec, { verbose, color }));
     },
   };
   const floor = Math.min(file ? configured : Infinity, terminalFloor, showFloor);

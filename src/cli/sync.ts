@@ -2,20 +2,21 @@
 // (0 in sync, 1 error, 2 refused by a safety check, 3 conflicts); without it, cycles run on the
 // poll interval until SIGINT/SIGTERM. `--dry-run` shows what a cycle would do and changes nothing.
 import { mkdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import pino from 'pino';
 import type { Wrap } from './program.js';
+import { createCliLogger } from './cliLogger.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
-import { SpacesyncError } from '../errors.js';
-import { createLogger, type Logger } from '../log.js';
+import { isSpacesyncError, SpacesyncError } from '../errors.js';
+import { recordStatusError } from '../journal/daemonStatus.js';
+import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import {
   createProgressBar, openSyncSession, type CycleResult, type PullPlan, type PullProgress, type SyncSession,
 } from '../sync/index.js';
 import { syncCycle, type SyncCycleResult } from '../sync/syncCycle.js';
 import { runDaemon } from '../sync/daemon.js';
+import { backUp, filesOfCycle, saveStats } from '../sync/afterWork.js';
 import type { PushResult } from '../sync/pushLocal.js';
 import { describePushPlan, planCycle } from './plan.js';
 
@@ -37,13 +38,6 @@ function listed(paths: readonly string[], max = 20): string[] {
   const lines = paths.slice(0, max).map((p) => `  ${p}`);
   if (paths.length > max) lines.push(`  … and ${paths.length - max} more`);
   return lines;
-}
-
-function openLogger(config: Config, secrets: string[], toFile: boolean): Logger {
-  const destination = toFile && config.log.file
-    ? pino.destination({ dest: path.join(config.dir, '.spacesync', 'logs', 'sync.log'), mkdir: true, sync: true })
-    : new Writable({ write: (_chunk, _enc, cb) => cb() });
-  return createLogger({ level: config.log.level, secrets, destination });
 }
 
 /** A missing root may be an unmounted disk or a moved folder: refused, unless --force asks to create it. */
@@ -145,7 +139,7 @@ function reportCycle(r: SyncCycleResult, quietWhenIdle: boolean): number {
   return r.exitCode;
 }
 
-async function runOnce(session: SyncSession): Promise<number> {
+async function runOnce(session: SyncSession, config: Config): Promise<number> {
   const bar = createProgressBar(process.stderr);
   let last: PullProgress = { done: 0, total: 0, waitingFor: undefined };
   session.ctx.onProgress = (p) => {
@@ -154,9 +148,13 @@ async function runOnce(session: SyncSession): Promise<number> {
   };
   // Between documents the bar still shows what the budget waits for.
   const timer = process.stderr.isTTY ? setInterval(() => bar.update({ ...last, waitingFor: session.client.stats().waitingFor }), 250) : undefined;
+  const startedAt = session.ctx.now().toISOString();
   try {
-    return reportCycle(await syncCycle(session.ctx), false);
+    const cycle = await syncCycle(session.ctx);
+    await backUp(session.ctx, filesOfCycle(session.ctx, cycle), config.git.autoCommit);
+    return reportCycle(cycle, false);
   } finally {
+    saveStats(session.ctx, startedAt);
     if (timer) clearInterval(timer);
     bar.stop();
   }
@@ -205,7 +203,14 @@ async function runSync(flags: SyncFlags): Promise<number> {
   const link = requireLink(config);
   checkRoot(config.dir, flags.force === true && flags.dryRun !== true);
   const dryRun = flags.dryRun === true;
-  const logger = openLogger(config, [link, ...(config.apiKey ? [config.apiKey] : [])], !dryRun);
+  const secrets = [link, ...(config.apiKey ? [config.apiKey] : [])];
+  // The command tells the user what happens in its own lines; the logger keeps the details in
+  // .spacesync/logs/ (not for a dry run, which writes nothing) and shows warnings on the terminal.
+  const log = createCliLogger({
+    root: config.dir, level: config.log.level, file: config.log.file && !dryRun, verbose: flags.verbose === true, secrets,
+    ...(dryRun && !flags.verbose ? { terminal: new Writable({ write: (_c, _e, cb) => cb() }) } : {}),
+  });
+  const logger = log.logger;
   const abort = new AbortController();
   const stop = () => abort.abort();
   const session = await openSyncSession({
@@ -226,16 +231,18 @@ async function runSync(flags: SyncFlags): Promise<number> {
       for (const line of describePushPlan(plan.push)) out(line);
       return plan.push.plan.refused || plan.pull?.refused ? 2 : 0;
     }
-    if (flags.once) return await runOnce(session);
+    if (flags.once) return await runOnce(session, config);
     return await daemon(session, config, link, abort.signal);
   } catch (e) {
-    logger.error({ err: e }, 'sync stopped by an error');
+    // main() prints the error's message; the log file keeps it with its details, status shows it.
+    logger.error({ ...FILE_ONLY, err: e }, 'sync stopped by an error');
+    if (isSpacesyncError(e) && !dryRun) recordStatusError(session.journal, { at: session.ctx.now(), code: e.code, message: e.message }, secrets);
     throw e;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
     session.close();
-    logger.flush();
+    log.close();
   }
 }
 

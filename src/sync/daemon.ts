@@ -4,11 +4,11 @@
 // watcher reports meanwhile is kept for the next. `stop()` finishes the operation under way and
 // closes the watcher; the journal holds everything done (every write is its own transaction).
 import { isSpacesyncError } from '../errors.js';
-import { saveDaemonStats, recordStatusError } from '../journal/daemonStatus.js';
+import { FILE_ONLY } from '../log.js';
+import { recordStatusError } from '../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { commitMirror } from './gitBackup.js';
-import { keepAlive } from './keepAlive.js';
+import { backUp, filesOfCycle, filesOfPush, saveStats } from './afterWork.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
 import { syncCycle, type SyncCycleResult } from './syncCycle.js';
 
@@ -80,7 +80,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
 
   const failed = (e: unknown) => {
     const isFatal = isSpacesyncError(e) && FATAL_CODES.has(e.code);
-    ctx.logger.error({ err: e, fatal: isFatal }, 'sync failed');
+    // When a caller tells the user (onError), the terminal does not show it a second time.
+    ctx.logger.error({ ...(o.onError ? FILE_ONLY : {}), err: e, fatal: isFatal }, 'sync failed');
     if (isSpacesyncError(e)) recordStatusError(ctx.journal, { at: ctx.now(), code: e.code, message: e.message }, o.secrets ?? []);
     o.onError?.(e, isFatal);
     if (isFatal) {
@@ -89,12 +90,6 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     }
     delay = o.pollMaxMs;
   };
-
-  const commit = async (changed: Array<{ path: string; title: string }>) => {
-    if (!o.autoCommit || changed.length === 0) return;
-    await commitMirror({ root: ctx.root, changedDocuments: changed, now: ctx.now, logger: ctx.logger });
-  };
-  const titled = (p: string) => ({ path: p, title: ctx.journal.getDocumentByPath(p)?.title ?? p });
 
   const next = (): Work | null => {
     if (cycleDue) {
@@ -126,23 +121,23 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         const pull = r.pull;
         const busy = (r.push.outcome?.sent.length ?? 0) + (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) > 0;
         delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, delay * 2);
-        await commit([...(pull?.written ?? []).map((x) => x.path), ...(r.push.outcome?.documents ?? []).map((d) => d.path)].map(titled));
+        await backUp(ctx, filesOfCycle(ctx, r), o.autoCommit === true);
       } else {
         const r = await pushLocal(ctx, { paths: [...w.paths] });
         o.onPush?.(r);
         if (r.outcome && r.outcome.failed.length > 0) cycleDue = true; // read again and merged by the next cycle
         if (r.outcome) delay = o.pollMinMs;
-        await commit((r.outcome?.documents ?? []).filter((d) => d.fileWritten).map((d) => titled(d.path)));
+        await backUp(ctx, filesOfPush(ctx, r), o.autoCommit === true);
       }
     } catch (e) {
       failed(e);
     }
-    saveDaemonStats(ctx.journal, { stats: ctx.client.stats(), startedAt, now: ctx.now() });
+    saveStats(ctx, startedAt);
   };
 
   const kick = () => {
     if (running || stopping) return;
-    running = keepAlive(async () => {
+    running = (async () => {
       for (let w = next(); w && !stopping; w = next()) {
         await perform(w);
         if (w.kind === 'cycle') {
@@ -150,7 +145,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
           schedulePoll();
         }
       }
-    }).finally(() => {
+    })().finally(() => {
       running = null;
     });
   };

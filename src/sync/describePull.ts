@@ -7,7 +7,6 @@ import { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
 import { detectRemoteChanges } from './detectRemoteChanges.js';
 import { listRemote } from './listRemote.js';
 import { assertRootExists, isDirectory } from './moveDirectory.js';
-import { keepAlive } from './keepAlive.js';
 import { layoutDocuments } from './runCycle.js';
 
 export interface PullPlan {
@@ -28,11 +27,7 @@ export interface PullPlan {
   requests: number;
 }
 
-export function describePull(ctx: SyncContext): Promise<PullPlan> {
-  return keepAlive(() => describe(ctx));
-}
-
-async function describe(ctx: SyncContext): Promise<PullPlan> {
+export async function describePull(ctx: SyncContext): Promise<PullPlan> {
   const before = ctx.client.stats().total;
   await assertRootExists(ctx.root);
   const snapshot = await listRemote(ctx);

@@ -13,7 +13,6 @@ import { detectRemoteChanges } from './detectRemoteChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
 import { assertRootExists } from './moveDirectory.js';
 import { CommitBatcher } from './CommitBatcher.js';
-import { keepAlive } from './keepAlive.js';
 import { isPerDocumentError, pullDocument, type PullOutcome } from './pullDocument.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
@@ -147,11 +146,7 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
   if (ctx.signal?.aborted && next < ids.length) result.aborted = true;
 }
 
-export function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleResult> {
-  return keepAlive(() => cycle(ctx, opts));
-}
-
-async function cycle(ctx: SyncContext, opts: CycleOptions): Promise<CycleResult> {
+export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleResult> {
   const { journal } = ctx;
   const result = emptyResult(ctx.now().toISOString());
   const requestsBefore = ctx.client.stats().total;

@@ -2,7 +2,6 @@
 // checked by the safety rules), then the pull of what only the service changed. Pushing first
 // means a local rename or delete is never undone by a pull that did not know of it yet.
 import type { SyncContext } from './SyncContext.js';
-import { keepAlive } from './keepAlive.js';
 import { listRemote } from './listRemote.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
 import { runCycle, type CycleOptions, type CycleResult } from './runCycle.js';
@@ -26,27 +25,25 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
   };
 }
 
-export function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<SyncCycleResult> {
-  return keepAlive(async () => {
-    // The push asks for a full listing only when there is something to push.
-    const listing = async () => {
-      const snapshot = await listRemote(ctx);
-      return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
-    };
-    let push = await pushLocal(ctx, { listing });
-    if ((push.outcome?.failed.length ?? 0) > 0 && !ctx.signal?.aborted) {
-      // A failed request may have been applied all the same: its documents are read again and
-      // merged at once (their intents say so), never sent again blindly.
-      const again = await pushLocal(ctx, { listing });
-      push = combinePushes(push, again);
-    }
-    if (push.plan.refused) return { push, pull: null, exitCode: 2 };
-    const pull = await runCycle(ctx, opts);
-    const o = push.outcome;
-    let exitCode: SyncCycleResult['exitCode'] = 0;
-    if (pull.refused) exitCode = 2;
-    else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length > 0) exitCode = 1;
-    else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
-    return { push, pull, exitCode };
-  });
+export async function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<SyncCycleResult> {
+  // The push asks for a full listing only when there is something to push.
+  const listing = async () => {
+    const snapshot = await listRemote(ctx);
+    return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
+  };
+  let push = await pushLocal(ctx, { listing });
+  if ((push.outcome?.failed.length ?? 0) > 0 && !ctx.signal?.aborted) {
+    // A failed request may have been applied all the same: its documents are read again and
+    // merged at once (their intents say so), never sent again blindly.
+    const again = await pushLocal(ctx, { listing });
+    push = combinePushes(push, again);
+  }
+  if (push.plan.refused) return { push, pull: null, exitCode: 2 };
+  const pull = await runCycle(ctx, opts);
+  const o = push.outcome;
+  let exitCode: SyncCycleResult['exitCode'] = 0;
+  if (pull.refused) exitCode = 2;
+  else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length > 0) exitCode = 1;
+  else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
+  return { push, pull, exitCode };
 }

@@ -33,7 +33,7 @@ describe('spacesync sync', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^Pulled: 16 new, 0 updated, 0 moved; \d+ requests\.$/m);
     await expectMirrorMatches(root, space);
-    const log = fs.readFileSync(path.join(root, '.spacesync/logs/sync.log'), 'utf8');
+    const log = fs.readFileSync(path.join(root, '.spacesync/logs/spacesync.log'), 'utf8');
     expect(log.split('\n').filter(Boolean).every((l) => JSON.parse(l) !== null)).toBe(true);
     expect(log).toContain('cycle done');
     expect(log).not.toContain(space.server.linkId);
@@ -120,5 +120,34 @@ describe('spacesync sync', () => {
     expect(done.stdout + done.stderr).not.toContain(space.server.linkId);
     expect(fs.existsSync(path.join(root, '.spacesync/lock'))).toBe(false);
     await space.call('PUT', '/blocks', { blocks: [{ id: 'B-DIARY', markdown: 'dear diary' }] });
+  });
+});
+
+describe('spacesync sync --once and what follows a cycle', () => {
+  it('with git.autoCommit commits the files it wrote, and saves the counters status shows', async () => {
+    const root = newRoot();
+    fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.spacesync/config.json'), JSON.stringify({ git: { autoCommit: true } }));
+    const r = await sync(root, '--once');
+    expect(r.code).toBe(0);
+    const { execFileSync } = await import('node:child_process');
+    const log = execFileSync('git', ['log', '--format=%B'], { cwd: root, encoding: 'utf8' });
+    expect(log).toContain('Roadmap');
+    const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' });
+    expect(tracked).toContain('Projects/Roadmap.md');
+    expect(tracked).not.toContain('.spacesync');
+
+    const status = await spawnCli(['status', '--dir', root, '--json'], {}).done;
+    expect(status.code).toBe(0);
+    const s = JSON.parse(status.stdout);
+    expect(JSON.stringify(s)).not.toContain(space.server.linkId);
+    // The counters of the run just done: at least the two listings and one read per document.
+    expect(s.requests.requests).toBeGreaterThanOrEqual(18);
+    expect(s.requests.rateLimited).toBe(0);
+
+    // Nothing changed: no second commit.
+    const again = await sync(root, '--once');
+    expect(again.code).toBe(0);
+    expect(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()).toBe('1');
   });
 });
