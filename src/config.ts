@@ -26,7 +26,9 @@ export const configSchema = z.strictObject({
     requestsPerAddress10s: z.number().int().positive('must be positive').default(50),
     blocksPerMinute: z.number().int().positive('must be positive').default(20_000),
     reservePercent: z.number().min(0, 'must be between 0 and 90').max(90, 'must be between 0 and 90').default(20),
-  }).default({ requestsPerMinute: 100, requestsPerAddress10s: 50, blocksPerMinute: 20_000, reservePercent: 20 }),
+    // Multiplies the budgets' windows, to match a server run with --limit-scale (tests, benchmarks).
+    scale: z.number().positive('must be positive').default(1),
+  }).default({ requestsPerMinute: 100, requestsPerAddress10s: 50, blocksPerMinute: 20_000, reservePercent: 20, scale: 1 }),
   git: z.strictObject({
     autoCommit: z.boolean().default(false),
   }).default({ autoCommit: false }),
