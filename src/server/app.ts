@@ -78,7 +78,7 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
     }
     const fault = state.faults.take(req.method, call.path ?? rest);
     if (fault?.kind === '429') {
-      return sendError(reply, new ApiError(429, { error: 'Too many requests: wait for Retry-After seconds, then retry.', code: 'RATE_LIMIT_ERROR' }, { 'retry-after': String(fault.retryAfter ?? 1) }));
+      return sendError(reply, new ApiError(429, { error: 'Too many requests: wait for Retry-After seconds, then retry.', code: 'RATE_LIMIT_ERROR' }, fault.retryAfter === null ? {} : { 'retry-after': String(fault.retryAfter ?? 1) }));
     }
     if (fault?.kind === '500') return sendError(reply, new ApiError(500, { error: 'Internal server error', code: 'INTERNAL_ERROR' }));
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1000));

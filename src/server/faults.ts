@@ -7,8 +7,8 @@ export interface FaultSpec {
   match?: { method?: string; path?: string };
   count?: number;
   kind: FaultKind;
-  /** Seconds, for 429 (default 1). */
-  retryAfter?: number;
+  /** Seconds, for 429 (default 1); null sends the 429 without a Retry-After header. */
+  retryAfter?: number | null;
   /** For delay (default 1000). */
   delayMs?: number;
 }

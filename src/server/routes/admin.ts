@@ -18,7 +18,7 @@ const faultBody = z.object({
   match: z.object({ method: z.string().optional(), path: z.string().optional() }).optional(),
   count: z.number().int().min(1).optional(),
   kind: z.enum(['429', '500', 'delay', 'reset-after-apply']),
-  retryAfter: z.number().min(0).optional(),
+  retryAfter: z.number().min(0).nullable().optional(),
   delayMs: z.number().min(0).optional(),
 });
 const limitsBody = z.object({ mode: z.enum(['spec', 'off']).optional(), scale: z.number().positive().optional() });
