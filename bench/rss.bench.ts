@@ -1,0 +1,98 @@
+// Peak memory of `spacesync sync` mirroring a 10,000-document space: the command runs as its own
+// process (as a user runs it), the kernel's high-water mark of its resident set is read when it
+// exits. The server runs in this process with its limits off and the sync's budget set high, so the
+// first pull finishes in a minute or so rather than the hour and a half the service's budget takes;
+// the memory a pull holds does not depend on how fast it goes (documents are pulled 16 at a time).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateSpace, startServer } from '../src/server/index.js';
+import type { Figure } from './figure.js';
+
+const DOCUMENTS = 10_000;
+const BLOCKS = 10;
+const FOLDERS = 5;
+const TARGET_MIB = 500;
+/** Loaded before the command: writes the process's peak RSS (KiB, getrusage's ru_maxrss) to the file named by the environment. */
+const PEAK_RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
+  "import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.SPACESYNC_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));",
+)}`;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  peakMiB: number;
+  seconds: number;
+}
+
+/** Runs `node bin/spacesync.js ...args` with the peak-RSS preload; resolves when it exited. */
+async function runCommand(args: string[], rssFile: string): Promise<Run> {
+  fs.rmSync(rssFile, { force: true });
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', PEAK_RSS_PRELOAD, 'bin/spacesync.js', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SPACESYNC_BENCH_RSS_FILE: rssFile },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += String(d)));
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c) => resolve(c));
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  if (!fs.existsSync(rssFile)) throw new Error(`spacesync ${args.join(' ')} exited with ${code} without reporting its peak RSS: ${stderr.trim()}`);
+  return { code, stdout, stderr, peakMiB: Number(fs.readFileSync(rssFile, 'utf8')) / 1024, seconds };
+}
+
+function countFiles(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory() && e.name !== '.spacesync') n += countFiles(path.join(dir, e.name));
+    else if (e.isFile() && e.name.endsWith('.md')) n++;
+  }
+  return n;
+}
+
+const requestsOf = (stdout: string) => /(\d+) requests\)?\.?\s*$/m.exec(stdout)?.[1] ?? '?';
+
+export default async function rssBench(): Promise<Figure[]> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-rss-'));
+  const root = path.join(tmp, 'mirror');
+  const rssFile = path.join(tmp, 'peak-rss');
+  const server = await startServer({ seed: generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: FOLDERS, seed: 21 }), limits: 'off' });
+  try {
+    fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
+    // What `spacesync init` writes, with a budget the server's limits-off mode can take.
+    fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify({
+      link: server.baseUrl,
+      budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000, reservePercent: 0 },
+      log: { level: 'warn', file: true },
+    }, null, 2));
+
+    const runtime = await runCommand(['--version'], rssFile);
+    const first = await runCommand(['sync', '--once', '--dir', root], rssFile);
+    if (first.code !== 0) throw new Error(`the first sync exited with ${first.code}: ${first.stderr.trim()}`);
+    const files = countFiles(root);
+    if (files !== DOCUMENTS) throw new Error(`the first sync wrote ${files} files for ${DOCUMENTS} documents`);
+    const idle = await runCommand(['sync', '--once', '--dir', root], rssFile);
+    if (idle.code !== 0) throw new Error(`the second sync exited with ${idle.code}: ${idle.stderr.trim()}`);
+    if (!/nothing to pull/.test(idle.stdout)) throw new Error(`the second sync was not idle: ${idle.stdout.trim()}`);
+
+    const space = `${DOCUMENTS.toLocaleString('en')} documents × ${BLOCKS} blocks in ${FOLDERS * 2} folders`;
+    return [
+      {
+        name: `first sync --once of ${space}: peak RSS of the process`, measured: Math.round(first.peakMiB), unit: 'MiB', target: { op: '<', value: TARGET_MIB },
+        note: `limits off, ${first.seconds.toFixed(1)} s, ${requestsOf(first.stdout)} requests; the runtime alone (spacesync --version) peaks at ${Math.round(runtime.peakMiB)} MiB`,
+      },
+      { name: `idle sync --once beside the ${DOCUMENTS.toLocaleString('en')}-document mirror: peak RSS of the process`, measured: Math.round(idle.peakMiB), unit: 'MiB', target: { op: '<', value: TARGET_MIB }, note: `${idle.seconds.toFixed(1)} s, ${requestsOf(idle.stdout)} requests` },
+      { name: `first sync --once of ${DOCUMENTS.toLocaleString('en')} documents, limits off: wall time`, measured: Number(first.seconds.toFixed(1)), unit: 's', note: 'process start included; the service\'s budget would take ≥ 100 min' },
+    ];
+  } finally {
+    await server.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
