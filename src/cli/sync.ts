@@ -200,8 +200,9 @@ async function runSync(flags: SyncFlags): Promise<number> {
       ...(flags.verbose ? { verbose: true } : {}),
     },
   });
-  const link = requireLink(config);
+  // The folder first: a missing one also hides its config (and the link in it), and is the real problem.
   checkRoot(config.dir, flags.force === true && flags.dryRun !== true);
+  const link = requireLink(config);
   const dryRun = flags.dryRun === true;
   const secrets = [link, ...(config.apiKey ? [config.apiKey] : [])];
   // The command tells the user what happens in its own lines; the logger keeps the details in
