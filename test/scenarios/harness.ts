@@ -36,6 +36,8 @@ export interface CycleExpect {
   blocksCharged?: Record<string, number[]>;
   stdout?: string;
   stderr?: string;
+  /** A pattern stderr must not match. */
+  stderrNot?: string;
   /** The writing requests equal those of a `plan --json` saved under this name. */
   sameAsPlan?: string;
 }
@@ -82,6 +84,8 @@ export type FileExpect = string | null | { contains?: string | string[]; notCont
 /** The state a scenario ends in (expect.json), or a check in the middle (`expect` step's `state`). */
 export interface EndState {
   files?: Record<string, FileExpect>;
+  /** Exactly these document files (conflict copies included), nothing else. */
+  fileList?: string[];
   /** Directories that must exist (true) or not (false). */
   dirs?: Record<string, boolean>;
   /** No file or directory name under the root matches this pattern. */
@@ -89,7 +93,7 @@ export interface EndState {
   /** A document's blocks (markdown, in order), by id. */
   documents?: Record<string, string[]>;
   /** Documents the scenario created: by title, their blocks and place. */
-  documentsByTitle?: Record<string, { blocks?: string[]; placed?: string; count?: number }>;
+  documentsByTitle?: Record<string, { blocks?: string[]; blockCount?: number; placed?: string; count?: number }>;
   /** Where a document is: `trash`, `unsorted`, `templates`, `daily`, or a folder's name. */
   placed?: Record<string, string>;
   titles?: Record<string, string>;
@@ -183,6 +187,7 @@ function checkCli(what: string, r: CliResult, e: CycleExpect | undefined, plans:
   if (r.code !== exit) fail(`${what}: exit ${r.code}${r.signal ? ` (${r.signal})` : ''}, expected ${exit}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
   if (e?.stdout && !new RegExp(e.stdout).test(r.stdout)) fail(`${what}: stdout does not match /${e.stdout}/:\n${r.stdout}`);
   if (e?.stderr !== undefined && !new RegExp(e.stderr).test(r.stderr)) fail(`${what}: stderr does not match /${e.stderr}/:\n${r.stderr}`);
+  if (e?.stderrNot !== undefined && new RegExp(e.stderrNot).test(r.stderr)) fail(`${what}: stderr matches /${e.stderrNot}/:\n${r.stderr}`);
   if (requests && e) checkRequests(what, requests, e);
   if (requests && e?.sameAsPlan) {
     const plan = plans.get(e.sameAsPlan);
@@ -266,6 +271,7 @@ async function checkNoTornFiles(w: World): Promise<void> {
     const fm = parseFrontMatter(frontMatterParts(text)?.inner, p);
     if (!fm.ok || !fm.id) fail(`${p} is torn: no id in its front matter:\n${text}`);
     const r = await w.api('GET', '/blocks', undefined, { id: fm.id });
+    if (r.status !== 200) fail(`GET /blocks of ${p}'s document answered ${r.status}: ${JSON.stringify(r.body)}`);
     const remote = flattenRemote(r.body as Block);
     const local = flatten(segmentFile(text).segments);
     const whole = local.length === remote.length && remote.every((b, i) => sameContent(b.type, local[i]!.markdown, b.markdown, markdownEquals));
@@ -313,6 +319,7 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     for (const c of asList(want.notContains)) if (text.includes(c)) fail(`${p} contains ${JSON.stringify(c)}:\n${text}`);
     if (want.matches && !new RegExp(want.matches).test(text)) fail(`${p} does not match /${want.matches}/:\n${text}`);
   }
+  if (e.fileList && !same(w.mdFiles(), [...e.fileList].sort())) fail(`the document files are ${JSON.stringify(w.mdFiles())}, expected ${JSON.stringify([...e.fileList].sort())}`);
   for (const [p, want] of Object.entries(e.dirs ?? {})) {
     const is = fs.existsSync(w.file(p)) && fs.statSync(w.file(p)).isDirectory();
     if (is !== want) fail(`${p} should ${want ? '' : 'not '}be a directory`);
@@ -344,9 +351,10 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     if (found.length !== (want.count ?? 1)) fail(`${found.length} documents titled ${JSON.stringify(title)}, expected ${want.count ?? 1}`);
     const d = found[0]!;
     if (want.placed && placeOf(d, folders) !== want.placed) fail(`${JSON.stringify(title)} is in ${placeOf(d, folders)}, expected ${want.placed}`);
-    if (want.blocks) {
+    if (want.blocks || want.blockCount !== undefined) {
       const got = await remoteMarkdown(w, d.id!);
-      if (!same(got, want.blocks)) fail(`${JSON.stringify(title)} holds ${JSON.stringify(got)}, expected ${JSON.stringify(want.blocks)}`);
+      if (want.blocks && !same(got, want.blocks)) fail(`${JSON.stringify(title)} holds ${JSON.stringify(got)}, expected ${JSON.stringify(want.blocks)}`);
+      if (want.blockCount !== undefined && got.length !== want.blockCount) fail(`${JSON.stringify(title)} holds ${got.length} blocks, expected ${want.blockCount}`);
     }
   }
   if (e.folders) {
@@ -543,8 +551,8 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
         const since = step.since === undefined ? 0 : marks.get(step.since);
         if (since === undefined) fail(`${where}: no mark "${step.since}"`);
         checkRequests(where, w.withoutHarness(log.slice(since)), step);
-        if (step.noTornFiles) await checkNoTornFiles(w);
-        if (step.state) await checkState(w, step.state, log);
+        if (step.noTornFiles) await w.unlimited(() => checkNoTornFiles(w));
+        if (step.state) await w.unlimited(() => checkState(w, step.state!, log));
         break;
       }
       default:
@@ -599,8 +607,10 @@ export async function runScenario(dir: string): Promise<void> {
   try {
     try {
       await runSteps(w, s.steps.steps);
-      if (w.daemon) await w.waitQuiet();
-      await checkState(w, s.expect, await w.requests());
+      const last = s.steps.steps[s.steps.steps.length - 1];
+      if (w.daemon && !(last?.do === 'wait' && last.for === 'quiet')) await w.waitQuiet();
+      const log = await w.requests();
+      await w.unlimited(() => checkState(w, s.expect, log));
     } catch (e) {
       throw new ScenarioFailure(`${s.name}: ${(e as Error).message}\n--- what happened\n${w.events.join('\n')}`, { cause: e });
     }

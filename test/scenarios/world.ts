@@ -108,7 +108,7 @@ export class World {
     const config = {
       link: server.baseUrl,
       debounceMs: DEBOUNCE_MS,
-      poll: { minSeconds: 1, maxSeconds: 2, fullScanMinutes: 30 },
+      poll: { minSeconds: 1, maxSeconds: 1, fullScanMinutes: 30 },
       budget: { scale: limits === 'spec' ? limitScale : 1 },
       log: { level: 'debug', file: true },
       ...(o.config ?? {}),
@@ -319,6 +319,18 @@ export class World {
     return answer;
   }
 
+  /** Runs the harness's own reads with the limits lifted (they are not the client's budget), then puts them back. */
+  async unlimited<T>(fn: () => Promise<T>): Promise<T> {
+    const was = (await this.admin('GET', '/limits')) as { mode: 'spec' | 'off'; scale: number };
+    if (was.mode === 'off') return fn();
+    await this.admin('POST', '/limits', { mode: 'off' });
+    try {
+      return await fn();
+    } finally {
+      await this.admin('POST', '/limits', was);
+    }
+  }
+
   async armFault(spec: FaultSpec): Promise<void> {
     await this.admin('POST', '/faults', spec);
     this.faults.push({ spec, at: this.serverNow(), used: undefined });
@@ -482,7 +494,7 @@ export class World {
    * two listings of the space sent after the last change (two full polls that found nothing to do).
    */
   async waitQuiet(timeoutMs = 30_000, since = 0): Promise<void> {
-    const quietMs = Math.max(800, 6 * DEBOUNCE_MS);
+    const quietMs = Math.max(800, 6 * (this.config.debounceMs as number));
     let sig = '';
     let writes = -1;
     let lastChange = Date.now();
