@@ -2,6 +2,7 @@
 // `steps.json` what happens on each side, `expect.json` the end state). The harness runs the steps
 // against the real server and the real `spacesync` (spawned; SIGKILLed where a step says so),
 // checks the expected end state, then the oracles O1–O6 of scenarios.md (oracles.ts).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ import type { FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/sync/fileText.js';
 import type { CliResult } from '../cli/cliHarness.js';
-import { checkOracles, type OracleOptions } from './oracles.js';
+import { checkOracles, treeState, type OracleOptions } from './oracles.js';
 import { normalizeLine, textLines } from './texts.js';
 import { fixtureBlocks, sleep, World, type WorldOptions } from './world.js';
 
@@ -63,13 +64,14 @@ export type Step =
   | { do: 'daemon.kill' }
   | { do: 'daemon.stop'; expect?: { exit?: number } }
   | { do: 'mark'; name: string }
+  | { do: 'treeMark'; name: string }
   | { do: 'wait'; for: 'quiet' }
   | { do: 'wait'; for: 'writes'; count: number; since?: string }
   | { do: 'wait'; for: 'faultsTaken'; count: number }
   | { do: 'wait'; for: 'files'; count: number }
   | { do: 'wait'; for: 'text'; path: string; contains: string }
   | { do: 'wait'; for: 'remoteText'; doc: string; contains: string }
-  | { do: 'expect'; since?: string; writes?: string[]; writesUnordered?: string[]; blocksCharged?: Record<string, number[]>; noTornFiles?: boolean; state?: EndState };
+  | { do: 'expect'; since?: string; writes?: string[]; writesUnordered?: string[]; blocksCharged?: Record<string, number[]>; noTornFiles?: boolean; state?: EndState; treeSame?: string };
 
 export interface ScenarioSteps {
   limits?: 'spec' | 'off';
@@ -103,6 +105,10 @@ export interface EndState {
   writes?: string[];
   /** Counts of requests of each kind over the whole scenario (`"PUT /blocks": 1`). */
   requests?: Record<string, number>;
+  /** At most this many requests of each kind over the whole scenario. */
+  maxRequests?: Record<string, number>;
+  /** How many document files (conflict copies included) there are. */
+  fileCount?: number;
   /** Blocks whose every stored field is as in the starting space. */
   unchanged?: string[];
   /** Folder names the space has (and only these, when `exactFolders`). */
@@ -382,6 +388,11 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     const got = client.filter((r) => `${r.method} ${r.path}` === kind).length;
     if (got !== n) fail(`${got} requests ${kind} in the scenario, expected ${n}`);
   }
+  for (const [kind, n] of Object.entries(e.maxRequests ?? {})) {
+    const got = client.filter((r) => `${r.method} ${r.path}` === kind).length;
+    if (got > n) fail(`${got} requests ${kind} in the scenario, expected at most ${n}`);
+  }
+  if (e.fileCount !== undefined && w.mdFiles().length !== e.fileCount) fail(`${w.mdFiles().length} document files, expected ${e.fileCount}`);
   if (e.unchanged) {
     const strip = (b: unknown) => JSON.stringify(b);
     const before = new Map((w.initial.documents ?? []).flatMap((d) => fixtureBlocks(d.content)).map((b) => [b.id!, strip(b)]));
@@ -391,6 +402,16 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
       if (before.get(id) !== after.get(id)) fail(`block ${id} changed:\n  before ${before.get(id)}\n  after  ${after.get(id) ?? '(gone)'}`);
     }
   }
+}
+
+/** The tree (contents, inodes, mtimes) and the journal's bytes: what a run that changes nothing leaves as it was. */
+function treeWithJournal(w: World): Map<string, string> {
+  const out = treeState(w.root);
+  for (const f of ['journal.db', 'journal.db-wal']) {
+    const p = path.join(w.root, '.spacesync', f);
+    if (fs.existsSync(p)) out.set(`.spacesync/${f}`, createHash('sha256').update(fs.readFileSync(p)).digest('hex'));
+  }
+  return out;
 }
 
 /** `"${name.items.0.id}"` in a step's body or query: a value from the answer a `remote` step saved as `name`. */
@@ -414,6 +435,7 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
   const marks = new Map<string, number>();
   const plans = new Map<string, any>();
   const saved = new Map<string, any>();
+  const trees = new Map<string, Map<string, string>>();
   let movedRoot: string | undefined;
   for (const [i, step] of steps.entries()) {
     const where = `step ${i + 1} (${step.do})`;
@@ -543,6 +565,9 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
       case 'mark':
         marks.set(step.name, (await w.requests()).length);
         break;
+      case 'treeMark':
+        trees.set(step.name, treeWithJournal(w));
+        break;
       case 'wait':
         await waitFor(w, step, marks);
         break;
@@ -551,6 +576,13 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
         const since = step.since === undefined ? 0 : marks.get(step.since);
         if (since === undefined) fail(`${where}: no mark "${step.since}"`);
         checkRequests(where, w.withoutHarness(log.slice(since)), step);
+        if (step.treeSame !== undefined) {
+          const before = trees.get(step.treeSame);
+          if (!before) fail(`${where}: no tree mark "${step.treeSame}"`);
+          const now = treeWithJournal(w);
+          const changed = [...new Set([...before.keys(), ...now.keys()])].filter((p) => before.get(p) !== now.get(p));
+          if (changed.length > 0) fail(`${where}: changed since "${step.treeSame}": ${changed.join(', ')}`);
+        }
         if (step.noTornFiles) await w.unlimited(() => checkNoTornFiles(w));
         if (step.state) await w.unlimited(() => checkState(w, step.state!, log));
         break;

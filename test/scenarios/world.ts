@@ -116,6 +116,9 @@ export class World {
     const w = new World(server, root, limits, limitScale, config);
     w.writeConfig();
     w.initial = await w.snapshot();
+    for (const d of w.initial.documents ?? []) {
+      w.ledger.record(fixtureBlocks(d.content).flatMap((b) => markdownLines(b.body ?? b.markdown ?? '')), `the starting space: ${d.title || d.id}`);
+    }
     w.note(`server ${server.origin} (limits ${limits}${limits === 'spec' ? ` × ${limitScale}` : ''}), mirror ${root}`);
     if ((o.initialSync ?? 'inProcess') === 'inProcess') await w.initialPull();
     return w;
@@ -209,7 +212,8 @@ export class World {
           if (e.name === '.spacesync' && abs === this.root) walk(path.join(p, 'purged'));
           else if (!e.name.startsWith('.')) walk(p);
         } else if (e.isFile() && e.name.endsWith('.md')) {
-          parts.push(fs.readFileSync(p, 'utf8').split('\n').map(normalizeLine).join('\n'));
+          // The name carries the title (a title written in the space is a text too).
+          parts.push(normalizeLine(e.name.slice(0, -3)), fs.readFileSync(p, 'utf8').split('\n').map(normalizeLine).join('\n'));
         }
       }
     };
