@@ -84,7 +84,8 @@ export async function runDemo(dir: string, verbose: boolean): Promise<number> {
     // The daemon exactly as `spacesync sync` runs it: its loop, its output, its Ctrl-C handling.
     const { buildProgram } = await import('./program.js');
     const exit = { code: 0 };
-    await buildProgram(exit).parseAsync(['sync', '--dir', root, ...(verbose ? ['--verbose'] : [])], { from: 'user' });
+    const args = ['sync', '--dir', root, ...(verbose ? ['--verbose'] : [])];
+    await (await buildProgram(exit, args)).parseAsync(args, { from: 'user' });
     return exit.code;
   } finally {
     await server.close();

@@ -6,7 +6,7 @@ import { redactText } from '../redact.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   const exit: ExitHolder = { code: 0 };
-  const program = buildProgram(exit);
+  const program = await buildProgram(exit, argv.slice(2));
   try {
     await program.parseAsync([...argv]);
     return exit.code;

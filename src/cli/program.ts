@@ -1,12 +1,7 @@
-// The commander program: one file per command registers itself here.
+// The commander program: one file per command registers itself here. Only the command being
+// run is loaded (every command pulls in its own layers: the server, the sync engine…), so a
+// command starts without paying for the others; --help loads them all to list them.
 import { Command, CommanderError } from 'commander';
-import { registerServer } from './server.js';
-import { registerSync } from './sync.js';
-import { registerInit } from './init.js';
-import { registerStatus } from './status.js';
-import { registerConflicts } from './conflicts.js';
-import { registerPlan } from './plan.js';
-import { registerDemo } from './demo.js';
 import { VERSION } from '../version.js';
 
 /** What a command's action gives back: the process exit code. */
@@ -17,25 +12,40 @@ export interface ExitHolder {
   code: number;
 }
 
-export function buildProgram(exit: ExitHolder): Command {
+export type Wrap = <A extends unknown[]>(fn: Action<A>) => (...args: A) => Promise<void>;
+type Register = (program: Command, wrap: Wrap) => void;
+
+/** In the order `--help` lists them. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  server: async () => (await import('./server.js')).registerServer,
+  sync: async () => (await import('./sync.js')).registerSync,
+  init: async () => (await import('./init.js')).registerInit,
+  status: async () => (await import('./status.js')).registerStatus,
+  conflicts: async () => (await import('./conflicts.js')).registerConflicts,
+  plan: async () => (await import('./plan.js')).registerPlan,
+  demo: async () => (await import('./demo.js')).registerDemo,
+};
+
+/** The commands `args` (the user's words, without node and the script) needs registered. */
+export function commandsFor(args: readonly string[]): string[] {
+  const first = args[0];
+  if (first !== undefined && first in COMMANDS) return [first];
+  if (first === '-V' || first === '--version') return [];
+  return Object.keys(COMMANDS);
+}
+
+/** The program for `args` (the user's words): registers only the commands they need. */
+export async function buildProgram(exit: ExitHolder, args: readonly string[]): Promise<Command> {
   const program = new Command('spacesync')
     .description('Keep a notes space and a folder of Markdown files in sync, both ways.')
     .version(VERSION)
     .showHelpAfterError('(run `spacesync --help` for the commands)')
     .exitOverride();
-  const wrap = <A extends unknown[]>(fn: Action<A>) => async (...args: A) => {
-    exit.code = await fn(...args);
+  const wrap: Wrap = (fn) => async (...a) => {
+    exit.code = await fn(...a);
   };
-  registerServer(program, wrap);
-  registerSync(program, wrap);
-  registerInit(program, wrap);
-  registerStatus(program, wrap);
-  registerConflicts(program, wrap);
-  registerPlan(program, wrap);
-  registerDemo(program, wrap);
+  for (const name of commandsFor(args)) (await COMMANDS[name]!())(program, wrap);
   return program;
 }
-
-export type Wrap = <A extends unknown[]>(fn: Action<A>) => (...args: A) => Promise<void>;
 
 export { CommanderError };
