@@ -5,6 +5,7 @@
 // closes the watcher; the journal holds everything done (every write is its own transaction).
 import { isSpacesyncError } from '../errors.js';
 import { FILE_ONLY } from '../log.js';
+import { BUILTIN_DIRS } from '../core/layout.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
@@ -152,8 +153,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
 
   const onChanges = (c: MirrorChanges) => {
     if (stopping) return;
-    // Folders created or removed need the full picture (folder requests, the delete guard).
-    if (c.addedDirs.length > 0 || c.removedDirs.length > 0) cycleDue = true;
+    // Folders created or removed need the full picture (folder requests, the delete guard);
+    // the ones a pull just made (built-in locations, folders the journal knows) are not news.
+    const known = new Set<string>([...Object.values(BUILTIN_DIRS), ...ctx.journal.listFolders().map((f) => f.path)]);
+    if (c.addedDirs.some((d) => !known.has(d)) || c.removedDirs.length > 0) cycleDue = true;
     for (const p of [...c.added, ...c.changed]) {
       paths.add(p);
       removals.delete(p);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDaemon, type DaemonHandle, type PushResult } from '../../src/sync/index.js';
 import { closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type World } from './pushHarness.js';
+import { makeRoot, openSession } from '../sync/harness.js';
 
 let w: World;
 let daemon: DaemonHandle;
@@ -124,4 +125,25 @@ it('stops cleanly: the operation under way finishes, the watcher closes', async 
   await new Promise((r) => setTimeout(r, 400));
   expect(await noteHas('second, after the stop')).toBe(false);
   expect(path.basename(w.root)).toBeTruthy();
+});
+
+describe('the first pull of a daemon', () => {
+  it('the folders it creates itself start no second cycle', async () => {
+    // A second, empty mirror of the same space: the daemon's first cycle creates every folder.
+    const root = makeRoot();
+    const session = await openSession(root, w.space);
+    try {
+      daemon = runDaemon({ ctx: session.ctx, pollMinMs: 60_000, pollMaxMs: 60_000, debounceMs: 80, stabilityMs: 150 });
+      await daemon.ready;
+      expect(fs.readdirSync(root).filter((n) => !n.startsWith('.')).length).toBeGreaterThan(0);
+      await w.space.clearRequests();
+      // Longer than the watcher's debounce, stability and the daemon's grace for removals.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await w.space.requests()).toEqual([]);
+    } finally {
+      await daemon.stop();
+      session.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
