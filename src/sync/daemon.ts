@@ -124,7 +124,9 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, delay * 2);
         await backUp(ctx, filesOfCycle(ctx, r), o.autoCommit === true);
       } else {
-        const r = await pushLocal(ctx, { paths: [...w.paths] });
+        // A fresh listing (one request): a cached one would miss an edit the space got since, and the
+        // PUT would overwrite it instead of merging (or keeping a conflict).
+        const r = await pushLocal(ctx, { paths: [...w.paths], listingMaxAgeMs: 0 });
         o.onPush?.(r);
         if (r.outcome && r.outcome.failed.length > 0) cycleDue = true; // read again and merged by the next cycle
         if (r.outcome) delay = o.pollMinMs;
