@@ -18,7 +18,7 @@ import { journalPath } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/sync/fileText.js';
 import type { CliResult } from '../cli/cliHarness.js';
 import { checkOracles, treeState, type OracleOptions } from './oracles.js';
-import { normalizeLine, textLines } from './texts.js';
+import { normalizeLine } from './texts.js';
 import { fixtureBlocks, sleep, World, type WorldOptions } from './world.js';
 
 export const SCENARIOS_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -158,7 +158,7 @@ export function loadScenario(dir: string): Scenario {
 /** The scenario folders, in order (`NN-name`). */
 export function scenarioDirs(): string[] {
   return fs.readdirSync(SCENARIOS_DIR, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && /^\d\d-/.test(e.name))
+    .filter((e) => e.isDirectory() && /^\d\d[a-z]?-/.test(e.name))
     .map((e) => path.join(SCENARIOS_DIR, e.name))
     .sort();
 }
@@ -248,16 +248,6 @@ export function editorSave(w: World, rel: string, text: string, editor: EditorSt
       return;
     }
   }
-}
-
-/** A local change: the texts it wrote are recorded, the ones it removed retired and touched. */
-function localChange(w: World, rel: string, before: string | null, after: string | null, origin: string): void {
-  w.ledger.change(before, after, origin);
-  if (before !== null) {
-    const kept = new Set(after === null ? [] : textLines(after));
-    for (const l of textLines(before)) if (!kept.has(l)) w.touchedTexts.add(l);
-  }
-  w.note(`${origin} ${rel}`);
 }
 
 function listFiles(abs: string, rel = ''): string[] {
@@ -444,7 +434,7 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
         const before = w.readOrNull(step.path);
         fs.mkdirSync(path.dirname(w.file(step.path)), { recursive: true });
         fs.writeFileSync(w.file(step.path), step.text);
-        localChange(w, step.path, before, step.text, 'local write');
+        w.localChange(step.path, before, step.text, 'local write');
         break;
       }
       case 'local.edit':
@@ -454,7 +444,7 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
         if (!before.includes(step.from)) fail(`${where}: ${step.path} does not contain ${JSON.stringify(step.from)}:\n${before}`);
         const after = before.replace(step.from, step.to);
         editorSave(w, step.path, after, step.editor ?? 'inPlace');
-        localChange(w, step.path, before, after, `local save (${step.editor ?? 'inPlace'})`);
+        w.localChange(step.path, before, after, `local save (${step.editor ?? 'inPlace'})`);
         break;
       }
       case 'local.delete':
@@ -465,7 +455,7 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
       case 'local.rename':
         fs.mkdirSync(path.dirname(w.file(step.to)), { recursive: true });
         fs.renameSync(w.file(step.from), w.file(step.to));
-        w.note(`local rename ${step.from} → ${step.to}`);
+        w.localRename(step.from, step.to);
         break;
       case 'local.mkdir':
         fs.mkdirSync(w.file(step.path), { recursive: true });
@@ -483,7 +473,7 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
         } finally {
           fs.closeSync(fd);
         }
-        localChange(w, step.path, null, w.read(step.path), 'local slow write');
+        w.localChange(step.path, null, w.read(step.path), 'local slow write');
         break;
       }
       case 'local.moveRoot':

@@ -13,7 +13,7 @@ import type { FixtureBlock } from '../../src/server/fixture/types.js';
 import { journalPath, openSyncSession } from '../../src/sync/index.js';
 import { syncCycle } from '../../src/sync/syncCycle.js';
 import { spawnCli, type CliProcess, type CliResult } from '../cli/cliHarness.js';
-import { markdownLines, normalizeLine, TextLedger } from './texts.js';
+import { markdownLines, normalizeLine, TextLedger, textLines } from './texts.js';
 
 export interface WorldOptions {
   fixture: SpaceFixture;
@@ -86,7 +86,6 @@ export class World {
   private readonly processes = new Set<CliProcess>();
   private readonly named = new Map<string, CliProcess>();
   private daemonProc: CliProcess | undefined;
-  private daemonSegment: Segment | undefined;
   /** Server clock minus ours (moved by the admin clock route). */
   private offset = 0;
   private started = Date.now();
@@ -144,6 +143,26 @@ export class World {
   /** Every document file's lines, as texts the local side now holds. */
   recordAllFiles(origin: string): void {
     for (const p of this.mdFiles()) this.ledger.change(null, this.read(p), `${origin}: ${p}`);
+  }
+
+  /**
+   * A local step changed a file: the texts it wrote are recorded, the ones it removed retired (the
+   * user saw them) and touched (the blocks holding them were changed on purpose).
+   */
+  localChange(rel: string, before: string | null, after: string | null, origin: string): void {
+    this.ledger.change(before, after, origin);
+    if (before !== null) {
+      const kept = new Set(after === null ? [] : textLines(after));
+      for (const l of textLines(before)) if (!kept.has(l)) this.touchedTexts.add(l);
+    }
+    this.note(`${origin} ${rel}`);
+  }
+
+  /** A file renamed or moved by the user: a title that was in its old name was replaced on purpose. */
+  localRename(from: string, to: string): void {
+    const stem = (p: string) => normalizeLine(path.posix.basename(p).replace(/\.md$/, ''));
+    if (stem(from) !== stem(to)) this.ledger.retire([stem(from)]);
+    this.note(`local rename ${from} → ${to}`);
   }
 
   note(line: string): void {
@@ -267,10 +286,18 @@ export class World {
   async api(method: string, p: string, body?: unknown, query?: Record<string, string>): Promise<ApiAnswer> {
     const qs = query ? `?${new URLSearchParams(query).toString()}` : '';
     const from = this.serverNow();
-    const r = await fetch(`${this.server.baseUrl}${p}${qs}`, {
-      method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
+    let r: Response;
+    let text: string;
+    try {
+      r = await fetch(`${this.server.baseUrl}${p}${qs}`, {
+        method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      text = await r.text();
+    } catch (e) {
+      // A connection reset (an injected fault took this request): it may have been applied.
+      this.harnessCalls.push({ method, path: p, status: 0, from, to: this.serverNow() });
+      return { status: 0, headers: {}, body: String((e as Error).cause ?? e) };
+    }
     this.harnessCalls.push({ method, path: p, status: r.status, from, to: this.serverNow() });
     let json: any = text;
     try {
@@ -305,7 +332,12 @@ export class World {
       for (const id of b.blockIds ?? []) this.touchedIds.add(id);
     }
     const answer = await this.api(method, p, body, query);
-    if (answer.status !== 200) return answer;
+    // A reset answer may have been applied: what it overwrote may be gone, what it wrote is not promised.
+    if (answer.status === 0) this.ledger.retire(retire);
+    if (answer.status !== 200) {
+      this.note(`remote ${method} ${p} → ${answer.status}`);
+      return answer;
+    }
     this.ledger.retire(retire);
     const written: string[] = [];
     const collect = (v: unknown): void => {
@@ -408,11 +440,11 @@ export class World {
   }
 
   /** Starts the daemon and waits until its first cycle is done (it records its status in the journal after each one). */
-  async startDaemon(timeoutMs = 20_000): Promise<CliProcess> {
+  async startDaemon(o: { wait?: boolean; timeoutMs?: number } = {}): Promise<CliProcess> {
     if (this.daemonProc) throw new Error('a daemon is already running on this mirror');
     const proc = this.spawn(['sync'], 'daemon');
     this.daemonProc = proc;
-    this.daemonSegment = this.segments[this.segments.length - 1];
+    if (o.wait === false) return proc;
     const pid = proc.child.pid;
     let ended = false;
     void proc.done.then(() => {
@@ -422,7 +454,7 @@ export class World {
       if (ended) throw new Error(`the daemon ended before its first cycle: ${JSON.stringify(proc.output())}`);
       const s = this.journalState('status.daemon') as { pid?: number } | undefined;
       return s?.pid === pid;
-    }, timeoutMs);
+    }, o.timeoutMs ?? 20_000);
     return proc;
   }
 
@@ -519,10 +551,12 @@ export class World {
     this.note('quiet');
   }
 
-  async close(): Promise<void> {
+  /** Stops everything; the mirror stays on disk (for a look at its logs) when `keep` or SPACESYNC_KEEP_MIRROR is set. */
+  async close(keep = process.env.SPACESYNC_KEEP_MIRROR === '1'): Promise<void> {
     for (const p of this.processes) p.child.kill('SIGKILL');
     await Promise.all([...this.processes].map((p) => p.done));
     await this.server.close();
-    fs.rmSync(this.root, { recursive: true, force: true });
+    if (keep) console.log(`mirror kept: ${this.root}`);
+    else fs.rmSync(this.root, { recursive: true, force: true });
   }
 }
