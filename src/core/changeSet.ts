@@ -38,8 +38,18 @@ export interface ChangeSet {
 /** The prefix of refs: `new:<n>`, never an id the service gives. */
 export const REF_PREFIX = 'new:';
 
-interface SNode { id: string | null; ref?: string; node: MergedNode; children: SNode[] }
+interface SNode {
+  id: string | null;
+  /** The service's block this one is (id !== null). */
+  cur?: RemoteBlock;
+  ref?: string;
+  node: MergedNode;
+  children: SNode[];
+  /** The existing blocks among children are already under this block in the service's order (nothing to move). */
+  ordered: boolean;
+}
 const NONE: SNode[] = [];
+const NO_MOVES: ReadonlySet<string> = new Set();
 
 const levelOf = (kind: BlockKind, markdown: string) => (kind === 'block' ? Math.min(5, Math.floor((/^ */.exec(markdown)![0].length) / 2)) : 0);
 
@@ -55,31 +65,13 @@ export interface ChangeSetOptions {
 
 export function changeSetOf(merged: readonly MergedNode[], current: readonly RemoteBlock[], equals: MarkdownEquals, opts: ChangeSetOptions = {}): ChangeSet {
   const moveIn = opts.moveIntoNewPages ?? false;
-  const currentById = new Map(current.map((r) => [r.id, r]));
-  const pinned = new Set<string>();
-  const inView = new Set<string>();
+  // Blocks of the service by index: one lookup per block, and what is taken or pinned is marked by index.
+  const indexOf = new Map<string, number>();
+  for (let i = 0; i < current.length; i++) indexOf.set(current[i]!.id, i);
+  const inView = new Uint8Array(current.length);
+  const pinned = new Uint8Array(current.length);
+  let taken = 0;
   let refs = 0;
-
-  // The service's view: held blocks are the file's only (ids inside them stay where they are).
-  const view = (nodes: readonly MergedNode[], parentIsNew: boolean): SNode[] => {
-    const out: SNode[] = [];
-    for (const node of nodes) {
-      if (node.held) {
-        const pin = (n: MergedNode) => { if (n.id !== null) pinned.add(n.id); n.children.forEach(pin); };
-        pin(node);
-        continue;
-      }
-      let id = node.id;
-      if (id !== null && ((parentIsNew && !moveIn) || inView.has(id) || !currentById.has(id))) id = null;
-      if (id !== null) inView.add(id);
-      const s: SNode = { id, node, children: NONE };
-      if (id === null) s.ref = `${REF_PREFIX}${++refs}`;
-      if (node.children.length > 0) s.children = view(node.children, id === null);
-      out.push(s);
-    }
-    return out;
-  };
-  const top = view(merged, false);
 
   const edits: BlockEdit[] = [];
   const moves: MoveRun[] = [];
@@ -87,45 +79,91 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
   const lateMoves: MoveRun[] = [];
   const expected: RemoteBlock[] = [];
 
+  /** Ordered flag of the list view() returned last. */
+  let listOrdered = true;
+  // The service's view: held blocks are the file's only (ids inside them stay where they are). Each
+  // block is recorded in the expected document, and edited, as it is met: the same pre-order the
+  // steps below walk, with one visit of the service's block.
+  const view = (nodes: readonly MergedNode[], parentKey: string | null, parentIsNew: boolean): SNode[] => {
+    const out: SNode[] = [];
+    let ordered = true;
+    let last = -Infinity;
+    for (const node of nodes) {
+      if (node.held) {
+        const pin = (n: MergedNode) => {
+          if (n.id !== null) {
+            const i = indexOf.get(n.id);
+            if (i !== undefined) pinned[i] = 1;
+          }
+          n.children.forEach(pin);
+        };
+        pin(node);
+        continue;
+      }
+      let id = node.id;
+      let cur: RemoteBlock | undefined;
+      if (id !== null) {
+        const i = parentIsNew && !moveIn ? undefined : indexOf.get(id);
+        if (i === undefined || inView[i] === 1) id = null;
+        else {
+          inView[i] = 1;
+          taken++;
+          cur = current[i]!;
+        }
+      }
+      const s: SNode = { id, node, children: NONE, ordered: true };
+      if (cur) {
+        s.cur = cur;
+        // Under a new parent every existing block moves in (lateMoves); elsewhere only those out of the service's order.
+        if (ordered && (cur.parentId !== parentKey || !(last < cur.position))) ordered = false;
+        last = cur.position;
+      } else s.ref = `${REF_PREFIX}${++refs}`;
+      expected.push({
+        id: id ?? s.ref!, parentId: parentKey, position: out.length, kind: node.kind, type: node.type, markdown: node.markdown,
+        level: cur && cur.markdown === node.markdown ? cur.level : levelOf(node.kind, node.markdown),
+      });
+      if (cur && cur.markdown !== node.markdown && !sameContent(cur.type, cur.markdown, node.markdown, equals)) {
+        edits.push({ id: id!, markdown: node.markdown, was: cur.markdown });
+      }
+      if (node.children.length > 0) {
+        s.children = view(node.children, id ?? s.ref!, id === null);
+        s.ordered = listOrdered;
+      }
+      out.push(s);
+    }
+    listOrdered = ordered;
+    return out;
+  };
+  const top = view(merged, null, false);
+  const topOrdered = listOrdered;
+
   // A new block is created with its new descendants; existing blocks under it move in afterwards.
   const spec = (s: SNode): NewBlockSpec => ({
     ref: s.ref!, kind: s.node.kind, type: s.node.type, markdown: s.node.markdown,
     children: s.children.filter((c) => c.id === null).map(spec),
   });
-  const record = (s: SNode, parentId: string | null, position: number) => {
-    const cur = s.id === null ? undefined : currentById.get(s.id);
-    expected.push({
-      id: s.id ?? s.ref!, parentId, position, kind: s.node.kind, type: s.node.type, markdown: s.node.markdown,
-      level: cur && cur.markdown === s.node.markdown ? cur.level : levelOf(s.node.kind, s.node.markdown),
-    });
-  };
-  const edit = (s: SNode) => {
-    const cur = currentById.get(s.id!)!;
-    if (cur.markdown !== s.node.markdown && !sameContent(cur.type, cur.markdown, s.node.markdown, equals)) {
-      edits.push({ id: s.id!, markdown: s.node.markdown, was: cur.markdown });
-    }
-  };
 
   /** A sibling list under an existing parent (or the root): moves before inserts, inserts in runs. */
-  const walk = (list: SNode[], parentId: string | null) => {
-    const placed: Placed[] = [];
-    for (const s of list) if (s.id !== null) placed.push(currentById.get(s.id)!);
-    const moved = movedAmong(placed, parentId);
+  const walk = (list: SNode[], parentId: string | null, ordered: boolean) => {
+    let moved = NO_MOVES;
+    if (!ordered) {
+      const placed: Placed[] = [];
+      for (const s of list) if (s.cur) placed.push(s.cur);
+      moved = movedAmong(placed, parentId);
+    }
     let lastExisting: string | null = null;
     let move: MoveRun | null = null;
     let insert: InsertRun | null = null;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
-      record(s, parentId, i);
       if (s.id !== null) {
-        edit(s);
         if (moved.size > 0 && moved.has(s.id)) {
           if (move && move.ids[move.ids.length - 1] === lastExisting) move.ids.push(s.id);
           else moves.push((move = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, ids: [s.id] }));
         }
         lastExisting = s.id;
         insert = null;
-        if (s.children.length > 0) walk(s.children, s.id);
+        if (s.children.length > 0) walk(s.children, s.id, s.ordered);
       } else {
         if (insert) insert.blocks.push(spec(s));
         else inserts.push((insert = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, blocks: [spec(s)] }));
@@ -137,30 +175,33 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
   const walkNew = (list: SNode[], parentRef: string) => {
     let prev: string | null = null;
     let move: MoveRun | null = null;
-    list.forEach((s, i) => {
-      record(s, parentRef, i);
+    for (const s of list) {
       if (s.id !== null) {
-        edit(s);
         if (move && move.ids[move.ids.length - 1] === prev) move.ids.push(s.id);
         else lateMoves.push((move = { anchor: prev === null ? { start: parentRef } : { after: prev }, ids: [s.id] }));
         prev = s.id;
-        walk(s.children, s.id);
+        walk(s.children, s.id, s.ordered);
       } else {
         prev = s.ref!;
         walkNew(s.children, s.ref!);
       }
-    });
+    }
   };
-  walk(top, null);
+  walk(top, null, topOrdered);
 
   const deletes: string[] = [];
   let removedBlocks = 0;
-  const gone = (r: RemoteBlock) => !inView.has(r.id) && !pinned.has(r.id);
-  for (const r of current) {
-    if (!gone(r)) continue;
-    removedBlocks++;
-    const parent = r.parentId === null ? undefined : currentById.get(r.parentId);
-    if (!parent || !gone(parent)) deletes.push(r.id);
+  // Every block of the service taken (ids unique, all in view): nothing to delete.
+  if (taken < current.length) {
+    const unique = indexOf.size === current.length;
+    const gone = (i: number) => inView[i] === 0 && pinned[i] === 0;
+    for (let k = 0; k < current.length; k++) {
+      const r = current[k]!;
+      if (!gone(unique ? k : indexOf.get(r.id)!)) continue;
+      removedBlocks++;
+      const parent = r.parentId === null ? undefined : indexOf.get(r.parentId);
+      if (parent === undefined || !gone(parent)) deletes.push(r.id);
+    }
   }
   return { edits, moves, inserts, lateMoves, deletes, removedBlocks, expected };
 }

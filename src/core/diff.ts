@@ -48,9 +48,14 @@ const CONFIDENT = 0.8;
 const MOVED_EDIT_SIMILARITY = 0.6;
 
 const isWrapper = (kind: string) => kind === 'page' || kind === 'card';
+/** Exactly the same block text (what equal sequence keys mean), compared without interning. */
+const sameText = (x: { kind: string; markdown: string }, y: { kind: string; markdown: string }) => x.markdown === y.markdown && x.kind === y.kind;
 
 /** The children of a leaf: shared and frozen (nothing ever pushes to a node's children; lists are replaced whole). */
 const LEAF: DiffNode[] = Object.freeze([]) as unknown as DiffNode[];
+
+/** Twin questions may look through this many open blocks before the whole-document index is preferred. */
+const TWIN_SCAN_MIN = 1_024;
 
 /** A run of base blocks and a run of file blocks between two exact matches of one sibling list. */
 interface Gap { bs: BaseBlock[]; nodes: DiffNode[] }
@@ -60,13 +65,31 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
   let work = opts.maxWork ?? DEFAULT_MAX_WORK;
   let exhaustive = true;
 
+  // Base comes in pre-order: siblings arrive in runs, and usually in position order already (then no sort).
   const childrenOf = new Map<string | null, BaseBlock[]>();
+  const unsorted = new Set<BaseBlock[]>();
+  /** Lists whose positions do not strictly increase as they come (unsorted ones, or equal positions). */
+  const notStrict = new Set<BaseBlock[]>();
+  let runParent: string | null | undefined;
+  let run: BaseBlock[] | undefined;
+  let lastPosition = 0;
   for (const b of base) {
-    const list = childrenOf.get(b.parentId);
-    if (list) list.push(b);
-    else childrenOf.set(b.parentId, [b]);
+    const parentId = b.parentId;
+    const position = b.position;
+    if (run === undefined || parentId !== runParent) {
+      runParent = parentId;
+      run = childrenOf.get(parentId);
+      if (!run) childrenOf.set(parentId, (run = []));
+      else lastPosition = run[run.length - 1]!.position;
+    }
+    if (run.length > 0 && !(lastPosition < position)) {
+      notStrict.add(run);
+      if (!(lastPosition <= position)) unsorted.add(run);
+    }
+    lastPosition = position;
+    run.push(b);
   }
-  for (const list of childrenOf.values()) list.sort((x, y) => x.position - y.position);
+  for (const list of unsorted) list.sort((x, y) => x.position - y.position);
 
   // Interned keys per kind: the markdown strings are hashed once and compared as numbers.
   const keyIds = new Map<string, Map<string, number>>();
@@ -125,8 +148,42 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
   // The file's blocks already paired: tracked only once the twin index exists (see twinIndex).
   let claimed: Set<LocalBlock> | undefined;
   let liveNodes: DiffNode[] = [];
-  const twinOfLocal = (l: LocalBlock) => (twinIndex().baseByKey.get(keyOf(l.kind, l.markdown)) ?? []).some((b) => !matched.has(b));
-  const twinOfBase = (b: BaseBlock) => (twinIndex().localByKey.get(keyOf(b.kind, b.markdown)) ?? []).some((l) => !claimed!.has(l));
+  // Few blocks are left open in the usual edit: a twin question is then answered by looking through
+  // them, and the whole-document index is built only once such scans would cost more than it.
+  let scanBudget = 2 * base.length + TWIN_SCAN_MIN;
+  /** Base blocks unmatched at the first twin question; blocks unmatched later (bury) are on unmatchedBase from looseFrom on. */
+  let looseBase: BaseBlock[] | undefined;
+  let looseFrom = 0;
+  const twinOfLocal = (l: LocalBlock): boolean => {
+    // Many blocks left open (a rewrite): the index pays off at once.
+    if (!baseByKey && 4 * (base.length - matched.size) <= scanBudget) {
+      if (!looseBase) {
+        looseBase = [];
+        for (const b of base) if (!matched.has(b)) looseBase.push(b);
+        looseFrom = unmatchedBase.length;
+      }
+      const scan = looseBase.length + unmatchedBase.length - looseFrom;
+      if (scan <= scanBudget) {
+        scanBudget -= scan;
+        for (const b of looseBase) if (sameText(b, l) && !matched.has(b)) return true;
+        for (let i = looseFrom; i < unmatchedBase.length; i++) {
+          const b = unmatchedBase[i]!;
+          if (sameText(b, l) && !matched.has(b)) return true;
+        }
+        return false;
+      }
+    }
+    return (twinIndex().baseByKey.get(keyOf(l.kind, l.markdown)) ?? []).some((b) => !matched.has(b));
+  };
+  const twinOfBase = (b: BaseBlock): boolean => {
+    // An unclaimed block of the file is an open node (every block of the file has one live node);
+    // none with this text means no twin. One found is confirmed by the index (a block object given twice).
+    if (!localByKey && 4 * unmatchedLocal.length <= scanBudget) {
+      scanBudget -= unmatchedLocal.length;
+      if (!unmatchedLocal.some((n) => sameText(n.local, b) && open(n))) return false;
+    }
+    return (twinIndex().localByKey.get(keyOf(b.kind, b.markdown)) ?? []).some((l) => !claimed!.has(l));
+  };
 
   /** Nodes replaced when their parent was paired (its children are diffed afresh): never candidates again. */
   const dead = new Set<DiffNode>();
@@ -142,6 +199,15 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
   });
   const open = (n: DiffNode) => n.id === null && !dead.has(n);
 
+  // What the end needs to tell moved blocks without reading all of base again: the sibling lists
+  // of the file diffed against a strictly ordered base list (their sequence pairs are in base order
+  // by construction), and the blocks paired after that (moves, likeness, rewrites), which are checked.
+  const order = { lists: new Set<DiffNode[]>(), late: new Set<DiffNode>() };
+  const pairLate = (node: DiffNode, b: BaseBlock, changed: boolean) => {
+    order.late.add(node);
+    pairNode(node, b, changed);
+  };
+
   const pairNode = (node: DiffNode, b: BaseBlock, changed: boolean) => {
     bury(node.children);
     node.id = b.id;
@@ -149,39 +215,62 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
     claimed?.add(node.local);
     node.changed = changed;
     matched.add(b);
-    if (isWrapper(b.kind)) node.children = diffList((childrenOf.get(b.id) ?? []).filter((c) => !matched.has(c)), node.local.children);
+    // Paired blocks are always of one kind (every caller checks), and the file's block is the cheaper read.
+    if (isWrapper(node.local.kind)) {
+      const list = childrenOf.get(b.id) ?? [];
+      node.children = diffList(list.filter((c) => !matched.has(c)), node.local.children, !notStrict.has(list));
+    }
   };
 
   /** One sibling list: sequence match on exact content; the gaps between matches are queued. */
-  function diffList(bs: readonly BaseBlock[], ls: readonly LocalBlock[]): DiffNode[] {
+  function diffList(bs: readonly BaseBlock[], ls: readonly LocalBlock[], strict: boolean): DiffNode[] {
+    const nb = bs.length;
+    const nl = ls.length;
     const nodes = ls.map((l): DiffNode => ({ local: l, id: null, base: null, changed: false, moved: false, children: LEAF }));
-    const a = bs.map((b) => keyOf(b.kind, b.markdown));
-    const c = ls.map((l) => keyOf(l.kind, l.markdown));
+    // The equal ends are matched without keys (the sequence match would take them first anyway):
+    // most of a document is unchanged, and only what lies between needs interning and diffing.
+    let head = 0;
+    while (head < nb && head < nl && sameText(bs[head]!, ls[head]!)) head++;
+    let tail = 0;
+    while (tail < nb - head && tail < nl - head && sameText(bs[nb - 1 - tail]!, ls[nl - 1 - tail]!)) tail++;
+    const a = new Array<number>(nb - head - tail);
+    for (let i = 0; i < a.length; i++) a[i] = keyOf(bs[head + i]!.kind, bs[head + i]!.markdown);
+    const c = new Array<number>(nl - head - tail);
+    for (let j = 0; j < c.length; j++) c[j] = keyOf(ls[head + j]!.kind, ls[head + j]!.markdown);
     const m = matchSequences(a, c, work);
-    work = Math.max(0, work - (a.length + c.length));
+    work = Math.max(0, work - (nb + nl));
     if (!m.exhaustive) exhaustive = false;
+    const pairedB = new Uint8Array(nb);
+    const pairedL = new Uint8Array(nl);
     let pb = 0;
     let pl = 0;
-    const gap = (bEnd: number, lEnd: number) => {
-      if (bEnd > pb && lEnd > pl) pendingGaps.push({ bs: bs.slice(pb, bEnd), nodes: nodes.slice(pl, lEnd) });
-    };
-    for (const [i, j] of m.pairs) {
-      gap(i, j);
-      pairNode(nodes[j]!, bs[i]!, false);
+    const pair = (i: number, j: number) => {
+      if (i > pb && j > pl) pendingGaps.push({ bs: bs.slice(pb, i), nodes: nodes.slice(pl, j) });
+      if (i < nb) {
+        pairedB[i] = 1;
+        pairedL[j] = 1;
+        pairNode(nodes[j]!, bs[i]!, false);
+      }
       pb = i + 1;
       pl = j + 1;
-    }
-    gap(bs.length, ls.length);
-    for (const b of bs) if (!matched.has(b)) unmatchedBase.push(b);
-    for (const n of nodes) {
-      if (n.id !== null) continue;
+    };
+    for (let k = 0; k < head; k++) pair(k, k);
+    for (const [i, j] of m.pairs) pair(head + i, head + j);
+    for (let k = tail; k > 0; k--) pair(nb - k, nl - k);
+    pair(nb, nl);
+    for (let i = 0; i < nb; i++) if (pairedB[i] === 0 && !matched.has(bs[i]!)) unmatchedBase.push(bs[i]!);
+    if (strict) order.lists.add(nodes);
+    for (let j = 0; j < nl; j++) {
+      const n = nodes[j]!;
+      if (pairedL[j] === 1 || n.id !== null) continue;
       unmatchedLocal.push(n);
       if (n.local.children.length > 0) n.children = n.local.children.map(newNode);
     }
     return nodes;
   }
 
-  const nodes = diffList(childrenOf.get(null) ?? [], local);
+  const topList = childrenOf.get(null) ?? [];
+  const nodes = diffList(topList, local, !notStrict.has(topList));
   liveNodes = nodes;
 
   // Moves: a block gone from one place whose exact text appears as new in another keeps its id.
@@ -204,7 +293,7 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
         if (matched.has(b)) continue;
         const q = byKey.get(keyOf(b.kind, b.markdown));
         while (q && q.length > 0 && !open(q[0]!)) q.shift();
-        if (q && q.length > 0) pairNode(q.shift()!, b, false);
+        if (q && q.length > 0) pairLate(q.shift()!, b, false);
       }
     }
   };
@@ -253,7 +342,7 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
     let paired = false;
     for (const c of cands) {
       if (matched.has(c.b) || !open(c.n)) continue;
-      pairNode(c.n, c.b, !sameContent(c.b.type, c.b.markdown, c.n.local.markdown, equals));
+      pairLate(c.n, c.b, !sameContent(c.b.type, c.b.markdown, c.n.local.markdown, equals));
       paired = true;
       // A page paired brings its children's diff (new gaps, candidates): rank again with them.
       if (isWrapper(c.b.kind)) break;
@@ -304,26 +393,78 @@ export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBl
       bs.forEach((b, k) => {
         const n = ns[k]!;
         if (b.kind !== n.local.kind) return;
-        pairNode(n, b, !sameContent(b.type, b.markdown, n.local.markdown, equals));
+        pairLate(n, b, !sameContent(b.type, b.markdown, n.local.markdown, equals));
         paired = true;
       });
     }
     if (!paired) break;
   }
 
-  markMoved(nodes, null);
-  const removed = base.filter((b) => !matched.has(b)).map((b) => b.id);
+  markMoved(nodes, null, order);
+  // matched holds only base blocks: as many as base has means every one of them.
+  const removed = matched.size === base.length ? [] : base.filter((b) => !matched.has(b)).map((b) => b.id);
   return { nodes, removed, exhaustive };
 }
 
+/**
+ * What diffDocument knows of the order of its pairs: `lists` were sequence-matched against a strictly
+ * ordered list of base blocks under their parent, so their pairs from that match are in base order;
+ * `late` are the blocks paired afterwards (their place is read).
+ */
+interface SequenceOrder { lists: ReadonlySet<DiffNode[]>; late: ReadonlySet<DiffNode> }
+
+/** Whether a sequence-matched list's paired blocks are all under `parentId` in strictly increasing base positions. */
+function inBaseOrder(nodes: readonly DiffNode[], parentId: string | null, late: ReadonlySet<DiffNode>): boolean {
+  // Two neighbours both from the sequence match are in order; a late block is compared with both of its neighbours.
+  let prev: DiffNode | undefined;
+  let prevPosition = 0;
+  let prevRead = false;
+  for (const n of nodes) {
+    const b = n.base;
+    if (b === null) continue;
+    if (late.has(n)) {
+      if (b.parentId !== parentId) return false;
+      const position = b.position;
+      if (prev && !((prevRead ? prevPosition : prev.base!.position) < position)) return false;
+      prevPosition = position;
+      prevRead = true;
+    } else if (prev && late.has(prev)) {
+      const position = b.position;
+      if (!(prevPosition < position)) return false;
+      prevPosition = position;
+      prevRead = true;
+    } else prevRead = false;
+    prev = n;
+  }
+  return true;
+}
+
 /** Flags blocks whose parent or sibling order differs from base (the fewest such, by longest kept order). */
-export function markMoved(nodes: DiffNode[], parentId: string | null | undefined): void {
+export function markMoved(nodes: DiffNode[], parentId: string | null | undefined, order?: SequenceOrder): void {
+  if (parentId !== undefined && order?.lists.has(nodes) && inBaseOrder(nodes, parentId, order.late)) {
+    for (const n of nodes) {
+      if (n.id !== null) n.moved = false;
+      if (n.children.length > 0) markMoved(n.children, n.id ?? undefined, order);
+    }
+    return;
+  }
   const placed: Placed[] = [];
-  for (const n of nodes) if (n.base !== null) placed.push(n.base);
+  // The usual case, every block in base order under its base parent, is seen while collecting.
+  let inOrder = parentId !== undefined;
+  let last = -Infinity;
+  for (const n of nodes) {
+    const b = n.base;
+    if (b === null) continue;
+    if (inOrder && (b.parentId !== parentId || !(last < b.position))) inOrder = false;
+    last = b.position;
+    placed.push(b);
+  }
   // Under a new block (parentId undefined) every existing block has moved.
-  const moved = parentId === undefined ? new Set(placed.map((p) => p.id)) : movedAmong(placed, parentId);
+  const moved = inOrder ? NONE_MOVED : parentId === undefined ? new Set(placed.map((p) => p.id)) : movedAmong(placed, parentId);
   for (const n of nodes) {
     if (n.id !== null) n.moved = moved.has(n.id);
-    if (n.children.length > 0) markMoved(n.children, n.id ?? undefined);
+    if (n.children.length > 0) markMoved(n.children, n.id ?? undefined, order);
   }
 }
+
+const NONE_MOVED: ReadonlySet<string> = new Set();

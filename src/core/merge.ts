@@ -199,7 +199,8 @@ function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: 
       const b = n.base;
       let m: MergedNode;
       if (b && !parentHeld) {
-        m = { id: b.id, kind: b.kind, type: b.type, markdown: b.markdown, source: 'local', local: n.local, remote: b, held: false, children: EMPTY };
+        // n.id is b.id (the diff's own copy, cheaper to read than the base block's).
+        m = { id: n.id!, kind: b.kind, type: b.type, markdown: b.markdown, source: 'local', local: n.local, remote: b, held: false, children: EMPTY };
         if (n.changed) {
           const a = editAction(b, n.local, dialect);
           if (a.action === 'put') m.markdown = n.local.markdown;
