@@ -1,0 +1,437 @@
+// The seeded chaos test (scenario 24): random operations on both sides — edits, inserts, deletes and
+// moves of blocks, documents and folders, editor-style saves — while the real daemon runs, with
+// SIGKILLs of the daemon, injected 429s (with and without Retry-After), 500s, resets after apply and
+// slow answers; then quiet, and the oracles O1–O6. The space and every operation come from the seed
+// (kills are placed by operation count, never by wall time), so `SEED=… npm run chaos` replays one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { isConflictCopy } from '../../src/mirror/index.js';
+import type { FaultSpec, SpaceFixture } from '../../src/server/index.js';
+import type { FixtureBlock, FixtureDocument, FixtureFolder } from '../../src/server/fixture/types.js';
+import { editorSave, type EditorStyle } from '../scenarios/harness.js';
+import { checkOracles } from '../scenarios/oracles.js';
+import { sleep, World } from '../scenarios/world.js';
+import { mulberry32, type Rng } from './prng.js';
+
+export const OP_KINDS = [
+  'local.edit', 'local.insert', 'local.deleteBlock', 'local.moveBlock', 'local.newFile', 'local.deleteFile',
+  'local.renameFile', 'local.moveFile', 'local.newFolder', 'local.renameFolder',
+  'remote.edit', 'remote.insert', 'remote.deleteBlock', 'remote.moveBlock', 'remote.newDoc', 'remote.trashDoc',
+  'remote.moveDoc', 'remote.renameDoc', 'remote.newFolder',
+  'fault.429', 'fault.429-no-retry-after', 'fault.500', 'fault.reset-after-apply', 'fault.delay',
+] as const;
+export type OpKind = (typeof OP_KINDS)[number];
+
+const WEIGHTS: Record<OpKind, number> = {
+  'local.edit': 6, 'local.insert': 3, 'local.deleteBlock': 2, 'local.moveBlock': 2, 'local.newFile': 2, 'local.deleteFile': 1,
+  'local.renameFile': 1, 'local.moveFile': 1, 'local.newFolder': 1, 'local.renameFolder': 1,
+  'remote.edit': 6, 'remote.insert': 3, 'remote.deleteBlock': 2, 'remote.moveBlock': 1, 'remote.newDoc': 2, 'remote.trashDoc': 1,
+  'remote.moveDoc': 1, 'remote.renameDoc': 1, 'remote.newFolder': 1,
+  'fault.429': 1, 'fault.429-no-retry-after': 1, 'fault.500': 1, 'fault.reset-after-apply': 1, 'fault.delay': 1,
+};
+
+const EDITORS: readonly EditorStyle[] = ['inPlace', 'vim', 'vimNoBackup', 'jetbrains', 'emacs', 'atomic'];
+const WORDS = 'amber birch cedar delta ember fjord grove harbor iris juniper kestrel lagoon maple nectar orchid pebble quartz raven sorrel tundra umber violet willow yarrow zephyr'.split(' ');
+
+/** One operation, fixed by the seed: `r` are uniform numbers that pick its targets among what exists when it runs. */
+export interface ChaosOp {
+  n: number;
+  kind: OpKind;
+  r: [number, number, number, number];
+  /** New text it writes (unique in the run). */
+  text: string;
+  /** Pause after it, ms. */
+  pauseMs: number;
+  /** SIGKILL the daemon (and start it again) after this operation. */
+  kill: boolean;
+}
+
+export interface ChaosPlan {
+  seed: number;
+  space: SpaceFixture;
+  ops: ChaosOp[];
+}
+
+export interface ChaosOptions {
+  seed: number;
+  operations?: number;
+  kills?: number;
+  /** Called with each line of what happens (a failure message carries them all too). */
+  log?: (line: string) => void;
+  /** A document id whose file and service content are logged at every change (to see a failure happen). */
+  trace?: string;
+}
+
+export interface ChaosResult {
+  seed: number;
+  ok: boolean;
+  failures: string[];
+  events: string[];
+  ms: number;
+}
+
+function weightedKind(rng: Rng): OpKind {
+  const total = OP_KINDS.reduce((s, k) => s + WEIGHTS[k], 0);
+  let x = rng.next() * total;
+  for (const k of OP_KINDS) {
+    x -= WEIGHTS[k];
+    if (x < 0) return k;
+  }
+  return 'local.edit';
+}
+
+const phrase = (rng: Rng, tag: string) => `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${tag}`;
+
+/** The space and the operations of a seed: the same seed, the same run. */
+export function planChaos(seed: number, operations = 30, kills = 2): ChaosPlan {
+  const rng = mulberry32(seed);
+  const folders: FixtureFolder[] = [
+    { id: `F${seed}-A`, name: 'Alpha', createdAt: '2026-01-01T00:00:00Z' },
+    { id: `F${seed}-B`, name: 'Beta', createdAt: '2026-01-02T00:00:00Z', folders: [{ id: `F${seed}-C`, name: 'Gamma', createdAt: '2026-01-03T00:00:00Z' }] },
+  ];
+  const places = [undefined, `F${seed}-A`, `F${seed}-B`, `F${seed}-C`];
+  const documents: FixtureDocument[] = [];
+  const docs = rng.between(5, 8);
+  for (let d = 0; d < docs; d++) {
+    const content: FixtureBlock[] = [];
+    const blocks = rng.between(2, 5);
+    for (let b = 0; b < blocks; b++) {
+      const text = phrase(rng, `s${seed}d${d}b${b}`);
+      const form = rng.int(4);
+      content.push({ id: `B${seed}-${d}-${b}`, markdown: form === 0 ? `## ${text}` : form === 1 ? `- ${text}` : form === 2 ? `- [ ] ${text}` : text });
+    }
+    const folderId = rng.pick(places);
+    documents.push({ id: `D${seed}-${d}`, title: `Note ${d} ${rng.pick(WORDS)}`, createdAt: `2026-09-0${1 + (d % 8)}T0${d % 10}:00:00Z`, ...(folderId ? { folderId } : {}), content });
+  }
+  const space: SpaceFixture = { version: 1, space: { id: `S-CHAOS-${seed}`, name: `Chaos ${seed}`, timezone: 'UTC', userId: 'U1' }, folders, documents };
+  const killAt = new Set<number>();
+  while (killAt.size < Math.min(kills, operations)) killAt.add(rng.int(operations));
+  const ops: ChaosOp[] = [];
+  for (let n = 0; n < operations; n++) {
+    ops.push({
+      n, kind: weightedKind(rng), r: [rng.next(), rng.next(), rng.next(), rng.next()],
+      text: phrase(rng, `s${seed}o${n}`), pauseMs: rng.chance(0.3) ? rng.between(200, 600) : rng.between(0, 120), kill: killAt.has(n),
+    });
+  }
+  return { seed, space, ops };
+}
+
+// ---- the file as a list of one-line blocks ----
+
+const LIST = /^(?:- \[[ xX]\] |- |\d+\. )/;
+const PREFIX = /^((?:#{1,6} |- \[[ xX]\] |- |\d+\. |> )?)(.*)$/;
+
+function splitFile(text: string): { head: string; lines: string[] } {
+  const fm = /^---\n[\s\S]*?\n---\n/.exec(text);
+  const head = fm ? fm[0] : '';
+  return { head, lines: text.slice(head.length).split('\n').filter((l) => l.trim() !== '') };
+}
+
+/** The dialect's separators: one newline between list items, a blank line elsewhere. */
+function joinFile(head: string, lines: readonly string[]): string {
+  let body = '';
+  lines.forEach((l, i) => {
+    if (i > 0) body += LIST.test(lines[i - 1]!) && LIST.test(l) ? '\n' : '\n\n';
+    body += l;
+  });
+  return `${head}${body}${lines.length ? '\n' : ''}`;
+}
+
+const at = <T>(list: readonly T[], r: number): T => list[Math.min(list.length - 1, Math.floor(r * list.length))]!;
+
+interface RunState {
+  deletes: number;
+  trashes: number;
+}
+
+/** Document files the user may touch: not the trash, not daily notes, not conflict copies. */
+function userFiles(w: World): string[] {
+  return w.mdFiles().filter((p) => !p.startsWith('Trash/') && !p.startsWith('Daily Notes/') && !isConflictCopy(p));
+}
+
+const BUILTIN = new Set(['Unsorted', 'Templates', 'Trash', 'Daily Notes']);
+
+function userDirs(w: World): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(w.root, rel), { withFileTypes: true })) {
+      if (!e.isDirectory() || e.name.startsWith('.')) continue;
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (!rel && BUILTIN.has(e.name)) continue;
+      out.push(p);
+      walk(p);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+function saveFile(w: World, rel: string, before: string, after: string, editor: EditorStyle, what: string): void {
+  editorSave(w, rel, after, editor);
+  w.localChange(rel, before, after, `${what} (${editor})`);
+}
+
+async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> {
+  const [r0, r1, r2, r3] = op.r;
+  const editor = at(EDITORS, r3);
+  const files = userFiles(w);
+  const dirs = ['Unsorted', ...userDirs(w)];
+  switch (op.kind) {
+    case 'local.edit':
+    case 'local.insert':
+    case 'local.deleteBlock':
+    case 'local.moveBlock': {
+      if (files.length === 0) return 'skipped: no file';
+      const rel = at(files, r0);
+      const before = w.read(rel);
+      const { head, lines } = splitFile(before);
+      const next = [...lines];
+      if (op.kind === 'local.edit') {
+        if (next.length === 0) return 'skipped: empty file';
+        const i = Math.floor(r1 * next.length);
+        next[i] = `${PREFIX.exec(next[i]!)![1]}${op.text}`;
+      } else if (op.kind === 'local.insert') {
+        next.splice(Math.floor(r1 * (next.length + 1)), 0, r2 < 0.3 ? `- ${op.text}` : op.text);
+      } else if (op.kind === 'local.deleteBlock') {
+        if (next.length < 2) return 'skipped: one block left';
+        next.splice(Math.floor(r1 * next.length), 1);
+      } else {
+        if (next.length < 2) return 'skipped: one block';
+        const [moved] = next.splice(Math.floor(r1 * next.length), 1);
+        next.splice(Math.floor(r2 * (next.length + 1)), 0, moved!);
+      }
+      saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
+      return rel;
+    }
+    case 'local.newFile': {
+      const dir = at(dirs, r0);
+      const rel = `${dir}/New ${op.n} ${op.text.split(' ')[0]}.md`;
+      const text = `${op.text}\n\n- first point of ${op.n}\n`;
+      fs.writeFileSync(w.file(rel), text);
+      w.localChange(rel, null, text, 'local.newFile');
+      return rel;
+    }
+    case 'local.deleteFile': {
+      if (files.length < 4 || state.deletes >= 2) return 'skipped: keeping the delete guard out of it';
+      const rel = at(files, r0);
+      fs.rmSync(w.file(rel));
+      state.deletes++;
+      w.note(`local.deleteFile ${rel}`);
+      return rel;
+    }
+    case 'local.renameFile':
+    case 'local.moveFile': {
+      if (files.length === 0) return 'skipped: no file';
+      const rel = at(files, r0);
+      const to = op.kind === 'local.renameFile'
+        ? `${path.posix.dirname(rel)}/Renamed ${op.n} ${op.text.split(' ')[1]}.md`
+        : `${at(dirs, r1)}/${path.posix.basename(rel)}`;
+      if (to === rel || w.exists(to)) return 'skipped: same place';
+      fs.renameSync(w.file(rel), w.file(to));
+      w.localRename(rel, to);
+      return `${rel} → ${to}`;
+    }
+    case 'local.newFolder': {
+      const parent = r0 < 0.5 ? '' : at(userDirs(w), r1) ?? '';
+      const dir = `${parent ? `${parent}/` : ''}Folder ${op.n}`;
+      fs.mkdirSync(w.file(dir), { recursive: true });
+      const rel = `${dir}/Inside ${op.n}.md`;
+      fs.writeFileSync(w.file(rel), `${op.text}\n`);
+      w.localChange(rel, null, `${op.text}\n`, 'local.newFolder');
+      return rel;
+    }
+    case 'local.renameFolder': {
+      const list = userDirs(w);
+      if (list.length === 0) return 'skipped: no folder';
+      const dir = at(list, r0);
+      const to = `${path.posix.dirname(dir) === '.' ? '' : `${path.posix.dirname(dir)}/`}Renamed folder ${op.n}`;
+      fs.renameSync(w.file(dir), w.file(to));
+      w.note(`local.renameFolder ${dir} → ${to}`);
+      return `${dir} → ${to}`;
+    }
+    default:
+      return 'skipped';
+  }
+}
+
+interface LiveDoc {
+  doc: FixtureDocument;
+  blocks: FixtureBlock[];
+}
+
+function prefixOf(b: FixtureBlock): string {
+  if (b.listStyle === 'task') return '- [ ] ';
+  if (b.listStyle === 'bullet') return '- ';
+  if (b.listStyle === 'numbered') return '1. ';
+  const h = /^h([1-4])$/.exec(b.textStyle ?? '');
+  return h ? `${'#'.repeat(Number(h[1]))} ` : '';
+}
+
+function folderIds(list: readonly FixtureFolder[] | undefined): string[] {
+  return (list ?? []).flatMap((f) => [f.id!, ...folderIds(f.folders)]);
+}
+
+async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string> {
+  const [r0, r1, r2] = op.r;
+  const snap = await w.snapshot();
+  const live: LiveDoc[] = (snap.documents ?? [])
+    .filter((d) => d.location !== 'trash' && !d.dailyNoteDate)
+    .map((d) => ({ doc: d, blocks: (d.content ?? []).filter((b) => (b.type ?? 'text') === 'text' && !b.content?.length) }));
+  const folders = folderIds(snap.folders);
+  const destination = (r: number) => {
+    const i = Math.floor(r * (folders.length + 1));
+    return { destination: i === folders.length ? { destination: 'unsorted' } : { folderId: folders[i]! } };
+  };
+  if (live.length === 0 && op.kind !== 'remote.newDoc' && op.kind !== 'remote.newFolder') return 'skipped: no document';
+  const target = live.length ? at(live, r0) : undefined;
+  const answer = async (method: string, p: string, body: unknown) => {
+    const r = await w.remote(method, p, body);
+    return `${method} ${p} ${JSON.stringify(body)} → ${r.status}`;
+  };
+  switch (op.kind) {
+    case 'remote.edit': {
+      if (!target || target.blocks.length === 0) return 'skipped: no block';
+      const b = at(target.blocks, r1);
+      return answer('PUT', '/blocks', { blocks: [{ id: b.id, markdown: `${prefixOf(b)}${op.text}` }] });
+    }
+    case 'remote.insert': {
+      if (!target) return 'skipped';
+      const position = target.blocks.length ? { position: 'after', siblingId: at(target.blocks, r1).id } : { position: 'end', pageId: target.doc.id };
+      return answer('POST', '/blocks', { markdown: r2 < 0.3 ? `- ${op.text}` : op.text, position });
+    }
+    case 'remote.deleteBlock': {
+      if (!target || target.blocks.length < 2) return 'skipped: one block left';
+      return answer('DELETE', '/blocks', { blockIds: [at(target.blocks, r1).id] });
+    }
+    case 'remote.moveBlock': {
+      if (!target || target.blocks.length < 2) return 'skipped: one block';
+      const b = at(target.blocks, r1);
+      const other = at(target.blocks.filter((x) => x !== b), r2);
+      return answer('PUT', '/blocks/move', { blockIds: [b.id], position: { position: r2 < 0.5 ? 'before' : 'after', siblingId: other.id } });
+    }
+    case 'remote.newDoc': {
+      const created = await w.remote('POST', '/documents', { documents: [{ title: `App ${op.n} ${op.text.split(' ')[0]}` }], ...destination(r1) });
+      if (created.status !== 200) return `POST /documents → ${created.status}`;
+      const id = created.body.items[0].id as string;
+      return answer('POST', '/blocks', { blocks: [{ type: 'text', markdown: op.text }, { type: 'text', markdown: `- a point from the app ${op.n}` }], position: { position: 'end', pageId: id } });
+    }
+    case 'remote.trashDoc': {
+      if (!target || live.length < 4 || state.trashes >= 2) return 'skipped: keeping enough documents';
+      state.trashes++;
+      return answer('DELETE', '/documents', { documentIds: [target.doc.id] });
+    }
+    case 'remote.moveDoc':
+      if (!target) return 'skipped';
+      return answer('PUT', '/documents/move', { documentIds: [target.doc.id], ...destination(r1) });
+    case 'remote.renameDoc':
+      if (!target) return 'skipped';
+      return answer('PUT', '/blocks', { blocks: [{ id: target.doc.id, markdown: `Titled ${op.n} ${op.text.split(' ')[1]}` }] });
+    case 'remote.newFolder': {
+      const parent = r1 < 0.5 || folders.length === 0 ? {} : { parentFolderId: at(folders, r2) };
+      return answer('POST', '/folders', { folders: [{ name: `App folder ${op.n}`, ...parent }] });
+    }
+    default:
+      return 'skipped';
+  }
+}
+
+/** The requests a sync sends: a fault armed on one of them is met. */
+const ENDPOINTS: ReadonlyArray<[string, string]> = [
+  ['GET', '^/blocks$'], ['GET', '^/documents$'], ['GET', '^/folders$'],
+  ['PUT', '^/blocks$'], ['POST', '^/blocks$'], ['DELETE', '^/blocks$'], ['PUT', '^/blocks/move$'],
+  ['POST', '^/documents$'], ['DELETE', '^/documents$'], ['PUT', '^/documents/move$'],
+  ['POST', '^/folders$'], ['DELETE', '^/folders$'], ['PUT', '^/folders/move$'],
+];
+
+function faultOf(op: ChaosOp): FaultSpec {
+  const [r0, , r2] = op.r;
+  const [method, p] = at(ENDPOINTS, r0);
+  const match = { method, path: p };
+  const count = 1 + Math.floor(r2 * 3);
+  switch (op.kind) {
+    case 'fault.429': return { kind: '429', retryAfter: 1, count, match };
+    case 'fault.429-no-retry-after': return { kind: '429', retryAfter: null, count, match };
+    case 'fault.500': return { kind: '500', count, match };
+    case 'fault.reset-after-apply': {
+      const [m, q] = at(ENDPOINTS.slice(3), r0);
+      return { kind: 'reset-after-apply', count: 1, match: { method: m, path: q } };
+    }
+    default: return { kind: 'delay', delayMs: 100 + Math.floor(r2 * 300), count, match };
+  }
+}
+
+/** Logs a document's file (where it is, its body) and its blocks in the space each time either changes. */
+function traceDocument(w: World, id: string, log: (line: string) => void): () => void {
+  let lastFile = '';
+  let lastRemote = '';
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void (async () => {
+      const files = w.mdFiles().filter((p) => (w.readOrNull(p) ?? '').includes(`id: ${id}\n`));
+      const file = files.map((p) => `${p}: ${JSON.stringify((w.readOrNull(p) ?? '').replace(/^---\n[\s\S]*?\n---\n/, ''))}`).join(' | ') || '(no file)';
+      if (file !== lastFile) log(`trace file ${(lastFile = file)}`);
+      const d = (await w.snapshot()).documents?.find((x) => x.id === id);
+      const remote = d ? `${d.location ?? d.folderId ?? 'unsorted'}: ${JSON.stringify((d.content ?? []).map((b) => `${b.id}=${b.body ?? ''}`))}` : '(gone)';
+      if (remote !== lastRemote) log(`trace space ${(lastRemote = remote)}`);
+    })().catch(() => undefined).finally(() => {
+      busy = false;
+    });
+  }, 30);
+  return () => clearInterval(timer);
+}
+
+/** Runs one seed: the operations with the daemon running and killed, then quiet, then O1–O6. */
+export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
+  const started = Date.now();
+  const plan = planChaos(o.seed, o.operations, o.kills);
+  const w = await World.open({ fixture: plan.space, name: `chaos-${o.seed}` });
+  const log = (line: string) => {
+    w.note(line);
+    o.log?.(line);
+  };
+  const failures: string[] = [];
+  const state: RunState = { deletes: 0, trashes: 0 };
+  const stopTrace = o.trace ? traceDocument(w, o.trace, log) : () => undefined;
+  try {
+    log(`seed ${o.seed}: ${plan.space.documents!.length} documents, ${plan.ops.length} operations, kills after ${plan.ops.filter((x) => x.kill).map((x) => x.n).join(', ') || 'none'}`);
+    await w.startDaemon();
+    for (const op of plan.ops) {
+      let what: string;
+      try {
+        if (op.kind.startsWith('local.')) what = await localOp(w, op, state);
+        else if (op.kind.startsWith('remote.')) what = await remoteOp(w, op, state);
+        else {
+          const spec = faultOf(op);
+          await w.armFault(spec);
+          what = JSON.stringify(spec);
+        }
+      } catch (e) {
+        // The daemon moved or rewrote the file meanwhile: the operation is skipped, as a user's would fail.
+        what = `skipped: ${(e as Error).message}`;
+      }
+      log(`op ${op.n} ${op.kind}: ${what}`);
+      if (op.kill) {
+        await w.killDaemon();
+        await w.startDaemon({ wait: false });
+      }
+      if (op.pauseMs > 0) await sleep(op.pauseMs);
+    }
+    await w.clearFaults();
+    log('quiet: faults cleared, waiting for the daemon');
+    await w.waitQuiet(60_000);
+    failures.push(...(await checkOracles(w)));
+  } catch (e) {
+    failures.push(`the run stopped: ${(e as Error).stack ?? String(e)}`);
+  } finally {
+    stopTrace();
+    await w.close(failures.length > 0 && process.env.SPACESYNC_KEEP_MIRROR === '1');
+  }
+  return { seed: o.seed, ok: failures.length === 0, failures, events: w.events, ms: Date.now() - started };
+}
+
+/** A failed run as one message: the seed (to replay it), what failed, and what happened. */
+export function describeFailure(r: ChaosResult): string {
+  return `chaos seed ${r.seed} failed (replay: SEED=${r.seed} npm run chaos):\n${r.failures.join('\n')}\n--- what happened\n${r.events.join('\n')}`;
+}
