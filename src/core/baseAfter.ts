@@ -38,7 +38,7 @@ export function baseAfter(cs: ChangeSet, doc: string, ids: ReadonlyMap<string, s
     const parentId = idOf(e.parentId);
     if (!id || parentId === undefined) return undefined;
     const markdown = answered.get(id) ?? e.markdown;
-    out.push({ ...e, id, parentId, markdown, hash: hashBlock(markdown, e.kind) });
+    out.push({ ...e, id, parentId, markdown, hash: hashBlock(markdown, e.kind, e.cardLayout) });
   }
   return out;
 }

@@ -3,6 +3,8 @@
 // edits → moves → inserts → late moves → deletes gives exactly the merged document (deletes last:
 // an interrupted push leaves extra text behind, never missing text).
 import { sameContent } from './blockContent.js';
+import { cardLayoutOf, fileCardLayout } from './cardLayout.js';
+import type { CardLayout } from '../dialect/index.js';
 import { movedAmong, type Placed } from './movedAmong.js';
 import type { MergedNode } from './merge.js';
 import type { Anchor, BlockKind, MarkdownEquals, RemoteBlock } from './types.js';
@@ -14,11 +16,20 @@ export interface NewBlockSpec {
   type: string;
   markdown: string;
   children: NewBlockSpec[];
+  /** A new card's layout, when the file gives one. */
+  cardLayout?: CardLayout;
 }
 
 export interface InsertRun { anchor: Anchor; blocks: NewBlockSpec[] }
 export interface MoveRun { anchor: Anchor; ids: string[] }
-export interface BlockEdit { id: string; markdown: string; /** what the service holds now */ was: string }
+export interface BlockEdit {
+  id: string;
+  markdown: string;
+  /** what the service holds now */
+  was: string;
+  /** A card's new layout (the file changed it). */
+  cardLayout?: CardLayout;
+}
 
 export interface ChangeSet {
   edits: BlockEdit[];
@@ -118,12 +129,14 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
         if (ordered && (cur.parentId !== parentKey || !(last < cur.position))) ordered = false;
         last = cur.position;
       } else s.ref = `${REF_PREFIX}${++refs}`;
-      expected.push({
+      const record: RemoteBlock = {
         id: id ?? s.ref!, parentId: parentKey, position: out.length, kind: node.kind, type: node.type, markdown: node.markdown,
         level: cur && cur.markdown === node.markdown ? cur.level : levelOf(node.kind, node.markdown),
-      });
-      if (cur && cur.markdown !== node.markdown && !sameContent(cur.type, cur.markdown, node.markdown, equals)) {
-        edits.push({ id: id!, markdown: node.markdown, was: cur.markdown });
+      };
+      expected.push(record);
+      const sendLayout = node.kind === 'card' ? cardSide(node, cur, record) : undefined;
+      if (cur && ((cur.markdown !== node.markdown && !sameContent(cur.type, cur.markdown, node.markdown, equals)) || sendLayout)) {
+        edits.push(sendLayout ? { id: id!, markdown: node.markdown, was: cur.markdown, cardLayout: sendLayout } : { id: id!, markdown: node.markdown, was: cur.markdown });
       }
       if (node.children.length > 0) {
         s.children = view(node.children, id ?? s.ref!, id === null);
@@ -138,10 +151,14 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
   const topOrdered = listOrdered;
 
   // A new block is created with its new descendants; existing blocks under it move in afterwards.
-  const spec = (s: SNode): NewBlockSpec => ({
-    ref: s.ref!, kind: s.node.kind, type: s.node.type, markdown: s.node.markdown,
-    children: s.children.filter((c) => c.id === null).map(spec),
-  });
+  const spec = (s: SNode): NewBlockSpec => {
+    const out: NewBlockSpec = {
+      ref: s.ref!, kind: s.node.kind, type: s.node.type, markdown: s.node.markdown,
+      children: s.children.filter((c) => c.id === null).map(spec),
+    };
+    if (s.node.cardLayout !== undefined) out.cardLayout = s.node.cardLayout;
+    return out;
+  };
 
   /** A sibling list under an existing parent (or the root): moves before inserts, inserts in runs. */
   const walk = (list: SNode[], parentId: string | null, ordered: boolean) => {
@@ -204,6 +221,20 @@ export function changeSetOf(merged: readonly MergedNode[], current: readonly Rem
     }
   }
   return { edits, moves, inserts, lateMoves, deletes, removedBlocks, expected };
+}
+
+/**
+ * A card's layout: the one to send (the merge's, when the service holds another or its own is not
+ * known), and the one to record for it: what the file then shows (the file's attribute), else the
+ * service's. So the base hash keeps the layout last synced, and only a new edit of the file sends one.
+ */
+function cardSide(node: MergedNode, cur: RemoteBlock | undefined, record: RemoteBlock): CardLayout | undefined {
+  const held = cur ? cardLayoutOf(cur) : { known: true };
+  const send = node.cardLayout !== undefined && cur && (!held.known || held.layout !== node.cardLayout) ? node.cardLayout : undefined;
+  const shown = node.local?.kind === 'card' ? fileCardLayout(node.local) : {};
+  const layout = node.cardLayout ?? ('layout' in shown ? shown.layout : undefined) ?? held.layout;
+  if (layout !== undefined) record.cardLayout = layout;
+  return send;
 }
 
 /** Whether a change set sends nothing. */

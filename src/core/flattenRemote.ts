@@ -27,7 +27,9 @@ export function flattenRemote(root: Block): RemoteBlock[] {
   while (stack.length > 0) {
     const { b, parentId, position } = stack.pop()!;
     const kind = kindOf(b);
-    out.push({ id: b.id, parentId, position, level: b.indentationLevel ?? 0, kind, type: b.type, markdown: markdownOf(b) });
+    const block: RemoteBlock = { id: b.id, parentId, position, level: b.indentationLevel ?? 0, kind, type: b.type, markdown: markdownOf(b) };
+    if (kind === 'card' && b.cardLayout !== undefined) block.cardLayout = b.cardLayout;
+    out.push(block);
     if (kind === 'page' || kind === 'card') push(b.content, b.id);
   }
   return out;

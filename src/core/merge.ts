@@ -3,6 +3,8 @@
 // always beats a delete; the same edit on both sides is nothing; different edits of one block keep
 // the remote in the document and the whole local version as a conflict copy.
 import { sameContent } from './blockContent.js';
+import { cardLayoutOf, fileCardLayout, invalidLayoutReason } from './cardLayout.js';
+import type { CardLayout } from '../dialect/index.js';
 import { movedAmong } from './movedAmong.js';
 import { createAction, editAction, PROTECTED } from './sendability.js';
 import { markMoved, type DiffNode, type DocumentDiff } from './diff.js';
@@ -25,6 +27,8 @@ export interface MergedNode {
   /** In the file only: not sent (a problem, reported). */
   held: boolean;
   children: MergedNode[];
+  /** A card's layout to send: a new card's, or one the file changed (it wins over the service's). */
+  cardLayout?: CardLayout;
 }
 
 export interface BlockConflict {
@@ -173,6 +177,28 @@ function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteBy
 
 type Placement = 'remote' | 'local';
 
+/**
+ * The layout the file gives a card that exists: sent when it is a known layout other than the one
+ * last synced (base's), a problem when the service would refuse it. When base's is unknown (a hash
+ * from before layouts were hashed), nothing is sent: a stale file must not undo the service's.
+ */
+function layoutChange(local: LocalBlock, b: BaseBlock, problems: BlockProblem[]): CardLayout | undefined {
+  const wanted = fileCardLayout(local);
+  if ('invalid' in wanted) {
+    problems.push({ id: b.id, markdown: local.markdown, message: `This card's layout is not sent: ${invalidLayoutReason(wanted.invalid)}. It stays in the file; fix it there.` });
+    return undefined;
+  }
+  if (wanted.layout === undefined || b.kind !== 'card') return undefined;
+  const was = cardLayoutOf(b);
+  return was.known && was.layout !== wanted.layout ? wanted.layout : undefined;
+}
+
+/** A new card's layout from the file (createAction held the card when it is not a known one). */
+function newLayout(local: LocalBlock): CardLayout | undefined {
+  const wanted = fileCardLayout(local);
+  return 'layout' in wanted ? wanted.layout : undefined;
+}
+
 export function mergeDocument(input: MergeInput): MergeResult {
   if (!input.remote) {
     const fast = mergeFileOnly(input.diff, input.base, input.dialect);
@@ -201,6 +227,10 @@ function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: 
       if (b && !parentHeld) {
         // n.id is b.id (the diff's own copy, cheaper to read than the base block's).
         m = { id: n.id!, kind: b.kind, type: b.type, markdown: b.markdown, source: 'local', local: n.local, remote: b, held: false, children: EMPTY };
+        if (n.local.kind === 'card') {
+          const layout = layoutChange(n.local, b, problems);
+          if (layout) m.cardLayout = layout;
+        }
         if (n.changed) {
           const a = editAction(b, n.local, dialect);
           if (a.action === 'put') m.markdown = n.local.markdown;
@@ -211,8 +241,11 @@ function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: 
         m = { id: b.id, kind: b.kind, type: b.type, markdown: b.markdown, source: 'local', local: n.local, remote: b, held: false, children: EMPTY };
       } else {
         const a = parentHeld ? undefined : createAction(n.local, dialect);
-        if (a && a.action === 'create') m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
-        else {
+        if (a && a.action === 'create') {
+          m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
+          const layout = n.local.kind === 'card' ? newLayout(n.local) : undefined;
+          if (layout) m.cardLayout = layout;
+        } else {
           if (a) problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
           m = { id: null, kind: n.local.kind, type: 'text', markdown: n.local.markdown, source: 'local', local: n.local, held: true, children: EMPTY };
         }
@@ -318,9 +351,12 @@ function mergeBoth(input: MergeInput): MergeResult {
   const merged = new Map<DiffNode, MergedNode>();
   const byId = new Map<string, MergedNode>();
 
-  const fresh = (n: DiffNode, held: boolean, type: string): MergedNode => ({
-    id: null, kind: n.local.kind, type, markdown: n.local.markdown, source: 'local', local: n.local, held, children: [],
-  });
+  const fresh = (n: DiffNode, held: boolean, type: string): MergedNode => {
+    const m: MergedNode = { id: null, kind: n.local.kind, type, markdown: n.local.markdown, source: 'local', local: n.local, held, children: [] };
+    const layout = !held && n.local.kind === 'card' ? newLayout(n.local) : undefined;
+    if (layout) m.cardLayout = layout;
+    return m;
+  };
 
   const decide = (nodes: DiffNode[], parentRecreated: boolean, parentHeld: boolean) => {
     for (const n of nodes) {
@@ -355,6 +391,10 @@ function mergeBoth(input: MergeInput): MergeResult {
     const b = n.base!;
     const rc = remoteChanged(r);
     const node: MergedNode = { id, kind: r.kind, type: r.type, markdown: r.markdown, source: 'local', local: n.local, remote: r, held: false, children: [] };
+    if (n.local.kind === 'card' && r.kind === 'card') {
+      const layout = layoutChange(n.local, b, problems);
+      if (layout) node.cardLayout = layout;
+    }
     if (n.changed && !rc) {
       const a = editAction(b, n.local, dialect);
       if (a.action === 'put') node.markdown = n.local.markdown;

@@ -1,7 +1,7 @@
 // The fewest requests that carry out a cycle's decisions, as data: `spacesync plan` prints them and
 // the shell runs exactly them, in order. Ids the service gives only on creation are named by refs
 // (`@ref:…`) until then; the shell resolves them from earlier answers (see refs.ts).
-import type { NewBlock } from '../dialect/index.js';
+import type { CardLayout, NewBlock } from '../dialect/index.js';
 import type { ChangeSet, MoveRun, NewBlockSpec } from './changeSet.js';
 import { REF_PREFIX } from './changeSet.js';
 import type { Destination, DocumentDecision } from './decideDocument.js';
@@ -86,6 +86,7 @@ function newBlock(s: NewBlockSpec): NewBlock {
   if (s.kind === 'page' || s.kind === 'card') {
     const b: NewBlock = { type: 'page', markdown: s.markdown, content: s.children.map(newBlock) };
     if (s.kind === 'card') b.textStyle = 'card';
+    if (s.kind === 'card' && s.cardLayout !== undefined) b.cardLayout = s.cardLayout;
     return b;
   }
   return { type: s.type as NewBlock['type'], markdown: s.markdown };
@@ -165,10 +166,10 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
   }
 
   // 4. Every edited block and renamed title of every document in one PUT /blocks (split when large).
-  const edits: Array<{ id: string; markdown: string; doc: string; what: string }> = [];
+  const edits: Array<{ id: string; markdown: string; doc: string; what: string; cardLayout?: CardLayout }> = [];
   for (const w of input.documents) {
     if (w.decision?.rename !== undefined && !isRef(w.doc)) edits.push({ id: w.doc, markdown: w.decision.rename, doc: w.doc, what: `rename "${w.name}" to "${w.decision.rename}"` });
-    for (const e of w.changes?.edits ?? []) edits.push({ id: e.id, markdown: e.markdown, doc: w.doc, what: '' });
+    for (const e of w.changes?.edits ?? []) edits.push({ id: e.id, markdown: e.markdown, doc: w.doc, what: '', ...(e.cardLayout ? { cardLayout: e.cardLayout } : {}) });
   }
   for (const part of chunks(edits, max)) {
     const docs = [...new Set(part.map((e) => e.doc))];
@@ -176,7 +177,7 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
     const blocks = part.filter((e) => !e.what).length;
     const names = docs.map((d) => `"${input.documents.find((w) => w.doc === d)!.name}"`).join(', ');
     steps.push({
-      method: 'PUT', path: '/blocks', blocks: part.length, docs, body: { blocks: part.map((e) => ({ id: e.id, markdown: e.markdown })) },
+      method: 'PUT', path: '/blocks', blocks: part.length, docs, body: { blocks: part.map((e) => (e.cardLayout ? { id: e.id, markdown: e.markdown, cardLayout: e.cardLayout } : { id: e.id, markdown: e.markdown })) },
       describe: `PUT /blocks: ${[blocks ? `edit ${plural(blocks, 'block')} in ${names}` : '', ...renames].filter(Boolean).join('; ')}`,
     });
   }

@@ -1,6 +1,7 @@
 // What can be sent for a block of the file: an edit in place (keeps the id), a replacement
 // (the type changed: delete and insert), a new block, or nothing (held back and reported).
 import type { BlockType } from '../dialect/index.js';
+import { fileCardLayout, invalidLayoutReason } from './cardLayout.js';
 import type { BlockKind, CoreDialect, LocalBlock } from './types.js';
 
 /** Types whose markdown a `PUT /blocks` may change (the type itself never changes). */
@@ -43,6 +44,8 @@ export function createAction(local: LocalBlock, dialect: CoreDialect): CreateAct
   if (isWrapper(local.kind)) {
     const problem = titleProblem(local.markdown);
     if (problem) return { action: 'hold', reason: problem };
+    const layout = fileCardLayout(local);
+    if ('invalid' in layout) return { action: 'hold', reason: invalidLayoutReason(layout.invalid) };
     for (const c of local.children) {
       const a = createAction(c, dialect);
       if (a.action === 'hold') return { action: 'hold', reason: `a block inside it cannot be sent: ${a.reason}` };

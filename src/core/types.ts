@@ -1,6 +1,6 @@
 // The shapes the pure sync decisions work on: base (the journal), local (the file), remote (the service).
 // The journal and the dialect build against these same shapes.
-import type { BlockType } from '../dialect/types.js';
+import type { BlockType, CardLayout } from '../dialect/types.js';
 
 /** How a block appears in a file: a plain block, a nested page or card (a wrapper with children), or output-only content. */
 export type BlockKind = 'block' | 'page' | 'card' | 'readonly';
@@ -19,7 +19,13 @@ export interface BaseBlock {
   type: string;
   /** The markdown as the service returned it (pages and cards: the bare title). */
   markdown: string;
+  /**
+   * Of `kind`, canonical `markdown` and, for a card, its layout as last synced (hashBlock). The
+   * journal keeps no layout of its own: cardLayoutOf reads it back from here.
+   */
   hash: string;
+  /** A card's layout, when the block was made from the service's (the journal's blocks carry it in `hash` only). */
+  cardLayout?: CardLayout;
 }
 
 /**
@@ -30,6 +36,8 @@ export interface LocalBlock {
   markdown: string;
   kind: BlockKind;
   children: LocalBlock[];
+  /** The wrapper's attributes as the file writes them (`<card cardLayout="small">`); pages and cards only. */
+  attrs?: Record<string, string>;
 }
 
 /** A block of the service's current tree, flattened (see flattenRemote): BaseBlock without the hash. */
@@ -41,6 +49,8 @@ export interface RemoteBlock {
   kind: BlockKind;
   type: string;
   markdown: string;
+  /** A card's layout; absent when it has none. */
+  cardLayout?: CardLayout;
 }
 
 /** Canonical equality of two block markdowns (the dialect's markdownEquals). */

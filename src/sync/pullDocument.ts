@@ -63,7 +63,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     throw e;
   }
   const block = keepSignedUrls(root0, oldBase);
-  const base: BaseBlock[] = flattenRemote(block).map((b) => ({ ...b, hash: hashBlock(b.markdown, b.kind) }));
+  const base: BaseBlock[] = flattenRemote(block).map((b) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));
   const want = { id: remote.id, title: needsTitle(remote.title, path) ? remote.title : undefined };
 
   // The file is read after the answer arrives, so an edit made while the request was out is seen.

@@ -2,6 +2,7 @@
 // what the daemon last wrote. When the document's shape changed (blocks added, removed, moved,
 // a kind changed) or a block cannot be replaced in place, the body is rendered whole instead.
 import { sameContent } from '../core/blockContent.js';
+import { cardLayoutOf } from '../core/cardLayout.js';
 import type { BaseBlock, RemoteBlock } from '../core/types.js';
 import { markdownEquals, renderFileBody, replaceSegment, segmentFile, type Block, type Segment } from '../dialect/index.js';
 import { frontMatterParts } from './fileText.js';
@@ -11,11 +12,19 @@ export const MAX_SPLICES = 32;
 
 const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
 
+/** A card's layout lives in its wrapper's attribute, which a splice of the title does not rewrite (unknown: not the same). */
+function sameLayout(b: BaseBlock, r: RemoteBlock): boolean {
+  if (b.kind !== 'card') return true;
+  const was = cardLayoutOf(b);
+  return was.known && was.layout === r.cardLayout;
+}
+
 function sameShape(base: readonly BaseBlock[], remote: readonly RemoteBlock[]): boolean {
   if (base.length !== remote.length) return false;
   return base.every((b, i) => {
     const r = remote[i]!;
-    return b.id === r.id && b.parentId === r.parentId && b.position === r.position && b.kind === r.kind && b.level === r.level && b.type === r.type;
+    return b.id === r.id && b.parentId === r.parentId && b.position === r.position && b.kind === r.kind && b.level === r.level && b.type === r.type
+      && sameLayout(b, r);
   });
 }
 
