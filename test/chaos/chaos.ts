@@ -214,9 +214,8 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
     case 'local.deleteFile': {
       if (files.length < 4 || state.deletes >= 2) return 'skipped: keeping the delete guard out of it';
       const rel = at(files, r0);
-      fs.rmSync(w.file(rel));
+      await w.localDelete(rel);
       state.deletes++;
-      w.note(`local.deleteFile ${rel}`);
       return rel;
     }
     case 'local.renameFile':

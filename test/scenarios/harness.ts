@@ -453,8 +453,7 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
       }
       case 'local.delete':
         if (!w.exists(step.path)) fail(`${where}: ${step.path} does not exist`);
-        fs.rmSync(w.file(step.path), { recursive: true });
-        w.note(`local delete ${step.path}`);
+        await w.localDelete(step.path);
         break;
       case 'local.rename':
         fs.mkdirSync(path.dirname(w.file(step.to)), { recursive: true });

@@ -158,6 +158,27 @@ export class World {
     this.note(`${origin} ${rel}`);
   }
 
+  /**
+   * The user deletes a file or a directory of them. What each file said that the space does not
+   * hold (edits not sent yet) goes with it by the user's choice; what the space holds must survive
+   * (the document goes to the trash, or comes back when the space changed it).
+   */
+  async localDelete(rel: string): Promise<void> {
+    const abs = this.file(rel);
+    const files = fs.statSync(abs).isDirectory() ? this.mdFiles(rel) : [rel];
+    const texts = new Map<string, string>();
+    for (const f of files) texts.set(f, this.read(f));
+    fs.rmSync(abs, { recursive: true });
+    const snap = await this.snapshot();
+    for (const [f, text] of texts) {
+      const id = /^---\n(?:[\s\S]*?\n)?id: (.+)\n/.exec(text)?.[1]?.trim();
+      const doc = (snap.documents ?? []).find((d) => d.id === id);
+      const held = new Set(doc ? fixtureBlocks(doc.content).flatMap((b) => markdownLines(b.body ?? b.markdown ?? '')) : []);
+      this.ledger.retire(textLines(text).filter((l) => !held.has(l)));
+    }
+    this.note(`local delete ${rel}`);
+  }
+
   /** A file renamed or moved by the user: a title that was in its old name was replaced on purpose. */
   localRename(from: string, to: string): void {
     const stem = (p: string) => normalizeLine(path.posix.basename(p).replace(/\.md$/, ''));
@@ -318,7 +339,9 @@ export class World {
     const textsOf = (ids: readonly string[]) => {
       if (!before) return [];
       const wanted = new Set(ids);
-      return (before.documents ?? []).flatMap((d) => fixtureBlocks(d.content)).filter((x) => x.id && wanted.has(x.id)).flatMap((x) => [x, ...fixtureBlocks(x.content)]).flatMap((x) => markdownLines(x.body ?? x.markdown ?? ''));
+      // A document's own id names its title (its root block).
+      const titles = (before.documents ?? []).filter((d) => wanted.has(d.id!)).map((d) => normalizeLine(d.title));
+      return [...titles, ...(before.documents ?? []).flatMap((d) => fixtureBlocks(d.content)).filter((x) => x.id && wanted.has(x.id)).flatMap((x) => [x, ...fixtureBlocks(x.content)]).flatMap((x) => markdownLines(x.body ?? x.markdown ?? ''))];
     };
     let retire: string[] = [];
     if (p === '/blocks' && method === 'PUT') {
