@@ -166,11 +166,10 @@ export class World {
   async localDelete(rel: string): Promise<void> {
     const abs = this.file(rel);
     const files = fs.statSync(abs).isDirectory() ? this.mdFiles(rel) : [rel];
-    const texts = new Map<string, string>();
-    for (const f of files) texts.set(f, this.read(f));
+    const texts = files.map((f) => this.read(f));
     fs.rmSync(abs, { recursive: true });
     const snap = await this.snapshot();
-    for (const [f, text] of texts) {
+    for (const text of texts) {
       const id = /^---\n(?:[\s\S]*?\n)?id: (.+)\n/.exec(text)?.[1]?.trim();
       const doc = (snap.documents ?? []).find((d) => d.id === id);
       const held = new Set(doc ? fixtureBlocks(doc.content).flatMap((b) => markdownLines(b.body ?? b.markdown ?? '')) : []);
