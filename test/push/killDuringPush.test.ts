@@ -59,7 +59,8 @@ describe('kill -9 in the middle of a push', () => {
         applyLocal(w, EDITS);
         await fetch(`${w.space.server.adminUrl}/faults`, {
           method: 'POST', headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ kind: 'delay', delayMs: 150, count: 1000, match: { method: '(POST|PUT|DELETE)' } }),
+          // Every writing request is slowed, so the kill lands while the push is under way.
+          body: JSON.stringify(['POST', 'PUT', 'DELETE'].map((method) => ({ kind: 'delay', delayMs: 150, count: 1000, match: { method } }))),
         });
         await w.space.clearRequests();
         const run = spawnCli(['sync', '--once', '--dir', w.root], { SPACESYNC_LINK: w.space.server.baseUrl });
