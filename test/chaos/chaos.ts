@@ -15,18 +15,18 @@ import { mulberry32, type Rng } from './prng.js';
 
 export const OP_KINDS = [
   'local.edit', 'local.insert', 'local.deleteBlock', 'local.moveBlock', 'local.newFile', 'local.deleteFile',
-  'local.renameFile', 'local.moveFile', 'local.newFolder', 'local.renameFolder',
+  'local.renameFile', 'local.moveFile', 'local.newFolder', 'local.renameFolder', 'local.moveFolder',
   'remote.edit', 'remote.insert', 'remote.deleteBlock', 'remote.moveBlock', 'remote.newDoc', 'remote.trashDoc',
-  'remote.moveDoc', 'remote.renameDoc', 'remote.newFolder',
+  'remote.moveDoc', 'remote.renameDoc', 'remote.newFolder', 'remote.moveFolder',
   'fault.429', 'fault.429-no-retry-after', 'fault.500', 'fault.reset-after-apply', 'fault.delay',
 ] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 
 const WEIGHTS: Record<OpKind, number> = {
   'local.edit': 6, 'local.insert': 3, 'local.deleteBlock': 2, 'local.moveBlock': 2, 'local.newFile': 2, 'local.deleteFile': 1,
-  'local.renameFile': 1, 'local.moveFile': 1, 'local.newFolder': 1, 'local.renameFolder': 1,
+  'local.renameFile': 1, 'local.moveFile': 1, 'local.newFolder': 1, 'local.renameFolder': 1, 'local.moveFolder': 1,
   'remote.edit': 6, 'remote.insert': 3, 'remote.deleteBlock': 2, 'remote.moveBlock': 1, 'remote.newDoc': 2, 'remote.trashDoc': 1,
-  'remote.moveDoc': 1, 'remote.renameDoc': 1, 'remote.newFolder': 1,
+  'remote.moveDoc': 1, 'remote.renameDoc': 1, 'remote.newFolder': 1, 'remote.moveFolder': 1,
   'fault.429': 1, 'fault.429-no-retry-after': 1, 'fault.500': 1, 'fault.reset-after-apply': 1, 'fault.delay': 1,
 };
 
@@ -248,6 +248,19 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       w.note(`local.renameFolder ${dir} → ${to}`);
       return `${dir} → ${to}`;
     }
+    case 'local.moveFolder': {
+      const list = userDirs(w);
+      if (list.length === 0) return 'skipped: no folder';
+      const dir = at(list, r0);
+      const into = [...list.filter((d) => d !== dir && !d.startsWith(`${dir}/`)), ''].filter((d) => d !== path.posix.dirname(dir) && !(d === '' && !dir.includes('/')));
+      if (into.length === 0) return 'skipped: nowhere to go';
+      const parent = at(into, r1);
+      const to = `${parent ? `${parent}/` : ''}${path.posix.basename(dir)}`;
+      if (w.exists(to)) return 'skipped: the name is taken there';
+      fs.renameSync(w.file(dir), w.file(to));
+      w.note(`local.moveFolder ${dir} → ${to}`);
+      return `${dir} → ${to}`;
+    }
     default:
       return 'skipped';
   }
@@ -264,6 +277,15 @@ function prefixOf(b: FixtureBlock): string {
   if (b.listStyle === 'numbered') return '1. ';
   const h = /^h([1-4])$/.exec(b.textStyle ?? '');
   return h ? `${'#'.repeat(Number(h[1]))} ` : '';
+}
+
+function findFolder(list: readonly FixtureFolder[] | undefined, id: string): FixtureFolder | undefined {
+  for (const f of list ?? []) {
+    if (f.id === id) return f;
+    const inner = findFolder(f.folders, id);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 function folderIds(list: readonly FixtureFolder[] | undefined): string[] {
@@ -325,6 +347,14 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
     case 'remote.renameDoc':
       if (!target) return 'skipped';
       return answer('PUT', '/blocks', { blocks: [{ id: target.doc.id, markdown: `Titled ${op.n} ${op.text.split(' ')[1]}` }] });
+    case 'remote.moveFolder': {
+      if (folders.length === 0) return 'skipped: no folder';
+      const id = at(folders, r1);
+      const below = new Set(folderIds(findFolder(snap.folders, id)?.folders));
+      const targets = [...folders.filter((f) => f !== id && !below.has(f)), 'root'];
+      const to = at(targets, r2);
+      return answer('PUT', '/folders/move', { folderIds: [id], destination: to === 'root' ? 'root' : { parentFolderId: to } });
+    }
     case 'remote.newFolder': {
       const parent = r1 < 0.5 || folders.length === 0 ? {} : { parentFolderId: at(folders, r2) };
       return answer('POST', '/folders', { folders: [{ name: `App folder ${op.n}`, ...parent }] });
@@ -359,7 +389,7 @@ function faultOf(op: ChaosOp): FaultSpec {
   }
 }
 
-/** Logs a document's file (where it is, its body) and its blocks in the space each time either changes. */
+/** Logs a document's file (where it is, its body) and its blocks in the space each time either changes; `id` may be a piece of its title. */
 function traceDocument(w: World, id: string, log: (line: string) => void): () => void {
   let lastFile = '';
   let lastRemote = '';
@@ -368,10 +398,13 @@ function traceDocument(w: World, id: string, log: (line: string) => void): () =>
     if (busy) return;
     busy = true;
     void (async () => {
-      const files = w.mdFiles().filter((p) => (w.readOrNull(p) ?? '').includes(`id: ${id}\n`));
+      const snap = await w.snapshot();
+      // By id, or by a piece of the title (documents the run creates have ids nobody knows before).
+      const d = snap.documents?.find((x) => x.id === id) ?? snap.documents?.find((x) => x.title.includes(id));
+      const docId = d?.id ?? id;
+      const files = w.mdFiles().filter((p) => (w.readOrNull(p) ?? '').includes(`id: ${docId}\n`));
       const file = files.map((p) => `${p}: ${JSON.stringify((w.readOrNull(p) ?? '').replace(/^---\n[\s\S]*?\n---\n/, ''))}`).join(' | ') || '(no file)';
       if (file !== lastFile) log(`trace file ${(lastFile = file)}`);
-      const d = (await w.snapshot()).documents?.find((x) => x.id === id);
       const remote = d ? `${d.location ?? d.folderId ?? 'unsorted'}: ${JSON.stringify((d.content ?? []).map((b) => `${b.id}=${b.body ?? ''}`))}` : '(gone)';
       if (remote !== lastRemote) log(`trace space ${(lastRemote = remote)}`);
     })().catch(() => undefined).finally(() => {

@@ -3,7 +3,7 @@
 //   npm run chaos -- --runs 200        200 runs, seeds counting up from a fresh one
 //   SEED=1234 npm run chaos            replays seed 1234 (the same space and operations)
 //   --ops N (operations per run, default 30), --kills N (daemon kills per run, default 2), --verbose,
-//   --trace DOCUMENT_ID (log that document's file and blocks at every change)
+//   --trace ID_OR_TITLE (log that document's file and blocks at every change)
 import { describeFailure, runChaos } from './chaos.js';
 
 function option(name: string): string | undefined {
@@ -21,6 +21,9 @@ function whole(name: string, fallback: number): number {
   }
   return n;
 }
+
+// Ctrl-C ends the run; the exit handler of the scenario world kills the daemons it started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 const fixed = process.env.SEED;
 if (fixed !== undefined && !/^\d+$/.test(fixed)) {

@@ -73,6 +73,12 @@ export function fixtureBlocks(blocks: readonly FixtureBlock[] | undefined): Fixt
   return (blocks ?? []).flatMap((b) => [b, ...fixtureBlocks(b.content)]);
 }
 
+/** Every spacesync process any world started and not yet seen end: killed if this process exits first. */
+const live = new Set<CliProcess>();
+process.once('exit', () => {
+  for (const p of live) p.child.kill('SIGKILL');
+});
+
 export class World {
   readonly ledger = new TextLedger();
   /** Block ids a step changed, deleted or moved on purpose: O5 does not expect them unchanged. */
@@ -430,12 +436,14 @@ export class World {
       ? [...args, '--dir', this.root] : [...args];
     const proc = spawnCli(full);
     this.processes.add(proc);
+    live.add(proc);
     const seg: Segment = { name: name ?? args.join(' '), start: this.serverNow(), end: undefined, killed: false };
     if (args[0] === 'sync' || args[0] === 'plan') this.segments.push(seg);
     void proc.done.then((r) => {
       seg.end = this.serverNow();
       seg.killed = r.signal === 'SIGKILL';
       this.processes.delete(proc);
+      live.delete(proc);
     });
     if (name) this.named.set(name, proc);
     this.note(`spawned ${name ?? ''} spacesync ${args.join(' ')} (pid ${proc.child.pid})`);
@@ -548,11 +556,14 @@ export class World {
   }
 
   /**
-   * Waits until the daemon is quiet: nothing in the tree and no writing request for `quietMs`, and
-   * two listings of the space sent after the last change (two full polls that found nothing to do).
+   * Waits until the daemon is quiet: nothing in the tree and no writing request for longer than it
+   * holds a removed file, and two full cycles (their folder listings) after the last change that
+   * found nothing to do.
    */
   async waitQuiet(timeoutMs = 30_000, since = 0): Promise<void> {
-    const quietMs = Math.max(800, 6 * (this.config.debounceMs as number));
+    // Longer than the daemon holds a removed file for the other half of a rename
+    // (max(1 s, 3 × (debounce + stability)), stability = debounce), so a delete it still holds counts.
+    const quietMs = Math.max(1000, 6 * (this.config.debounceMs as number)) + 500;
     let sig = '';
     let writes = -1;
     let lastChange = Date.now();
@@ -567,7 +578,8 @@ export class World {
         lastChange = Date.now();
         lastChangeServer = this.serverNow();
       }
-      const listings = log.filter((r) => r.method === 'GET' && r.path === '/documents' && r.t > lastChangeServer).length;
+      // Only a full cycle lists the folders (a push reads just the documents' listing).
+      const listings = log.filter((r) => r.method === 'GET' && r.path === '/folders' && r.t > lastChangeServer).length;
       return Date.now() - lastChange >= quietMs && listings >= 2;
     }, timeoutMs, 50);
     this.note('quiet');
