@@ -591,6 +591,10 @@ export class World {
     await Promise.all([...this.processes].map((p) => p.done));
     await this.server.close();
     if (keep) console.log(`mirror kept: ${this.root}`);
-    else fs.rmSync(this.root, { recursive: true, force: true });
+    else {
+      fs.rmSync(this.root, { recursive: true, force: true });
+      // A scenario that failed with its root moved away (local.moveRoot) leaves it there.
+      fs.rmSync(`${this.root}.away`, { recursive: true, force: true });
+    }
   }
 }
