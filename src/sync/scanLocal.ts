@@ -73,7 +73,14 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     return doc;
   };
   for (const r of candidates) {
-    if (r.fileHash === null) continue; // not written yet: the pull's
+    if (r.fileHash === null) {
+      // Not written yet: the pull's. A file there naming this document is one a stopped pull wrote
+      // but did not record; it is merged with the service's blocks (with no base), so an edit made
+      // to it since is sent and the pull stops leaving it aside.
+      const doc = present.has(r.path) ? await read(r.path) : null;
+      if (doc?.frontMatter.ok && claimedId(doc) === r.id) scan.changed.push({ record: r, local: doc, moved: false });
+      continue;
+    }
     const doc = present.has(r.path) ? await read(r.path) : null;
     if (doc === null) {
       gone.set(r.id, r);
