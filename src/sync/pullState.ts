@@ -33,3 +33,27 @@ export function writeUnplaceable(journal: Journal, ids: readonly string[]): void
   if (ids.length === 0) journal.deleteState(UNPLACEABLE);
   else journal.setState(UNPLACEABLE, [...ids].sort());
 }
+
+/**
+ * Moves the recorded counts along with the push's own placements (a document moved, created or
+ * trashed from here), so the next pull re-lists a container only when the space changed it too:
+ * without this, a move here and a move there that leave every count as it was hide the latter.
+ * A container with no recorded count is listed anyway and stays so.
+ */
+export function shiftCounts(journal: Journal, shifts: ReadonlyArray<{ from: ContainerKey | null; to: ContainerKey }>): void {
+  const counts = readCounts(journal);
+  if (counts === null) return;
+  let changed = false;
+  const add = (key: ContainerKey, by: number) => {
+    const n = counts.get(key);
+    if (n === undefined) return;
+    counts.set(key, n + by);
+    changed = true;
+  };
+  for (const { from, to } of shifts) {
+    if (from === to) continue;
+    if (from !== null) add(from, -1);
+    add(to, +1);
+  }
+  if (changed) writeCounts(journal, counts);
+}

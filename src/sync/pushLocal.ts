@@ -8,7 +8,8 @@ import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { readLocalDocument } from './readLocalDocument.js';
 import { resolveIntents } from './resolveIntents.js';
-import type { Placement, RemoteDocument, RemoteFolder } from './remoteTypes.js';
+import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from './remoteTypes.js';
+import { shiftCounts } from './pullState.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';
 
 /** A listing younger than this is taken as current (one request covers every pending document). */
@@ -54,11 +55,15 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
 
   let full: FullListing | undefined;
   let listing;
+  let listedAt: string;
   if (opts.listing) {
+    listedAt = ctx.now().toISOString();
     full = await opts.listing();
     listing = new Map([...full.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }]));
   } else {
-    listing = (await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun })).items;
+    const current = await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun });
+    listing = current.items;
+    listedAt = current.takenAt;
   }
 
   let forced = new Map<string, number[]>();
@@ -87,6 +92,12 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
     return { plan, outcome: null, requests: requests() };
   }
   if (opts.dryRun) return { plan, outcome: null, requests: requests() };
-  const outcome = await executePlan(ctx, plan);
+  const placedBefore = new Map(plan.tasks.flatMap((t) => (t.record ? [[t.record.id, containerOf(t.record)] as const] : [])));
+  const outcome = await executePlan(ctx, plan, { listing: { takenAt: listedAt, items: listing } });
+  const shifts = outcome.documents.flatMap((d) => {
+    const now = journal.getDocument(d.id);
+    return now ? [{ from: placedBefore.get(d.id) ?? null, to: containerOf(now) }] : [];
+  });
+  journal.transaction(() => shiftCounts(journal, shifts));
   return { plan, outcome, requests: requests() };
 }
