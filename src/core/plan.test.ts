@@ -13,7 +13,7 @@ const brief = (steps: PlanStep[]) => steps.map((s) => `${s.method} ${s.path}`);
 describe('planSync: one document', () => {
   it('sends a one-block edit as one PUT /blocks with one block', () => {
     const steps = planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: changes(DOC, [blk('Alpha'), blk('Beta!'), blk('Gamma')]) }] });
-    expect(steps).toEqual([{ method: 'PUT', path: '/blocks', blocks: 1, docs: ['D1'], body: { blocks: [{ id: 'B', markdown: 'Beta!' }] }, describe: 'PUT /blocks: edit 1 block in "Plan"' }]);
+    expect(steps).toEqual([{ method: 'PUT', path: '/blocks', blocks: 1, docs: ['D1'], parts: ['D1'], body: { blocks: [{ id: 'B', markdown: 'Beta!' }] }, describe: 'PUT /blocks: edit 1 block in "Plan"' }]);
   });
 
   it('orders edits, moves, inserts and deletes, one request each', () => {

@@ -22,6 +22,11 @@ export interface PlanStep {
   docs: string[];
   /** Refs this step's answer names: `at` indexes the answer's items, then each item's `content` (empty: the answer itself). */
   yields?: Array<{ ref: string; at: number[] }>;
+  /**
+   * A step for several documents: the document of each item of its body's list (the edits, the
+   * block ids, the document ids), so it can be sent without one that failed before it (narrowStep).
+   */
+  parts?: string[];
 }
 
 export interface DocumentWork {
@@ -162,7 +167,7 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
   for (const w of input.documents) if (w.decision?.move) addMove(w.decision.move, w.doc, `"${w.name}"`);
   for (const r of folders.renames) for (const id of r.documentIds) addMove({ folderId: r.ref }, id, input.documents.find((w) => w.doc === id) ? `"${input.documents.find((w) => w.doc === id)!.name}"` : id);
   for (const { to, ids, names } of moves.values()) {
-    steps.push({ method: 'PUT', path: '/documents/move', blocks: 0, docs: ids, body: { documentIds: ids, destination: destinationBody(to) }, describe: `PUT /documents/move: ${names.join(', ')} to ${where(to)}` });
+    steps.push({ method: 'PUT', path: '/documents/move', blocks: 0, docs: ids, parts: ids, body: { documentIds: ids, destination: destinationBody(to) }, describe: `PUT /documents/move: ${names.join(', ')} to ${where(to)}` });
   }
 
   // 4. Every edited block and renamed title of every document in one PUT /blocks (split when large).
@@ -177,7 +182,7 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
     const blocks = part.filter((e) => !e.what).length;
     const names = docs.map((d) => `"${input.documents.find((w) => w.doc === d)!.name}"`).join(', ');
     steps.push({
-      method: 'PUT', path: '/blocks', blocks: part.length, docs, body: { blocks: part.map((e) => (e.cardLayout ? { id: e.id, markdown: e.markdown, cardLayout: e.cardLayout } : { id: e.id, markdown: e.markdown })) },
+      method: 'PUT', path: '/blocks', blocks: part.length, docs, parts: part.map((e) => e.doc), body: { blocks: part.map((e) => (e.cardLayout ? { id: e.id, markdown: e.markdown, cardLayout: e.cardLayout } : { id: e.id, markdown: e.markdown })) },
       describe: `PUT /blocks: ${[blocks ? `edit ${plural(blocks, 'block')} in ${names}` : '', ...renames].filter(Boolean).join('; ')}`,
     });
   }
@@ -227,7 +232,7 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
   for (const part of chunks(deletes, max)) {
     const docs = [...new Set(part.map((d) => d.doc))];
     steps.push({
-      method: 'DELETE', path: '/blocks', blocks: Math.round(part.reduce((a, d) => a + d.weight, 0)), docs, body: { blockIds: part.map((d) => d.id) },
+      method: 'DELETE', path: '/blocks', blocks: Math.round(part.reduce((a, d) => a + d.weight, 0)), docs, parts: part.map((d) => d.doc), body: { blockIds: part.map((d) => d.id) },
       describe: `DELETE /blocks: delete ${plural(part.length, 'block')} in ${docs.map((d) => `"${input.documents.find((w) => w.doc === d)!.name}"`).join(', ')}`,
     });
   }
@@ -235,7 +240,7 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
   // 7. Documents to the trash, in one request.
   const trashed = input.documents.filter((w) => w.decision?.trash && !isRef(w.doc));
   if (trashed.length > 0) {
-    steps.push({ method: 'DELETE', path: '/documents', blocks: 0, docs: trashed.map((w) => w.doc), body: { documentIds: trashed.map((w) => w.doc) }, describe: `DELETE /documents: move ${trashed.map((w) => `"${w.name}"`).join(', ')} to the trash` });
+    steps.push({ method: 'DELETE', path: '/documents', blocks: 0, docs: trashed.map((w) => w.doc), parts: trashed.map((w) => w.doc), body: { documentIds: trashed.map((w) => w.doc) }, describe: `DELETE /documents: move ${trashed.map((w) => `"${w.name}"`).join(', ')} to the trash` });
   }
 
   // 8. Folders: moves, the subfolders of renamed ones, then deletes (the renamed ones' old folders too), deepest first.

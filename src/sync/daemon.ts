@@ -128,7 +128,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         // PUT would overwrite it instead of merging (or keeping a conflict).
         const r = await pushLocal(ctx, { paths: [...w.paths], listingMaxAgeMs: 0 });
         o.onPush?.(r);
-        if (r.outcome && r.outcome.failed.length > 0) cycleDue = true; // read again and merged by the next cycle
+        // Read again and merged by the next cycle: documents whose request failed, and those the space changed while the push waited.
+        if (r.outcome && r.outcome.failed.length + r.outcome.stale.length > 0) cycleDue = true;
         if (r.outcome) delay = o.pollMinMs;
         await backUp(ctx, filesOfPush(ctx, r), o.autoCommit === true);
       }

@@ -2,10 +2,12 @@
 // from earlier answers, an intent recorded before it is sent. Folders and created documents are
 // recorded as their answers come (so a repeated run never creates them twice); each document is
 // recorded once all its steps went through. A step that fails ends only the documents in it (their
-// intents stay: the next cycle reads them again and merges); steps that need what it would have
-// created are left for the next cycle.
+// intents stay: the next cycle reads them again and merges): their later steps are not sent, and a
+// later step shared with other documents goes without their part; steps that need what it would
+// have created are left for the next cycle.
 import { blocksOfAnswer } from '../core/baseAfter.js';
 import { markdownOf } from '../core/flattenRemote.js';
+import { narrowStep } from '../core/narrowStep.js';
 import { isRef, type PlanStep } from '../core/plan.js';
 import { readYields, resolveStep } from '../core/refs.js';
 import type { Block } from '../dialect/index.js';
@@ -15,6 +17,8 @@ import { finalizeDocument, UNSENT, writeConflictCopy, type DocumentOutcome, type
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { isPerDocumentError } from './pullDocument.js';
 import { sendStep } from './sendStep.js';
+import { currentListing } from './currentListing.js';
+import type { ListingEntry } from '../journal/index.js';
 
 export interface PushOutcome {
   /** Steps sent, in order, refs resolved. */
@@ -23,6 +27,8 @@ export interface PushOutcome {
   failed: Array<{ path: string; code: string; message: string }>;
   /** Blocks the sent steps wrote. */
   blocksWritten: number;
+  /** Documents left out because the space changed them while the push waited (paths): planned again at once. */
+  stale: string[];
   /** Documents whose conflicting version was kept as a copy. */
   conflicts: number;
   /** Stopped by a signal between steps. */
@@ -31,9 +37,17 @@ export interface PushOutcome {
 
 const opOf = (s: PlanStep) => `${s.method} ${s.path}`;
 
-export async function executePlan(ctx: SyncContext, plan: PushPlan): Promise<PushOutcome> {
+export interface ExecuteOptions {
+  /** The listing the plan was made from (each document's lastModifiedAt then), and when it was taken. */
+  listing?: { takenAt: string; items: ReadonlyMap<string, ListingEntry> };
+}
+
+/** Past this age, or after a wait (a budget, a Retry-After, a retry), the space is listed again before a document's next write. */
+export const RECHECK_AFTER_MS = 3_000;
+
+export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: ExecuteOptions = {}): Promise<PushOutcome> {
   const { journal } = ctx;
-  const out: PushOutcome = { sent: [], documents: [], failed: [], blocksWritten: 0, conflicts: 0, aborted: false };
+  const out: PushOutcome = { sent: [], documents: [], failed: [], stale: [], blocksWritten: 0, conflicts: 0, aborted: false };
   const run: RunState = { ids: new Map(), answered: new Map(), titles: new Map(), intents: new Map() };
   const failed = new Set<string>();
   const taskOf = new Map(plan.tasks.map((t) => [t.doc, t]));
@@ -46,12 +60,25 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan): Promise<Pus
     if (t.local && (t.file?.merge.conflicts.length ?? 0) > 0) copies.set(t, await writeConflictCopy(ctx, t.local.path, t.local.text));
   }
 
-  for (const step of plan.steps) {
+  const staleness = opts.listing ? watchStaleness(ctx, plan, opts.listing) : null;
+  for (const [index, planned] of plan.steps.entries()) {
     if (ctx.signal?.aborted) {
       out.aborted = true;
       break;
     }
-    if (step.docs.some((d) => failed.has(d))) continue;
+    // The service has no conditional write: after a wait, a document the space changed meanwhile
+    // is left out (its file stays unrecorded) and planned again against what the space holds now.
+    for (const d of (await staleness?.check(planned, plan.steps.slice(index), failed)) ?? []) {
+      failed.add(d);
+      out.stale.push(pathOf(d));
+      ctx.logger.info({ doc: d, path: pathOf(d) }, `${pathOf(d)} changed in the space while the push waited: it is merged again instead of overwritten`);
+    }
+    // Without the documents that failed before it; when it cannot be split, none of its documents goes on.
+    const step = narrowStep(planned, failed);
+    if (step === null) {
+      planned.docs.forEach((d) => failed.add(d));
+      continue;
+    }
     const resolved = resolveStep(step, run.ids);
     if (!resolved.ok) {
       step.docs.forEach((d) => failed.add(d));
@@ -82,6 +109,7 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan): Promise<Pus
       }
     }
     out.sent.push(s);
+    staleness?.wrote(step.docs);
     out.blocksWritten += s.method === 'GET' ? 0 : s.blocks;
     const yields = readYields(step, answer);
     for (const [ref, id] of yields.ids) run.ids.set(ref, id);
@@ -159,4 +187,48 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan): Promise<Pus
     }
     // Block writes and document moves are recorded with their documents.
   }
+}
+
+/**
+ * Lists the space again before a step for documents it already holds when the push waited since
+ * the last look (or that look is old), and names the documents the space changed since: those the
+ * rest of the push would still write. A document this push wrote since the last look cannot be told
+ * apart from one the space changed, so the new look becomes its reference.
+ */
+function watchStaleness(ctx: SyncContext, plan: PushPlan, listing: NonNullable<ExecuteOptions['listing']>) {
+  const expected = new Map<string, string | null>();
+  for (const t of plan.tasks) {
+    if (!t.record || isRef(t.doc)) continue;
+    const e = listing.items.get(t.doc);
+    if (e) expected.set(t.doc, e.lastModifiedAt);
+  }
+  const waits = () => {
+    const s = ctx.client.stats();
+    return s.stalledMs + s.retries + s.rateLimited;
+  };
+  let lookedAt = Date.parse(listing.takenAt);
+  let waitsThen = waits();
+  const written = new Set<string>();
+  return {
+    wrote(docs: readonly string[]) {
+      for (const d of docs) written.add(d);
+    },
+    async check(step: PlanStep, rest: readonly PlanStep[], failed: ReadonlySet<string>): Promise<string[]> {
+      if (!step.docs.some((d) => expected.has(d) && !failed.has(d))) return [];
+      const now = ctx.now().getTime();
+      if (waits() === waitsThen && now - lookedAt < RECHECK_AFTER_MS) return [];
+      const fresh = await currentListing(ctx, 0);
+      lookedAt = Date.parse(fresh.takenAt);
+      waitsThen = waits();
+      const pending = new Set(rest.flatMap((s) => s.docs));
+      const stale: string[] = [];
+      for (const [id, before] of expected) {
+        const after = fresh.items.get(id)?.lastModifiedAt ?? null;
+        if (written.has(id)) expected.set(id, after);
+        else if (after !== before && pending.has(id) && !failed.has(id)) stale.push(id);
+      }
+      written.clear();
+      return stale;
+    },
+  };
 }

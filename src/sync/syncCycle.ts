@@ -20,7 +20,7 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
   if (!b) return { ...again, outcome: { ...a, failed: again.plan.refused ? a.failed : [] }, requests: first.requests + again.requests };
   return {
     plan: again.plan,
-    outcome: { sent: [...a.sent, ...b.sent], documents: [...a.documents, ...b.documents], failed: b.failed, blocksWritten: a.blocksWritten + b.blocksWritten, conflicts: a.conflicts + b.conflicts, aborted: b.aborted },
+    outcome: { sent: [...a.sent, ...b.sent], documents: [...a.documents, ...b.documents], failed: b.failed, stale: b.stale, blocksWritten: a.blocksWritten + b.blocksWritten, conflicts: a.conflicts + b.conflicts, aborted: b.aborted },
     requests: first.requests + again.requests,
   };
 }
@@ -32,9 +32,10 @@ export async function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Prom
     return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
   };
   let push = await pushLocal(ctx, { listing });
-  if ((push.outcome?.failed.length ?? 0) > 0 && !ctx.signal?.aborted) {
+  if ((push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0 && !ctx.signal?.aborted) {
     // A failed request may have been applied all the same: its documents are read again and
-    // merged at once (their intents say so), never sent again blindly.
+    // merged at once (their intents say so), never sent again blindly. Documents the space changed
+    // while the push waited are merged with that change.
     const again = await pushLocal(ctx, { listing });
     push = combinePushes(push, again);
   }
