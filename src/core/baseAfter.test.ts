@@ -28,3 +28,10 @@ describe('baseAfter', () => {
     expect(baseAfter(cs, 'D', new Map())).toBeUndefined();
   });
 });
+
+describe('blocksOfAnswer', () => {
+  it('takes no text from an answer that names only ids (PUT /blocks/move), so the base keeps the blocks\' own', () => {
+    expect(blocksOfAnswer({ items: [{ id: 'A' }, { id: 'B' }] })).toEqual(new Map());
+    expect(blocksOfAnswer({ items: [{ id: 'A', type: 'text', markdown: 'Alpha' }] })).toEqual(new Map([['A', 'Alpha']]));
+  });
+});

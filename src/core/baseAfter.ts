@@ -7,13 +7,16 @@ import { hashBlock } from './hashBlock.js';
 import { blockRef } from './plan.js';
 import type { BaseBlock } from './types.js';
 
-/** Every block an answer of `PUT /blocks` or `POST /blocks` holds, by id, with the markdown the file would show. */
+/**
+ * Every block an answer of `PUT /blocks` or `POST /blocks` holds, by id, with the markdown the file
+ * would show. Items that are only ids (the answer of `PUT /blocks/move`) say nothing of the text.
+ */
 export function blocksOfAnswer(answer: unknown): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (list: readonly Block[]) => {
     for (const b of list) {
       if (typeof b?.id !== 'string') continue;
-      out.set(b.id, markdownOf(b));
+      if (typeof b.type === 'string') out.set(b.id, markdownOf(b));
       if (b.content) walk(b.content);
     }
   };
