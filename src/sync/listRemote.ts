@@ -7,7 +7,7 @@ import { flattenFolders } from './flattenFolders.js';
 import { placeDocuments } from './placeDocuments.js';
 import { readCounts, readFullScanAt, readUnplaceable } from './pullState.js';
 import {
-  BUILTIN_CONTAINERS, DAILY_NOTES, type ContainerKey, type ContainerRead, type Placement, type RemoteDocument, type RemoteFolder,
+  BUILTIN_CONTAINERS, DAILY_NOTES, containerOf, type ContainerKey, type ContainerRead, type Placement, type RemoteDocument, type RemoteFolder,
 } from './remoteTypes.js';
 
 export interface RemoteSnapshot {
@@ -87,6 +87,22 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
   const place = () => placeDocuments({ ids: documents.keys(), known, folderParents, reads });
   let placed = place();
 
+  // A folder's listing may name its subfolders' documents too (recursive), while its count is of its
+  // own documents: a folder read this cycle that gets more documents than its count holds some of a
+  // subfolder not read (one new there, its count kept by another leaving it), so those are read.
+  // (A new document there and one moving up from there at once still look alike: the full scan sees it.)
+  const placedIn = new Map<ContainerKey, number>();
+  for (const p of placed.placements.values()) placedIn.set(containerOf(p), (placedIn.get(containerOf(p)) ?? 0) + 1);
+  const unreadBelow = new Set<ContainerKey>();
+  for (const [key, n] of placedIn) {
+    if (!folderParents.has(key) || !reads.has(key) || n <= (counts.get(key) ?? 0)) continue;
+    for (const f of folders) if (!reads.has(f.id) && isUnder(f.id, key, folderParents)) unreadBelow.add(f.id);
+  }
+  if (unreadBelow.size > 0) {
+    await readAll([...unreadBelow]);
+    placed = place();
+  }
+
   // Documents no listing placed yet: a new daily note is the likely one, then look everywhere.
   // Documents a full scan could not place before are looked for again only at the next full scan.
   const unplaceable = readUnplaceable(journal);
@@ -101,4 +117,13 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
   }
   read.sort();
   return { takenAt, documents, placements: placed.placements, unplaced: placed.unplaced, folders, counts, read, fullScan: fullScan || containers.every((k) => reads.has(k)) };
+}
+
+function isUnder(key: ContainerKey, ancestor: ContainerKey, parents: ReadonlyMap<string, string | null>): boolean {
+  const seen = new Set<string>();
+  for (let p = parents.get(key); p != null && !seen.has(p); p = parents.get(p)) {
+    if (p === ancestor) return true;
+    seen.add(p);
+  }
+  return false;
 }

@@ -129,6 +129,18 @@ describe('remote changes after one cycle', () => {
     expect(read('Projects/Launch.md')).toBe(`---\nid: ${id}\n---\ngo live\n`);
   });
 
+  it('a folder listing more documents than its count sends the pull to its subfolders, where a new one may be', async () => {
+    // F-ARCH keeps its count (one in, one out), so only F-PROJ and F-PERS are listed at first.
+    const deep = (await space.call('POST', '/documents', { documents: [{ title: 'Deep new' }], destination: { folderId: 'F-ARCH' } })).items[0].id as string;
+    const top = (await space.call('POST', '/documents', { documents: [{ title: 'Top new' }], destination: { folderId: 'F-PROJ' } })).items[0].id as string;
+    await space.call('PUT', '/documents/move', { documentIds: ['D-ARCH'], destination: { folderId: 'F-PERS' } });
+    const { result } = await cycle();
+    expect(result.written).toContainEqual({ id: deep, path: 'Projects/Archive/Deep new.md', mode: 'new' });
+    expect(result.written).toContainEqual({ id: top, path: 'Projects/Top new.md', mode: 'new' });
+    expect(result.moved).toContainEqual({ id: 'D-ARCH', from: 'Projects/Archive/Old plan.md', to: 'Personal/Old plan.md' });
+    await expectMirrorMatches(root, space);
+  });
+
   it('a new daily note is found in the daily notes listing', async () => {
     await space.call('POST', '/blocks', { markdown: 'planned', position: { position: 'end', date: '2026-09-07' } });
     const { result, requests } = await cycle();
