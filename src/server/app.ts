@@ -38,6 +38,8 @@ interface ApiCall {
   blocksCharged: number;
   resetAfterApply: boolean;
   logged: boolean;
+  /** Server clock when it arrived. */
+  receivedAt: number;
 }
 
 const calls = new WeakMap<FastifyRequest, ApiCall>();
@@ -64,7 +66,7 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
     const call: ApiCall = {
       path: rest === API_PREFIX || rest.startsWith(`${API_PREFIX}/`) ? rest.slice(API_PREFIX.length) || '/' : undefined,
       query: (req.query ?? {}) as Record<string, string | string[]>,
-      counted: false, blockOperation: false, blocksCharged: 0, resetAfterApply: false, logged: false,
+      counted: false, blockOperation: false, blocksCharged: 0, resetAfterApply: false, logged: false, receivedAt: state.clock.now(),
     };
     calls.set(req, call);
     const now = state.clock.now();
@@ -108,7 +110,7 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
 
   function logCall(req: FastifyRequest, call: ApiCall, status: number): void {
     const path = call.path ?? '(outside the API)';
-    state.log.add({ t: state.clock.now(), method: req.method, path, query: call.query, status, blocksCharged: call.blocksCharged });
+    state.log.add({ t: state.clock.now(), receivedAt: call.receivedAt, method: req.method, path, query: call.query, status, blocksCharged: call.blocksCharged });
     state.logger?.info({ method: req.method, path, status, blocks: call.blocksCharged }, 'request');
   }
 

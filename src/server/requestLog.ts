@@ -1,8 +1,10 @@
 // What the server was asked, for tests that count requests (budgets, "one PUT per edit").
 
 export interface LoggedRequest {
-  /** Server clock, ms since the epoch. */
+  /** Server clock, ms since the epoch: when the answer went (or the connection broke). */
   t: number;
+  /** Server clock: when the request arrived (before any delay it met, so `receivedAt..t` is when it may have been applied). */
+  receivedAt: number;
   method: string;
   /** The path after the link (`/blocks`), never the link itself. */
   path: string;

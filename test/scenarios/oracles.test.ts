@@ -15,7 +15,7 @@ afterEach(async () => {
   await w.close();
 });
 
-const req = (t: number, over: Partial<LoggedRequest> = {}): LoggedRequest => ({ t, method: 'GET', path: '/documents', query: {}, status: 200, blocksCharged: 0, ...over });
+const req = (t: number, over: Partial<LoggedRequest> = {}): LoggedRequest => ({ t, receivedAt: t, method: 'GET', path: '/documents', query: {}, status: 200, blocksCharged: 0, ...over });
 
 describe('the oracles report what they exist for', () => {
   it('hold on a mirror just pulled', async () => {
@@ -68,6 +68,16 @@ describe('the oracles report what they exist for', () => {
   it('O1: a text written and found nowhere', async () => {
     w.ledger.record(['a text that vanished'], 'a test');
     expect(checkNothingLost(w)).toEqual(['lost: "a text that vanished" (written by a test)']);
+  });
+
+  it('O1: a space edit overwritten by a block write of the sync already on its way is the one loss allowed', async () => {
+    w.ledger.record(['an edit in the app'], 'remote PUT /blocks', { from: 1_000, to: 1_010 });
+    const lost = ['lost: "an edit in the app" (written by remote PUT /blocks)'];
+    expect(checkNothingLost(w, [req(1_020, { method: 'PUT', path: '/blocks', receivedAt: 900 })])).toEqual([]);
+    // A write sent after the edit was answered, or one that overwrites nothing, is no excuse.
+    expect(checkNothingLost(w, [req(1_100, { method: 'PUT', path: '/blocks', receivedAt: 1_050 })])).toEqual(lost);
+    expect(checkNothingLost(w, [req(1_020, { method: 'POST', path: '/blocks', receivedAt: 900 })])).toEqual(lost);
+    expect(checkNothingLost(w, [req(990, { method: 'PUT', path: '/blocks', receivedAt: 900 })])).toEqual(lost);
   });
 });
 

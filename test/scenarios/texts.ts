@@ -36,19 +36,21 @@ export function markdownLines(markdown: string): string[] {
   return textLines(markdown);
 }
 
-interface Entry {
+export interface Entry {
   line: string;
   origin: string;
+  /** For a write made through the API: when it was sent and answered (ms since the epoch). */
+  window?: { from: number; to: number };
 }
 
 export class TextLedger {
   private readonly live = new Map<string, Entry>();
   private readonly retired = new Set<string>();
 
-  record(lines: readonly string[], origin: string): void {
+  record(lines: readonly string[], origin: string, window?: Entry['window']): void {
     for (const line of lines) {
       this.retired.delete(line);
-      if (!this.live.has(line)) this.live.set(line, { line, origin });
+      if (!this.live.has(line)) this.live.set(line, { line, origin, ...(window ? { window } : {}) });
     }
   }
 

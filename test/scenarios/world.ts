@@ -359,7 +359,9 @@ export class World {
     } else if (p === '/blocks/move') {
       for (const id of b.blockIds ?? []) this.touchedIds.add(id);
     }
+    const from = Date.now();
     const answer = await this.api(method, p, body, query);
+    const to = Date.now();
     // A reset answer may have been applied: what it overwrote may be gone, what it wrote is not promised.
     if (answer.status === 0) this.ledger.retire(retire);
     if (answer.status !== 200) {
@@ -378,7 +380,7 @@ export class World {
       }
     };
     if (method !== 'GET') collect(body);
-    this.ledger.record(written, `remote ${method} ${p}`);
+    this.ledger.record(written, `remote ${method} ${p}`, { from, to });
     this.note(`remote ${method} ${p} → ${answer.status}`);
     return answer;
   }

@@ -117,13 +117,13 @@ describe('injected faults', () => {
 });
 
 describe('the request log', () => {
-  it('records method, path without the link, query, status and blocks charged', async () => {
+  it('records method, path without the link, query, status, blocks charged, and when it came and went', async () => {
     await h.api('GET', '/blocks', { query: { id: ids.unsorted, maxDepth: 1 } });
     await h.api('GET', '/nope');
     const items = (await h.admin('GET', '/requests')).body.items;
     expect(items).toEqual([
-      { t: Date.parse('2026-09-05T10:00:00Z'), method: 'GET', path: '/blocks', query: { id: ids.unsorted, maxDepth: '1' }, status: 200, blocksCharged: 2 },
-      { t: expect.any(Number), method: 'GET', path: '/nope', query: {}, status: 404, blocksCharged: 0 },
+      { t: Date.parse('2026-09-05T10:00:00Z'), receivedAt: Date.parse('2026-09-05T10:00:00Z'), method: 'GET', path: '/blocks', query: { id: ids.unsorted, maxDepth: '1' }, status: 200, blocksCharged: 2 },
+      { t: expect.any(Number), receivedAt: expect.any(Number), method: 'GET', path: '/nope', query: {}, status: 404, blocksCharged: 0 },
     ]);
     expect(JSON.stringify(items)).not.toContain('admin-link-1234');
   });
