@@ -123,6 +123,17 @@ describe('mergeDocument: both sides changed', () => {
     expect(r.m.nodes.map((n) => n.id)).toEqual(['A', 'R1', 'R2', 'B', 'C']);
   });
 
+  it('takes a file block paired as an edit as the block the service got with exactly its text (an insert that landed), not twice', () => {
+    // An interrupted push had inserted the rewritten paragraph, and not yet deleted the old one.
+    const rewritten = 'Beta paragraph, rewritten';
+    const r = run(DOC, local('Alpha paragraph', rewritten, 'Gamma paragraph'), [['A', 'Alpha paragraph'], ['B', 'Beta paragraph'], ['R1', rewritten], ['C', 'Gamma paragraph']]);
+    expect(r.after.map((b) => b.markdown)).toEqual(['Alpha paragraph', rewritten, 'Gamma paragraph']);
+    expect(r.cs.deletes).toEqual(['B']);
+    expect(r.cs.edits).toEqual([]);
+    expect(r.cs.inserts).toEqual([]);
+    expect(r.file).toEqual(['Alpha paragraph', rewritten, 'Gamma paragraph']);
+  });
+
   it('takes the remote place when both sides moved a block', () => {
     const FIVE: Spec[] = [['A', 'a'], ['B', 'b'], ['C', 'c'], ['D', 'd'], ['E', 'e']];
     const r = run(FIVE, local('b', 'c', 'd', 'e', 'a'), [['B', 'b'], ['C', 'c'], ['A', 'a'], ['D', 'd'], ['E', 'e']]);

@@ -150,6 +150,24 @@ function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteBy
       free(n);
     }
   }
+  // A block of the file the diff took for an edit of a base block, whose text is exactly a block the
+  // service got since base and the file has not placed (an insert of an interrupted push that landed,
+  // or the same insert on both sides): it is new in the file, to be taken as that block where the
+  // inserts meet, and the base block it was paired with is gone from the file.
+  const newOnService = new Map<string, number>();
+  for (const r of remote) {
+    if (baseById.has(r.id) || inFile.has(r.id)) continue;
+    const k = `${r.kind}\u0001${r.markdown}`;
+    newOnService.set(k, (newOnService.get(k) ?? 0) + 1);
+  }
+  for (const n of assigned) {
+    if (overrides.has(n) || !n.changed || n.base === null) continue;
+    const k = `${n.local.kind}\u0001${n.local.markdown}`;
+    const left = newOnService.get(k) ?? 0;
+    if (left === 0) continue;
+    newOnService.set(k, left - 1);
+    free(n);
+  }
   // Blocks the file seems to have deleted, whose current text is a new-looking block of the file.
   for (const r of remote) {
     if (!baseById.has(r.id) || inFile.has(r.id)) continue;
