@@ -87,16 +87,25 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
   const place = () => placeDocuments({ ids: documents.keys(), known, folderParents, reads });
   let placed = place();
 
-  // A folder's listing may name its subfolders' documents too (recursive), while its count is of its
-  // own documents: a folder read this cycle that gets more documents than its count holds some of a
-  // subfolder not read (one new there, its count kept by another leaving it), so those are read.
-  // (A new document there and one moving up from there at once still look alike: the full scan sees it.)
+  // A folder's listing may name its subfolders' documents too (recursive: it names more documents
+  // than the folder's own count). A document that came into such a folder's subtree (new, or from
+  // elsewhere) may then sit in a subfolder not read this cycle, whose count another document kept by
+  // leaving it; so may one beyond the folder's own count. Those subfolders are read, so nothing is
+  // placed a level too high. A direct-only listing names the folder's own documents: nothing to read.
   const placedIn = new Map<ContainerKey, number>();
   for (const p of placed.placements.values()) placedIn.set(containerOf(p), (placedIn.get(containerOf(p)) ?? 0) + 1);
   const unreadBelow = new Set<ContainerKey>();
-  for (const [key, n] of placedIn) {
-    if (!folderParents.has(key) || !reads.has(key) || n <= (counts.get(key) ?? 0)) continue;
-    for (const f of folders) if (!reads.has(f.id) && isUnder(f.id, key, folderParents)) unreadBelow.add(f.id);
+  for (const f of folders) {
+    const r = reads.get(f.id);
+    const own = counts.get(f.id) ?? 0;
+    if (!r || r.ids.length <= own) continue;
+    const below = folders.filter((d) => !reads.has(d.id) && (counts.get(d.id) ?? 0) > 0 && isUnder(d.id, f.id, folderParents));
+    if (below.length === 0) continue;
+    const inSubtree = (id: string) => {
+      const k = known.get(id);
+      return k !== undefined && (containerOf(k) === f.id || isUnder(containerOf(k), f.id, folderParents));
+    };
+    if ((placedIn.get(f.id) ?? 0) > own || r.ids.some((id) => !inSubtree(id))) for (const d of below) unreadBelow.add(d.id);
   }
   if (unreadBelow.size > 0) {
     await readAll([...unreadBelow]);

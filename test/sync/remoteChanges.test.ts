@@ -67,8 +67,10 @@ describe('remote changes after one cycle', () => {
     const ino = inode('Personal/Diary.md');
     await space.call('PUT', '/documents/move', { documentIds: ['D-PERS'], destination: { folderId: 'F-PROJ' } });
     const { result, requests } = await cycle();
-    // Personal is now empty (its count says so): it needs no listing.
-    expect(requests).toEqual([...LISTING, 'GET /documents?folderId=F-PROJ'].sort());
+    // Personal is now empty (its count says so): it needs no listing. Projects' listing is recursive
+    // (it names its subfolders' documents too), so a document coming into it might sit in a subfolder
+    // whose count another kept by leaving: the non-empty subfolders are listed too.
+    expect(requests).toEqual([...LISTING, 'GET /documents?folderId=F-PROJ', 'GET /documents?folderId=F-ARCH', 'GET /documents?folderId=F-OLD'].sort());
     expect(result.moved).toEqual([{ id: 'D-PERS', from: 'Personal/Diary.md', to: 'Projects/Diary.md' }]);
     expect(inode('Projects/Diary.md')).toBe(ino);
     expect(result.written).toEqual([]);
@@ -120,16 +122,26 @@ describe('remote changes after one cycle', () => {
   });
 
   it('a new document is listed in its folder and read once', async () => {
+    const created = await space.call('POST', '/documents', { documents: [{ title: 'Launch' }], destination: { folderId: 'F-PERS' } });
+    const id = created.items[0].id as string;
+    await space.call('POST', '/blocks', { markdown: 'go live', position: { position: 'end', pageId: id } });
+    const { result, requests } = await cycle();
+    expect(requests).toEqual([...LISTING, 'GET /documents?folderId=F-PERS', `GET /blocks?id=${id}`].sort());
+    expect(result.written).toEqual([{ id, path: 'Personal/Launch.md', mode: 'new' }]);
+    expect(read('Personal/Launch.md')).toBe(`---\nid: ${id}\n---\ngo live\n`);
+  });
+
+  it('a new document in a folder with subfolders: they are listed too, since the folder\'s recursive listing cannot say where it is', async () => {
     const created = await space.call('POST', '/documents', { documents: [{ title: 'Launch' }], destination: { folderId: 'F-PROJ' } });
     const id = created.items[0].id as string;
     await space.call('POST', '/blocks', { markdown: 'go live', position: { position: 'end', pageId: id } });
     const { result, requests } = await cycle();
-    expect(requests).toEqual([...LISTING, 'GET /documents?folderId=F-PROJ', `GET /blocks?id=${id}`].sort());
+    expect(requests).toEqual([...LISTING, 'GET /documents?folderId=F-PROJ', 'GET /documents?folderId=F-ARCH', 'GET /documents?folderId=F-OLD', `GET /blocks?id=${id}`].sort());
     expect(result.written).toEqual([{ id, path: 'Projects/Launch.md', mode: 'new' }]);
     expect(read('Projects/Launch.md')).toBe(`---\nid: ${id}\n---\ngo live\n`);
   });
 
-  it('a folder listing more documents than its count sends the pull to its subfolders, where a new one may be', async () => {
+  it('a new document in a subfolder whose count stayed (one in, one out) is placed there, not in the folder above', async () => {
     // F-ARCH keeps its count (one in, one out), so only F-PROJ and F-PERS are listed at first.
     const deep = (await space.call('POST', '/documents', { documents: [{ title: 'Deep new' }], destination: { folderId: 'F-ARCH' } })).items[0].id as string;
     const top = (await space.call('POST', '/documents', { documents: [{ title: 'Top new' }], destination: { folderId: 'F-PROJ' } })).items[0].id as string;
@@ -180,6 +192,15 @@ describe('remote changes after one cycle', () => {
     expect([...readTree(root).keys()].filter((p) => p.includes('moving'))).toEqual([]);
     expect(read('Unsorted/Caf\u00e9 notes.md')).toBe('---\nid: D-UNS\n---\nhello world\n\nsecond paragraph\n');
     expect(read('Unsorted/Unsorted note.md')).toBe("---\nid: D-CAFE\n---\nun caf\u00e9\n");
+    await expectMirrorMatches(root, space);
+  });
+
+  it('a document moved up from a subfolder while a new one came into it is told apart from it', async () => {
+    const deep = (await space.call('POST', '/documents', { documents: [{ title: 'Deep new' }], destination: { folderId: 'F-ARCH' } })).items[0].id as string;
+    await space.call('PUT', '/documents/move', { documentIds: ['D-ARCH'], destination: { folderId: 'F-PROJ' } });
+    const { result } = await cycle();
+    expect(result.written).toContainEqual({ id: deep, path: 'Projects/Archive/Deep new.md', mode: 'new' });
+    expect(result.moved).toContainEqual({ id: 'D-ARCH', from: 'Projects/Archive/Old plan.md', to: 'Projects/Old plan.md' });
     await expectMirrorMatches(root, space);
   });
 
