@@ -13,4 +13,4 @@ export { relativeToRoot, resolveInRoot } from './resolveInRoot.js';
 export { isDocumentFile, scanMirror, type MirrorFile, type MirrorScan } from './scanMirror.js';
 export { isTempFileName, tempFileName } from './tempFileName.js';
 export { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from './watchMirror.js';
-export { writeFileAtomic, type WriteFileOptions } from './writeFileAtomic.js';
+export { writeFileAtomic, writeFileIfUnchanged, type WriteFileOptions } from './writeFileAtomic.js';

@@ -10,9 +10,31 @@ import { readMirrorFile } from './readMirrorFile.js';
 import { removeTempFiles } from './removeTempFiles.js';
 import { scanMirror } from './scanMirror.js';
 import { useTempDir } from './testDir.js';
-import { writeFileAtomic } from './writeFileAtomic.js';
+import { writeFileAtomic, writeFileIfUnchanged } from './writeFileAtomic.js';
 
 const root = useTempDir();
+
+describe('writeFileIfUnchanged', () => {
+  it('writes over the bytes it was told of, and leaves a file that changed since (an editor\'s save) as it is', async () => {
+    const file = path.join(root(), 'A.md');
+    fs.writeFileSync(file, 'as read');
+    const own = new OwnWrites();
+    const w = await writeFileIfUnchanged(root(), 'A.md', 'pulled', hashText(Buffer.from('as read')), { ownWrites: own });
+    expect(w).toEqual({ written: true, hash: hashText(Buffer.from('pulled')) });
+    fs.writeFileSync(file, 'saved by the user');
+    const stale = await writeFileIfUnchanged(root(), 'A.md', 'pulled again', hashText(Buffer.from('pulled')), { ownWrites: own });
+    expect(stale).toEqual({ written: false, now: hashText(Buffer.from('saved by the user')) });
+    expect(fs.readFileSync(file, 'utf8')).toBe('saved by the user');
+    expect(fs.readdirSync(root())).toEqual(['A.md']);
+    expect(own.consume('A.md', hashText(Buffer.from('pulled again')))).toBe(false);
+  });
+
+  it('with null, writes only where there is no file', async () => {
+    expect(await writeFileIfUnchanged(root(), 'New.md', 'first', null)).toMatchObject({ written: true });
+    expect(await writeFileIfUnchanged(root(), 'New.md', 'second', null)).toEqual({ written: false, now: hashText(Buffer.from('first')) });
+    expect(fs.readFileSync(path.join(root(), 'New.md'), 'utf8')).toBe('first');
+  });
+});
 
 describe('writeFileAtomic', () => {
   it('creates parent folders, writes the exact text and returns its hash', async () => {

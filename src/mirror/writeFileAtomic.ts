@@ -15,8 +15,39 @@ export interface WriteFileOptions {
   ownWrites?: OwnWrites;
 }
 
+/**
+ * Writes `text` over the file only if it still holds the bytes with hash `expected` (null: only if
+ * there is no file), checked again right before the rename: an editor's save that lands while the
+ * new text is written out and synced is not overwritten. `written: false` names what is there now.
+ */
+export async function writeFileIfUnchanged(
+  root: string, relPath: string, text: string, expected: string | null, opts: WriteFileOptions = {},
+): Promise<{ written: true; hash: string } | { written: false; now: string | null }> {
+  let now: string | null = null;
+  const hash = await writeAtomic(root, relPath, text, opts, async () => {
+    now = await currentHash(resolveInRoot(root, relPath));
+    return now === expected;
+  });
+  return hash === null ? { written: false, now } : { written: true, hash };
+}
+
+async function currentHash(abs: string): Promise<string | null> {
+  try {
+    return hashText(await fsp.readFile(abs));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw e;
+  }
+}
+
 /** Writes `text` (UTF-8) to `relPath` under `root`, creating parent folders; returns the hash written. */
 export async function writeFileAtomic(root: string, relPath: string, text: string, opts: WriteFileOptions = {}): Promise<{ hash: string }> {
+  return { hash: (await writeAtomic(root, relPath, text, opts))! };
+}
+
+/** The write; null when `beforeRename` said no (the temp file is removed, the file left as it is). */
+async function writeAtomic(root: string, relPath: string, text: string, opts: WriteFileOptions, beforeRename?: () => Promise<boolean>): Promise<string | null> {
   const abs = resolveInRoot(root, relPath);
   const dir = path.dirname(abs);
   const bytes = Buffer.from(text, 'utf8');
@@ -37,6 +68,11 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
     } finally {
       await handle.close();
     }
+    if (beforeRename && !(await beforeRename())) {
+      await fsp.unlink(tmp).catch(() => undefined);
+      wroteTemp = false;
+      return null;
+    }
     opts.ownWrites?.note(relPath, hash);
     await fsp.rename(tmp, abs);
     wroteTemp = false;
@@ -45,5 +81,5 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
     if (wroteTemp) await fsp.unlink(tmp).catch(() => undefined);
     throw mirrorIoError('write', relPath, root, e);
   }
-  return { hash };
+  return hash;
 }

@@ -5,7 +5,7 @@
 import { dirOfPath, stemOfPath } from '../core/fileName.js';
 import { BUILTIN_DIRS, idSuffix, needsTitle, type Layout } from '../core/layout.js';
 import type { DocumentRecord } from '../journal/index.js';
-import { moveFileAtomic, readMirrorFile, writeFileAtomic } from '../mirror/index.js';
+import { moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import type { LocalChange } from './detectLocalChanges.js';
 import { withFrontMatter } from './fileText.js';
@@ -69,8 +69,8 @@ async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string, re
   if (!file || file.hash !== rec.fileHash) return;
   const fm = withFrontMatter(file.text, { id: rec.id, title: needsTitle(rec.title, to) ? rec.title : undefined }, to);
   if (!fm.ok || fm.text === file.text) return;
-  const { hash } = await writeFileAtomic(ctx.root, to, fm.text, { ownWrites: ctx.ownWrites });
-  ctx.journal.setFileHash(rec.id, hash);
+  const w = await writeFileIfUnchanged(ctx.root, to, fm.text, file.hash, { ownWrites: ctx.ownWrites });
+  if (w.written) ctx.journal.setFileHash(rec.id, w.hash);
 }
 
 export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, local: ReadonlyMap<string, LocalChange>): Promise<LayoutOutcome> {

@@ -10,7 +10,7 @@ import { idSuffix, needsTitle } from '../core/layout.js';
 import type { BlockConflict } from '../core/merge.js';
 import type { Block } from '../dialect/index.js';
 import type { DocumentRecord } from '../journal/index.js';
-import { conflictCopyName, moveFileAtomic, readMirrorFile, writeFileAtomic } from '../mirror/index.js';
+import { conflictCopyName, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { alignFile } from './alignFile.js';
 import { withFrontMatter } from './fileText.js';
@@ -114,23 +114,29 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   target = alignment.text;
 
   const now = await readMirrorFile(ctx.root, local.path);
-  let fileHash: string;
+  // Null while the file is not known to hold what was planned: edited (or removed) since it was read.
+  let fileHash: string | null = null;
   if (now !== null && now.hash === local.hash) {
-    if (target !== local.text) {
-      fileHash = (await writeFileAtomic(ctx.root, local.path, target, { ownWrites: ctx.ownWrites })).hash;
-      out.fileWritten = true;
-    } else {
-      fileHash = now.hash;
+    if (target === local.text) fileHash = local.hash;
+    else {
+      // Only over the bytes planned from: a save that lands while the new text is written wins.
+      const w = await writeFileIfUnchanged(ctx.root, local.path, target, local.hash, { ownWrites: ctx.ownWrites });
+      if (w.written) {
+        fileHash = w.hash;
+        out.fileWritten = true;
+      }
     }
-  } else if (t.file?.merge.fileChanged || now === null) {
-    // Edited (or removed) while its push was out, and the merge had more for the file: read again next cycle.
-    out.state = 'pending';
-    journal.transaction(() => {
-      if (r === null) journal.upsertDocument({ ...fields, path: local.path, fileHash: UNSENT });
-      if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details: { blocks: out.conflicts } });
-    });
-    return out;
-  } else {
+  }
+  if (fileHash === null) {
+    if (t.file?.merge.fileChanged || !(await pathExists(ctx.root, local.path))) {
+      // Edited (or removed) while its push was out, and the merge had more for the file: read again next cycle.
+      out.state = 'pending';
+      journal.transaction(() => {
+        if (r === null) journal.upsertDocument({ ...fields, path: local.path, fileHash: UNSENT });
+        if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details: { blocks: out.conflicts } });
+      });
+      return out;
+    }
     // The newer text builds on what was sent: the next cycle sends the difference.
     fileHash = local.hash;
   }

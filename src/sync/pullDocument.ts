@@ -11,7 +11,7 @@ import type { BaseBlock } from '../core/types.js';
 import { markdownEquals, segmentFile, type Segment } from '../dialect/index.js';
 import { isSpacesyncError } from '../errors.js';
 import type { DocumentRecord } from '../journal/index.js';
-import { readMirrorFile, writeFileAtomic } from '../mirror/index.js';
+import { readMirrorFile, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { composeFile, frontMatterParts, withFrontMatter } from './fileText.js';
 import { keepSignedUrls } from './keepSignedUrls.js';
@@ -106,7 +106,10 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     fileHash = existing.hash;
     outcome = { kind: 'unchanged', path };
   } else {
-    fileHash = (await writeFileAtomic(root, path, text, { ownWrites: ctx.ownWrites })).hash;
+    // Only over what was read: an editor's save that lands meanwhile is the merge's, not overwritten.
+    const w = await writeFileIfUnchanged(root, path, text, existing?.hash ?? null, { ownWrites: ctx.ownWrites });
+    if (!w.written) return { kind: 'localPending', path, reason: recorded ? (w.now === null ? 'missing' : 'edited') : 'unrecorded' };
+    fileHash = w.hash;
     outcome = { kind: 'written', path, mode };
   }
   const write = () => recordPulled(ctx, record, remote, base, fileHash);
