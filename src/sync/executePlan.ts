@@ -42,8 +42,12 @@ export interface ExecuteOptions {
   listing?: { takenAt: string; items: ReadonlyMap<string, ListingEntry> };
 }
 
-/** Past this age, or after a wait (a budget, a Retry-After, a retry), the space is listed again before a document's next write. */
-export const RECHECK_AFTER_MS = 3_000;
+/**
+ * Past this age, or after a wait (a budget, a Retry-After, a retry), the space is listed again
+ * before a document's next write: an edit the space gets in between is overwritten (the API has no
+ * conditional write), so the window is kept short.
+ */
+export const RECHECK_AFTER_MS = 1_000;
 
 export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: ExecuteOptions = {}): Promise<PushOutcome> {
   const { journal } = ctx;

@@ -6,6 +6,7 @@ import type { LoggedRequest } from '../../src/server/index.js';
 import { checkBudget, checkConvergence, checkIdentity, checkIdempotent, checkJournal, checkNothingLost } from './oracles.js';
 import { loadSpace, SCENARIOS_DIR } from './harness.js';
 import { World } from './world.js';
+import { RECHECK_AFTER_MS } from '../../src/sync/executePlan.js';
 
 let w: World;
 beforeEach(async () => {
@@ -78,6 +79,17 @@ describe('the oracles report what they exist for', () => {
     expect(checkNothingLost(w, [req(1_100, { method: 'PUT', path: '/blocks', receivedAt: 1_050 })])).toEqual(lost);
     expect(checkNothingLost(w, [req(1_020, { method: 'POST', path: '/blocks', receivedAt: 900 })])).toEqual(lost);
     expect(checkNothingLost(w, [req(990, { method: 'PUT', path: '/blocks', receivedAt: 900 })])).toEqual(lost);
+  });
+
+  it('O1: so is one overwritten by a write sent soon after the sync\'s last listing, which did not show it yet', async () => {
+    w.ledger.record(['an edit in the app'], 'remote PUT /blocks', { from: 1_000, to: 1_010 });
+    const listing = (t: number) => req(t, { method: 'GET', path: '/documents', query: { fetchMetadata: 'true' }, receivedAt: t - 5 });
+    const put = (at: number) => req(at + 5, { method: 'PUT', path: '/blocks', receivedAt: at });
+    expect(checkNothingLost(w, [listing(995), put(1_050)])).toEqual([]);
+    // The listing came after the edit (it showed it), or the push went on long after it without a new look: a loss.
+    const lost = ['lost: "an edit in the app" (written by remote PUT /blocks)'];
+    expect(checkNothingLost(w, [listing(1_030), put(1_050)])).toEqual(lost);
+    expect(checkNothingLost(w, [listing(995), put(995 + RECHECK_AFTER_MS + 100)])).toEqual(lost);
   });
 });
 

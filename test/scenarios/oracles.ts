@@ -14,6 +14,7 @@ import type { FixtureBlock, FixtureFolder } from '../../src/server/fixture/types
 import { journalPath } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/sync/fileText.js';
 import { normalizeLine, type Entry } from './texts.js';
+import { RECHECK_AFTER_MS } from '../../src/sync/executePlan.js';
 import { fixtureBlocks, type World } from './world.js';
 
 export type OracleName = 'O1' | 'O2' | 'O3' | 'O4' | 'O5' | 'O6';
@@ -317,13 +318,22 @@ const OVERWRITING = new Set(['PUT /blocks', 'DELETE /blocks']);
 /**
  * O1: every text either side held, and did not remove itself, is in a file, a conflict copy, the
  * trash or purged/. One exception, which no client of this API can avoid (it has no conditional
- * write): a text the space got while a block write of the sync was on its way (received, not yet
- * answered) may be overwritten by it. `log` is the sync's requests (the harness's own left out).
+ * write): a text the space got while a block write of the sync could not know of it may be
+ * overwritten by it — the write was on its way (received, not yet answered), or was sent after the
+ * sync's last look at the space (the listing) without the edit in it, and that look was younger than
+ * the push's re-listing threshold (RECHECK_AFTER_MS; a push that waited longer and did not look again
+ * is still caught). `log` is the sync's requests (the harness's own left out).
  */
 export function checkNothingLost(w: World, log: readonly LoggedRequest[] = []): string[] {
   const hay = w.haystack();
   const writes = log.filter((r) => OVERWRITING.has(`${r.method} ${r.path}`));
-  const raced = (e: Entry) => e.window !== undefined && writes.some((r) => r.receivedAt <= e.window!.to && r.t >= e.window!.from);
+  const looks = log.filter((r) => r.method === 'GET' && r.path === '/documents' && r.query.fetchMetadata === 'true' && r.status === 200);
+  const lastLook = (write: LoggedRequest) => looks.filter((l) => l.t <= write.receivedAt).reduce<LoggedRequest | undefined>((a, l) => (a && a.t >= l.t ? a : l), undefined);
+  const raced = (e: Entry) => e.window !== undefined && writes.some((r) => {
+    if (r.receivedAt <= e.window!.to && r.t >= e.window!.from) return true; // on its way
+    const look = lastLook(r);
+    return look !== undefined && r.receivedAt - look.t <= RECHECK_AFTER_MS && e.window!.to >= look.receivedAt && e.window!.from <= r.receivedAt;
+  });
   return w.ledger.missing(hay).filter((e) => !raced(e)).map((e) => `lost: ${JSON.stringify(e.line)} (written by ${e.origin})`);
 }
 
