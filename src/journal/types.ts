@@ -1,5 +1,6 @@
 // The records the journal holds: what both sides last agreed on (base), per document, folder and
 // block, plus the bookkeeping that makes a crash harmless (intents) and the conflicts kept.
+import type { BaseBlock, BlockKind } from '../core/types.js';
 
 /** Where a document lives in the space. `folder` means a user folder named by `folderId`. */
 export type DocumentLocation = 'unsorted' | 'templates' | 'trash' | 'daily_notes' | 'folder';
@@ -27,26 +28,9 @@ export interface DocumentRecord {
 /** A document to record; `syncedAt` defaults to the journal's clock. */
 export type DocumentInput = Omit<DocumentRecord, 'syncedAt'> & { syncedAt?: string };
 
-export type BlockKind = 'block' | 'page' | 'card' | 'readonly';
+export type { BaseBlock, BlockKind };
 
 export const BLOCK_KINDS: readonly BlockKind[] = ['block', 'page', 'card', 'readonly'];
-
-/** One block of a document as both sides last agreed on it. */
-export interface BaseBlock {
-  id: string;
-  /** null = child of the document root. */
-  parentId: string | null;
-  /** Index among its siblings. */
-  position: number;
-  /** The block's indentationLevel. */
-  level: number;
-  kind: BlockKind;
-  /** The BlockType (`text`, `page`, `code`…). */
-  type: string;
-  /** Canonical markdown as the service returned it. */
-  markdown: string;
-  hash: string;
-}
 
 export interface FolderRecord {
   id: string;
