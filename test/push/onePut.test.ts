@@ -1,27 +1,17 @@
 // A local edit reaches the service with the fewest requests: a one-block edit is one PUT with one block.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { runCycle, type SyncSession } from '../../src/sync/index.js';
+import { expect, it } from 'vitest';
+import type { SyncSession } from '../../src/sync/index.js';
 import { pushLocal } from '../../src/sync/pushLocal.js';
 import { demoSpace } from '../sync/demoSpace.js';
-import { describeRequests, makeRoot, openSession, startSpace, type Space } from '../sync/harness.js';
+import { describeRequests, usePulledMirror, type Space } from '../sync/harness.js';
 
 let space: Space;
 let root: string;
 let session: SyncSession;
 
-beforeEach(async () => {
-  space = await startSpace(demoSpace);
-  root = makeRoot();
-  session = await openSession(root, space);
-  await runCycle(session.ctx);
-});
-afterEach(async () => {
-  session.close();
-  await space.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+usePulledMirror(demoSpace, (m) => ({ space, root, session } = m));
 
 it('a one-block edit is one PUT /blocks with one block', async () => {
   const file = path.join(root, 'Unsorted/Unsorted note.md');

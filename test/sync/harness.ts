@@ -5,14 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { flattenRemote } from '../../src/core/flattenRemote.js';
 import { sameContent } from '../../src/core/blockContent.js';
 import { parseFrontMatter } from '../../src/core/frontMatter.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type LoggedRequest, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
-import { openSyncSession, type SyncSession, type SyncSessionOptions } from '../../src/sync/index.js';
+import { openSyncSession, runCycle, type SyncSession, type SyncSessionOptions } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/sync/fileText.js';
 
 export const START = Date.parse('2026-09-05T10:00:00Z');
@@ -90,6 +90,35 @@ export function captureLogger(): CapturedLogger {
 
 export async function openSession(root: string, space: Space, extra: Partial<SyncSessionOptions> = {}): Promise<SyncSession> {
   return openSyncSession({ root, link: space.server.baseUrl, logger: captureLogger().logger, budget: { scale: 0.01 }, ...extra });
+}
+
+export interface PulledMirror {
+  space: Space;
+  root: string;
+  session: SyncSession;
+}
+
+/**
+ * For every test of the file: a space started from `fixture`, a temp mirror, a session, and one
+ * cycle (the first pull); handed to `use` before the test, closed and removed after it.
+ */
+export function usePulledMirror(fixture: SpaceFixture, use: (m: PulledMirror) => void): void {
+  let m: PulledMirror | undefined;
+  beforeEach(async () => {
+    const space = await startSpace(fixture);
+    const root = makeRoot();
+    const session = await openSession(root, space);
+    await runCycle(session.ctx);
+    m = { space, root, session };
+    use(m);
+  });
+  afterEach(async () => {
+    if (!m) return;
+    m.session.close();
+    await m.space.close();
+    fs.rmSync(m.root, { recursive: true, force: true });
+    m = undefined;
+  });
 }
 
 /** Every file and directory under the root (not `.spacesync`): path → content (directories: null) and inode/mtime. */

@@ -3,27 +3,17 @@
 // writes are recognised as its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/mirror/index.js';
 import { detectLocalChanges, runCycle, type SyncSession } from '../../src/sync/index.js';
 import { demoSpace } from './demoSpace.js';
-import { describeRequests, makeRoot, openSession, startSpace, type Space } from './harness.js';
+import { describeRequests, usePulledMirror, type Space } from './harness.js';
 
 let space: Space;
 let root: string;
 let session: SyncSession;
 
-beforeEach(async () => {
-  space = await startSpace(demoSpace);
-  root = makeRoot();
-  session = await openSession(root, space);
-  await runCycle(session.ctx);
-});
-afterEach(async () => {
-  session.close();
-  await space.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+usePulledMirror(demoSpace, (m) => ({ space, root, session } = m));
 
 const file = (p: string) => path.join(root, p);
 const read = (p: string) => fs.readFileSync(file(p), 'utf8');

@@ -2,27 +2,17 @@
 // requests (counted in the server's request log), moving files rather than re-creating them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCycle, type CycleResult, type SyncSession } from '../../src/sync/index.js';
 import { demoSpace } from './demoSpace.js';
-import { describeRequests, expectMirrorMatches, makeRoot, openSession, readTree, startSpace, type Space } from './harness.js';
+import { describeRequests, expectMirrorMatches, readTree, usePulledMirror, type Space } from './harness.js';
 
 let space: Space;
 let root: string;
 let session: SyncSession;
 
-beforeEach(async () => {
-  space = await startSpace(demoSpace);
-  root = makeRoot();
-  session = await openSession(root, space);
-  await runCycle(session.ctx);
-  await space.clearRequests();
-});
-afterEach(async () => {
-  session.close();
-  await space.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+usePulledMirror(demoSpace, (m) => ({ space, root, session } = m));
+beforeEach(() => space.clearRequests());
 
 const LISTING = ['GET /documents?fetchMetadata=true', 'GET /folders'];
 const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
