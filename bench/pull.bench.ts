@@ -3,7 +3,6 @@
 // space, wall time against the rate-limit bound, 429s, peak RSS), the cost of an idle poll, and
 // the cost of bringing one remote block change into its file. The server runs in its own process
 // (`spacesync server`), so the RSS is the sync engine's alone.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, runCycle } from '../src/sync/index.js';
 import type { Figure } from './figure.js';
+import { startServerProcess } from './serverProcess.js';
 
 const SCALE = 0.01;
 const DOCUMENTS = 500;
@@ -21,19 +21,6 @@ const FOLDERS = 5; // top-level folders, each with one subfolder
 /** unsorted, templates, trash and the daily notes. */
 const LOCATIONS = 4;
 
-async function startServerProcess(fixtureFile: string): Promise<{ child: ChildProcess; link: string; admin: string }> {
-  const child = spawn(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', '--seed', fixtureFile, '--limits', 'spec', '--limit-scale', String(SCALE), '--admin'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const link = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (d) => {
-      buffer += String(d);
-      const m = /listening: (\S+)/.exec(buffer);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-  return { child, link, admin: `${new URL(link).origin}/__admin` };
-}
 
 export default async function pullBench(): Promise<Figure[]> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-pull-'));
@@ -41,7 +28,7 @@ export default async function pullBench(): Promise<Figure[]> {
   fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: FOLDERS, seed: 11 })));
   const root = path.join(tmp, 'mirror');
   fs.mkdirSync(root);
-  const server = await startServerProcess(fixtureFile);
+  const server = await startServerProcess(fixtureFile, ['--limits', 'spec', '--limit-scale', String(SCALE)]);
   const requests = async () => ((await (await fetch(`${server.admin}/requests`)).json()) as { items: LoggedRequest[] }).items;
   const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
   const session = await openSyncSession({ root, link: server.link, logger: silent, budget: { scale: SCALE } });

@@ -3,7 +3,6 @@
 // through the daemon (watcher debounce included, limits off), and how long the decisions take for
 // one file of 10,000 blocks with 1 and with 100 scattered changes (diff + merge + plan, as the
 // push runs them, and with the file's text cut into blocks first). The server runs in its own process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,24 +18,12 @@ import { openSyncSession, pushLocal, runDaemon, syncCycle } from '../src/sync/in
 import { mergeFile } from '../src/sync/mergeFile.js';
 import { parseLocalDocument } from '../src/sync/readLocalDocument.js';
 import type { Figure } from './figure.js';
+import { startServerProcess } from './serverProcess.js';
 
 const BLOCKS = 1_000;
 const SAVES = 15;
 const DEBOUNCE_MS = 300;
 
-async function startServerProcess(fixtureFile: string): Promise<{ child: ChildProcess; link: string; admin: string }> {
-  const child = spawn(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', '--seed', fixtureFile, '--limits', 'off', '--admin'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const link = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (d) => {
-      buffer += String(d);
-      const m = /listening: (\S+)/.exec(buffer);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-  return { child, link, admin: `${new URL(link).origin}/__admin` };
-}
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
@@ -60,7 +47,7 @@ async function requestCosts(): Promise<Figure[]> {
   fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace({ documents: 1, blocksPerDocument: BLOCKS, folders: 0, seed: 5 })));
   const root = path.join(tmp, 'mirror');
   fs.mkdirSync(root);
-  const server = await startServerProcess(fixtureFile);
+  const server = await startServerProcess(fixtureFile, ['--limits', 'off']);
   const requests = async () => ((await (await fetch(`${server.admin}/requests`)).json()) as { items: LoggedRequest[] }).items;
   const clear = () => fetch(`${server.admin}/requests`, { method: 'DELETE' });
   const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
