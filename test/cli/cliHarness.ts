@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SpaceFixture } from '../../src/server/index.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startServer, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(REPO, 'bin', 'spacesync.js');
@@ -122,4 +123,30 @@ export const smallSpace: SpaceFixture = {
 export function writeConfig(root: string, config: Record<string, unknown>): void {
   fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
   fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify(config, null, 2), { mode: 0o600 });
+}
+
+export interface SyncedMirror {
+  server: RunningServer;
+  /** A mirror synced once by `sync --once`, as a user would: copy it (fs.cpSync) before changing it. */
+  synced: string;
+}
+
+/**
+ * For the tests of the file: the small space on a server (limits off) and one mirror synced from
+ * it, made before them (a sync per test would only cost time) and handed to `use`; the server
+ * is closed after them.
+ */
+export function useSyncedMirror(use: (m: SyncedMirror) => void): void {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, seed: smallSpace, limits: 'off' });
+    const synced = tempDir();
+    writeConfig(synced, { link: server.baseUrl });
+    const r = await runCli(['sync', '--dir', synced, '--once']);
+    expect(r.code, r.stderr).toBe(0);
+    use({ server, synced });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
 }

@@ -2,24 +2,15 @@
 // real server, with conflicts recorded the way the daemon records them (a copy beside the file).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/journal/index.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
+import type { RunningServer } from '../../src/server/index.js';
+import { runCli, tempDir, useSyncedMirror, writeConfig } from './cliHarness.js';
 
 let server: RunningServer;
-/** One mirror synced by `sync --once`, copied for each test (a sync per test would only cost time). */
+/** One mirror synced by `sync --once`, copied for each test that changes it. */
 let synced: string;
-beforeAll(async () => {
-  server = await startServer({ port: 0, seed: smallSpace, limits: 'off' });
-  synced = tempDir();
-  writeConfig(synced, { link: server.baseUrl });
-  const r = await runCli(['sync', '--dir', synced, '--once']);
-  expect(r.code, r.stderr).toBe(0);
-});
-afterAll(async () => {
-  await server.close();
-});
+useSyncedMirror((m) => ({ server, synced } = m));
 
 const COPY = 'Projects/Roadmap (conflict 2026-11-21 093005).md';
 

@@ -4,26 +4,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openJournal } from '../../src/journal/index.js';
 import { recordStatusError, saveDaemonStats } from '../../src/journal/daemonStatus.js';
 import { createClient } from '../../src/client/index.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { linkIdOf, runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
+import type { RunningServer } from '../../src/server/index.js';
+import { linkIdOf, runCli, tempDir, useSyncedMirror, writeConfig } from './cliHarness.js';
 
 let server: RunningServer;
-/** One mirror synced by `sync --once`, copied for each test that needs one. */
+/** One mirror synced by `sync --once`, copied for each test that changes it. */
 let synced: string;
-beforeAll(async () => {
-  server = await startServer({ port: 0, seed: smallSpace, limits: 'off' });
-  synced = tempDir();
-  writeConfig(synced, { link: server.baseUrl });
-  const r = await runCli(['sync', '--dir', synced, '--once']);
-  expect(r.code, r.stderr).toBe(0);
-});
-afterAll(async () => {
-  await server.close();
-});
+useSyncedMirror((m) => ({ server, synced } = m));
 
 const journalOf = (root: string) => path.join(root, '.spacesync', 'journal.db');
 
