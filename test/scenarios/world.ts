@@ -490,23 +490,21 @@ export class World {
     return proc;
   }
 
-  async killDaemon(): Promise<CliResult> {
-    const proc = this.daemonProc;
-    if (!proc) throw new Error('no daemon is running');
-    proc.child.kill('SIGKILL');
-    const r = await proc.done;
-    this.daemonProc = undefined;
-    this.note(`daemon killed (pid ${proc.child.pid})`);
-    return r;
+  killDaemon(): Promise<CliResult> {
+    return this.endDaemon('SIGKILL', (pid) => `daemon killed (pid ${pid})`);
   }
 
-  async stopDaemon(): Promise<CliResult> {
+  stopDaemon(): Promise<CliResult> {
+    return this.endDaemon('SIGTERM', (_pid, r) => `daemon stopped: exit ${r.code}`);
+  }
+
+  private async endDaemon(signal: NodeJS.Signals, what: (pid: number | undefined, r: CliResult) => string): Promise<CliResult> {
     const proc = this.daemonProc;
     if (!proc) throw new Error('no daemon is running');
-    proc.child.kill('SIGTERM');
+    proc.child.kill(signal);
     const r = await proc.done;
     this.daemonProc = undefined;
-    this.note(`daemon stopped: exit ${r.code}`);
+    this.note(what(proc.child.pid, r));
     return r;
   }
 
