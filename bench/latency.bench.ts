@@ -63,7 +63,7 @@ export default async function latencyBench(): Promise<Figure[]> {
     fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify({
       link: server.baseUrl, poll: { minSeconds: POLL_SECONDS, maxSeconds: POLL_SECONDS }, log: { level: 'warn', file: true },
     }, null, 2));
-    const child = spawn(process.execPath, ['bin/spacesync.js', 'sync', '--dir', root], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/dev.js', 'sync', '--dir', root], { stdio: ['ignore', 'pipe', 'pipe'] });
     daemon = child;
     let stdout = '';
     let stderr = '';

@@ -27,11 +27,11 @@ interface Run {
   seconds: number;
 }
 
-/** Runs `node bin/spacesync.js ...args` with the peak-RSS preload; resolves when it exited. */
+/** Runs `node bin/dev.js ...args` with the peak-RSS preload; resolves when it exited. */
 async function runCommand(args: string[], rssFile: string): Promise<Run> {
   fs.rmSync(rssFile, { force: true });
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', PEAK_RSS_PRELOAD, 'bin/spacesync.js', ...args], {
+  const child = spawn(process.execPath, ['--import', PEAK_RSS_PRELOAD, 'bin/dev.js', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SPACESYNC_BENCH_RSS_FILE: rssFile },
   });

@@ -6,7 +6,7 @@ export default async function startup(): Promise<Figure[]> {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    execFileSync(process.execPath, ['bin/spacesync.js', '--version']);
+    execFileSync(process.execPath, ['bin/dev.js', '--version']);
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);

@@ -1,4 +1,4 @@
-// The command-line tests' harness: the program spawned as a user runs it (node bin/spacesync.js …,
+// The command-line tests' harness: the program spawned as a user runs it (node bin/dev.js …,
 // asynchronously, so this process keeps serving the in-process test server), temp folders, and a
 // small space to sync.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { startServer, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(REPO, 'bin', 'spacesync.js');
+const BIN = path.join(REPO, 'bin', 'dev.js');
 
 export interface CliResult {
   code: number | null;

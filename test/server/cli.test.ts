@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 async function serve(...extra: string[]) {
-  const child = spawn(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/dev.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -45,7 +45,7 @@ describe('spacesync server', () => {
     [['--timezone', 'Nowhere/Land'], /Unknown time zone/],
     [['--seed', 'no-such-file.json'], /Cannot read the seed fixture/],
   ])('refuses bad options with a usage error (%s)', (args, message) => {
-    const r = spawnSync(process.execPath, ['bin/spacesync.js', 'server', '--port', '0', ...args], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['bin/dev.js', 'server', '--port', '0', ...args], { encoding: 'utf8' });
     expect(r.status).toBe(64);
     expect(r.stderr).toMatch(message);
   });
