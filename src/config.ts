@@ -1,10 +1,10 @@
 // The one validated configuration: defaults < config file < environment < command-line flags.
 // Read once at start; every part of the program is handed only the piece it needs.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { SpacesyncError } from './errors.js';
-import { describeLink } from './redact.js';
+import { describeLink, normalizeLink } from './redact.js';
 
 const LINK_SHAPE = /^https?:\/\/[^/\s]+(\/[^\s]*)?\/links\/[^/\s]+\/api\/v1\/?$/;
 
@@ -67,6 +67,19 @@ function readFileIfPresent(file: string): string | undefined {
     return readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      // A file where a folder should be: `--dir README.md`, not a question of permissions.
+      const exists = (p: string) => {
+        try {
+          return statSync(p) !== undefined;
+        } catch {
+          return false;
+        }
+      };
+      let p = path.dirname(file);
+      while (path.dirname(p) !== p && !exists(p)) p = path.dirname(p);
+      throw new SpacesyncError('usage', `${p} is a file, not a folder, so it holds no .spacesync/config.json. Pass the mirror folder with --dir (or SPACESYNC_DIR).`, { cause: e });
+    }
     throw new SpacesyncError('config_invalid', `Cannot read the config file ${file}: ${(e as Error).message}. Check its permissions.`, { cause: e });
   }
 }
@@ -131,7 +144,7 @@ export function loadConfig(input: LoadConfigInput = {}): Config {
     ? dir
     : path.resolve(path.dirname(path.dirname(file)), String(fromFile.dir));
   const link = flags.link ?? env.SPACESYNC_LINK ?? fromFile.link;
-  if (link !== undefined) merged.link = link;
+  if (link !== undefined) merged.link = typeof link === 'string' ? normalizeLink(link) : link;
   const apiKey = flags.apiKey ?? env.SPACESYNC_API_KEY ?? fromFile.apiKey;
   if (apiKey !== undefined) merged.apiKey = apiKey;
   if (flags.verbose) merged.log = { ...(fromFile.log as object | undefined), level: 'debug' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeLink, redactText, redactValue } from './redact.js';
+import { describeLink, normalizeLink, redactText, redactValue } from './redact.js';
 
 describe('redact', () => {
   it('shows a link as host and the first four characters of its id', () => {
@@ -18,5 +18,14 @@ describe('redact', () => {
     expect(r.o.self).toBe('[circular]');
     expect(r.e).toBeInstanceOf(Error);
     expect(r.e.message).not.toContain('SECRET123');
+  });
+  it('shows a malformed link as its scheme and host only, a bare id as four characters', () => {
+    expect(describeLink('http://h:8788/link/keyedLinkId1234/api/v1')).toBe('http://h:8788/… (28 characters hidden)');
+    expect(describeLink('https://h.example/links/Zq81-secret-id/api/v1?x=1')).not.toContain('secret');
+    expect(describeLink('keyedLinkId1234')).toBe('keye… (15 characters)');
+    expect(describeLink('abc')).toBe('…');
+  });
+  it('normalises a link to one spelling: trimmed, no trailing slash', () => {
+    expect(normalizeLink(' https://h/links/X/api/v1/ ')).toBe('https://h/links/X/api/v1');
   });
 });

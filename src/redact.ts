@@ -19,9 +19,25 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return out.replace(BEARER, '$1[redacted]');
 }
 
-/** A link as it may be shown to a person: `<host>/links/abcd…/api/v1`. */
+/**
+ * A link as it may be shown to a person: `<host>/links/abcd…/api/v1`. A value that is not of that
+ * form (`/link/` for `/links/`, a bare id, a link without its id) is a secret all the same: only its
+ * scheme and host are shown, or, when it is no URL, its first four characters.
+ */
 export function describeLink(link: string): string {
-  return redactText(link);
+  const text = link.trim();
+  if (/^https?:\/\/[^/\s]+(\/[^\s]*)?\/links\/[^/\s]+(\/|$)/i.test(text) && !/[?#]/.test(text)) return redactText(text);
+  const url = /^([a-z][a-z0-9+.-]*:\/\/[^/?#\s]*)([/?#].*)?$/i.exec(text);
+  if (url) return url[2] && url[2] !== '/' ? `${url[1]}/… (${url[2].length} characters hidden)` : url[1]!;
+  return text.length <= 4 ? '…' : `${maskLinkId(text)} (${text.length} characters)`;
+}
+
+/**
+ * The one spelling of a link that is stored and compared: trimmed, without trailing slashes
+ * (`…/api/v1/` and `…/api/v1` are the same link).
+ */
+export function normalizeLink(link: string): string {
+  return link.trim().replace(/\/+$/, '');
 }
 
 /** Deep copy of `value` with every string redacted; Errors become plain objects. */

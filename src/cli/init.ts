@@ -7,7 +7,7 @@ import type { Wrap } from './program.js';
 import { configPath, configSchema } from '../config.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { createClient, resolveLimits, Scheduler, type ConnectionInfo } from '../client/index.js';
-import { describeLink } from '../redact.js';
+import { describeLink, normalizeLink } from '../redact.js';
 
 interface InitFlags {
   link?: string;
@@ -44,12 +44,24 @@ function initError(e: SpacesyncError, host: string): SpacesyncError {
       return new SpacesyncError('auth_rejected', `The service at ${host} did not accept the API key given for this link. Nothing was written. Check the key (it is shown once, when the link is created in the app) and run init again with the right --api-key.`, keep);
     case 'network':
     case 'timeout': {
+      if (speaksNoTls(e)) {
+        return new SpacesyncError('network', `The server at ${host} does not speak TLS (https://): it answered in plain HTTP. Nothing was written. If it is a local or test server, try the link with http:// instead of https://.`, keep);
+      }
       const why = e.cause instanceof Error ? e.cause.message : e.code === 'timeout' ? 'no answer in time' : 'no connection';
       return new SpacesyncError(e.code, `Could not reach the service at ${host} to check the link (${why}). Nothing was written. Check the network connection and the host part of the link, then run init again.`, keep);
     }
     default:
       return new SpacesyncError(e.code, `Checking the link failed: ${e.message} Nothing was written; run init again once that is fixed.`, keep);
   }
+}
+
+/** An https:// request answered in plain HTTP: OpenSSL's EPROTO / "wrong version number". */
+function speaksNoTls(e: unknown): boolean {
+  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 6; c = c.cause, depth++) {
+    const code = (c as NodeJS.ErrnoException).code;
+    if (code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|EPROTO/i.test(c.message)) return true;
+  }
+  return false;
 }
 
 function hostOf(link: string): string {
@@ -86,7 +98,8 @@ function writeSecretFile(file: string, text: string): void {
 }
 
 export async function runInit(o: InitOptions): Promise<number> {
-  const link = o.link?.trim();
+  // One spelling stored and compared: `…/api/v1/` and `…/api/v1` are the same link.
+  const link = o.link === undefined ? undefined : normalizeLink(o.link);
   if (!link) {
     throw new SpacesyncError('usage', `init needs the space's connection link: spacesync init ${shellQuote(o.dir)} --link ${LINK_FORM} (or set SPACESYNC_LINK). The link is made in the app.`);
   }
@@ -101,7 +114,7 @@ export async function runInit(o: InitOptions): Promise<number> {
   }
   const file = configPath(root);
   const existing = readExisting(file, o.force);
-  if (existing && typeof existing.link === 'string' && existing.link !== link && !o.force) {
+  if (existing && typeof existing.link === 'string' && normalizeLink(existing.link) !== link && !o.force) {
     throw new SpacesyncError('refused_safety', `${root} is already connected to another link (${describeLink(existing.link)}), so its config was left as it is. Run init again with --force to connect it to the new link.`);
   }
 
@@ -126,10 +139,10 @@ export async function runInit(o: InitOptions): Promise<number> {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const next: Record<string, unknown> = { ...(existing ?? {}), link };
   if (apiKey) next.apiKey = apiKey;
-  else if (existing?.link !== link) delete next.apiKey; // a key belongs to its link
+  else if (typeof existing?.link !== 'string' || normalizeLink(existing.link) !== link) delete next.apiKey; // a key belongs to its link
   writeSecretFile(file, `${JSON.stringify(next, null, 2)}\n`);
 
-  const replaced = existing?.link !== undefined && existing.link !== link;
+  const replaced = typeof existing?.link === 'string' && normalizeLink(existing.link) !== link;
   o.out(`Connected to the space "${info.space.name}" (time zone ${info.space.timezone}) through ${describeLink(link)}.`);
   o.out(`Wrote ${file} (readable only by you: it holds the link${apiKey ? ' and the API key' : ''}).`);
   if (replaced && existsSync(path.join(path.dirname(file), 'journal.db'))) {

@@ -152,4 +152,26 @@ describe('spacesync init', () => {
     expect(r.code).toBe(64);
     expect(r.stderr).toMatch(/is a file, not a folder/);
   });
+
+  it('the link is normalised before it is compared and stored: …/api/v1/ then …/api/v1 is the same link', async () => {
+    const root = tempDir();
+    const first = await runCli(['init', root, '--link', `${open.baseUrl}/`]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(readConfig(root).link).toBe(open.baseUrl);
+    const again = await runCli(['init', root, '--link', open.baseUrl]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('already connected');
+    expect(readConfig(root).link).toBe(open.baseUrl);
+  });
+
+  it('https:// to a server that speaks plain HTTP says so and suggests http://, not a network problem', async () => {
+    const root = path.join(tempDir(), 'Notes');
+    const r = await runCli(['init', root, '--link', open.baseUrl.replace(/^http:/, 'https:')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('does not speak TLS');
+    expect(r.stderr).toContain('try the link with http://');
+    expect(r.stderr).not.toMatch(/Check the network|EPROTO/);
+    expect(fs.existsSync(root)).toBe(false);
+    expectNoSecret(r, linkIdOf(open.baseUrl));
+  });
 });
