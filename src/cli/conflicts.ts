@@ -9,6 +9,7 @@ import { SpacesyncError } from '../errors.js';
 import type { ConflictRecord, Journal } from '../journal/index.js';
 import { isConflictCopy, readMirrorFile, resolveInRoot } from '../mirror/index.js';
 import { diffBlocks, fileBlocks, formatDiff, type DiffBlock, type DiffLine } from './blockDiff.js';
+import { withJsonErrors } from './jsonError.js';
 import { shellQuote } from './init.js';
 import { ago, localTime, openMirrorState } from './openMirrorState.js';
 
@@ -150,7 +151,7 @@ export function registerConflicts(program: Command, wrap: Wrap): void {
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--all', 'include resolved conflicts')
     .option('--json', 'print JSON')
-    .action(wrap(async (flags: ConflictsFlags) => listConflicts(flags)));
+    .action(wrap(async (flags: ConflictsFlags) => withJsonErrors(flags.json, () => listConflicts(flags))));
   conflicts
     .command('resolve')
     .description('mark a conflict resolved, by its number or its copy\'s path')

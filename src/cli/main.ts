@@ -3,6 +3,7 @@
 import { buildProgram, CommanderError, type ExitHolder } from './program.js';
 import { isSpacesyncError } from '../errors.js';
 import { redactText } from '../redact.js';
+import { exitCodeOf } from './jsonError.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   const exit: ExitHolder = { code: 0 };
@@ -17,9 +18,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (isSpacesyncError(e)) {
       process.stderr.write(`spacesync: ${redactText(e.message)}\n`);
-      if (e.code === 'refused_safety') return 2;
-      if (e.code === 'usage') return 64;
-      return 1;
+      return exitCodeOf(e);
     }
     const err = e as Error;
     process.stderr.write(`spacesync: unexpected error: ${redactText(err?.stack ?? String(e))}\nThis is a bug; please report it with the lines above.\n`);

@@ -2,6 +2,7 @@
 // the order the cycle sends them, what it holds back and why, and what the pull would write.
 // `spacesync sync --dry-run` prints the same.
 import type { Command } from 'commander';
+import { withJsonErrors } from './jsonError.js';
 import type { Wrap } from './program.js';
 import { loadConfig, requireLink } from '../config.js';
 import { createLogger } from '../log.js';
@@ -112,5 +113,5 @@ export function registerPlan(program: Command, wrap: Wrap): void {
     .option('--link <url>', 'connection link (or SPACESYNC_LINK)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--json', 'print JSON')
-    .action(wrap(async (flags: PlanFlags) => runPlan(flags)));
+    .action(wrap(async (flags: PlanFlags) => withJsonErrors(flags.json, () => runPlan(flags))));
 }

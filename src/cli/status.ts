@@ -9,6 +9,7 @@ import { readDaemonStats, readLastCycle, readStatusErrors, type DaemonStats, typ
 import { lockPath } from '../mirror/index.js';
 import { describeLink } from '../redact.js';
 import { shellQuote } from './init.js';
+import { withJsonErrors } from './jsonError.js';
 import { ago, localTime, openMirrorState } from './openMirrorState.js';
 import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
 
@@ -158,11 +159,11 @@ export function registerStatus(program: Command, wrap: Wrap): void {
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--json', 'print JSON')
-    .action(wrap(async (flags: StatusFlags) => {
+    .action(wrap(async (flags: StatusFlags) => withJsonErrors(flags.json, async () => {
       const now = new Date();
       const report = await collectStatus(flags);
       const text = flags.json ? JSON.stringify(report, null, 2) : formatStatus(report, now).join('\n');
       process.stdout.write(`${text}\n`);
       return 0;
-    }));
+    })));
 }

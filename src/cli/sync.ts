@@ -19,6 +19,7 @@ import { runDaemon } from '../sync/daemon.js';
 import { backUp, filesOfCycle, saveStats } from '../sync/afterWork.js';
 import type { PushResult } from '../sync/pushLocal.js';
 import { describePushPlan, planCycle } from './plan.js';
+import { shellQuote } from './init.js';
 
 interface SyncFlags {
   link?: string;
@@ -40,8 +41,12 @@ function listed(paths: readonly string[], max = 20): string[] {
   return lines;
 }
 
-/** A missing root may be an unmounted disk or a moved folder: refused, unless --force asks to create it. */
-function checkRoot(root: string, force: boolean): void {
+/**
+ * A missing root may be an unmounted disk or a moved folder: refused, unless --force asks to create
+ * it. Without a link (a missing folder has no config either) the advice is `init`, and nothing is
+ * created that the next step would refuse.
+ */
+function checkRoot(root: string, force: boolean, hasLink: boolean): void {
   let kind: 'dir' | 'other' | 'missing';
   try {
     kind = statSync(root).isDirectory() ? 'dir' : 'other';
@@ -50,6 +55,9 @@ function checkRoot(root: string, force: boolean): void {
   }
   if (kind === 'other') throw new SpacesyncError('usage', `${root} is a file, not a folder. Pass the folder to mirror into with --dir.`);
   if (kind === 'dir') return;
+  if (!hasLink) {
+    throw new SpacesyncError('config_missing', `The folder ${root} does not exist, and no connection link was given for it, so nothing was synced or created. Set it up with \`spacesync init ${shellQuote(root)} --link URL\` (which creates the folder), or pass the right --dir.`);
+  }
   if (force) {
     mkdirSync(root, { recursive: true });
     return;
@@ -201,7 +209,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
     },
   });
   // The folder first: a missing one also hides its config (and the link in it), and is the real problem.
-  checkRoot(config.dir, flags.force === true && flags.dryRun !== true);
+  checkRoot(config.dir, flags.force === true && flags.dryRun !== true, config.link !== undefined);
   const link = requireLink(config);
   const dryRun = flags.dryRun === true;
   const secrets = [link, ...(config.apiKey ? [config.apiKey] : [])];
