@@ -1,7 +1,7 @@
 // The API client of one space: every endpoint as a typed method, each request passed through the
 // space's scheduler, failures turned into SpacesyncErrors that never carry the link or the key.
 import { SpacesyncError } from '../errors.js';
-import type { Logger } from '../log.js';
+import { FILE_ONLY, type Logger } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import { VERSION } from '../version.js';
 import { encodeQuery, type ApiCall, type CallOptions, type Parse, type Send } from './apiCall.js';
@@ -69,6 +69,8 @@ export function createClient(options: ClientOptions) {
   let attemptSeq = 0;
   let aliveSeq = 0;
   let probe: Promise<boolean> | undefined;
+  /** Set by close(): a request it cut off is no news (the caller already has its answer or error). */
+  let closed = false;
   const userAgent = `spacesync/${VERSION} (node ${process.version})`;
 
   const sendCall = async <T>(call: ApiCall, callOptions: CallOptions | undefined, parse: Parse<T>, counted = true): Promise<T> => {
@@ -142,7 +144,8 @@ export function createClient(options: ClientOptions) {
         details: { method: call.method, path: call.path, endpoint: call.endpoint, status: 404 },
       });
     }
-    log?.warn({ endpoint: call.endpoint, code: error.code, status: outcome.kind === 'response' ? outcome.status : outcome.reason, attempts: result.attempts, ms }, error.message);
+    // The caller reports the error in its own words: the terminal does not show it a second time.
+    if (!closed) log?.warn({ ...FILE_ONLY, endpoint: call.endpoint, code: error.code, status: outcome.kind === 'response' ? outcome.status : outcome.reason, attempts: result.attempts, ms }, error.message);
     return fail(error);
   };
 
@@ -169,6 +172,7 @@ export function createClient(options: ClientOptions) {
     stats: (): ClientStats => ({ ...scheduler.stats(), errors: { ...errors } }),
     /** Rejects queued requests (when the client made its own scheduler) and closes idle connections. */
     close(): void {
+      closed = true;
       if (ownsScheduler) scheduler.close();
       if (ownsTransport) (transport as { close?: () => void }).close?.();
     },

@@ -12,6 +12,7 @@ import { isRef, type PlanStep } from '../core/plan.js';
 import { readYields, resolveStep } from '../core/refs.js';
 import type { Block } from '../dialect/index.js';
 import { isSpacesyncError } from '../errors.js';
+import { FILE_ONLY } from '../log.js';
 import type { SyncContext } from './SyncContext.js';
 import { finalizeDocument, UNSENT, writeConflictCopy, type DocumentOutcome, type RunState } from './finalizeDocument.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
@@ -108,7 +109,7 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
         const err = e as { code: string; message: string };
         step.docs.forEach((d) => failed.add(d));
         out.failed.push({ path: step.docs.length ? step.docs.map(pathOf).join(', ') : step.describe, code: err.code, message: err.message });
-        ctx.logger.warn({ op: opOf(s), docs: s.docs, code: err.code }, err.message);
+        ctx.logger.warn({ ...FILE_ONLY, op: opOf(s), docs: s.docs, code: err.code }, err.message); // reported with the push
         continue;
       }
     }

@@ -1,6 +1,7 @@
 // The push half of a cycle: settle what an interrupted run left, look at the mirror, ask the latest
 // listing which of the changed documents the service changed too, plan, check safety, and carry the
 // plan out (or only return it, for `spacesync plan` and `--dry-run`).
+import { FILE_ONLY } from '../log.js';
 import type { SyncContext } from './SyncContext.js';
 import { currentListing } from './currentListing.js';
 import { executePlan, type PushOutcome } from './executePlan.js';
@@ -88,7 +89,7 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
     ...(full?.folders ? { remoteFolders: full.folders } : {}),
   });
   if (plan.refused) {
-    ctx.logger.warn({ reason: plan.refused.reason }, plan.refused.message);
+    ctx.logger.warn({ ...FILE_ONLY, reason: plan.refused.reason }, plan.refused.message); // the command says it
     return { plan, outcome: null, requests: requests() };
   }
   if (opts.dryRun) return { plan, outcome: null, requests: requests() };

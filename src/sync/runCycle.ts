@@ -5,6 +5,7 @@
 import type { Priority } from '../client/index.js';
 import { BUILTIN_DIRS, planLayout, type LayoutDocument } from '../core/layout.js';
 import type { DocumentRecord } from '../journal/index.js';
+import { FILE_ONLY } from '../log.js';
 import type { SyncContext } from './SyncContext.js';
 import { applyLayout, type Move } from './applyLayout.js';
 import { checkPullSafety, type SafetyRefusal } from './checkPullSafety.js';
@@ -133,7 +134,7 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
         }
         const err = e as { code: string; message: string };
         result.failed.push({ id, path: ctx.journal.getDocument(id)?.path ?? id, code: err.code, message: err.message });
-        ctx.logger.warn({ doc: id, code: err.code }, err.message);
+        ctx.logger.warn({ ...FILE_ONLY, doc: id, code: err.code }, err.message); // reported with the cycle
       }
       done++;
       report();
@@ -167,7 +168,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
   });
   if (result.refused) {
-    ctx.logger.warn({ reason: result.refused.reason }, result.refused.message);
+    ctx.logger.warn({ ...FILE_ONLY, reason: result.refused.reason }, result.refused.message); // the command says it
     return finish();
   }
 
