@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { Wrap } from './program.js';
 import { configPath } from '../config.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
+import { acquireLock } from '../mirror/index.js';
 import { startServer, type RunningServer } from '../server/index.js';
 import { shellQuote } from './init.js';
 
@@ -77,6 +78,9 @@ export async function runDemo(dir: string, verbose: boolean): Promise<number> {
   const root = path.resolve(dir);
   checkFolder(root);
   mkdirSync(path.join(root, '.spacesync'), { recursive: true, mode: 0o700 });
+  // A demo already running on this folder is told before anything is written or printed: its
+  // config keeps the link of its own server. (The sync below takes the lock for good.)
+  acquireLock(root).release();
   const server = await startDemoServer(root);
   try {
     writeDemoConfig(root, server.baseUrl);

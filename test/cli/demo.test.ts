@@ -34,6 +34,14 @@ describe('spacesync demo', () => {
     expect(fs.readFileSync(path.join(root, QUICK_IDEA), 'utf8')).toContain('What if daily notes could pull in open t');
     expect(fs.statSync(path.join(root, '.spacesync', 'config.json')).mode & 0o777).toBe(0o600);
 
+    // A second demo on the same folder is refused before it writes the config or prints a banner.
+    const config = fs.readFileSync(path.join(root, '.spacesync', 'config.json'), 'utf8');
+    const again = await runCli(['demo', root]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already being synced by another spacesync \(pid \d+/);
+    expect(again.stdout).not.toContain('Server:');
+    expect(fs.readFileSync(path.join(root, '.spacesync', 'config.json'), 'utf8')).toBe(config);
+
     // The change the intro suggests, made in the space through the printed link.
     const put = await fetch(`${url}/blocks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: [{ id: BLOCK, markdown: 'Changed in the space' }] }) });
     expect(put.status).toBe(200);
