@@ -50,7 +50,7 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
   const missing = new Map<string, DocumentRecord>(records.filter((r) => !seen.has(r.id) && r.fileHash !== null).map((r) => [r.id, r]));
   for (const p of fresh) {
     const file = await readMirrorFile(root, p);
-    const id = file ? frontMatter(file.text)?.data?.id : undefined;
+    const id = file?.text ? frontMatter(file.text)?.data?.id : undefined;
     const was = typeof id === 'string' ? missing.get(id) : undefined;
     if (was) {
       missing.delete(was.id);

@@ -45,6 +45,7 @@ export function pushPlanJson(push: PushResult) {
     reads: p.steps.filter((s) => s.method === 'GET').map((s) => s.describe),
     conflicts: p.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path),
     problems: p.problems,
+    heldBack: p.heldBack,
     pendingIntents: p.pendingIntents,
   };
 }
@@ -68,6 +69,10 @@ export function describePushPlan(push: PushResult): string[] {
   if (conflicts.length > 0) {
     lines.push(`Would keep ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'} (the space's version stays, yours goes to a copy beside the file):`);
     for (const c of conflicts) lines.push(`  ${c}`);
+  }
+  if (p.heldBack.length > 0) {
+    lines.push(`Held back (${p.heldBack.length}; neither sent nor written over):`);
+    for (const h of p.heldBack) lines.push(`  ${h.message}`);
   }
   if (p.problems.length > 0) {
     lines.push(`Not sent (${p.problems.length}; the files keep these changes):`);

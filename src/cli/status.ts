@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import type { Wrap } from './program.js';
 import { readDaemonStats, readLastCycle, readStatusErrors, type DaemonStats, type StatusError } from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
+import { readHeldBack } from '../sync/heldBackState.js';
+import type { HeldBackFile } from '../sync/PushPlan.js';
 import { describeLink } from '../redact.js';
 import { shellQuote } from './init.js';
 import { withJsonErrors } from './jsonError.js';
@@ -40,6 +42,8 @@ export interface StatusReport {
   /** When the listing that pendingRemote compares with was taken. */
   listedAt: string | null;
   conflicts: number;
+  /** Files the last cycles held back (not UTF-8 text, or wiping their document), with what to do. */
+  heldBack: HeldBackFile[];
   /** Operations sent and not confirmed; resolved at the next start. */
   pendingIntents: number;
   requests: (DaemonStats & { lastMinute: { requests: number; requestLimit: number; blocks: number; blockLimit: number } }) | null;
@@ -84,6 +88,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       pendingRemote: remote.changes,
       listedAt: remote.listedAt,
       conflicts: counts?.openConflicts ?? 0,
+      heldBack: journal ? readHeldBack(journal) : [],
       pendingIntents: counts?.pendingIntents ?? 0,
       requests: stats ? {
         ...stats,
@@ -133,6 +138,10 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
   else {
     row('remote changes', `${plural(r.pendingRemote.length, 'document')} changed in the space, not yet here (as of ${localTime(r.listedAt)}):`);
     lines.push(...listed(r.pendingRemote, (c) => `${c.path ?? c.title} (${c.change === 'removed' ? 'purged from the trash' : c.change})`));
+  }
+  if (r.heldBack.length > 0) {
+    row('held back', `${plural(r.heldBack.length, 'file')} not synced until you act:`);
+    lines.push(...listed(r.heldBack, (h) => h.message));
   }
   row('conflicts', r.conflicts === 0 ? 'none' : `${r.conflicts}: see them with \`spacesync conflicts --dir ${dir}\``);
   if (r.pendingIntents > 0) row('unconfirmed', `${plural(r.pendingIntents, 'request')} sent without a confirmed answer; the next sync re-reads those documents`);

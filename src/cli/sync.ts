@@ -1,5 +1,6 @@
 // `spacesync sync`: brings the folder in step with the space. `--once` runs one cycle and exits
-// (0 in sync, 1 error, 2 refused by a safety check, 3 conflicts); without it, cycles run on the
+// (0 in sync, 1 error, 2 refused by a safety check, 3 conflicts,
+// 4 a file held back because it is not UTF-8 text); without it, cycles run on the
 // poll interval until SIGINT/SIGTERM. `--dry-run` shows what a cycle would do and changes nothing.
 import { mkdirSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
@@ -87,7 +88,7 @@ function printPlan(plan: PullPlan): void {
 }
 
 /** Prints what the push of a cycle did: requests, conflicts kept, failures, changes held back. */
-function reportPush(push: PushResult): void {
+function reportPush(push: PushResult, heldSaid?: Set<string>): void {
   const o = push.outcome;
   if (push.plan.refused) {
     err(`spacesync: ${push.plan.refused.message}`);
@@ -104,6 +105,9 @@ function reportPush(push: PushResult): void {
   }
   for (const f of o?.failed ?? []) err(`spacesync: could not send the changes of ${f.path}: ${f.message}`);
   if ((o?.failed.length ?? 0) > 0) err('spacesync: those documents are read again and merged on the next run; nothing of them is lost.');
+  // The daemon says a held-back file once, not on every cycle it stays so.
+  for (const h of push.plan.heldBack) if (!heldSaid?.has(h.message)) err(`spacesync: held back: ${h.message}`);
+  push.plan.heldBack.forEach((h) => heldSaid?.add(h.message));
   if (push.plan.problems.length > 0) {
     out(`${push.plan.problems.length} change(s) here were not sent; the files keep them:`);
     for (const line of listed(push.plan.problems.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`))) out(line);
@@ -140,8 +144,8 @@ function report(result: CycleResult, quietWhenIdle: boolean, pushed = false, pus
 }
 
 /** Prints what a full cycle did; returns the contract's exit code. */
-function reportCycle(r: SyncCycleResult, quietWhenIdle: boolean): number {
-  reportPush(r.push);
+function reportCycle(r: SyncCycleResult, quietWhenIdle: boolean, heldSaid?: Set<string>): number {
+  reportPush(r.push, heldSaid);
   const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
   if (r.pull) report(r.pull, quietWhenIdle, pushed, true);
   return r.exitCode;
@@ -172,16 +176,19 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
   const { minSeconds, maxSeconds } = config.poll;
   out(`spacesync: syncing ${describeLink(link)} into ${config.dir}: saved files at once, the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
   let lastRefusal = '';
+  const heldSaid = new Set<string>();
   const handle = runDaemon({
     ctx: session.ctx, pollMinMs: minSeconds * 1000, pollMaxMs: maxSeconds * 1000, debounceMs: config.debounceMs,
     autoCommit: config.git.autoCommit, secrets: [link, ...(config.apiKey ? [config.apiKey] : [])],
     onCycle: (cycle) => {
       const refusal = cycle.push.plan.refused ?? cycle.pull?.refused ?? null;
       // A refusal is said once; the daemon keeps looking, in case the space comes back.
-      if (refusal?.message !== lastRefusal || !refusal) reportCycle(cycle, true);
+      if (refusal?.message !== lastRefusal || !refusal) reportCycle(cycle, true, heldSaid);
+      // A file fixed and broken again is said again.
+      for (const m of [...heldSaid]) if (!cycle.push.plan.heldBack.some((h) => h.message === m)) heldSaid.delete(m);
       lastRefusal = refusal?.message ?? '';
     },
-    onPush: (push) => reportPush(push),
+    onPush: (push) => reportPush(push, heldSaid),
     onError: (e, fatal) => {
       if (fatal) return;
       const message = e instanceof Error ? e.message : String(e);
@@ -261,7 +268,7 @@ export function registerSync(program: Command, wrap: Wrap): void {
     .description('two-way sync between the space and the folder (a daemon unless --once)')
     .option('--link <url>', 'connection link (or SPACESYNC_LINK)')
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
-    .option('--once', 'run one full cycle and exit (0 in sync, 1 error, 2 refused, 3 conflicts)')
+    .option('--once', 'run one full cycle and exit (0 in sync, 1 error, 2 refused, 3 conflicts, 4 a file held back)')
     .option('--dry-run', 'show what a cycle would do, change nothing')
     .option('--force', 'override the safety checks (mass delete, empty root)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')

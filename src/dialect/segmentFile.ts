@@ -36,7 +36,8 @@ function separators(text: string, nodes: readonly ScanNode[], from: number, to: 
 
 export function segmentFile(text: string): FileSegments {
   const fm = frontMatter(text);
-  const bodyStart = fm ? fm.end : 0;
+  // A UTF-8 byte-order mark is no text of the first block: it stays before it, byte for byte.
+  const bodyStart = fm ? fm.end : text.startsWith('\uFEFF') ? 1 : 0;
   const nodes = scanBlocks(text, false, bodyStart);
   return {
     frontMatter: fm,

@@ -37,8 +37,22 @@ export interface PushRefusal {
   message: string;
 }
 
+/** A file whose changes this cycle does not send, whatever else it does: the user decides. */
+export interface HeldBackFile {
+  path: string;
+  /** `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks. */
+  reason: 'undecodable' | 'wipe';
+  message: string;
+  /** The document, when the file is a known one's. */
+  docId?: string;
+  /** Byte offset of the first bad sequence (undecodable). */
+  offset?: number;
+}
+
 export interface PushPlan {
   refused: PushRefusal | null;
+  /** Files held back (not UTF-8, or wiping their document): named in the output and in status. */
+  heldBack: HeldBackFile[];
   steps: PlanStep[];
   tasks: DocumentTask[];
   folders: FolderDecisions | null;
@@ -50,4 +64,4 @@ export interface PushPlan {
   reads: number;
 }
 
-export const emptyPlan = (pendingIntents = 0): PushPlan => ({ refused: null, steps: [], tasks: [], folders: null, problems: [], pendingIntents, reads: 0 });
+export const emptyPlan = (pendingIntents = 0): PushPlan => ({ refused: null, heldBack: [], steps: [], tasks: [], folders: null, problems: [], pendingIntents, reads: 0 });

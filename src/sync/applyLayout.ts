@@ -66,7 +66,7 @@ async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string, re
   // A document retitled in the space is read this cycle, and that write sets the front matter.
   if (rec.fileHash === null || remoteTitle !== rec.title) return;
   const file = await readMirrorFile(ctx.root, to);
-  if (!file || file.hash !== rec.fileHash) return;
+  if (!file || file.text === null || file.hash !== rec.fileHash) return;
   const fm = withFrontMatter(file.text, { id: rec.id, title: needsTitle(rec.title, to) ? rec.title : undefined }, to);
   if (!fm.ok || fm.text === file.text) return;
   const w = await writeFileIfUnchanged(ctx.root, to, fm.text, file.hash, { ownWrites: ctx.ownWrites });

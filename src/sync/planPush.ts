@@ -39,7 +39,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   const { journal } = ctx;
   const readsBefore = ctx.client.stats().total;
   const { scan, listing, forced } = input;
-  const plan: PushPlan = { refused: null, steps: [], tasks: [], folders: null, problems: [...scan.problems], pendingIntents: input.pendingIntents, reads: 0 };
+  const plan: PushPlan = { refused: null, heldBack: [...scan.heldBack], steps: [], tasks: [], folders: null, problems: [...scan.problems], pendingIntents: input.pendingIntents, reads: 0 };
   const records = journal.listDocuments();
   const byId = new Map(records.map((r) => [r.id, r]));
   const withFiles = records.filter((r) => r.fileHash !== null);

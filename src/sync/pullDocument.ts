@@ -11,7 +11,7 @@ import type { BaseBlock } from '../core/types.js';
 import { markdownEquals, segmentFile, type Segment } from '../dialect/index.js';
 import { isSpacesyncError } from '../errors.js';
 import type { DocumentRecord } from '../journal/index.js';
-import { readMirrorFile, writeFileIfUnchanged } from '../mirror/index.js';
+import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { composeFile, frontMatterParts, withFrontMatter } from './fileText.js';
 import { keepSignedUrls } from './keepSignedUrls.js';
@@ -68,6 +68,11 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
 
   // The file is read after the answer arrives, so an edit made while the request was out is seen.
   const existing = await readMirrorFile(root, path);
+  // A file that is not UTF-8 text is the user's to save again: never written over.
+  if (existing?.text === null) {
+    if (recorded) return { kind: 'localPending', path, reason: 'edited' };
+    return { kind: 'blocked', path, message: `${undecodableMessage(path, existing.undecodable)} The document "${remote.title}" is written there once it is.` };
+  }
   let text: string;
   let mode: 'new' | 'splice' | 'render';
   if (recorded) {

@@ -7,10 +7,11 @@ import { currentListing } from './currentListing.js';
 import { executePlan, type PushOutcome } from './executePlan.js';
 import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
-import { readLocalDocument } from './readLocalDocument.js';
+import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
 import { resolveIntents } from './resolveIntents.js';
 import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from './remoteTypes.js';
 import { shiftCounts } from './pullState.js';
+import { recordHeldBack } from './heldBackState.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';
 
 /** A listing younger than this is taken as current (one request covers every pending document). */
@@ -52,7 +53,10 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
   const intents = journal.pendingIntents();
   const scanOpts = opts.paths ? { paths: opts.paths } : {};
   let scan = await scanLocal(ctx, scanOpts);
-  if (isEmpty(scan) && intents.length === 0) return { plan: { ...emptyPlan(), problems: scan.problems }, outcome: null, requests: 0 };
+  if (isEmpty(scan) && intents.length === 0) {
+    if (!opts.dryRun) recordHeldBack(journal, scan.heldBack, opts.paths);
+    return { plan: { ...emptyPlan(), problems: scan.problems, heldBack: scan.heldBack }, outcome: null, requests: 0 };
+  }
 
   let full: FullListing | undefined;
   let listing;
@@ -78,6 +82,7 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
       const r = journal.getDocument(id);
       if (!r || r.fileHash === null || scan.changed.some((c) => c.record.id === id) || scan.missing.some((m) => m.id === id)) continue;
       const local = await readLocalDocument(ctx.root, r.path);
+      if (isUndecodable(local)) continue; // held back until saved as UTF-8; its intents wait for it
       if (local && local.frontMatter.ok) scan.changed.push({ record: r, local, moved: false });
       else settles.forEach((i) => journal.clearIntent(i));
     }
@@ -88,6 +93,8 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
     ...(full?.placements ? { placements: full.placements } : {}),
     ...(full?.folders ? { remoteFolders: full.folders } : {}),
   });
+  if (!opts.dryRun) recordHeldBack(journal, plan.heldBack, opts.paths);
+  for (const h of plan.heldBack) ctx.logger.warn({ path: h.path, reason: h.reason }, h.message);
   if (plan.refused) {
     ctx.logger.warn({ ...FILE_ONLY, reason: plan.refused.reason }, plan.refused.message); // the command says it
     return { plan, outcome: null, requests: requests() };

@@ -2,7 +2,7 @@
 // that pairs renames, a `title` the name cannot carry, the user's own keys) and its block segments.
 import { parseFrontMatter, type ParsedFrontMatter } from '../core/frontMatter.js';
 import { segmentFile, type Segment } from '../dialect/index.js';
-import { readMirrorFile } from '../mirror/index.js';
+import { readMirrorFile, type UndecodableFile } from '../mirror/index.js';
 import { frontMatterParts } from './fileText.js';
 
 export interface LocalDocument {
@@ -22,11 +22,22 @@ export function parseLocalDocument(path: string, text: string, hash: string): Lo
   return { path, text, hash, frontMatter, segments: file.segments, separators: file.separators };
 }
 
-/** The file at `path`, read and cut into blocks; null when there is none. */
-export async function readLocalDocument(root: string, path: string): Promise<LocalDocument | null> {
-  const file = await readMirrorFile(root, path);
-  return file === null ? null : parseLocalDocument(path, file.text, file.hash);
+/** A file that is not UTF-8 text: never synced, never written over (see decodeStrict). */
+export interface UndecodableDocument {
+  path: string;
+  hash: string;
+  undecodable: UndecodableFile;
 }
+
+/** The file at `path`, read and cut into blocks; null when there is none. */
+export async function readLocalDocument(root: string, path: string): Promise<LocalDocument | UndecodableDocument | null> {
+  const file = await readMirrorFile(root, path);
+  if (file === null) return null;
+  if (file.text === null) return { path, hash: file.hash, undecodable: file.undecodable };
+  return parseLocalDocument(path, file.text, file.hash);
+}
+
+export const isUndecodable = (d: LocalDocument | UndecodableDocument | null): d is UndecodableDocument => d !== null && 'undecodable' in d;
 
 /** The id the front matter claims, when it parses and has one. */
 export function claimedId(doc: LocalDocument): string | undefined {

@@ -6,7 +6,9 @@ import { BUILTIN_DIRS, STATE_DIR } from '../core/layout.js';
 import type { DocumentRecord, FolderRecord } from '../journal/index.js';
 import { scanMirror } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { claimedId, readLocalDocument, type LocalDocument } from './readLocalDocument.js';
+import { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from './readLocalDocument.js';
+import { undecodableMessage } from '../mirror/index.js';
+import type { HeldBackFile } from './PushPlan.js';
 import { pathExists } from './moveDirectory.js';
 
 export interface ChangedFile {
@@ -32,6 +34,8 @@ export interface LocalScan {
   strayDirs: string[];
   /** Files that cannot be synced as they are. */
   problems: Array<{ path: string; message: string }>;
+  /** Files that are not UTF-8 text: neither sent nor written over, nor taken as deleted. */
+  heldBack: HeldBackFile[];
   /** Document files seen (a full scan only). */
   filesSeen: number;
 }
@@ -46,7 +50,7 @@ const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
 
 export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
   const { journal, root } = ctx;
-  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], filesSeen: 0 };
+  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], heldBack: [], filesSeen: 0 };
   const records = journal.listDocuments();
   const byPath = new Map(records.map((r) => [r.path, r]));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -67,8 +71,14 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   const candidates: DocumentRecord[] = opts.paths ? records.filter((r) => present.has(r.path)) : records;
   const gone = new Map<string, DocumentRecord>();
   const strangers: LocalDocument[] = [];
-  const read = async (p: string) => {
+  // Decoding happens in the read, so whatever decides which files to read sees only the verdict.
+  const read = async (p: string): Promise<LocalDocument | null | 'undecodable'> => {
     const doc = await readLocalDocument(root, p);
+    if (isUndecodable(doc)) {
+      const id = byPath.get(p)?.id;
+      scan.heldBack.push({ path: p, reason: 'undecodable', offset: doc.undecodable.offset, message: undecodableMessage(p, doc.undecodable), ...(id ? { docId: id } : {}) });
+      return 'undecodable';
+    }
     if (doc && !doc.frontMatter.ok) scan.problems.push({ path: p, message: doc.frontMatter.problem });
     return doc;
   };
@@ -78,10 +88,11 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
       // but did not record; it is merged with the service's blocks (with no base), so an edit made
       // to it since is sent and the pull stops leaving it aside.
       const doc = present.has(r.path) ? await read(r.path) : null;
-      if (doc?.frontMatter.ok && claimedId(doc) === r.id) scan.changed.push({ record: r, local: doc, moved: false });
+      if (doc !== null && doc !== 'undecodable' && doc.frontMatter.ok && claimedId(doc) === r.id) scan.changed.push({ record: r, local: doc, moved: false });
       continue;
     }
     const doc = present.has(r.path) ? await read(r.path) : null;
+    if (doc === 'undecodable') continue; // still there, unreadable: neither changed nor gone
     if (doc === null) {
       gone.set(r.id, r);
       continue;
@@ -103,7 +114,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   for (const p of files) {
     if (byPath.has(p)) continue;
     const doc = await read(p);
-    if (doc && doc.frontMatter.ok) strangers.push(doc);
+    if (doc && doc !== 'undecodable' && doc.frontMatter.ok) strangers.push(doc);
   }
 
   // Watching only some paths: a file claiming a known document whose file is gone from its place is

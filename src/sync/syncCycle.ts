@@ -10,8 +10,11 @@ export interface SyncCycleResult {
   push: PushResult;
   /** Null when the push was refused (nothing changed on either side). */
   pull: CycleResult | null;
-  /** 0 in sync, 1 an error left something undone, 2 refused by a safety check, 3 conflicts kept. */
-  exitCode: 0 | 1 | 2 | 3;
+  /**
+   * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
+   * wipe its document included), 3 conflicts kept, 4 a file held back because it is not UTF-8 text.
+   */
+  exitCode: 0 | 1 | 2 | 3 | 4;
 }
 
 function combinePushes(first: PushResult, again: PushResult): PushResult {
@@ -42,9 +45,12 @@ export async function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Prom
   if (push.plan.refused) return { push, pull: null, exitCode: 2 };
   const pull = await runCycle(ctx, opts);
   const o = push.outcome;
+  const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   let exitCode: SyncCycleResult['exitCode'] = 0;
   if (pull.refused) exitCode = 2;
   else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length > 0) exitCode = 1;
+  else if (held('wipe')) exitCode = 2;
+  else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
   return { push, pull, exitCode };
 }

@@ -45,6 +45,8 @@ export interface CycleExpect {
 
 export type Step =
   | { do: 'local.write'; path: string; text: string }
+  /** Raw bytes (hex, spaces allowed): what an editor saving UTF-16 or Latin-1 writes. */
+  | { do: 'local.writeBytes'; path: string; hex: string }
   | { do: 'local.edit' | 'local.editorSave'; path: string; from: string; to: string; editor?: EditorStyle }
   | { do: 'local.delete'; path: string }
   | { do: 'local.rename'; from: string; to: string }
@@ -86,6 +88,8 @@ export type FileExpect = string | null | { contains?: string | string[]; notCont
 /** The state a scenario ends in (expect.json), or a check in the middle (`expect` step's `state`). */
 export interface EndState {
   files?: Record<string, FileExpect>;
+  /** Files whose bytes are exactly these (hex, spaces allowed), or start with them (`prefix`). */
+  bytes?: Record<string, string | { prefix: string }>;
   /** Exactly these document files (conflict copies included), nothing else. */
   fileList?: string[];
   /** Directories that must exist (true) or not (false). */
@@ -319,6 +323,12 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     for (const c of asList(want.notContains)) if (text.includes(c)) fail(`${p} contains ${JSON.stringify(c)}:\n${text}`);
     if (want.matches && !new RegExp(want.matches).test(text)) fail(`${p} does not match /${want.matches}/:\n${text}`);
   }
+  const hex = (h: string) => h.replace(/\s+/g, '').toLowerCase();
+  for (const [p, want] of Object.entries(e.bytes ?? {})) {
+    if (!w.exists(p)) fail(`${p} does not exist`);
+    const got = fs.readFileSync(w.file(p)).toString('hex');
+    if (typeof want === 'string' ? got !== hex(want) : !got.startsWith(hex(want.prefix))) fail(`${p} holds the bytes ${got}, expected ${typeof want === 'string' ? hex(want) : `${hex(want.prefix)}…`}`);
+  }
   if (e.fileList && !same(w.mdFiles(), [...e.fileList].sort())) fail(`the document files are ${JSON.stringify(w.mdFiles())}, expected ${JSON.stringify([...e.fileList].sort())}`);
   for (const [p, want] of Object.entries(e.dirs ?? {})) {
     const is = fs.existsSync(w.file(p)) && fs.statSync(w.file(p)).isDirectory();
@@ -439,6 +449,14 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
         fs.mkdirSync(path.dirname(w.file(step.path)), { recursive: true });
         fs.writeFileSync(w.file(step.path), step.text);
         w.localChange(step.path, before, step.text, 'local write');
+        break;
+      }
+      case 'local.writeBytes': {
+        const before = w.readOrNull(step.path);
+        const bytes = Buffer.from(step.hex.replace(/\s+/g, ''), 'hex');
+        fs.mkdirSync(path.dirname(w.file(step.path)), { recursive: true });
+        fs.writeFileSync(w.file(step.path), bytes);
+        w.localChange(step.path, before, bytes.toString('utf8'), 'local write of raw bytes');
         break;
       }
       case 'local.edit':

@@ -23,6 +23,8 @@ export interface OracleOptions {
   skip?: OracleName[];
   /** Changes the service cannot take are kept in their files (hash `unsent`); their bodies may differ. */
   heldBack?: string[];
+  /** Files the sync leaves alone (not UTF-8 text, or wiping their document): their documents are not compared with them. */
+  notSynced?: string[];
   /** Texts that may appear twice in one document (the fixture has them). */
   allowDuplicateTexts?: boolean;
   /** Block ids that a step changed without the harness knowing (purged with their document, …). */
@@ -42,10 +44,10 @@ const IN_FLIGHT = 8;
 const flatten = (segs: readonly FileSegment[]): FileSegment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
 
 /** The document files (conflict copies aside): id → path; problems with ids. */
-function filesById(w: World, failures: string[]): Map<string, string> {
+function filesById(w: World, failures: string[], heldBack: readonly string[] = []): Map<string, string> {
   const byId = new Map<string, string>();
   for (const p of w.mdFiles()) {
-    if (isConflictCopy(p)) continue;
+    if (isConflictCopy(p) || heldBack.includes(p)) continue;
     const fm = parseFrontMatter(frontMatterParts(w.read(p))?.inner, p);
     const id = fm.ok ? fm.id : undefined;
     if (!id) {
@@ -69,11 +71,21 @@ async function getJson(w: World, p: string, query?: Record<string, string>): Pro
 export async function checkConvergence(w: World, o: OracleOptions = {}): Promise<string[]> {
   const failures: string[] = [];
   const listing = (await getJson(w, '/documents')).items as Array<{ id: string; title: string }>;
-  const byId = filesById(w, failures);
+  const byId = filesById(w, failures, o.notSynced);
   const listed = new Set(listing.map((d) => d.id));
   for (const [id, p] of byId) if (!listed.has(id)) failures.push(`${p} names document ${id}, which the space does not have`);
+  const pathOf = new Map<string, string>();
+  if ((o.notSynced ?? []).length > 0) {
+    const j = openJournal(journalPath(w.root));
+    try {
+      for (const r of j.listDocuments()) pathOf.set(r.id, r.path);
+    } finally {
+      j.close();
+    }
+  }
   for (const d of listing) {
     const p = byId.get(d.id);
+    if (!p && (o.notSynced ?? []).includes(pathOf.get(d.id) ?? '')) continue;
     if (!p) {
       failures.push(`document ${d.id} ("${d.title}") has no file`);
       continue;
@@ -283,6 +295,7 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
         continue;
       }
       const held = (o.heldBack ?? []).includes(rec.path);
+      if ((o.notSynced ?? []).includes(rec.path)) continue;
       if (rec.fileHash !== hashText(text) && !(held && rec.fileHash === 'unsent')) {
         failures.push(`${rec.path}: the journal's file hash ${rec.fileHash} is not the file's (${hashText(text)})`);
       }

@@ -70,6 +70,24 @@ describe('POST /blocks with blocks', () => {
     expect(r.body.items[3].content.map((b: any) => b.markdown)).toEqual(['child']);
   });
 
+  it('refuses NUL and other C0 control characters in block text with a 400 naming the field, and keeps tab, LF and CR', async () => {
+    const at = { position: 'end', pageId: ids.unsorted };
+    const bad = await insert({ blocks: [{ type: 'text', markdown: 'ok' }, { type: 'text', markdown: 'a\u0000b' }], position: at });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('"path":["blocks",1,"markdown"]');
+    expect(JSON.stringify(bad.body)).toContain('U+0000');
+    const raw = await insert({ markdown: 'bell \u0007 here', position: at });
+    expect(raw.status).toBe(400);
+    expect(JSON.stringify(raw.body)).toContain('"path":["markdown"]');
+    const created = await insert({ blocks: [{ type: 'text', markdown: 'tab\there' }], position: at });
+    expect(created.status).toBe(200);
+    const id = (created.body as { items: Array<{ id: string }> }).items[0]!.id;
+    const edit = await update([{ id, markdown: 'escape \u001b[0m' }]);
+    expect(edit.status).toBe(400);
+    expect(JSON.stringify(edit.body)).toContain('"path":["blocks",0,"markdown"]');
+    expect((await update([{ id, markdown: 'line one\r\nline two' }])).status).toBe(200);
+  });
+
   it('refuses field values outside the spec value sets', async () => {
     const at = { position: 'end', pageId: ids.unsorted };
     expect((await insert({ blocks: [{ type: 'text', markdown: 'x', color: 'red' }], position: at })).status).toBe(400);

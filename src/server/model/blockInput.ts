@@ -18,6 +18,18 @@ export const BLOCK_TYPES = [
 
 const dateInput = z.string().min(1);
 
+/** C0 control characters a note's text never holds (tab, line feed and carriage return aside). */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
+/** Block text (markdown, a title): a string without NUL or other C0 control characters; the issue's path names the field. */
+export const blockText = z.string().superRefine((s, ctx) => {
+  const m = CONTROL.exec(s);
+  if (m) {
+    const code = `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    ctx.addIssue({ code: 'custom', message: `Block text must not hold NUL or other control characters (U+0000 to U+001F except tab, line feed and carriage return): found ${code} at character ${m.index}.` });
+  }
+});
+
 /** The fields a client may send on a block, each checked against the spec's value sets. */
 const fieldShape = {
   textStyle: z.enum(['card', 'page', 'h1', 'h2', 'h3', 'h4', 'caption', 'body']),
@@ -39,7 +51,7 @@ const fieldShape = {
   url: z.string(),
   altText: z.string(),
   fileName: z.string(),
-  title: z.string(),
+  title: blockText,
   description: z.string(),
   preview: z.enum(['fit', 'fill']),
   width: z.enum(['auto', 'fullWidth']),
@@ -54,9 +66,9 @@ export type BlockFieldsInput = z.infer<typeof fields>;
 export type NewBlockInput = BlockFieldsInput & { type?: BlockType; markdown?: string; content?: NewBlockInput[] };
 
 export const newBlockSchema: z.ZodType<NewBlockInput> = z.lazy(() =>
-  fields.extend({ type: z.enum(BLOCK_TYPES).optional(), markdown: z.string().optional(), content: z.array(newBlockSchema).optional() }));
+  fields.extend({ type: z.enum(BLOCK_TYPES).optional(), markdown: blockText.optional(), content: z.array(newBlockSchema).optional() }));
 
-export const updateBlockSchema = fields.extend({ id: z.string().min(1), type: z.enum(BLOCK_TYPES).optional(), markdown: z.string().optional() });
+export const updateBlockSchema = fields.extend({ id: z.string().min(1), type: z.enum(BLOCK_TYPES).optional(), markdown: blockText.optional() });
 export type UpdateBlockInput = z.infer<typeof updateBlockSchema>;
 
 /** A block ready to be stored, with its children. */

@@ -15,7 +15,7 @@ import { buildTree, childrenIndex, readTree } from '../model/readTree.js';
 import { blockJson } from '../model/blockJson.js';
 import { parseData } from '../model/blockData.js';
 import {
-  applyUpdate, markdownOf, newBlockSchema, prepareMarkdown, prepareNewBlock, prepareTaskStamps, updateBlockSchema, type PreparedBlock,
+  applyUpdate, blockText, markdownOf, newBlockSchema, prepareMarkdown, prepareNewBlock, prepareTaskStamps, updateBlockSchema, type PreparedBlock,
 } from '../model/blockInput.js';
 import { positionOf, positionSchema, resolveTarget } from '../model/position.js';
 import { insertPrepared } from '../model/blockWrites.js';
@@ -23,7 +23,7 @@ import { registerBlockSearch } from './blocksSearch.js';
 
 const insertBody = z.object({
   blocks: z.array(newBlockSchema).min(1).optional(),
-  markdown: z.string().optional(),
+  markdown: blockText.optional(),
 });
 const updateBody = z.object({ blocks: z.array(updateBlockSchema).min(1) });
 const idsBody = z.object({ blockIds: z.array(z.string().min(1)).min(1) });

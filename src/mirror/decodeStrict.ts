@@ -1,0 +1,70 @@
+// A document file's bytes as text, strictly: UTF-8 with a fatal decoder (a UTF-8 byte-order mark is
+// kept as U+FEFF, so the file's bytes come back exactly), and never a file a person saved in another
+// encoding: a UTF-16 byte-order mark, a byte sequence that is not UTF-8, or a NUL byte is named with
+// the offset of the first bad byte instead of being decoded into replacement characters.
+
+export interface UndecodableFile {
+  /** Byte offset of the first bad sequence. */
+  offset: number;
+  /** What is wrong, for the user. */
+  reason: string;
+}
+
+export type StrictText = { ok: true; text: string } | ({ ok: false } & UndecodableFile);
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined) return i;
+      if (k === 1 ? c < lo || c > hi : c < 0x80 || c > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+export function decodeStrict(bytes: Uint8Array): StrictText {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    return { ok: false, offset: 0, reason: 'it starts with a UTF-16 byte-order mark' };
+  }
+  const nul = bytes.indexOf(0);
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    if (nul >= 0 && (at < 0 || nul < at)) return { ok: false, offset: nul, reason: 'it holds a NUL byte' };
+    const hex = Array.from(bytes.subarray(at, at + 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
+    return { ok: false, offset: Math.max(0, at), reason: `the bytes ${hex} are not UTF-8` };
+  }
+  if (nul >= 0) return { ok: false, offset: nul, reason: 'it holds a NUL byte' };
+  return { ok: true, text };
+}
+
+/** What a person reads about a file that is not synced because of its encoding. */
+export function undecodableMessage(relPath: string, bad: UndecodableFile): string {
+  return `"${relPath}" is not UTF-8 text (${bad.reason}, at byte ${bad.offset}): it was not synced and is left exactly as it is. Save it as UTF-8 in your editor; the next cycle syncs it.`;
+}
