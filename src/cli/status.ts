@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
 import type { Wrap } from './program.js';
-import { readDaemonStats, readLastCycle, readStatusErrors, type DaemonStats, type StatusError } from '../journal/daemonStatus.js';
+import { readDaemonStats, readLastCycle, readRefusal, readStatusErrors, type DaemonStats, type StatusError, type StatusRefusal } from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
 import { readHeldBack } from '../sync/heldBackState.js';
 import type { HeldBackFile } from '../sync/PushPlan.js';
@@ -48,6 +48,8 @@ export interface StatusReport {
   pendingIntents: number;
   requests: (DaemonStats & { lastMinute: { requests: number; requestLimit: number; blocks: number; blockLimit: number } }) | null;
   errors: StatusError[];
+  /** The last cycle refused by a safety check (nothing changed), and the command that goes ahead. */
+  refused: (StatusRefusal & { proceed: string }) | null;
   otherFiles: number;
 }
 
@@ -78,6 +80,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
     const remote = findRemoteChanges(journal);
     const stats = journal ? readDaemonStats(journal) : undefined;
     const counts = journal?.counts();
+    const refusal = journal ? readRefusal(journal) : undefined;
     return {
       dir: root,
       link: config.link ? describeLink(config.link) : null,
@@ -95,6 +98,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
         lastMinute: { requests: stats.budgets.space.used, requestLimit: stats.budgets.space.limit, blocks: stats.budgets.blocks.used, blockLimit: stats.budgets.blocks.limit },
       } : null,
       errors: journal ? readStatusErrors(journal) : [],
+      refused: refusal ? { ...refusal, proceed: `spacesync sync --dir ${shellQuote(root)} --once --force` } : null,
       otherFiles: local.otherFiles,
     };
   } finally {
@@ -151,6 +155,18 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     row('requests', `${minute} (as of ${ago(q.savedAt, now)}); ${q.requests} since ${localTime(q.startedAt)}, ${plural(q.rateLimited, '429 answer')}, ${plural(q.retries, 'retry', 'retries')}`);
   } else {
     row('requests', 'no counts yet (the daemon records them after each cycle)');
+  }
+  if (r.refused) {
+    const f = r.refused;
+    row('refused', `the cycle of ${localTime(f.at)} (${ago(f.at, now)}) was stopped by a safety check; nothing was changed:`);
+    lines.push(`                  ${f.message}`);
+    if (f.deleteCount > 0) {
+      lines.push(`                  it would have deleted ${plural(f.deleteCount, 'document')}:`);
+      const shown = f.deletes.slice(0, 10);
+      for (const d of shown) lines.push(`                    ${d}`);
+      if (f.deleteCount > shown.length) lines.push(`                    … and ${f.deleteCount - shown.length} more`);
+    }
+    lines.push(`                  if that is what you want: ${f.proceed}`);
   }
   if (r.errors.length === 0) row('errors', 'none');
   else {

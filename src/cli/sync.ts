@@ -17,7 +17,7 @@ import {
 } from '../sync/index.js';
 import { syncCycle, type SyncCycleResult } from '../sync/syncCycle.js';
 import { runDaemon } from '../sync/daemon.js';
-import { backUp, filesOfCycle, saveStats } from '../sync/afterWork.js';
+import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/afterWork.js';
 import type { PushResult } from '../sync/pushLocal.js';
 import { describePushPlan, planCycle } from './plan.js';
 import { shellQuote } from './init.js';
@@ -163,6 +163,7 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
   const startedAt = session.ctx.now().toISOString();
   try {
     const cycle = await syncCycle(session.ctx);
+    noteRefusal(session.ctx, { cycle });
     await backUp(session.ctx, filesOfCycle(session.ctx, cycle), config.git.autoCommit);
     return reportCycle(cycle, false);
   } finally {

@@ -11,6 +11,8 @@ export const STATUS_KEYS = {
   daemon: 'status.daemon',
   /** StatusError[]: the most recent failures, newest last. */
   errors: 'status.errors',
+  /** StatusRefusal: the last cycle refused by a safety check; removed by the next cycle that is not. */
+  refusal: 'status.refusal',
 } as const;
 
 export interface BudgetUse {
@@ -110,4 +112,36 @@ export function readLastCycle(journal: Journal): LastCycle | undefined {
   if (!v || typeof v !== 'object' || typeof v.at !== 'string') return undefined;
   const counts = Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === 'number'));
   return { at: v.at, counts };
+}
+
+export interface StatusRefusal {
+  at: string;
+  reason: string;
+  /** What the user was told: what would have happened, and that nothing did. */
+  message: string;
+  /** The files (or documents) the cycle would have deleted; at most KEPT_DELETES of them. */
+  deletes: string[];
+  /** How many it would have deleted in all. */
+  deleteCount: number;
+}
+
+export const KEPT_DELETES = 50;
+
+/** Records the refusal of a cycle (or, with null, that the last cycle was not refused). */
+export function recordRefusal(journal: Journal, refusal: Omit<StatusRefusal, 'deleteCount'> | null): void {
+  if (refusal === null) {
+    if (journal.getState(STATUS_KEYS.refusal) !== undefined) journal.deleteState(STATUS_KEYS.refusal);
+    return;
+  }
+  journal.setState(STATUS_KEYS.refusal, { ...refusal, deletes: refusal.deletes.slice(0, KEPT_DELETES), deleteCount: refusal.deletes.length });
+}
+
+export function readRefusal(journal: Journal): StatusRefusal | undefined {
+  const v = journal.getState<Partial<StatusRefusal>>(STATUS_KEYS.refusal);
+  if (!v || typeof v !== 'object' || typeof v.at !== 'string' || typeof v.message !== 'string') return undefined;
+  const deletes = Array.isArray(v.deletes) ? v.deletes.filter((d): d is string => typeof d === 'string') : [];
+  return {
+    at: v.at, reason: typeof v.reason === 'string' ? v.reason : 'refused', message: v.message, deletes,
+    deleteCount: typeof v.deleteCount === 'number' ? v.deleteCount : deletes.length,
+  };
 }

@@ -35,6 +35,8 @@ export interface DocumentTask {
 export interface PushRefusal {
   reason: string;
   message: string;
+  /** The files whose documents the refused cycle would have moved to the service's trash. */
+  deletes?: string[];
 }
 
 /** A file whose changes this cycle does not send, whatever else it does: the user decides. */

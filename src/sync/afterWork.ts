@@ -1,6 +1,6 @@
 // What follows every cycle or push, for the daemon and `sync --once` alike: the files it changed
 // go into a git backup (when asked), and the counters `spacesync status` shows are saved.
-import { saveDaemonStats } from '../journal/daemonStatus.js';
+import { recordRefusal, saveDaemonStats } from '../journal/daemonStatus.js';
 import type { SyncContext } from './SyncContext.js';
 import { commitMirror } from './gitBackup.js';
 import type { PushResult } from './pushLocal.js';
@@ -40,4 +40,17 @@ export async function backUp(ctx: SyncContext, changed: ChangedFile[], autoCommi
 /** Saves the client's counters where `spacesync status` reads them. */
 export function saveStats(ctx: SyncContext, startedAt: string): void {
   saveDaemonStats(ctx.journal, { stats: ctx.client.stats(), startedAt, now: ctx.now() });
+}
+
+/**
+ * Keeps the refusal of a cycle (or of a push of saved files) where `spacesync status` shows it, with
+ * what it would have deleted; a full cycle that was not refused
+ * clears it. A push that was not refused says nothing about the rest of the folder: it leaves it.
+ */
+export function noteRefusal(ctx: SyncContext, r: { cycle: SyncCycleResult } | { push: PushResult }): void {
+  const refusal = 'cycle' in r ? (r.cycle.push.plan.refused ?? r.cycle.pull?.refused ?? null) : r.push.plan.refused;
+  if (!refusal && !('cycle' in r)) return;
+  recordRefusal(ctx.journal, refusal && {
+    at: ctx.now().toISOString(), reason: refusal.reason, message: refusal.message, deletes: refusal.deletes ?? [],
+  });
 }

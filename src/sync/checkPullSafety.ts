@@ -3,6 +3,8 @@
 export interface SafetyRefusal {
   reason: 'empty_remote' | 'mass_delete';
   message: string;
+  /** The files the refused cycle would have removed (set by the cycle, which knows their paths). */
+  deletes?: string[];
 }
 
 /** Fewer removals than this are never a mass delete, so a small space can still lose a document. */

@@ -9,7 +9,7 @@ import { BUILTIN_DIRS } from '../core/layout.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { backUp, filesOfCycle, filesOfPush, saveStats } from './afterWork.js';
+import { backUp, filesOfCycle, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
 import { syncCycle, type SyncCycleResult } from './syncCycle.js';
 
@@ -118,6 +118,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     try {
       if (w.kind === 'cycle') {
         const r = await syncCycle(ctx);
+        noteRefusal(ctx, { cycle: r });
         o.onCycle?.(r);
         const pull = r.pull;
         const busy = (r.push.outcome?.sent.length ?? 0) + (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) > 0;
@@ -127,6 +128,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         // A fresh listing (one request): a cached one would miss an edit the space got since, and the
         // PUT would overwrite it instead of merging (or keeping a conflict).
         const r = await pushLocal(ctx, { paths: [...w.paths], listingMaxAgeMs: 0 });
+        noteRefusal(ctx, { push: r });
         o.onPush?.(r);
         // Read again and merged by the next cycle: documents whose request failed, and those the space changed while the push waited.
         if (r.outcome && r.outcome.failed.length + r.outcome.stale.length > 0) cycleDue = true;

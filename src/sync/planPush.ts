@@ -159,7 +159,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     maxDeletePercent: ctx.settings.maxDeletePercent,
     force: ctx.settings.force,
   });
-  if (!verdict.ok) plan.refused = { reason: verdict.reason, message: verdict.message };
+  if (!verdict.ok) plan.refused = { reason: verdict.reason, message: verdict.message, deletes: plan.tasks.filter((t) => t.decision.trash).map((t) => t.record?.path ?? t.next.path).sort() };
   plan.reads = ctx.client.stats().total - readsBefore;
   return plan;
 }

@@ -168,6 +168,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
   });
   if (result.refused) {
+    result.refused.deletes = gone.map((r) => r.path).sort();
     ctx.logger.warn({ ...FILE_ONLY, reason: result.refused.reason }, result.refused.message); // the command says it
     return finish();
   }

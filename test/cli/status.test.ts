@@ -174,4 +174,27 @@ describe('spacesync status', () => {
       writer.close();
     }
   });
+
+  it('a cycle refused by a safety check: said once by sync, then shown by status with what it would delete and the command that goes ahead', async () => {
+    const root = await syncedMirror();
+    const files = ['Projects/Roadmap.md', 'Unsorted/Inbox note.md'];
+    for (const f of files) fs.rmSync(path.join(root, f));
+    const sync = await runCli(['sync', '--dir', root, '--once']);
+    expect(sync.code).toBe(2);
+    expect(sync.stderr.match(/Nothing was changed/g)).toHaveLength(1);
+
+    const text = await status(root);
+    expect(text.stdout).toMatch(/refused {9}the cycle of .* was stopped by a safety check; nothing was changed:/);
+    expect(text.stdout).toContain('it would have deleted 2 documents:');
+    for (const f of files) expect(text.stdout).toContain(`                    ${f}`);
+    expect(text.stdout).toContain(`if that is what you want: spacesync sync --dir ${root} --once --force`);
+    const json = JSON.parse((await status(root, true)).stdout) as { refused: { reason: string; deletes: string[]; deleteCount: number; proceed: string } };
+    expect(json.refused).toMatchObject({ reason: 'root_empty', deletes: files, deleteCount: 2, proceed: `spacesync sync --dir ${root} --once --force` });
+
+    // The files back: the next cycle goes through, and status no longer shows a refusal.
+    for (const f of files) fs.cpSync(path.join(synced, f), path.join(root, f));
+    expect((await runCli(['sync', '--dir', root, '--once'])).code).toBe(0);
+    const after = JSON.parse((await status(root, true)).stdout) as { refused: unknown };
+    expect(after.refused).toBeNull();
+  });
 });
