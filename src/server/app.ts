@@ -72,7 +72,8 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
     const now = state.clock.now();
     const limited = state.limits.takeAddress(req.ip, now);
     if (limited) return sendError(reply, limited);
-    if (m[1] !== state.linkId) return sendError(reply, new ApiError(404, { error: 'Link not found', code: 'NOT_FOUND_ERROR' }));
+    // The live form: no NOT_FOUND_ERROR, which is how clients tell a dead link from missing content.
+    if (m[1] !== state.linkId) return sendError(reply, new ApiError(404, { error: 'Not found', code: '' }));
     if (state.apiKey !== undefined) {
       const key = bearer(req.headers.authorization);
       if (key === undefined) return sendError(reply, new ApiError(401, { error: 'Invalid Authorization header', code: 'INVALID_AUTH_HEADER' }));

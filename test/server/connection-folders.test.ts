@@ -26,6 +26,15 @@ describe('GET /connection', () => {
     });
   });
 
+  it('urlTemplates.app is the clients\' app scheme with the space filled in and one {blockId} placeholder', async () => {
+    const app = (await h.api('GET', '/connection')).body.urlTemplates.app as string;
+    expect(app).toBe('craftdocs://open?spaceId=SPACE-1&blockId={blockId}');
+    // What a client's deeplink(blockId) makes of it, and the clickableLink of the same document.
+    expect(app.replace('{blockId}', 'D-UNS')).toBe('craftdocs://open?spaceId=SPACE-1&blockId=D-UNS');
+    const listed = (await h.api('GET', '/documents', { query: { documentIds: 'D-UNS', fetchMetadata: true } })).body.items[0];
+    expect(listed.clickableLink).toBe('craftdocs://open?spaceId=SPACE-1&documentId=D-UNS');
+  });
+
   it('utc.time is the service clock: it follows the server clock', async () => {
     h.clock.advance(36 * 3600_000);
     const r = await h.api('GET', '/connection');

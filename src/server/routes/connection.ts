@@ -13,6 +13,6 @@ export function registerConnection(api: ApiRouter): void {
       friendlyDate: friendlyDate(ctx.now, ctx.space.timezone),
     },
     utc: { time: utcSeconds(ctx.now) },
-    urlTemplates: { app: appUrlTemplate() },
+    urlTemplates: { app: appUrlTemplate(ctx.space.id) },
   }));
 }
