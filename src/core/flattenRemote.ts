@@ -9,8 +9,13 @@ export function kindOf(b: Pick<Block, 'type' | 'textStyle'>): BlockKind {
   return 'block';
 }
 
+/** A collection's name: the service sends it inside the block's markdown (`<title>`), not as a field. */
+function collectionTitle(b: Block): string | undefined {
+  return b.title ?? /^<collection>\n[ \t]*<title>(.*)<\/title>/.exec(b.markdown ?? '')?.[1];
+}
+
 export function markdownOf(b: Block): string {
-  if (b.type === 'collection') return renderCollection(b);
+  if (b.type === 'collection') return renderCollection({ ...b, title: collectionTitle(b) });
   if (isPageLike(b)) return b.markdown ?? b.title ?? '';
   return b.markdown ?? renderBlockMarkdown(b);
 }

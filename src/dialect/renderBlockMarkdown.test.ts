@@ -16,7 +16,7 @@ describe('renderBlockMarkdown', () => {
     [{ type: 'code', rawCode: 'x\n\ny', language: 'go', indentationLevel: 1 }, '  ```go\n  x\n\n  y\n  ```'],
     [{ type: 'image', url: 'https://u/a.png' }, '![Image](https://u/a.png)'],
     [{ type: 'video', url: 'https://u/v.mp4' }, '![Image](https://u/v.mp4)'],
-    [{ type: 'whiteboard', url: 'https://u/w.png' }, '![Image](https://u/w.png)'],
+    [{ type: 'whiteboard', url: 'https://u/w.png' }, '![Whiteboard](https://u/w.png)'],
     [{ type: 'file', fileName: 'report.pdf', url: 'https://u/r.pdf' }, '[report.pdf](https://u/r.pdf)'],
     [{ type: 'richUrl', title: 'Example', url: 'https://example.com' }, '[Example](https://example.com)'],
     [{ type: 'page', body: 'Title' }, 'Title'],

@@ -49,9 +49,11 @@ export function renderBlockMarkdown(f: BlockFields): string {
       break;
     case 'image':
     case 'video':
-    case 'whiteboard':
     case 'drawing':
       inner = `![${f.altText || 'Image'}](${f.url ?? ''})`;
+      break;
+    case 'whiteboard':
+      inner = `![${f.altText || 'Whiteboard'}](${f.url ?? ''})`;
       break;
     case 'file':
       inner = `[${f.fileName ?? ''}](${f.url ?? ''})`;

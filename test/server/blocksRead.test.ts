@@ -23,13 +23,13 @@ describe('GET /blocks', () => {
 
   it('maxDepth=0 returns only the block, without the content key', async () => {
     const r = await read({ id: ids.roadmap, maxDepth: 0 });
-    expect(r.body).toEqual({ id: ids.roadmap, type: 'page', markdown: 'Roadmap', title: 'Roadmap' });
+    expect(r.body).toEqual({ id: ids.roadmap, type: 'page', textStyle: 'page', markdown: 'Roadmap' });
   });
 
   it('maxDepth=1 returns direct children, whose own children are not expanded', async () => {
     const r = await read({ id: ids.roadmap, maxDepth: 1 });
     const page = r.body.content.find((b: any) => b.id === 'B-PAGE');
-    expect(page).toEqual({ id: 'B-PAGE', type: 'page', markdown: 'Sub page', title: 'Sub page' });
+    expect(page).toEqual({ id: 'B-PAGE', type: 'page', textStyle: 'page', markdown: 'Sub page' });
     expect(r.body.content).toHaveLength(27);
   });
 
@@ -158,7 +158,7 @@ describe('blocks as JSON (live behaviour)', () => {
     const m = await byId();
     expect(m.get('B-LINE-XL').markdown).toBe('***');
     expect(m.get('B-LINE-L').markdown).toBe('****');
-    expect(m.get('B-LINE')).toEqual({ id: 'B-LINE', type: 'line', markdown: '*****' });
+    expect(m.get('B-LINE')).toEqual({ id: 'B-LINE', type: 'line', lineStyle: 'regular', markdown: '*****' });
     expect(m.get('B-LINE-S').markdown).toBe('******');
     expect(m.get('B-LINE-PB').markdown).toBe('*******');
   });
@@ -209,5 +209,56 @@ describe('text rendering of a single block', () => {
   it('Accept: text/markdown of a block that is not a page is its own markdown', async () => {
     const r = await h.api('GET', '/blocks', { query: { id: 'B-BUL2' }, headers: { accept: 'text/markdown' } });
     expect(r.text).toBe('  - nested');
+  });
+});
+
+describe('key sets and key order of the recorded live responses (docs/server.md)', () => {
+  const keys = (b: any) => Object.keys(b);
+
+  it('pages carry textStyle page (cards card) and no title key; markdown after the type fields', async () => {
+    const m = await byId();
+    expect(keys((await read({ id: ids.roadmap, maxDepth: 0 })).body)).toEqual(['id', 'type', 'textStyle', 'markdown']);
+    expect(keys(m.get('B-CARD'))).toEqual(['id', 'type', 'textStyle', 'cardLayout', 'markdown', 'content']);
+    expect(m.get('B-PAGE')).toMatchObject({ textStyle: 'page', markdown: 'Sub page' });
+    expect(m.get('B-PAGE')).not.toHaveProperty('title');
+  });
+
+  it('a regular line says lineStyle regular; code, tasks, lists, quotes and styled text in the live order', async () => {
+    const m = await byId();
+    expect(keys(m.get('B-LINE'))).toEqual(['id', 'type', 'lineStyle', 'markdown']);
+    expect(keys(m.get('B-CODE'))).toEqual(['id', 'type', 'language', 'rawCode', 'markdown']);
+    expect(keys(m.get('B-DONE'))).toEqual(['id', 'type', 'taskInfo', 'listStyle', 'markdown']);
+    expect(keys(m.get('B-BUL2'))).toEqual(['id', 'type', 'indentationLevel', 'listStyle', 'markdown']);
+    expect(keys(m.get('B-CAP'))).toEqual(['id', 'type', 'textStyle', 'markdown']);
+    expect(keys(m.get('B-QUOTE'))).toEqual(['id', 'type', 'decorations', 'markdown']);
+    expect(keys(m.get('B-P'))).toEqual(['id', 'type', 'textAlignment', 'font', 'color', 'markdown']);
+    expect(keys(m.get('B-RICH'))).toEqual(['id', 'type', 'url', 'title', 'description', 'markdown']);
+    expect(keys(m.get('B-IMG'))).toEqual(['id', 'type', 'url', 'markdown']);
+  });
+
+  it('a whiteboard has a url and ![Whiteboard](url) as markdown, and sent back as read it changes nothing', async () => {
+    const wb = await h.api('POST', '/whiteboards', { body: { position: { position: 'end', pageId: ids.unsorted } } });
+    const id = wb.body.whiteboardBlockId;
+    const block = (await read({ id })).body;
+    expect(keys(block)).toEqual(['id', 'type', 'url', 'markdown']);
+    expect(block.url).toMatch(new RegExp(`/whiteboards/${id}$`));
+    expect(block.markdown).toBe(`![Whiteboard](${block.url})`);
+    const before = (await read({ id, fetchMetadata: true })).body.metadata.lastModifiedAt;
+    const put = await h.api('PUT', '/blocks', { body: { blocks: [block] } });
+    expect(put.status).toBe(200);
+    expect((await read({ id, fetchMetadata: true })).body.metadata.lastModifiedAt).toBe(before);
+  });
+
+  it('every block read back is accepted again by POST /blocks, an empty nested list item included', async () => {
+    const empty = await h.api('POST', '/blocks', { body: { blocks: [{ type: 'text', markdown: '- parent' }, { type: 'text', markdown: '  - ', listStyle: 'bullet', indentationLevel: 1 }], position: { position: 'end', pageId: ids.unsorted } } });
+    expect(empty.status).toBe(200);
+    const asRead = (await read({ id: empty.body.items[1].id })).body;
+    expect(asRead).toEqual({ id: asRead.id, type: 'text', indentationLevel: 1, listStyle: 'bullet', markdown: '  - ' });
+    const m = await byId();
+    const copies = [...m.values()].filter((b) => b.id !== ids.roadmap && !['page', 'file', 'richUrl'].includes(b.type) && !b.content).map(({ id: _id, ...rest }) => rest);
+    const r = await h.api('POST', '/blocks', { body: { blocks: [asRead, ...copies].map(({ id: _id, ...rest }: any) => rest), position: { position: 'end', pageId: ids.unsorted } } });
+    expect(r.status).toBe(200);
+    expect(r.body.items[0]).toMatchObject({ indentationLevel: 1, listStyle: 'bullet', markdown: '  - ' });
+    expect(r.body.items.slice(1).map((b: any) => b.markdown)).toEqual(copies.map((b) => (b.type === 'image' ? expect.stringMatching(/^!\[Image\]\(http/) : b.markdown)));
   });
 });

@@ -32,7 +32,7 @@ describe('POST /blocks with markdown', () => {
   it('nests pages and cards from <page> and <card> wrappers', async () => {
     const r = await insert({ markdown: '<card cardLayout="large">\n<pageTitle>Card</pageTitle>\n<content>\ninside\n</content>\n</card>', position: { position: 'start', pageId: ids.unsorted } });
     expect(r.body.items).toEqual([{
-      id: expect.any(String), type: 'page', markdown: 'Card', title: 'Card', textStyle: 'card', cardLayout: 'large',
+      id: expect.any(String), type: 'page', textStyle: 'card', cardLayout: 'large', markdown: 'Card',
       content: [{ id: expect.any(String), type: 'text', markdown: 'inside' }],
     }]);
   });
@@ -65,7 +65,7 @@ describe('POST /blocks with blocks', () => {
       { type: 'text', markdown: 'styled', font: 'mono', color: '#112233' },
       { type: 'code', markdown: '```python\nprint(1)\n```', language: 'python', rawCode: 'print(1)' },
       { type: 'line', markdown: '****', lineStyle: 'light' },
-      { type: 'page', markdown: 'A page', title: 'A page' },
+      { type: 'page', textStyle: 'page', markdown: 'A page' },
     ]);
     expect(r.body.items[3].content.map((b: any) => b.markdown)).toEqual(['child']);
   });
@@ -207,7 +207,8 @@ describe('PUT /blocks', () => {
   it('children stay when a page is renamed', async () => {
     await update([{ id: 'B-PAGE', markdown: 'Renamed page' }]);
     const page = (await h.api('GET', '/blocks', { query: { id: 'B-PAGE' } })).body;
-    expect(page).toMatchObject({ markdown: 'Renamed page', title: 'Renamed page' });
+    expect(page).toMatchObject({ markdown: 'Renamed page' });
+    expect(page).not.toHaveProperty('title');
     expect(page.content.map((b: any) => b.id)).toEqual(['B-SUB', 'B-DEEPER']);
   });
 

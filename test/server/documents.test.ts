@@ -124,7 +124,7 @@ describe('POST /documents', () => {
   it('the document id is its root block id', async () => {
     const r = await h.api('POST', '/documents', { body: { documents: [{ title: 'Root' }] } });
     const b = await h.api('GET', '/blocks', { query: { id: r.body.items[0].id } });
-    expect(b.body).toEqual({ id: r.body.items[0].id, type: 'page', markdown: 'Root', title: 'Root', content: [] });
+    expect(b.body).toEqual({ id: r.body.items[0].id, type: 'page', textStyle: 'page', markdown: 'Root', content: [] });
   });
 
   it('creates in templates with {destination: "templates"}', async () => {

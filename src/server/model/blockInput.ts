@@ -11,6 +11,7 @@ import { resolveDate } from '../dates.js';
 import { isoTime } from '../dates.js';
 import { withoutDefaults, parseData, type BlockData } from './blockData.js';
 import { storedUrl, unsignMarkdown } from './mediaUrls.js';
+import { isSpacesyncError } from '../../errors.js';
 
 export const BLOCK_TYPES = [
   'text', 'page', 'collectionItem', 'image', 'video', 'file', 'drawing', 'whiteboard', 'table', 'collection', 'code', 'richUrl', 'line',
@@ -107,6 +108,27 @@ export function prepareMarkdown(markdown: string): PreparedBlock[] {
   return splitMarkdown(unsignMarkdown(markdown)).map(fromNode);
 }
 
+/**
+ * A block item's markdown: split like any insert, except that one block's own read form is always
+ * taken, even where an insert of that text would be refused (an empty nested list item, `"  - "`,
+ * is not the first item of a list in the document it was read from).
+ */
+function prepareOwnMarkdown(markdown: string): PreparedBlock[] {
+  try {
+    return prepareMarkdown(markdown);
+  } catch (e) {
+    if (!isSpacesyncError(e, 'dialect_input')) throw e;
+    let one: ParsedBlock;
+    try {
+      one = parseBlockMarkdown(unsignMarkdown(markdown));
+    } catch {
+      throw e;
+    }
+    const { type, ...rest } = one;
+    return [fromNode({ type, ...rest })];
+  }
+}
+
 /** `POST /blocks` with `blocks`: each item's markdown split, its explicit fields layered on. */
 export function prepareNewBlock(input: NewBlockInput, now: number, timezone: string): PreparedBlock[] {
   const type = input.type;
@@ -116,7 +138,7 @@ export function prepareNewBlock(input: NewBlockInput, now: number, timezone: str
   if (type === 'page' || (type ?? 'text') === 'text' && (input.textStyle === 'card' || input.textStyle === 'page')) {
     out = [{ type: type ?? 'text', data: { body: input.title ?? input.markdown ?? '' }, children: [] }];
   } else if (input.markdown !== undefined && !(type !== undefined && DERIVED_MARKDOWN.has(type))) {
-    out = prepareMarkdown(input.markdown);
+    out = prepareOwnMarkdown(input.markdown);
     if (out.length === 0) out = [{ type: 'text', data: { body: '' }, children: [] }];
     const first = out[0]!;
     if (type !== undefined && out.length === 1 && first.type !== type) {
@@ -217,6 +239,16 @@ export function prepareTaskStamps(b: PreparedBlock, now: number): void {
   for (const c of b.children) prepareTaskStamps(c, now);
 }
 
+/** A whiteboard read shows its board's address as `url` when it has no picture: sent back, it is no change. */
+function withoutWhiteboardEcho(id: string, old: BlockData, input: UpdateBlockInput): UpdateBlockInput {
+  const own = (url: string) => url === (old.url ?? '') || url.endsWith(`/whiteboards/${encodeURIComponent(id)}`);
+  const out = { ...input };
+  if (out.url !== undefined && own(storedUrl(out.url))) delete out.url;
+  const picture = out.markdown === undefined ? null : /^\s*!\[[^\]]*\]\(([^)]*)\)\s*$/.exec(unsignMarkdown(out.markdown));
+  if (picture && own(picture[1]!)) delete out.markdown;
+  return out;
+}
+
 /** `PUT /blocks` of one block: only the fields sent change; the type never does. */
 export function applyUpdate(row: { id: string; type: string; data: string; markdown: string }, input: UpdateBlockInput, now: number, timezone: string): BlockData {
   const type = row.type as BlockType;
@@ -225,6 +257,7 @@ export function applyUpdate(row: { id: string; type: string; data: string; markd
     throw badRequest(`Block ${row.id} is a ${type} block: a block's type cannot change (delete it and insert a new one).`);
   }
   let data: BlockData = { ...old };
+  if (type === 'whiteboard') input = withoutWhiteboardEcho(row.id, old, input);
   if (input.markdown !== undefined) {
     const md = unsignMarkdown(input.markdown);
     // A collection's markdown is output-only and depends on the depth it was read at: never an edit.

@@ -1,4 +1,4 @@
-// A stored block → the JSON the service sends: `markdown` first, default-valued keys omitted,
+// A stored block → the JSON the service sends, keys in the live order, default-valued keys omitted,
 // media URLs freshly signed, `content` only where children are expanded, `metadata` on request.
 import type { Block, BlockMetadata } from '../../dialect/types.js';
 import type { RequestContext } from '../context.js';
@@ -16,10 +16,21 @@ export interface BlockJsonOptions {
   metadata?: boolean;
 }
 
+/**
+ * The order the live service sends a block's keys in: `id`, `type`, the type's own fields, then
+ * `markdown`, `content`, `metadata` (recorded responses: `id, type, textStyle, cardLayout,
+ * markdown`; `id, type, language, rawCode, markdown`; `taskInfo` before `listStyle`; `textAlignment`,
+ * `font`, `decorations` before `color`; `url, title, description` of a rich URL).
+ */
+const WIRE_ORDER = [
+  'textStyle', 'cardLayout', 'indentationLevel', 'taskInfo', 'listStyle', 'lineStyle', 'language', 'rawCode',
+  'url', 'altText', 'fileName', 'title', 'description', 'preview', 'width', 'size', 'properties',
+  'textAlignment', 'font', 'decorations', 'color',
+] as const satisfies ReadonlyArray<(typeof DATA_KEYS)[number]>;
+
 export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOptions = {}): Block {
   const data = parseData(row.data);
-  const out: Block = { id: row.id, type: row.type as Block['type'] };
-  let markdown = row.markdown;
+  const type = row.type;
   // One signature per asset per read, shared by the url field and the markdown.
   const signed = new Map<string, string>();
   const sign = (text: string) => text.replace(/asset:([A-Za-z0-9-]+)/g, (_m, id: string) => {
@@ -30,19 +41,36 @@ export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOpt
     }
     return url;
   });
-  if (markdown.includes('asset:')) markdown = sign(markdown);
-  out.markdown = markdown;
-  const o = out as unknown as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
   for (const k of DATA_KEYS) {
     const v = data[k];
-    if (v === undefined) continue;
-    o[k] = k === 'url' && typeof v === 'string' && v.startsWith('asset:') ? sign(v) : v;
+    if (v !== undefined) fields[k] = k === 'url' && typeof v === 'string' && v.startsWith('asset:') ? sign(v) : v;
   }
-  if (PAGE_LIKE(row.type, data.textStyle) || row.type === 'collectionItem') o.title = data.body ?? '';
-  if (row.type === 'code' && data.rawCode === undefined) o.rawCode = data.body ?? '';
+  let markdown = row.markdown.includes('asset:') ? sign(row.markdown) : row.markdown;
+  if (PAGE_LIKE(type, data.textStyle)) {
+    // Pages carry their style (a plain page: "page") and no title key: the title is the markdown.
+    fields.textStyle ??= 'page';
+    delete fields.title;
+  } else if (type === 'collectionItem') {
+    fields.title = data.body ?? '';
+  } else if (type === 'collection') {
+    delete fields.title;
+  } else if (type === 'code') {
+    fields.rawCode ??= data.body ?? '';
+  } else if (type === 'line') {
+    fields.lineStyle ??= 'regular';
+  } else if (type === 'whiteboard') {
+    // A whiteboard always has a link of its own; one without a picture gets its board's address.
+    fields.url ??= `${ctx.origin}/whiteboards/${encodeURIComponent(row.id)}`;
+    const picture = `![${data.altText || 'Whiteboard'}](${fields.url as string})`;
+    markdown = /!\[[^\]]*\]\([^)]*\)/.test(markdown) ? markdown.replace(/!\[[^\]]*\]\([^)]*\)/, () => picture) : picture;
+  }
+  const out: Record<string, unknown> = { id: row.id, type };
+  for (const k of WIRE_ORDER) if (fields[k] !== undefined) out[k] = fields[k];
+  out.markdown = markdown;
   if (opts.content !== undefined) out.content = opts.content;
   if (opts.metadata) out.metadata = metadataOf(ctx, row);
-  return out;
+  return out as unknown as Block;
 }
 
 function metadataOf(ctx: RequestContext, row: BlockRow): BlockMetadata {
