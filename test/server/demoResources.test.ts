@@ -42,6 +42,8 @@ describe('the demo space through the resource endpoints', () => {
     expect(col.itemCount).toBeGreaterThan(0);
     const schema = await get(`/collections/${col.id}/schema`, { format: 'schema' });
     expect(schema.properties.map((p: any) => p.type).sort()).toEqual(['date', 'select', 'text']);
+    // The title property's key is always `title`, as docs/server.md says and every server-made schema has.
+    expect(schema.contentPropDetails.key).toBe('title');
     expect((await get(`/collections/${col.id}/schema`)).required).toEqual(['items']);
     const items = (await get(`/collections/${col.id}/items`)).items as any[];
     expect(items.some((i) => (i.content ?? []).length > 0)).toBe(true);

@@ -51,9 +51,17 @@ describe('GET /documents/search', () => {
     expect(order.indexOf(ids.roadmap)).toBeLessThan(order.indexOf(ids.oldPlan));
   });
 
-  it('returns at most the top 20', async () => {
-    await h.api('POST', '/documents', { body: { documents: Array.from({ length: 25 }, (_, i) => ({ title: `needle ${i}` })) } });
-    expect(await search({ include: 'needle' })).toHaveLength(20);
+  it('returns at most the top 50, as the live service does (the contract says 20)', async () => {
+    await h.api('POST', '/documents', { body: { documents: Array.from({ length: 55 }, (_, i) => ({ title: `needle ${i}` })) } });
+    expect(await search({ include: 'needle' })).toHaveLength(50);
+  });
+
+  it('an include term holding "_" finds nothing, as live; a regexps pattern finds the same token', async () => {
+    const [doc] = (await h.api('POST', '/documents', { body: { documents: [{ title: 'tokens' }] } })).body.items;
+    await h.api('POST', '/blocks', { body: { blocks: [{ markdown: 'marker smoke_token_42 here' }], position: { position: 'end', pageId: doc.id } } });
+    expect(await search({ include: 'smoke_token_42' })).toEqual([]);
+    expect((await search({ include: 'token' })).map((i) => i.documentId)).toContain(doc.id);
+    expect((await search({ regexps: 'smoke_token_42' })).map((i) => i.documentId)).toEqual([doc.id]);
   });
 
   it('fetchBlocks=true adds the matching blocks', async () => {
