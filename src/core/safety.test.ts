@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coreDialect } from './coreDialect.js';
 import { diffDocument } from './diff.js';
-import { checkSafety, roundTripProblems, type SafetyInput } from './safety.js';
+import { checkDocumentWipe, checkSafety, roundTripProblems, WIPE_MIN_BLOCKS, type SafetyInput } from './safety.js';
 import { baseOf, blk, ro } from './testSupport.js';
 
 const calm: SafetyInput = { known: 10, remoteDeletes: 0, localDeletes: 0, rootExists: true, localFiles: 10, remoteListed: 10, maxDeletePercent: 50, force: false };
@@ -53,5 +53,30 @@ describe('roundTripProblems', () => {
     expect(p.map((x) => x.id)).toEqual(['B', undefined, undefined]);
     expect(p[0]!.message).toContain('not sent');
     expect(p[2]!.message).toContain('output-only');
+  });
+});
+
+describe('checkDocumentWipe', () => {
+  const doc = { path: 'Unsorted/Note.md', baseBlocks: 3, baseWithText: 3, localWithText: 3, deletes: 0, maxDeletePercent: 50, force: false };
+
+  it('holds back a file reduced to no blocks while its document has text, naming it and --force', () => {
+    const v = checkDocumentWipe({ ...doc, localWithText: 0, deletes: 3 });
+    expect(v).toMatchObject({ ok: false, reason: 'document_wipe' });
+    if (!v.ok) expect(v.message).toMatch(/"Unsorted\/Note\.md" holds no blocks any more.*--force.*delete the file/);
+  });
+
+  it('lets an emptied file through when its document had no text, or with --force', () => {
+    expect(checkDocumentWipe({ ...doc, baseWithText: 0, localWithText: 0 })).toEqual({ ok: true });
+    expect(checkDocumentWipe({ ...doc, localWithText: 0, force: true })).toEqual({ ok: true, forced: 'document_wipe' });
+  });
+
+  it('holds back deleting more than maxDeletePercent of a document of at least 20 blocks', () => {
+    expect(checkDocumentWipe({ ...doc, baseBlocks: WIPE_MIN_BLOCKS, baseWithText: 20, localWithText: 9, deletes: 11 })).toMatchObject({ ok: false, reason: 'document_wipe' });
+    expect(checkDocumentWipe({ ...doc, baseBlocks: WIPE_MIN_BLOCKS, baseWithText: 20, localWithText: 10, deletes: 10 })).toEqual({ ok: true });
+  });
+
+  it('leaves shorter documents to the user: deleting 3 of 4 blocks goes through', () => {
+    expect(checkDocumentWipe({ ...doc, baseBlocks: 4, baseWithText: 4, localWithText: 1, deletes: 3 })).toEqual({ ok: true });
+    expect(checkDocumentWipe({ ...doc, baseBlocks: WIPE_MIN_BLOCKS - 1, baseWithText: 19, localWithText: 1, deletes: 18 })).toEqual({ ok: true });
   });
 });

@@ -22,7 +22,7 @@ export interface SafetyInput {
   force: boolean;
 }
 
-export type SafetyReason = 'root_missing' | 'root_empty' | 'remote_empty' | 'mass_delete_remote' | 'mass_delete_local';
+export type SafetyReason = 'root_missing' | 'root_empty' | 'remote_empty' | 'mass_delete_remote' | 'mass_delete_local' | 'document_wipe';
 
 export type SafetyVerdict =
   | { ok: true; /** Set when --force let through what would have been refused. */ forced?: SafetyReason }
@@ -51,6 +51,44 @@ export function checkSafety(s: SafetyInput): SafetyVerdict {
   }
   if (s.localDeletes >= MIN_MASS_DELETE && pct(s.localDeletes, s.known) > limit) {
     return refuse('mass_delete_local', `This cycle would remove ${s.localDeletes} of ${s.known} files (${pct(s.localDeletes, s.known)}%) because the service no longer lists their documents, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If that is right, ${FORCE.toLowerCase()}`);
+  }
+  return { ok: true };
+}
+
+export interface DocumentWipeInput {
+  /** The file, for the message. */
+  path: string;
+  /** Blocks the document holds in base (every level). */
+  baseBlocks: number;
+  /** Of those, blocks with text (not blank). */
+  baseWithText: number;
+  /** Blocks with text the file holds now (every level). */
+  localWithText: number;
+  /** Blocks this push would delete from the document. */
+  deletes: number;
+  /** From the config (default 50). */
+  maxDeletePercent: number;
+  force: boolean;
+}
+
+/** A document this long or longer is guarded against losing most of its blocks in one push. */
+export const WIPE_MIN_BLOCKS = 20;
+
+/**
+ * One document's mass delete: a file reduced to no blocks (empty, blank, front matter alone) whose
+ * document has text in base, or a push deleting more than maxDeletePercent of a document of at least
+ * WIPE_MIN_BLOCKS blocks (an editor crash, a full disk, a tool that truncates before writing). The
+ * file is held back, not the cycle; deleting the file (the document goes to the trash) or --force
+ * goes ahead.
+ */
+export function checkDocumentWipe(s: DocumentWipeInput): SafetyVerdict {
+  const refuse = (message: string): SafetyVerdict => (s.force ? { ok: true, forced: 'document_wipe' } : { ok: false, reason: 'document_wipe', message });
+  if (s.localWithText === 0 && s.baseWithText > 0) {
+    return refuse(`"${s.path}" holds no blocks any more (it is empty, blank or front matter alone) while its document has ${s.baseWithText} block${s.baseWithText === 1 ? '' : 's'} with text: sending it would delete all of them in the space. It was held back; nothing of it was sent and the file is not written over. If you emptied it on purpose, run again with --force; to remove the document, delete the file (it goes to the trash).`);
+  }
+  const limit = s.maxDeletePercent;
+  if (s.baseBlocks >= WIPE_MIN_BLOCKS && pct(s.deletes, s.baseBlocks) > limit) {
+    return refuse(`"${s.path}" would delete ${s.deletes} of its document's ${s.baseBlocks} blocks (${pct(s.deletes, s.baseBlocks)}%), more than the ${limit}% allowed (maxDeletePercent). It was held back; nothing of it was sent and the file is not written over. If those blocks were removed on purpose, ${FORCE.toLowerCase()}`);
   }
   return { ok: true };
 }

@@ -5,7 +5,7 @@
 import { decideDocument, type BaseDocument, type DocumentDecision, type LocalDocument as LocalSide, type RemoteDocument as RemoteSide } from '../core/decideDocument.js';
 import { decideFolders } from '../core/decideFolders.js';
 import { docRef, planSync } from '../core/plan.js';
-import { checkSafety } from '../core/safety.js';
+import { checkDocumentWipe, checkSafety } from '../core/safety.js';
 import { isSpacesyncError } from '../errors.js';
 import type { DocumentRecord, ListingEntry } from '../journal/index.js';
 import type { SyncContext } from './SyncContext.js';
@@ -141,6 +141,21 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     const decision = decideDocument({ local: localSide(local, at.placement), ...(remote ? { remote } : {}) });
     await addTask(undefined, local, decision, at.placement, remote);
   }
+
+  // A file that would wipe (most of) its document is held back whole; the rest of the push goes on.
+  const flat = (segs: LocalDocument['segments']): LocalDocument['segments'] => segs.flatMap((s) => [s, ...flat(s.children)]);
+  const hasText = (markdown: string) => markdown.trim() !== '';
+  plan.tasks = plan.tasks.filter((t) => {
+    if (!t.record || !t.local || !t.file) return true;
+    const verdict = checkDocumentWipe({
+      path: t.local.path, baseBlocks: t.base.length, baseWithText: t.base.filter((b) => hasText(b.markdown)).length,
+      localWithText: flat(t.local.segments).filter((s) => hasText(s.markdown)).length, deletes: t.file.changes.removedBlocks,
+      maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
+    });
+    if (verdict.ok) return true;
+    plan.heldBack.push({ path: t.local.path, reason: 'wipe', message: verdict.message, docId: t.record.id });
+    return false;
+  });
 
   plan.steps = planSync({
     documents: plan.tasks.map((t) => ({ doc: t.doc, name: t.next.path, decision: t.decision, ...(t.file ? { changes: t.file.changes } : {}) })),
