@@ -9,26 +9,29 @@ import type { SyncCycleResult } from './syncCycle.js';
 export interface ChangedFile {
   path: string;
   title: string;
+  /** Changed here and sent, or changed in the space and pulled. */
+  side: 'local' | 'remote';
 }
 
-/** The files a full cycle wrote: pulled, moved or rewritten by a push. */
+/** The documents a full cycle changed on either side: sent (edited, renamed, deleted here), pulled, moved or purged. */
 export function filesOfCycle(ctx: SyncContext, r: SyncCycleResult): ChangedFile[] {
   const pull = r.pull;
-  const paths = [
+  const remote = [
     ...(pull?.written ?? []).map((x) => x.path),
-    ...(pull?.moved ?? []).map((m) => m.to),
-    ...(r.push.outcome?.documents ?? []).map((d) => d.path),
+    ...(pull?.moved ?? []).flatMap((m) => [m.to, m.from]),
+    ...(pull?.folderMoves ?? []).flatMap((m) => [m.to, m.from]),
+    ...(pull?.purged ?? []).map((p) => p.from),
   ];
-  return titled(ctx, paths);
+  return [...filesOfPush(ctx, r.push), ...titled(ctx, remote, 'remote')];
 }
 
-/** The files a push rewrote (the service normalised what was sent, or a merge). */
+/** The documents a push sent: every one of them changed here (and some were rewritten by the merge). */
 export function filesOfPush(ctx: SyncContext, r: PushResult): ChangedFile[] {
-  return titled(ctx, (r.outcome?.documents ?? []).filter((d) => d.fileWritten).map((d) => d.path));
+  return titled(ctx, (r.outcome?.documents ?? []).map((d) => d.path), 'local');
 }
 
-function titled(ctx: SyncContext, paths: string[]): ChangedFile[] {
-  return [...new Set(paths)].map((p) => ({ path: p, title: ctx.journal.getDocumentByPath(p)?.title ?? p }));
+function titled(ctx: SyncContext, paths: string[], side: ChangedFile['side']): ChangedFile[] {
+  return [...new Set(paths)].map((p) => ({ path: p, side, title: ctx.journal.getDocumentByPath(p)?.title ?? p.replace(/^.*\//, '').replace(/\.md$/, '') }));
 }
 
 /** One git commit of the mirror when `autoCommit` is on and something changed; never throws. */

@@ -55,7 +55,8 @@ describe('commitMirror', () => {
     });
     expect(out.kind).toBe('committed');
     expect(git(root, 'ls-files').split('\n').filter(Boolean)).toEqual(['.gitignore', 'Projects/Roadmap.md', 'Unsorted/What_ A_B.md']);
-    expect(git(root, 'log', '--format=%s%n%n%b')).toBe('spacesync: Roadmap, What? A/B\n\nDocuments changed:\n- Projects/Roadmap.md\n- Unsorted/What_ A_B.md (What? A/B)\n\n');
+    // The first commit says so, and names every file it adds.
+    expect(git(root, 'log', '--format=%s%n%n%b')).toBe('spacesync: first backup of the mirror, 2 documents\n\nAdded:\n- Projects/Roadmap.md: new\n- Unsorted/What_ A_B.md (What? A/B): new\n\n');
     expect(git(root, 'log', '--format=%an <%ae> %at')).toMatch(new RegExp(`^spacesync <spacesync@.+> ${NOW().getTime() / 1000}\\n$`));
     if (out.kind === 'committed') expect(out.commit).toBe(git(root, 'rev-parse', 'HEAD').trim());
     expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toContain(GITIGNORE_LINES.join('\n'));
@@ -74,9 +75,26 @@ describe('commitMirror', () => {
     put(root, 'A.md', 'a, edited\n');
     fs.rmSync(path.join(root, 'B.md'));
     put(root, 'A (conflict 2026-11-21 093005).md', 'never committed');
-    const out = await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'A.md', title: 'A' }, { path: 'B.md', title: 'B' }] });
+    put(root, 'C.md', 'c\n');
+    const out = await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'A.md', title: 'A', side: 'local' }, { path: 'B.md', title: 'B', side: 'remote' }] });
     expect(out.kind).toBe('committed');
-    expect(git(root, 'show', '--name-status', '--format=%s', 'HEAD').trim().split('\n').filter(Boolean)).toEqual(['spacesync: A, B', 'M\tA.md', 'D\tB.md']);
+    expect(git(root, 'show', '--name-status', '--format=%s%n%b', 'HEAD').trim().split('\n').filter(Boolean)).toEqual([
+      'spacesync: A (changed here); B (from the space); C (in the folder)',
+      'Changed here, sent to the space:', '- A.md: edited',
+      'Changed in the space, pulled:', '- B.md: removed',
+      'Also changed in the folder:', '- C.md: new',
+      'M\tA.md', 'D\tB.md', 'A\tC.md',
+    ]);
+  });
+
+  it('names a rename made here by both its paths', async () => {
+    const root = mirror();
+    put(root, 'Old name.md', '---\nid: D1\n---\nsome text long enough to be seen as the same file\n');
+    const { logger } = logs();
+    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] });
+    fs.renameSync(path.join(root, 'Old name.md'), path.join(root, 'New name.md'));
+    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'New name.md', title: 'New name', side: 'local' }] });
+    expect(git(root, 'log', '-1', '--format=%s%n%b').trim()).toBe('spacesync: New name (changed here)\nChanged here, sent to the space:\n- New name.md: renamed or moved from Old name.md');
   });
 
   it('keeps the user\'s repository, .gitignore and identity', async () => {
@@ -162,11 +180,11 @@ describe('commitMirror', () => {
 describe('commitMessage', () => {
   it('names up to three documents in the subject, every one in the body, long lists cut', () => {
     const docs = Array.from({ length: 60 }, (_, i) => ({ path: `N/${String(i).padStart(2, '0')}.md`, title: String(i).padStart(2, '0') }));
-    const m = commitMessage(docs);
-    expect(m.subject).toBe('spacesync: 00, 01, 02 and 57 more');
+    const m = commitMessage(docs.map((d) => ({ ...d, side: 'remote' as const })));
+    expect(m.subject).toBe('spacesync: 00, 01, 02 and 57 more (from the space)');
     expect(m.body.split('\n')).toHaveLength(52);
     expect(m.body.split('\n').at(-1)).toBe('- … and 10 more');
-    expect(commitMessage([{ path: 'a.md', title: 'x'.repeat(80) }]).subject).toBe('spacesync: 1 document changed');
-    expect(commitMessage([{ path: 'a.md', title: 'two\nlines' }]).subject).toBe('spacesync: two lines');
+    expect(commitMessage([{ path: 'a.md', title: 'x'.repeat(80), side: 'local' }, { path: 'b.md', title: 'b', side: 'remote' }]).subject).toBe('spacesync: 1 document changed here, 1 document from the space');
+    expect(commitMessage([{ path: 'a.md', title: 'two\nlines', side: 'local' }]).subject).toBe('spacesync: two lines (changed here)');
   });
 });

@@ -13,6 +13,15 @@ export interface ChangedDocument {
   /** Posix path relative to the mirror root. */
   path: string;
   title: string;
+  /** Changed here and sent to the space, or changed in the space and pulled. */
+  side?: 'local' | 'remote';
+}
+
+/** One path as git staged it: added, modified, deleted, or renamed from `from`. */
+export interface StagedFile {
+  status: 'A' | 'M' | 'D' | 'R';
+  path: string;
+  from?: string;
 }
 
 export interface CommitMirrorOptions {
@@ -96,19 +105,72 @@ async function ensureGitignore(root: string): Promise<void> {
 
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
-/** Subject: the first titles; body: every path (with its title when the file name does not say it). */
-export function commitMessage(changed: readonly ChangedDocument[]): { subject: string; body: string } {
-  const docs = [...new Map(changed.map((d) => [d.path, d])).values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+const SIDES = [
+  { side: 'local', heading: 'Changed here, sent to the space:', tag: 'changed here', words: { A: 'new', M: 'edited', D: 'deleted', R: 'renamed or moved from' } },
+  { side: 'remote', heading: 'Changed in the space, pulled:', tag: 'from the space', words: { A: 'new', M: 'updated', D: 'removed', R: 'moved from' } },
+  { side: undefined, heading: 'Also changed in the folder:', tag: 'in the folder', words: { A: 'new', M: 'edited', D: 'deleted', R: 'moved from' } },
+] as const;
+
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const plural = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
+
+/**
+ * The commit's message from what git staged (so it names every file the commit holds), with each
+ * document's title and side from the cycle: the subject names up to three documents per side (a
+ * count when they do not fit), the body lists every path with what happened to it, changes made
+ * here apart from changes pulled from the space. The first commit of a mirror says it is the first
+ * backup and how many documents it adds. Without `staged`, the cycle's list is taken as edits.
+ */
+export function commitMessage(changed: readonly ChangedDocument[], staged?: readonly StagedFile[], opts: { first?: boolean } = {}): { subject: string; body: string } {
+  const known = new Map(changed.map((d) => [d.path, d]));
+  const files: Array<StagedFile & { title: string; side: ChangedDocument['side'] }> = (staged ?? changed.map((d): StagedFile => ({ status: 'M', path: d.path })))
+    .filter((f) => f.path !== '.gitignore')
+    .map((f) => {
+      const doc = known.get(f.path) ?? (f.from !== undefined ? known.get(f.from) : undefined);
+      const stem = path.posix.basename(f.path).replace(/\.md$/, '');
+      return { ...f, title: oneLine(doc?.title ?? '') || stem, side: doc?.side };
+    });
+  const docs = [...new Map(files.map((f) => [f.path, f])).values()].sort(byPath);
   if (docs.length === 0) return { subject: 'spacesync: sync of the mirror', body: '' };
-  const names = docs.map((d) => oneLine(d.title) || path.posix.basename(d.path, '.md'));
-  let subject = `spacesync: ${names.slice(0, 3).join(', ')}${docs.length > 3 ? ` and ${docs.length - 3} more` : ''}`;
-  if (subject.length > 72) subject = `spacesync: ${docs.length} document${docs.length === 1 ? '' : 's'} changed`;
-  const lines = docs.slice(0, MAX_LISTED).map((d, i) => {
-    const stem = path.posix.basename(d.path, '.md');
-    return `- ${d.path}${names[i] !== stem ? ` (${names[i]})` : ''}`;
-  });
-  if (docs.length > MAX_LISTED) lines.push(`- … and ${docs.length - MAX_LISTED} more`);
-  return { subject, body: `${docs.length === 1 ? 'Document' : 'Documents'} changed:\n${lines.join('\n')}` };
+  const line = (d: (typeof docs)[number], words: Record<StagedFile['status'], string>) => {
+    const stem = path.posix.basename(d.path).replace(/\.md$/, '');
+    const what = d.status === 'R' ? `${words.R} ${d.from}` : words[d.status];
+    return `- ${d.path}${d.title !== stem ? ` (${d.title})` : ''}: ${what}`;
+  };
+  const listed = (items: typeof docs, words: Record<StagedFile['status'], string>) => {
+    const lines = items.slice(0, MAX_LISTED).map((d) => line(d, words));
+    if (items.length > MAX_LISTED) lines.push(`- … and ${items.length - MAX_LISTED} more`);
+    return lines;
+  };
+  if (opts.first) {
+    return { subject: `spacesync: first backup of the mirror, ${plural(docs.length)}`, body: ['Added:', ...listed(docs, SIDES[2].words)].join('\n') };
+  }
+  const groups = SIDES.map((s) => ({ ...s, items: docs.filter((d) => d.side === s.side) })).filter((g) => g.items.length > 0);
+  const names = (items: typeof docs) => `${items.slice(0, 3).map((d) => d.title).join(', ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
+  let subject = `spacesync: ${groups.map((g) => `${names(g.items)} (${g.tag})`).join('; ')}`;
+  if (subject.length > 72) subject = `spacesync: ${groups.map((g) => `${plural(g.items.length)} ${g.tag}`).join(', ')}`;
+  const body = groups.map((g) => [g.heading, ...listed(g.items, g.words)].join('\n')).join('\n\n');
+  return { subject, body };
+}
+
+/** What the index holds against HEAD (or against nothing, before the first commit), renames found. */
+async function stagedFiles(root: string, env: NodeJS.ProcessEnv): Promise<StagedFile[]> {
+  const r = await must(root, 'diff', ['-c', 'core.quotePath=false', 'diff', '--cached', '--name-status', '-M', '-z'], env);
+  const parts = r.stdout.split('\0');
+  const out: StagedFile[] = [];
+  for (let i = 0; i + 1 < parts.length;) {
+    const code = parts[i++]!;
+    if (code === '') continue;
+    if (code.startsWith('R') || code.startsWith('C')) {
+      const from = parts[i++]!;
+      const to = parts[i++]!;
+      out.push(code.startsWith('R') ? { status: 'R', path: to, from } : { status: 'A', path: to });
+    } else {
+      const p = parts[i++]!;
+      out.push({ status: code === 'A' ? 'A' : code === 'D' ? 'D' : 'M', path: p });
+    }
+  }
+  return out;
 }
 
 async function commit(o: CommitMirrorOptions, env: NodeJS.ProcessEnv): Promise<CommitOutcome> {
@@ -133,7 +195,8 @@ async function commit(o: CommitMirrorOptions, env: NodeJS.ProcessEnv): Promise<C
   const identity: string[] = [];
   if ((await git(root, ['config', '--get', 'user.name'], env)).code !== 0) identity.push('-c', 'user.name=spacesync');
   if ((await git(root, ['config', '--get', 'user.email'], env)).code !== 0) identity.push('-c', `user.email=spacesync@${os.hostname() || 'localhost'}`);
-  const { subject, body } = commitMessage(o.changedDocuments);
+  const first = (await git(root, ['rev-parse', '--verify', '-q', 'HEAD'], env)).code !== 0;
+  const { subject, body } = commitMessage(o.changedDocuments, await stagedFiles(root, env), { first });
   const stamp = `${Math.floor(o.now().getTime() / 1000)} +0000`;
   const dated = { ...env, GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp };
   // --no-verify: hooks written for people's commits must not stop an unattended backup.

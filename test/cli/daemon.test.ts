@@ -1,5 +1,6 @@
 // The daemon as people run it, seen through the other commands: one daemon per folder (the lock),
 // status naming the running daemon, a clean stop on SIGTERM that frees the folder.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,5 +38,45 @@ describe('the sync daemon with status and the lock', () => {
     const after = await runCli(['status', '--dir', root]);
     expect(after.stdout).toMatch(/daemon\s+not running; start it with `spacesync sync --dir /);
     for (const r of [ended, second, after]) expect(r.stdout + r.stderr).not.toContain(linkIdOf(server.baseUrl));
+  });
+
+  it('with git.autoCommit, commits after every change on either side, naming the documents and the side', async () => {
+    const root = tempDir();
+    writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 1, maxSeconds: 1 }, debounceMs: 50, git: { autoCommit: true } });
+    const daemon = spawnCli(['sync', '--dir', root]);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+    const until = async (what: string, cond: () => boolean) => {
+      for (let i = 0; !cond(); i++) {
+        if (i > 150) throw new Error(`gave up waiting for ${what}:\n${git('log', '--format=%s%n%b')}\n${JSON.stringify(daemon.output())}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const clean = () => git('status', '--porcelain') === '';
+    try {
+      await daemon.waitFor(/Pulled: /);
+      await until('the first commit', () => fs.existsSync(path.join(root, '.git')) && clean() && git('rev-list', '--all', '--count').trim() === '1');
+      expect(git('log', '-1', '--format=%s')).toBe('spacesync: first backup of the mirror, 2 documents\n');
+
+      // A rename and an in-place edit (as sed -i does it: a new file renamed over the old one).
+      fs.renameSync(path.join(root, 'Projects/Roadmap.md'), path.join(root, 'Projects/Plans.md'));
+      const note = path.join(root, 'Unsorted/Inbox note.md');
+      fs.writeFileSync(`${note}.sedtmp`, fs.readFileSync(note, 'utf8').replace('hello world', 'hello from sed'));
+      fs.renameSync(`${note}.sedtmp`, note);
+      await until('the local changes to be committed', () => clean() && /Plans/.test(git('log', '--format=%s')) && /Inbox note/.test(git('log', '--format=%s')));
+      const local = git('log', '--format=%s%n%b', 'HEAD~1..HEAD') + git('log', '--format=%s%n%b', '-1', 'HEAD~1');
+      expect(local).toContain('(changed here)');
+      expect(local).toContain('Changed here, sent to the space:');
+      expect(local).toMatch(/- Projects\/Plans\.md: renamed or moved from Projects\/Roadmap\.md/);
+      expect(local).toMatch(/- Unsorted\/Inbox note\.md: edited/);
+
+      // A change in the space: committed as pulled.
+      const put = await fetch(`${server.baseUrl}/blocks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: [{ id: 'B-N', markdown: 'hello from the space' }] }) });
+      expect(put.status).toBe(200);
+      await until('the pulled change to be committed', () => clean() && git('log', '-1', '--format=%s').includes('from the space'));
+      expect(git('log', '-1', '--format=%s%n%b')).toBe('spacesync: Inbox note (from the space)\nChanged in the space, pulled:\n- Unsorted/Inbox note.md: updated\n\n');
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.done;
+    }
   });
 });
