@@ -191,6 +191,75 @@ describe('Scheduler budgets', () => {
   });
 });
 
+describe('Scheduler pacing by the service\'s rate headers', () => {
+  /** Runs timers until `done`; with no timer pending, lets answers still on their way arrive first. */
+  async function drainAll(clock: ManualClock, done: () => boolean): Promise<void> {
+    for (let i = 0; i < 20_000 && !done(); i++) if (!(await clock.next())) await clock.advance(0);
+  }
+
+  /** A service with fixed windows of `windowMs` opening at their first request, reporting limit, remaining and reset. */
+  function fixedWindowService(clock: ManualClock, limit: number, windowMs: number) {
+    let start = -Infinity;
+    let used = 0;
+    let refused = 0;
+    const answer = (): AttemptOutcome => {
+      const now = clock.now();
+      if (now >= start + windowMs) {
+        start = now;
+        used = 0;
+      }
+      const reset = String((start + windowMs - now) / 1000);
+      if (used >= limit) {
+        refused++;
+        return status(429, { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset, 'retry-after-ms': String(start + windowMs - now) });
+      }
+      used++;
+      return ok({ 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - used), 'x-ratelimit-reset': reset });
+    };
+    return { answer, refused: () => refused };
+  }
+
+  it('learns a shorter window from the reset times and goes at the service\'s pace, with no 429', async () => {
+    // The client is configured with the documented 100 per 60 s; the service allows 100 per 3 s.
+    const { clock, scheduler, admits } = setup({}, { maxInFlight: 8 });
+    const service = fixedWindowService(clock, 100, 3_000);
+    const jobs = Array.from({ length: 400 }, () => scheduler.run(job('bulk', service.answer)));
+    let done = 0;
+    for (const j of jobs) void j.then(() => done++);
+    await drainAll(clock, () => done === jobs.length);
+    expect(done).toBe(400);
+    expect(service.refused()).toBe(0);
+    // Four windows of the service: the last one opens 9 s after the first (at the documented pace: 3 minutes).
+    const times = admits().map((e) => e.at - admits()[0]!.at);
+    expect(Math.max(...times)).toBeLessThan(9_000 * 1.2);
+    expect(scheduler.stats().budgets.space.windowMs).toBe(3_000);
+    expect(scheduler.stats().budgets.blocks.windowMs).toBe(3_000);
+  });
+
+  it('learns a longer window too: a service that allows less is followed, with no 429', async () => {
+    const { clock, scheduler, admits } = setup({}, { maxInFlight: 8 });
+    const service = fixedWindowService(clock, 100, 120_000);
+    const jobs = Array.from({ length: 150 }, () => scheduler.run(job('bulk', service.answer)));
+    let done = 0;
+    for (const j of jobs) void j.then(() => done++);
+    await drainAll(clock, () => done === jobs.length);
+    expect(service.refused()).toBe(0);
+    expect(maxInWindow(admits().map((e) => e.at), 120_000)).toBeLessThanOrEqual(100);
+    expect(scheduler.stats().budgets.space.windowMs).toBe(120_000);
+  });
+
+  it('without headers keeps the configured windows (budget.scale)', async () => {
+    const { clock, scheduler, admits } = setup({ ...resolveLimits({ scale: 0.05, reservePercent: 0 }), addressRequests: { limit: 10_000, windowMs: 10_000 } });
+    const jobs = Array.from({ length: 250 }, () => scheduler.run(job('bulk')));
+    let done = 0;
+    for (const j of jobs) void j.then(() => done++);
+    await drainAll(clock, () => done === jobs.length);
+    expect(scheduler.stats().budgets.space.windowMs).toBe(3_000);
+    expect(maxInWindow(admits().map((e) => e.at), 3_000)).toBeLessThanOrEqual(100);
+    expect(Math.max(...admits().map((e) => e.at)) - admits()[0]!.at).toBeLessThan(2 * 3_000 * 1.2);
+  });
+});
+
 describe('Scheduler priorities and the reserve', () => {
   it('sends a user edit queued behind 500 bulk reads next', async () => {
     const { clock, scheduler, admits } = setup({}, { maxInFlight: 4 });

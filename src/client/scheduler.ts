@@ -130,6 +130,9 @@ export class Scheduler {
   private backgroundTokensAt = -Infinity;
   private spaceHint: Hint | undefined;
   private blockHint: Hint | undefined;
+  /** The space window the service's reset times show (undefined until one does). */
+  private learnedWindowMs: number | undefined;
+  private readonly ownAddressWindow: boolean;
   private cancelWake: (() => void) | undefined;
   private wakeAt = Infinity;
   private stalledSince: number | undefined;
@@ -153,6 +156,7 @@ export class Scheduler {
     this.space = new UsageWindow(spaceRequests.limit, spaceRequests.windowMs);
     this.blocks = new UsageWindow(blocks.limit, blocks.windowMs);
     this.address = options.addressWindow ?? new UsageWindow(addressRequests.limit, addressRequests.windowMs);
+    this.ownAddressWindow = options.addressWindow === undefined;
     this.maxInFlight = options.maxInFlight ?? 8;
     this.maxRetries = options.maxRetries ?? 4;
     this.max429Retries = options.max429Retries ?? 8;
@@ -325,6 +329,8 @@ export class Scheduler {
     const now = this.clock.now();
     const { job } = q;
     this.inFlight--;
+    // First what the answer says of the windows, so this request's own entry already leaves by it.
+    if (outcome.kind === 'response') this.learn(seq, outcome, now);
     // A refused request (4xx, 429 included) moved no blocks; a failed one may have moved all it asked for.
     const refused = outcome.kind === 'response' && outcome.status >= 400 && outcome.status < 500;
     const spent = refused ? 0 : outcome.kind === 'response' && outcome.blocks !== undefined ? outcome.blocks : (entries.blocks?.weight ?? 0);
@@ -337,7 +343,6 @@ export class Scheduler {
     if (outcome.kind === 'response' && outcome.status === 429) this.counters.rateLimited++;
     this.onEvent?.({ type: 'settle', seq, label: job.label, at: now, status: outcome.kind === 'response' ? outcome.status : outcome.reason, blocks: spent });
 
-    if (outcome.kind === 'response') this.learn(seq, outcome, now);
     const cause = this.retryCause(q, outcome);
     if (cause === undefined) {
       if (outcome.kind === 'response' && outcome.status !== 429) this.consecutive429 = 0;
@@ -353,9 +358,36 @@ export class Scheduler {
   /** Reads the service's view of the budgets from an answer. */
   private learn(seq: number, res: AttemptResponse, now: number): void {
     const requests = requestBudgetReport(res.headers, now);
-    if (requests) this.spaceHint = this.correct(this.space, this.spaceHint, requests, seq, now);
+    if (requests) {
+      this.learnWindow(requests, now);
+      this.spaceHint = this.correct(this.space, this.spaceHint, requests, seq, now);
+    }
     const blocks = blockBudgetReport(res.headers, now);
     if (blocks) this.blockHint = this.correct(this.blocks, this.blockHint, blocks, seq, now);
+  }
+
+  /**
+   * Learns the length of the service's request window from its reset times: the first request of
+   * a window (remaining = limit - 1) sees the whole window ahead of it; any answer sees at least
+   * that much of it. Every window (space, blocks, own address) is then scaled like it, as the
+   * service scales its windows together: a service that allows more is used at its pace, one that
+   * allows less is followed. Without reset times the configured windows stay.
+   */
+  private learnWindow(report: BudgetReport, now: number): void {
+    if (report.resetAt === undefined) return;
+    const ahead = report.resetAt - now;
+    if (!(ahead > 0)) return;
+    const configured = this.limits.spaceRequests.windowMs;
+    const fresh = report.remaining >= (report.limit ?? this.space.limit) - 1;
+    let next = this.learnedWindowMs;
+    if (fresh) next = Math.max(next ?? 0, ahead);
+    else if (ahead > (next ?? configured)) next = ahead;
+    if (next === undefined || next === this.learnedWindowMs) return;
+    this.learnedWindowMs = next;
+    const factor = next / configured;
+    this.space.setWindow(configured * factor);
+    this.blocks.setWindow(this.limits.blocks.windowMs * factor);
+    if (this.ownAddressWindow) this.address.setWindow(this.limits.addressRequests.windowMs * factor);
   }
 
   private correct(window: UsageWindow, current: Hint | undefined, report: BudgetReport, seq: number, now: number): Hint | undefined {

@@ -18,7 +18,15 @@ export class UsageWindow {
   private entries: UsageEntry[] = [];
   private readonly listeners = new Set<() => void>();
 
-  constructor(public limit: number, public readonly windowMs: number) {}
+  constructor(public limit: number, public windowMs: number) {}
+
+  /** The service's window turned out to be `windowMs` long: answered entries leave it by then. */
+  setWindow(windowMs: number): void {
+    const shift = windowMs - this.windowMs;
+    if (shift === 0) return;
+    this.windowMs = windowMs;
+    for (const e of this.entries) if (e.expiresAt !== Infinity) e.expiresAt += shift;
+  }
 
   add(seq: number, weight: number): UsageEntry {
     const entry: UsageEntry = { seq, weight, expiresAt: Infinity };
