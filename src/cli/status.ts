@@ -152,7 +152,7 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
   if (r.requests) {
     const q = r.requests;
     const minute = `${q.lastMinute.requests}/${q.lastMinute.requestLimit} requests and ${q.lastMinute.blocks}/${q.lastMinute.blockLimit} blocks in the last minute`;
-    row('requests', `${minute} (as of ${ago(q.savedAt, now)}); ${q.requests} since ${localTime(q.startedAt)}, ${plural(q.rateLimited, '429 answer')}, ${plural(q.retries, 'retry', 'retries')}`);
+    row('requests', `${minute} (as of ${ago(q.savedAt, now)}); ${q.requests} since ${localTime(q.startedAt)}, ${q.rateLimited} ${q.rateLimited === 1 ? 'answer' : 'answers'} 429 (rate limited), ${plural(q.retries, 'retry', 'retries')}`);
   } else {
     row('requests', 'no counts yet (the daemon records them after each cycle)');
   }

@@ -21,6 +21,7 @@ import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/afterWork.
 import type { PushResult } from '../sync/pushLocal.js';
 import { describePushPlan, planCycle } from './plan.js';
 import { shellQuote } from './init.js';
+import { describePull, describePush } from './describeCycle.js';
 
 interface SyncFlags {
   link?: string;
@@ -57,7 +58,8 @@ function checkRoot(root: string, force: boolean, hasLink: boolean): void {
   if (kind === 'other') throw new SpacesyncError('usage', `${root} is a file, not a folder. Pass the folder to mirror into with --dir.`);
   if (kind === 'dir') return;
   if (!hasLink) {
-    throw new SpacesyncError('config_missing', `The folder ${root} does not exist, and no connection link was given for it, so nothing was synced or created. Set it up with \`spacesync init ${shellQuote(root)} --link URL\` (which creates the folder), or pass the right --dir.`);
+    // Still a refusal (exit 2): the folder, with the config and link in it, may be on a disk not mounted.
+    throw new SpacesyncError('refused_safety', `The folder ${root} does not exist, so nothing was synced or created (a missing folder can be a disk that is not mounted, or a folder moved away; its config and link were inside it). Mount or restore it, pass the right --dir, or set up a new mirror there with \`spacesync init ${shellQuote(root)} --link URL\`.`);
   }
   if (force) {
     mkdirSync(root, { recursive: true });
@@ -94,10 +96,8 @@ function reportPush(push: PushResult, heldSaid?: Set<string>): void {
     err(`spacesync: ${push.plan.refused.message}`);
     return;
   }
-  if (o && o.sent.length > 0) {
-    const writes = o.sent.filter((s) => s.method !== 'GET').length;
-    out(`Pushed: ${o.documents.length} document(s) with ${writes} request${writes === 1 ? '' : 's'} (${o.blocksWritten} block${o.blocksWritten === 1 ? '' : 's'} written).`);
-  }
+  const pushed = describePush(push);
+  if (pushed) out(pushed);
   const copies = o?.documents.filter((d) => d.conflictCopy) ?? [];
   if (copies.length > 0) {
     out(`${copies.length} conflict(s): the space's version stays in the file, yours is kept beside it (\`spacesync conflicts\` lists them):`);
@@ -120,15 +120,9 @@ function report(result: CycleResult, quietWhenIdle: boolean, pushed = false, pus
     err(`spacesync: ${result.refused.message}`);
     return 2;
   }
-  const created = result.written.filter((w) => w.mode === 'new').length;
-  const updated = result.written.length - created;
-  const moved = result.moved.length + result.folderMoves.length;
-  const busy = result.written.length + moved + result.purged.length + result.createdDirs.length + result.removedDirs.length > 0;
-  if (busy) {
-    const parts = [`${created} new`, `${updated} updated`, `${moved} moved`];
-    if (result.purged.length) parts.push(`${result.purged.length} purged (kept in .spacesync/purged/)`);
-    out(`Pulled: ${parts.join(', ')}; ${result.requests} requests.`);
-  } else if (!quietWhenIdle && !pushed) {
+  const pulled = describePull(result);
+  if (pulled) out(pulled);
+  else if (!quietWhenIdle && !pushed) {
     out(`In step with the space: nothing to pull (${result.requests} requests).`);
   }
   // After a push, what stays pending locally was reported by it (held back, failed) with the reason.
@@ -165,6 +159,9 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
     const cycle = await syncCycle(session.ctx);
     noteRefusal(session.ctx, { cycle });
     await backUp(session.ctx, filesOfCycle(session.ctx, cycle), config.git.autoCommit);
+    // The bar's line is cleared (and not drawn again) before the summary, which would otherwise run on after it.
+    if (timer) clearInterval(timer);
+    bar.stop();
     return reportCycle(cycle, false);
   } finally {
     saveStats(session.ctx, startedAt);

@@ -62,6 +62,9 @@ describe('the sync daemon with status and the lock', () => {
       const note = path.join(root, 'Unsorted/Inbox note.md');
       fs.writeFileSync(`${note}.sedtmp`, fs.readFileSync(note, 'utf8').replace('hello world', 'hello from sed'));
       fs.renameSync(`${note}.sedtmp`, note);
+      // The terminal names them, with what happened to each.
+      await daemon.waitFor(/Pushed: .*Plans \(renamed from "Roadmap"\)/, 'stdout');
+      await daemon.waitFor(/Pushed: .*Inbox note \(edited\)/, 'stdout');
       await until('the local changes to be committed', () => clean() && /Plans/.test(git('log', '--format=%s')) && /Inbox note/.test(git('log', '--format=%s')));
       const local = git('log', '--format=%s%n%b', 'HEAD~1..HEAD') + git('log', '--format=%s%n%b', '-1', 'HEAD~1');
       expect(local).toContain('(changed here)');
@@ -73,6 +76,7 @@ describe('the sync daemon with status and the lock', () => {
       const put = await fetch(`${server.baseUrl}/blocks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: [{ id: 'B-N', markdown: 'hello from the space' }] }) });
       expect(put.status).toBe(200);
       await until('the pulled change to be committed', () => clean() && git('log', '-1', '--format=%s').includes('from the space'));
+      expect(daemon.output().stdout).toMatch(/^Pulled: 1 updated \(\d+ requests?\): Inbox note\.$/m);
       expect(git('log', '-1', '--format=%s%n%b')).toBe('spacesync: Inbox note (from the space)\nChanged in the space, pulled:\n- Unsorted/Inbox note.md: updated\n\n');
     } finally {
       daemon.child.kill('SIGTERM');

@@ -140,11 +140,11 @@ describe('hints that name the real problem', () => {
     }
   });
 
-  it('sync --dir on a missing folder without a link advises init, and creates nothing, even with --force', async () => {
+  it('sync --dir on a missing folder without a link is refused (exit 2), advises init, not --force, and creates nothing, even with --force', async () => {
     const missing = path.join(tempDir(), 'Notes');
     for (const argv of [['sync', '--dir', missing, '--once'], ['sync', '--dir', missing, '--once', '--force']]) {
       const r = await runInProcess(argv);
-      expect(r.code, r.output).toBe(1);
+      expect(r.code, r.output).toBe(2);
       expect(r.output).toContain(`spacesync init ${missing} --link URL`);
       expect(r.output).not.toContain('--force');
       expect(fs.existsSync(missing)).toBe(false);

@@ -135,7 +135,7 @@ describe('spacesync status', () => {
     expect(human).toMatch(/Projects\/Roadmap\.md \(changed\)/);
     expect(human).toMatch(/Brand new \(new\)/);
     expect(human).toMatch(/conflicts\s+1: see them with `spacesync conflicts --dir /);
-    expect(human).toMatch(/requests\s+12\/100 requests and 340\/20000 blocks in the last minute \(as of (just now|\d+ s ago)\); 153 since .*, 2 429 answers, 3 retries/);
+    expect(human).toMatch(/requests\s+12\/100 requests and 340\/20000 blocks in the last minute \(as of (just now|\d+ s ago)\); 153 since .*, 2 answers 429 \(rate limited\), 3 retries/);
     expect(human).toMatch(/errors\s+1 recent error, newest last:\n\s+.* network: Could not reach the service at .*\/links\/.{4}…\/api\/v1\/documents\. Check the network connection\./);
   });
 
