@@ -31,6 +31,8 @@ export interface CliProcess {
 export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** The program to run instead of this checkout's sources (the package test runs the installed command). */
+  command?: string;
 }
 
 /** The environment without the user's SPACESYNC_* variables, plus `env`. */
@@ -45,7 +47,8 @@ function cleanEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessE
 }
 
 export function spawnCli(args: readonly string[], opts: SpawnOptions = {}): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(opts.env), cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [file, argv] = opts.command === undefined ? [process.execPath, [BIN, ...args]] : [opts.command, [...args]];
+  const child = spawn(file, argv, { env: cleanEnv(opts.env), cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const waiters: Array<() => void> = [];

@@ -1,0 +1,90 @@
+// The package as people install it: `npm pack` builds dist/ and the tarball, `npm install -g` puts it
+// into a temporary prefix, and the installed command (no tsx, no checkout) prints its version and
+// help, serves a space, syncs it, and runs the demo. It compiles better-sqlite3 on the way, a minute
+// or more, so it runs in CI (CI=true; `.ci/run` sets it) and not in a developer's `npm test`.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, runCli, spawnCli, tempDir, type SpawnOptions } from './cli/cliHarness.js';
+
+const run = promisify(execFile);
+const INSTALL_MS = 15 * 60_000;
+
+interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: Array<{ path: string }>;
+}
+
+describe.runIf(process.env.CI === 'true')('the npm package', () => {
+  const tmp = tempDir('spacesync-package-');
+  const prefix = path.join(tmp, 'prefix');
+  const installed = path.join(prefix, 'lib', 'node_modules', 'spacesync');
+  let pack: PackResult;
+  // The installed command runs through its `#!/usr/bin/env node` line, as it does for a user.
+  const opts = (): SpawnOptions => ({
+    command: path.join(prefix, 'bin', 'spacesync'),
+    cwd: tmp,
+    env: { PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` },
+  });
+
+  beforeAll(async () => {
+    const packed = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+    pack = (JSON.parse(packed.stdout) as PackResult[])[0]!;
+    process.stdout.write(`package: ${pack.filename}, ${(pack.size / 1024).toFixed(0)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${pack.files.length} files\n`);
+    await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', path.join(tmp, pack.filename)], { cwd: tmp, maxBuffer: 64 * 1024 * 1024 });
+  }, INSTALL_MS);
+
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('holds the compiled program, its type declarations and the demo space, and no tests, benchmarks or other fixtures', () => {
+    const files = pack.files.map((f) => f.path);
+    expect(files).toContain('dist/cli/bin.js');
+    expect(files).toContain('dist/client/index.d.ts');
+    expect(files).toContain('dist/cli/main.js.map');
+    expect(files).toContain('fixtures/spaces/demo.json');
+    const outside = files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'fixtures/spaces/demo.json'].includes(f));
+    expect(outside).toEqual([]);
+    expect(files.filter((f) => /\.test\.|testSupport|testDir|testArbitraries/.test(f))).toEqual([]);
+  });
+
+  it('installs a command that prints its version and its help, without tsx', async () => {
+    expect(fs.existsSync(path.join(installed, 'node_modules', 'tsx'))).toBe(false);
+    const version = await runCli(['--version'], opts());
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe((JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version);
+    const help = await runCli(['--help'], opts());
+    expect(help.code).toBe(0);
+    for (const cmd of ['server', 'sync', 'init', 'status', 'demo']) expect(help.stdout).toMatch(new RegExp(`^\\s+${cmd}\\b`, 'm'));
+  });
+
+  it('serves the demo space with `spacesync server` and mirrors it with `init` and `sync --once`', async () => {
+    const server = spawnCli(['server', '--port', '0', '--seed', path.join(installed, 'fixtures', 'spaces', 'demo.json'), '--limits', 'off', '--link', 'package-link-0001'], opts());
+    try {
+      await server.waitFor(/^spacesync server listening: \S+$/m, 'stdout');
+      const link = /^spacesync server listening: (\S+)$/m.exec(server.output().stdout)![1]!;
+      const root = path.join(tmp, 'Notes');
+      const init = await runCli(['init', root, '--link', link], opts());
+      expect(init.code, init.stderr).toBe(0);
+      const sync = await runCli(['sync', '--once', '--dir', root], opts());
+      expect(sync.code, sync.stderr).toBe(0);
+      expect(fs.readFileSync(path.join(root, 'Unsorted', 'Quick idea.md'), 'utf8')).toContain('What if daily notes could pull in open t');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.done;
+    }
+  });
+
+  it('runs `spacesync demo` from the installed package and stops on Ctrl-C', async () => {
+    const root = path.join(tmp, 'demo-space');
+    const demo = spawnCli(['demo', root], opts());
+    await demo.waitFor(/Pulled: \d+ new/);
+    demo.child.kill('SIGINT');
+    const ended = await demo.done;
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(fs.existsSync(path.join(root, 'Unsorted', 'Quick idea.md'))).toBe(true);
+  });
+});
