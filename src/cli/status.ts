@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
 import type { Wrap } from './program.js';
-import { readDaemonStats, readLastCycle, readRefusal, readStatusErrors, type DaemonStats, type StatusError, type StatusRefusal } from '../journal/daemonStatus.js';
+import { readDaemonStats, readLastCycle, readRefusal, readStatusErrors, readWait, type DaemonStats, type StatusError, type StatusRefusal, type StatusWait } from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
 import { readHeldBack } from '../sync/heldBackState.js';
 import type { HeldBackFile } from '../sync/PushPlan.js';
@@ -48,6 +48,8 @@ export interface StatusReport {
   pendingIntents: number;
   requests: (DaemonStats & { lastMinute: { requests: number; requestLimit: number; blocks: number; blockLimit: number } }) | null;
   errors: StatusError[];
+  /** Edits the running daemon holds back for the rate limit now (null when none wait). */
+  waiting: StatusWait | null;
   /** The last cycle refused by a safety check (nothing changed), and the command that goes ahead. */
   refused: (StatusRefusal & { proceed: string }) | null;
   otherFiles: number;
@@ -81,10 +83,13 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
     const stats = journal ? readDaemonStats(journal) : undefined;
     const counts = journal?.counts();
     const refusal = journal ? readRefusal(journal) : undefined;
+    const daemon = daemonInfo(root);
+    const wait = journal && daemon.running ? readWait(journal) : undefined;
     return {
       dir: root,
       link: config.link ? describeLink(config.link) : null,
-      daemon: daemonInfo(root),
+      daemon,
+      waiting: wait ?? null,
       lastCycle: journal ? readLastCycle(journal) ?? null : null,
       documents: counts?.documents ?? 0,
       pendingLocal: local.changes,
@@ -124,6 +129,13 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     row('daemon', `running (pid ${r.daemon.pid}${r.daemon.host && r.daemon.host !== os.hostname() ? ` on ${r.daemon.host}` : ''}${r.daemon.since ? `, since ${localTime(r.daemon.since)}` : ''})`);
   } else {
     row('daemon', `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; start it with \`spacesync sync --dir ${dir}\``);
+  }
+  if (r.waiting) {
+    const w = r.waiting;
+    const left = Math.max(0, Math.ceil((Date.parse(w.until) - now.getTime()) / 1000));
+    const budget = w.reason === 'retry-after' ? 'the service\'s rate limit (it answered 429)' : w.reason === 'blocks' ? 'the service\'s block budget' : 'the request budget';
+    const what = w.paths.length === 0 ? 'your edits are queued' : `queued: ${w.paths.slice(0, 3).join(', ')}${w.paths.length > 3 ? ` and ${w.paths.length - 3} more` : ''}`;
+    row('waiting', `since ${localTime(w.since)} for ${budget}, about ${left} s more; ${what}`);
   }
   if (r.lastCycle) {
     const c = r.lastCycle.counts;

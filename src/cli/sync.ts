@@ -21,7 +21,7 @@ import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/afterWork.
 import type { PushResult } from '../sync/pushLocal.js';
 import { describePushPlan, planCycle } from './plan.js';
 import { shellQuote } from './init.js';
-import { describePull, describePush } from './describeCycle.js';
+import { describePull, describePush, nameList } from './describeCycle.js';
 
 interface SyncFlags {
   link?: string;
@@ -178,6 +178,12 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
   const handle = runDaemon({
     ctx: session.ctx, pollMinMs: minSeconds * 1000, pollMaxMs: maxSeconds * 1000, debounceMs: config.debounceMs,
     autoCommit: config.git.autoCommit, secrets: [link, ...(config.apiKey ? [config.apiKey] : [])],
+    userWaits: (listener) => session.client.scheduler.onUserWait(listener),
+    onWait: (w) => {
+      const what = w.paths.length === 0 ? 'your edits are' : `your edit${w.paths.length === 1 ? '' : 's'} to ${nameList(w.paths)} ${w.paths.length === 1 ? 'is' : 'are'}`;
+      const budget = w.reason === 'retry-after' ? 'the service\'s rate limit' : w.reason === 'blocks' ? 'the service\'s block budget' : 'the request budget';
+      out(`spacesync: waiting ${Math.ceil(w.waitMs / 1000)} s for ${budget}; ${what} queued.`);
+    },
     onCycle: (cycle) => {
       const refusal = cycle.push.plan.refused ?? cycle.pull?.refused ?? null;
       // A refusal is said once; the daemon keeps looking, in case the space comes back.

@@ -1,7 +1,7 @@
 // The API client of a space: the sync engine's only way to the service.
 export { createClient, type ClientOptions, type ClientStats, type SpaceClient } from './createClient.js';
 export type { CallOptions } from './apiCall.js';
-export { Scheduler, PRIORITIES, type Priority, type SchedulerOptions, type SchedulerEvent, type JobResult } from './scheduler.js';
+export { Scheduler, PRIORITIES, type Priority, type SchedulerOptions, type SchedulerEvent, type JobResult, type UserWait } from './scheduler.js';
 export type { SchedulerStats, BudgetView, WaitReason } from './schedulerStats.js';
 export { resolveLimits, SPEC_LIMITS, type LimitsInput, type SchedulerLimits, type BudgetLimit } from './limits.js';
 export { systemClock, type Clock } from './clock.js';

@@ -337,6 +337,22 @@ describe('Scheduler retries', () => {
     expect(scheduler.stats().rateLimited).toBe(1);
   });
 
+  it('tells onUserWait listeners how long a user edit waits, and not about background work', async () => {
+    const { clock, scheduler } = setup();
+    const waits: Array<{ label: string; waitMs: number; reason: string }> = [];
+    const stop = scheduler.onUserWait((w) => waits.push(w));
+    const background = scheduler.run(job('poll', [status(429, { 'retry-after': '7' }), ok()]));
+    await clock.advance(0);
+    expect(waits).toEqual([]);
+    const edit = scheduler.run(job('user', [ok()], { label: 'PUT /blocks' }));
+    await clock.advance(0);
+    expect(waits[0]).toEqual({ label: 'PUT /blocks', waitMs: 7000, reason: 'retry-after' });
+    stop();
+    await clock.advance(7000);
+    await Promise.all([background, edit]);
+    expect(waits).toHaveLength(1);
+  });
+
   it('reads Retry-After as an HTTP date against the answer\'s Date header', async () => {
     const { clock, scheduler, admits } = setup();
     const served = new Date(clock.now() - 3600_000); // the local clock is an hour ahead of the service

@@ -68,6 +68,13 @@ export type SchedulerEvent =
   | { type: 'settle'; seq: number; label: string; at: number; status: number | AttemptFailure['reason']; blocks: number }
   | { type: 'retry'; seq: number; label: string; at: number; cause: RetryCause; delayMs: number; floor: boolean };
 
+/** A user edit at the head of the queue that must wait: how long, and for which budget. */
+export interface UserWait {
+  label: string;
+  waitMs: number;
+  reason: WaitReason;
+}
+
 export interface SchedulerOptions {
   limits: SchedulerLimits;
   clock?: Clock;
@@ -148,6 +155,7 @@ export class Scheduler {
   private readonly log: Logger | undefined;
   private readonly unsubscribe: () => void;
   private readonly onAddressFreed = () => this.pump();
+  private readonly userWaitListeners = new Set<(w: UserWait) => void>();
 
   constructor(options: SchedulerOptions) {
     this.limits = options.limits;
@@ -179,6 +187,12 @@ export class Scheduler {
       this.lane(job.priority).push({ job, resolve, reject, attempts: 0, retries: 0, retries429: 0, retriedAfter: [], readySince: now, queuedMs: 0, notBefore: now });
       this.pump();
     });
+  }
+
+  /** Tells `listener` whenever a user edit must wait for a budget (so a person can be told); returns the unsubscribe. */
+  onUserWait(listener: (w: UserWait) => void): () => void {
+    this.userWaitListeners.add(listener);
+    return () => this.userWaitListeners.delete(listener);
   }
 
   stats(): SchedulerStats {
@@ -288,6 +302,7 @@ export class Scheduler {
       const { ms, reason } = this.waitFor(q, now);
       if (ms > 0) {
         this.setStalled(reason, now);
+        if (q.job.priority === 'user' && reason) for (const l of this.userWaitListeners) l({ label: q.job.label, waitMs: ms, reason });
         wake = Math.min(wake, now + ms);
         break;
       }

@@ -13,6 +13,8 @@ export const STATUS_KEYS = {
   errors: 'status.errors',
   /** StatusRefusal: the last cycle refused by a safety check; removed by the next cycle that is not. */
   refusal: 'status.refusal',
+  /** StatusWait: the user's edits waiting for the rate limit now; removed when they are sent. */
+  wait: 'status.wait',
 } as const;
 
 export interface BudgetUse {
@@ -144,4 +146,26 @@ export function readRefusal(journal: Journal): StatusRefusal | undefined {
     at: v.at, reason: typeof v.reason === 'string' ? v.reason : 'refused', message: v.message, deletes,
     deleteCount: typeof v.deleteCount === 'number' ? v.deleteCount : deletes.length,
   };
+}
+
+export interface StatusWait {
+  /** When the wait began, and when it is expected to end. */
+  since: string;
+  until: string;
+  /** Which budget: retry-after (the service answered 429), space, address or blocks. */
+  reason: string;
+  /** The files whose edits wait (empty when a full cycle's push waits). */
+  paths: string[];
+}
+
+/** Records that the user's edits wait for a budget, or (null) that they no longer do. */
+export function recordWait(journal: Journal, wait: StatusWait | null): void {
+  if (wait) journal.setState(STATUS_KEYS.wait, { ...wait, paths: wait.paths.slice(0, KEPT_DELETES) });
+  else if (journal.getState(STATUS_KEYS.wait) !== undefined) journal.deleteState(STATUS_KEYS.wait);
+}
+
+export function readWait(journal: Journal): StatusWait | undefined {
+  const v = journal.getState<Partial<StatusWait>>(STATUS_KEYS.wait);
+  if (!v || typeof v !== 'object' || typeof v.since !== 'string' || typeof v.until !== 'string') return undefined;
+  return { since: v.since, until: v.until, reason: typeof v.reason === 'string' ? v.reason : 'space', paths: Array.isArray(v.paths) ? v.paths.filter((p): p is string => typeof p === 'string') : [] };
 }

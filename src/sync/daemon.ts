@@ -8,6 +8,8 @@ import { FILE_ONLY } from '../log.js';
 import { BUILTIN_DIRS } from '../core/layout.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges } from '../mirror/index.js';
+import type { UserWait, WaitReason } from '../client/index.js';
+import { recordWait } from '../journal/daemonStatus.js';
 import type { SyncContext } from './SyncContext.js';
 import { backUp, filesOfCycle, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
@@ -31,6 +33,12 @@ export interface DaemonOptions {
   autoCommit?: boolean;
   /** Secrets to mask in the errors kept for `spacesync status`. */
   secrets?: readonly string[];
+  /** Subscribes to the waits of user edits (the client's scheduler.onUserWait); returns the unsubscribe. */
+  userWaits?: (listener: (w: UserWait) => void) => () => void;
+  /** A user's edit waits this long or more for the rate limit before it is told (ms); default 3000. */
+  waitNoticeMs?: number;
+  /** Told once per push or cycle whose edits wait at least `waitNoticeMs` for a budget. */
+  onWait?: (w: { waitMs: number; reason: WaitReason; paths: string[] }) => void;
   onCycle?: (r: SyncCycleResult) => void;
   onPush?: (r: PushResult) => void;
   /** A cycle or push that failed; the daemon goes on unless the error is fatal. */
@@ -114,7 +122,26 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     return null;
   };
 
+  // A user's edit held by the rate limit is told (once per operation, on the terminal and in status).
+  let current: Work | null = null;
+  let waitTold = false;
+  const unwatch = o.userWaits?.((u) => {
+    if (!current || waitTold || u.waitMs < (o.waitNoticeMs ?? 3_000)) return;
+    waitTold = true;
+    const paths = current.kind === 'push' ? [...current.paths].sort() : [];
+    const at = ctx.now();
+    try {
+      recordWait(ctx.journal, { since: at.toISOString(), until: new Date(at.getTime() + u.waitMs).toISOString(), reason: u.reason, paths });
+    } catch (e) {
+      ctx.logger.warn({ err: e }, 'could not record the wait for status');
+    }
+    ctx.logger.info({ ...FILE_ONLY, waitMs: u.waitMs, reason: u.reason, paths }, 'edits wait for the rate limit');
+    o.onWait?.({ waitMs: u.waitMs, reason: u.reason, paths });
+  });
+
   const perform = async (w: Work) => {
+    current = w;
+    waitTold = false;
     try {
       if (w.kind === 'cycle') {
         const r = await syncCycle(ctx);
@@ -138,6 +165,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     } catch (e) {
       failed(e);
     }
+    if (waitTold) recordWait(ctx.journal, null);
+    current = null;
     saveStats(ctx, startedAt);
   };
 
@@ -190,6 +219,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         await running;
         await watcher.close();
       } finally {
+        unwatch?.();
         if (fatal !== undefined) rejectDone(fatal);
         else resolveDone();
       }

@@ -5,11 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { armFault } from '../client/admin.js';
 import { linkIdOf, runCli, smallSpace, spawnCli, tempDir, writeConfig } from './cliHarness.js';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ port: 0, seed: smallSpace, limits: 'off' });
+  server = await startServer({ port: 0, seed: smallSpace, limits: 'off', admin: true });
 });
 afterAll(async () => {
   await server.close();
@@ -78,6 +79,29 @@ describe('the sync daemon with status and the lock', () => {
       await until('the pulled change to be committed', () => clean() && git('log', '-1', '--format=%s').includes('from the space'));
       expect(daemon.output().stdout).toMatch(/^Pulled: 1 updated \(\d+ requests?\): Inbox note\.$/m);
       expect(git('log', '-1', '--format=%s%n%b')).toBe('spacesync: Inbox note (from the space)\nChanged in the space, pulled:\n- Unsorted/Inbox note.md: updated\n\n');
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.done;
+    }
+  });
+
+  it('an edit held by the service\'s rate limit for more than a few seconds is told on the terminal and in status', async () => {
+    const root = tempDir();
+    writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 30, maxSeconds: 30 }, debounceMs: 50 });
+    const daemon = spawnCli(['sync', '--dir', root]);
+    try {
+      await daemon.waitFor(/Pulled: /);
+      // Another client spends the budget: the service answers the edit's PUT with 429, Retry-After 5 s.
+      await armFault(server.adminUrl, { match: { method: 'PUT', path: '/blocks' }, kind: '429', retryAfter: 5 });
+      const note = path.join(root, 'Unsorted/Inbox note.md');
+      fs.writeFileSync(note, fs.readFileSync(note, 'utf8').replace(/hello[^\n]*/, 'hello while the budget is spent'));
+      await daemon.waitFor(/spacesync: waiting [45] s for the service's rate limit; your edit to Unsorted\/Inbox note\.md is queued\./, 'stdout');
+      const waiting = await runCli(['status', '--dir', root]);
+      expect(waiting.stdout).toMatch(/waiting {9}since .* for the service's rate limit \(it answered 429\), about \d s more; queued: Unsorted\/Inbox note\.md/);
+      await daemon.waitFor(/Pushed: Inbox note \(edited\)/, 'stdout');
+      const after = JSON.parse((await runCli(['status', '--dir', root, '--json'])).stdout) as { waiting: unknown; requests: { rateLimited: number } };
+      expect(after.waiting).toBeNull();
+      expect(after.requests.rateLimited).toBe(1);
     } finally {
       daemon.child.kill('SIGTERM');
       await daemon.done;
