@@ -60,4 +60,5 @@ export const layerRules = [
   shell('mirror', ['client', 'journal', 'sync', 'server', 'cli', 'config']),
   shell('sync', ['server', 'cli']),
   shell('server', ['core', 'client', 'journal', 'mirror', 'sync', 'cli']),
+  shell('service', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'config']),
 ];

@@ -14,7 +14,9 @@ export type ErrorCode =
   // sync decisions
   | 'refused_safety' | 'not_implemented'
   // git backups
-  | 'git_missing' | 'git_failed';
+  | 'git_missing' | 'git_failed'
+  // the service manager (systemd, launchd)
+  | 'service_failed';
 
 export class SpacesyncError extends Error {
   readonly code: ErrorCode;

@@ -8,7 +8,7 @@ describe('spacesync command line', () => {
   it('--help lists every command of the contract', () => {
     const r = run('--help');
     expect(r.status).toBe(0);
-    for (const cmd of ['server', 'sync', 'init', 'status', 'conflicts', 'plan', 'demo']) expect(r.stdout).toMatch(new RegExp(`^\\s+${cmd}\\b`, 'm'));
+    for (const cmd of ['server', 'sync', 'init', 'status', 'conflicts', 'plan', 'demo', 'service']) expect(r.stdout).toMatch(new RegExp(`^\\s+${cmd}\\b`, 'm'));
   });
 
   it('an unknown command is a usage error (exit 64)', () => {

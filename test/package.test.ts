@@ -58,7 +58,7 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
     expect(version.stdout.trim()).toBe((JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version);
     const help = await runCli(['--help'], opts());
     expect(help.code).toBe(0);
-    for (const cmd of ['server', 'sync', 'init', 'status', 'demo']) expect(help.stdout).toMatch(new RegExp(`^\\s+${cmd}\\b`, 'm'));
+    for (const cmd of ['server', 'sync', 'init', 'status', 'demo', 'service']) expect(help.stdout).toMatch(new RegExp(`^\\s+${cmd}\\b`, 'm'));
   });
 
   it('serves the demo space with `spacesync server` and mirrors it with `init` and `sync --once`', async () => {

@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   conflicts: async () => (await import('./conflicts.js')).registerConflicts,
   plan: async () => (await import('./plan.js')).registerPlan,
   demo: async () => (await import('./demo.js')).registerDemo,
+  service: async () => (await import('./service.js')).registerService,
 };
 
 /** The commands `args` (the user's words, without node and the script) needs registered. */

@@ -1,7 +1,7 @@
 // `spacesync status`: the state of a mirror at a glance, from disk and the journal only (no request
 // to the service): is a daemon running, the last successful cycle, changes waiting on either side,
 // conflicts, the request budget, 429s and the last errors. `--json` for scripts.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
 import type { Wrap } from './program.js';
@@ -193,10 +193,19 @@ export function registerStatus(program: Command, wrap: Wrap): void {
   program
     .command('status')
     .description('last cycle, pending changes, conflicts, budget use, errors')
-    .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
+    .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder; outside a mirror, every mirror installed as a service)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--json', 'print JSON')
     .action(wrap(async (flags: StatusFlags) => withJsonErrors(flags.json, async () => {
+      if (flags.dir === undefined && flags.config === undefined && !process.env.SPACESYNC_DIR && !existsSync('.spacesync')) {
+        // Outside a mirror with no --dir: every mirror installed as a service, one line each.
+        const { installedServicesStatus } = await import('./service.js');
+        const listed = installedServicesStatus(flags.json === true);
+        if (listed !== undefined) {
+          process.stdout.write(`${listed}\n`);
+          return 0;
+        }
+      }
       const now = new Date();
       const report = await collectStatus(flags);
       const text = flags.json ? JSON.stringify(report, null, 2) : formatStatus(report, now).join('\n');

@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { systemdUnit, systemdUnitName } from './systemdUnit.js';
+
+const hasVerify = spawnSync('systemd-analyze', ['--version']).status === 0;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-unit-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** A target whose paths exist, as they do after an install (systemd-analyze checks ExecStart's program). */
+function target(dirName: string) {
+  const dir = path.join(tmp, dirName);
+  fs.mkdirSync(dir, { recursive: true });
+  const script = path.join(tmp, 'spacesync bin.js');
+  fs.writeFileSync(script, '');
+  return { node: process.execPath, script, dir };
+}
+
+const execStart = (unit: string) => /^ExecStart=(.*)$/m.exec(unit)![1]!;
+
+describe('the systemd unit', () => {
+  it('runs node and spacesync by absolute path on the absolute folder: no PATH lookup, no %I', () => {
+    const t = target('Notes');
+    const unit = systemdUnit(t);
+    expect(execStart(unit)).toBe(`"${process.execPath}" "${t.script}" "sync" "--dir" "${t.dir}"`);
+    expect(unit).not.toMatch(/%I|%i|\/usr\/bin\/env/);
+    expect(systemdUnitName(t.dir)).toMatch(/^spacesync@.+\.service$/);
+  });
+
+  it('takes % and $ in a folder name literally (not as specifiers or variables)', () => {
+    const unit = systemdUnit({ node: '/n', script: '/s', dir: '/home/you/100% "notes" $HOME' });
+    expect(execStart(unit)).toBe('"/n" "/s" "sync" "--dir" "/home/you/100%% \\"notes\\" $$HOME"');
+    expect(unit).toContain('Description=spacesync: two-way sync of a notes space with /home/you/100%% "notes" $HOME');
+  });
+
+  it('restarts on failure except after exit 2 (refused by a safety check) and 64 (usage), and names no package page', () => {
+    const unit = systemdUnit(target('Notes'));
+    expect(unit).toMatch(/^Restart=on-failure$/m);
+    expect(unit).toMatch(/^RestartPreventExitStatus=2 64$/m);
+    expect(unit).not.toMatch(/^Documentation=/m);
+  });
+
+  it('refuses a folder with a line break in its path', () => {
+    expect(() => systemdUnit({ node: '/n', script: '/s', dir: '/a\nb' })).toThrow(/line break/);
+  });
+
+  it.skipIf(!hasVerify)('passes systemd-analyze verify', () => {
+    // A user manager's check needs a runtime folder; a private one keeps the machine's out of it.
+    const runtime = fs.mkdtempSync(path.join(tmp, 'runtime-'));
+    for (const name of ['Notes', 'My Notes-2', 'ü 100%']) {
+      const t = target(name);
+      const file = path.join(tmp, systemdUnitName(t.dir));
+      fs.writeFileSync(file, systemdUnit(t));
+      const r = spawnSync('systemd-analyze', ['verify', '--user', '--man=no', file], { encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: runtime, SYSTEMD_LOG_LEVEL: 'warning' } });
+      const own = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.includes(path.basename(file)));
+      expect(own, `${r.stdout}${r.stderr}`).toEqual([]);
+      expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    }
+  });
+});

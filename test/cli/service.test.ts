@@ -1,0 +1,40 @@
+// `spacesync service install|status|uninstall` and `spacesync status` outside a mirror, as a user
+// runs them, with the unit folder and systemctl replaced (SPACESYNC_SERVICE_UNIT_DIR,
+// SPACESYNC_SERVICE_CONTROL): a recording stand-in answers as systemctl does.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, writeConfig } from './cliHarness.js';
+
+describe.runIf(process.platform === 'linux')('spacesync service', () => {
+  it('installs a folder\'s unit with absolute paths, lists it in `service status` and in `status` outside a mirror, and uninstalls it', async () => {
+    const tmp = tempDir();
+    const units = path.join(tmp, 'units');
+    const calls = path.join(tmp, 'calls');
+    const control = path.join(tmp, 'systemctl');
+    fs.writeFileSync(control, `#!/bin/sh\necho "$*" >> '${calls}'\nif [ "$2" = is-active ]; then echo active; exit 0; fi\n`, { mode: 0o755 });
+    const root = path.join(tmp, 'My Notes');
+    writeConfig(root, { link: 'http://127.0.0.1:9/links/service-link-0001/api/v1' });
+    const env = { SPACESYNC_SERVICE_UNIT_DIR: units, SPACESYNC_SERVICE_CONTROL: control };
+
+    const installed = await runCli(['service', 'install', '--dir', root], { env, cwd: tmp });
+    expect(installed.code, installed.stderr).toBe(0);
+    const name = 'spacesync@' + root.slice(1).replace(/-/g, '\\x2d').replace(/\//g, '-').replace(/ /g, '\\x20') + '.service';
+    expect(installed.stdout).toContain(`Installed ${name} for ${root}`);
+    expect(installed.stdout).toContain(`journalctl --user -u '${name}' -f`);
+    const unit = fs.readFileSync(path.join(units, name), 'utf8');
+    expect(unit).toMatch(new RegExp(`^ExecStart="${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" "/[^"]+/bin/dev\\.js" "sync" "--dir" "${root}"$`, 'm'));
+    expect(fs.readFileSync(calls, 'utf8')).toBe(`--user daemon-reload\n--user enable ${name}\n--user restart ${name}\n`);
+
+    const listed = await runCli(['service', 'status'], { env, cwd: tmp });
+    expect(listed.stdout).toBe(`active  ${root}  (${name})\n`);
+    const status = await runCli(['status'], { env, cwd: tmp });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toBe(`active  ${root}  (${name})\n`);
+
+    const removed = await runCli(['service', 'uninstall', '--dir', root], { env, cwd: tmp });
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(fs.existsSync(path.join(units, name))).toBe(false);
+    expect(fs.readFileSync(calls, 'utf8')).toContain(`--user disable --now ${name}\n--user daemon-reload\n`);
+  });
+});
