@@ -1,4 +1,4 @@
-// The service's rate budgets as space-api.md states them, and how to scale their windows
+// The service's rate budgets as docs/api.md states them, and how to scale their windows
 // (tests and benchmarks run the server with `limitScale`, keeping the shape of the limits).
 
 export interface BudgetLimit {

@@ -1,4 +1,4 @@
-// Reads every error body shape the service sends (service-behaviour.md "Envelopes and errors"):
+// Reads every error body shape the service sends (docs/api.md "Envelopes and errors"):
 // `{error, code}`, `{error, code, details: [issues]}`, `{errors: [{code, message}]}`,
 // `{error, code: INVALID_REGEX_ERROR, details: {…}}`, and an HTML page for an unknown route.
 

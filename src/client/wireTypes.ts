@@ -1,5 +1,5 @@
-// The request and response types of every endpoint of space-api.md, as they travel on the wire
-// (shapes per service-behaviour.md where the contract is silent). Blocks use the dialect's model.
+// The request and response types of every endpoint of docs/api.md, as they travel on the wire
+// (shapes per docs/api.md where the contract is silent). Blocks use the dialect's model.
 import type { Block, NewBlock, TaskInfo, TaskState } from '../dialect/types.js';
 
 export type { Block, NewBlock } from '../dialect/types.js';

@@ -1,5 +1,5 @@
-// The block model of the Space API, as the service sends it in JSON (space-api.md "Resources",
-// service-behaviour.md "Blocks as JSON"). Keys whose value is the default are omitted on the wire.
+// The block model of the Space API, as the service sends it in JSON (docs/api.md "Resources",
+// docs/api.md "Blocks as JSON"). Keys whose value is the default are omitted on the wire.
 
 export type BlockType =
   | 'text' | 'page' | 'collectionItem' | 'image' | 'video' | 'file' | 'drawing'

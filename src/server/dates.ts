@@ -1,5 +1,5 @@
 // Calendar days in the space's time zone: date filters, daily notes and `today` are whole days
-// there (service-behaviour.md "Documents, folders, daily notes").
+// there (docs/api.md, Envelopes: dates are whole days in the space's time zone).
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

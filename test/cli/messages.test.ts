@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import { runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
+import { REPO, runCli, smallSpace, tempDir, writeConfig } from './cliHarness.js';
 
 const ID = 'keyedLinkId1234567890abc';
 /** What must never be printed: the id past the four characters a masked link may show. */
@@ -169,5 +169,33 @@ describe('--json answers in JSON, errors included', () => {
     const plan = await runInProcess(['plan', '--dir', plain, '--json']);
     expect(plan.code).toBe(1);
     expect((JSON.parse(plan.output) as { error: { code: string } }).error.code).toBe('config_missing');
+  });
+});
+
+describe('the README keeps up with the program', () => {
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const usage = /## Commands\n\n```\n([\s\S]*?)```/.exec(readme)![1]!;
+
+  it('lists every option each command\'s --help offers, on that command\'s line', async () => {
+    for (const command of [['init'], ['sync'], ['status'], ['conflicts'], ['conflicts', 'resolve'], ['plan'], ['demo'], ['server']]) {
+      const help = await runInProcess([...command, '--help']);
+      expect(help.code).toBe(0);
+      const options = [...help.output.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== '--help');
+      expect(options.length, command.join(' ')).toBeGreaterThan(0);
+      const line = usage.split(/\n(?=spacesync )/).find((l) => l.startsWith(`spacesync ${command.join(' ')} `) || l.startsWith(`spacesync ${command.join(' ')}  `))!;
+      expect(line, command.join(' ')).toBeDefined();
+      for (const o of options) expect(line, `${command.join(' ')} ${o}`).toContain(o);
+    }
+  });
+
+  it('names every exit code the program uses, 64 included, and docs/api.md exists where the docs point', () => {
+    for (const code of ['0', '1', '2', '3', '4', '64']) expect(readme).toContain(`**${code}**`);
+    for (const doc of ['docs/server.md', 'docs/dialect.md']) {
+      const text = fs.readFileSync(path.join(REPO, doc), 'utf8');
+      expect(text).not.toMatch(/space-api\.md|service-behaviour\.md/);
+      expect(text).toContain('(api.md');
+    }
+    const api = fs.readFileSync(path.join(REPO, 'docs/api.md'), 'utf8');
+    for (const section of ['## Endpoints', '## Limits', '## Errors', '`GET /documents`', '`PUT /blocks`', 'Retry-After', '50 per 10 s', '100 per 60 s', '20,000 per 60 s']) expect(api).toContain(section);
   });
 });

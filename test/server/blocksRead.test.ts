@@ -1,5 +1,5 @@
-// Conformance: GET /blocks and the wire shape of blocks (space-api.md "Blocks";
-// service-behaviour.md "Blocks as JSON", "Text rendering").
+// Conformance: GET /blocks and the wire shape of blocks (docs/api.md "Blocks";
+// docs/api.md "Blocks as JSON", "Text rendering").
 import { describe, expect, it } from 'vitest';
 import { flatten, useHarness } from './harness.js';
 import { fixture, ids, PNG_BASE64 } from './spaceFixture.js';

@@ -1,4 +1,4 @@
-// Conformance: GET /blocks/search, the in-document search (space-api.md "Blocks", "Other").
+// Conformance: GET /blocks/search, the in-document search (docs/api.md "Blocks", "Other").
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';

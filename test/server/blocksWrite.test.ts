@@ -1,5 +1,5 @@
 // Conformance: POST /blocks, PUT /blocks, DELETE /blocks, PUT /blocks/move, the position object
-// and the text-to-page transition (space-api.md "Blocks", "Position object"; service-behaviour.md
+// and the text-to-page transition (docs/api.md "Blocks", "Position object"; docs/api.md
 // "Writing blocks").
 import { describe, expect, it } from 'vitest';
 import { flatten, useHarness } from './harness.js';

@@ -1,6 +1,6 @@
 // Conformance: GET/POST /collections, the schema in both formats and its replacement, items
 // (read with a depth, add, update, delete with their content), property values checked against
-// the schema, and the collection's output-only markdown (space-api.md "Collections", "Collection
+// the schema, and the collection's output-only markdown (docs/api.md "Collections", "Collection
 // and schema", "Markdown dialect").
 import { describe, expect, it } from 'vitest';
 import { flatten, useHarness } from './harness.js';

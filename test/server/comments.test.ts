@@ -1,4 +1,4 @@
-// Conformance: POST /comments (space-api.md "Comments"; the `<comment id>` tag of the dialect;
+// Conformance: POST /comments (docs/api.md "Comments"; the `<comment id>` tag of the dialect;
 // comments in block metadata).
 import { describe, expect, it } from 'vitest';
 import { START, useHarness } from './harness.js';

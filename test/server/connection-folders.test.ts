@@ -1,4 +1,4 @@
-// Conformance: GET /connection and the folder endpoints (space-api.md "Folders", "Connection").
+// Conformance: GET /connection and the folder endpoints (docs/api.md "Folders", "Connection").
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';

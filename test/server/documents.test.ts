@@ -1,5 +1,5 @@
-// Conformance: the document endpoints and the document-location state table (space-api.md
-// "Documents", "States and transitions: Document location"; service-behaviour.md).
+// Conformance: the document endpoints and the document-location state table (docs/api.md
+// "Documents", "States and transitions: Document location"; docs/api.md).
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';

@@ -1,4 +1,4 @@
-// Conformance: GET /documents/search (space-api.md "Documents", "Other: Search hit").
+// Conformance: GET /documents/search (docs/api.md "Documents", "Other: Search hit").
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';

@@ -1,4 +1,4 @@
-// The live behaviours of service-behaviour.md that are not one endpoint's: the link, the API key,
+// The live behaviours of docs/api.md that are not one endpoint's: the link, the API key,
 // envelopes and error shapes, unknown routes and parameters, query encoding.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';

@@ -1,4 +1,4 @@
-// The limits of space-api.md: 50 requests / 10 s per source address, 100 / 60 s per space,
+// The limits of docs/api.md: 50 requests / 10 s per source address, 100 / 60 s per space,
 // 20,000 blocks read or written / 60 s per space; their headers, 429s with Retry-After,
 // `limits: 'off'` and `limitScale`. Time is the server's fake clock: nothing waits.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

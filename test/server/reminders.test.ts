@@ -1,4 +1,4 @@
-// Conformance: block reminders (space-api.md "Reminder", "States and transitions: Reminder",
+// Conformance: block reminders (docs/api.md "Reminder", "States and transitions: Reminder",
 // "Endpoints: Reminders", the availability conditions and the limits of GET /reminders).
 // The clock starts at 2026-09-05T10:00:00Z.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

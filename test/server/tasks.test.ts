@@ -1,4 +1,4 @@
-// Conformance: GET/POST/PUT/DELETE /tasks, the task states and scope membership (space-api.md
+// Conformance: GET/POST/PUT/DELETE /tasks, the task states and scope membership (docs/api.md
 // "Task", "States and transitions: Task", "Endpoints: Tasks"). The space's zone is Europe/Berlin
 // and the clock starts at 2026-09-05 12:00 there, so today is 2026-09-05.
 import { describe, expect, it } from 'vitest';

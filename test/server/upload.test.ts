@@ -1,4 +1,4 @@
-// Conformance: POST /upload (space-api.md "Upload"): a raw body, the Content-Type decides the
+// Conformance: POST /upload (docs/api.md "Upload"): a raw body, the Content-Type decides the
 // block type, an explicit position in the query, {blockId, assetUrl}, the asset served back,
 // and a clear 413 over the upload limit.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Conformance: collection views and the active view (space-api.md "Collection view", "States and
+// Conformance: collection views and the active view (docs/api.md "Collection view", "States and
 // transitions: Collection views", "Endpoints: Collections"): stored configuration only.
 import { describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';

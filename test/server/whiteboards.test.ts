@@ -1,4 +1,4 @@
-// Conformance: whiteboards (space-api.md "Whiteboard element", "Endpoints: Whiteboards"):
+// Conformance: whiteboards (docs/api.md "Whiteboard element", "Endpoints: Whiteboards"):
 // create at a position, list, append, partly update and delete elements, 500 per request.
 import { describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';

@@ -1,5 +1,5 @@
 // The error responses of the Space API in the exact shapes the live service sends
-// (service-behaviour.md "Envelopes and errors"); a handler throws one and the app renders it.
+// (docs/api.md "Envelopes and errors"); a handler throws one and the app renders it.
 
 export type ApiErrorBody =
   | { error: string; code: string }

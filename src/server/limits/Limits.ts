@@ -1,4 +1,4 @@
-// The three allowances of space-api.md "Limits": requests per source address, requests per
+// The three allowances of docs/api.md "Limits": requests per source address, requests per
 // space, blocks read or written per space; with their response headers and 429s.
 import { FixedWindow } from './FixedWindow.js';
 import { tooManyRequests, type ApiError } from '../http/apiError.js';

@@ -1,6 +1,6 @@
 // A block's stored fields: the dialect's parsed fields (`body` and the markdown-borne styling)
 // plus the fields markdown does not carry (font, color, alignment, task dates, media sizes…).
-// Default values are never stored, so they are never sent (service-behaviour.md).
+// Default values are never stored, so they are never sent (docs/api.md).
 import type { Block, BlockType, ParsedBlock, TaskInfo } from '../../dialect/types.js';
 
 export type BlockData = Omit<ParsedBlock, 'type' | 'taskInfo'> & {

@@ -1,5 +1,5 @@
 // Where a document goes on create or move: `{destination: 'unsorted' | 'templates'}` or
-// `{folderId}`; never trash (space-api.md "Document location").
+// `{folderId}`; never trash (docs/api.md "Document location").
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { badRequest, notFound } from '../http/apiError.js';

@@ -1,5 +1,5 @@
 // Media of uploaded assets are stored as `asset:<id>` and read as signed URLs that change on
-// every read (service-behaviour.md); a signed URL sent back is stored as the asset again, so a
+// every read (docs/api.md); a signed URL sent back is stored as the asset again, so a
 // changed signature alone is never an edit.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
