@@ -294,6 +294,10 @@ export function prepareFixtureBlock(
   const where = input.id ? `block ${input.id}` : `block "${(input.markdown ?? input.body ?? '').slice(0, 40)}"`;
   let type: BlockType = input.type ?? 'text';
   let data: BlockData;
+  if (!(BLOCK_TYPES as readonly string[]).includes(type)) {
+    // A type the contract does not know (a service that added one): kept with its markdown, as sent.
+    return { type, data: { ...unknownFields(input), body: input.body ?? input.markdown ?? '' } };
+  }
   if (input.body !== undefined) {
     data = { body: input.body };
   } else if (pageLike(type, input) || type === 'collectionItem') {
@@ -322,5 +326,19 @@ export function prepareFixtureBlock(
     if (stamps.canceledAt) data.taskInfo.canceledAt = stamps.canceledAt;
   }
   if (pageLike(type, data)) delete data.title;
-  return { type, data: withoutDefaults(type, data) };
+  return { type, data: withoutDefaults(type, { ...unknownFields(input), ...data }) };
+}
+
+/** What a fixture block holds besides the contract's fields and the fixture's own keys. */
+const FIXTURE_KEYS = new Set<string>([
+  ...FIELD_KEYS, 'id', 'type', 'markdown', 'body', 'content', 'createdAt', 'lastModifiedAt', 'createdBy', 'lastModifiedBy',
+  'comments', 'collection', 'whiteboard', 'metadata',
+]);
+
+/**
+ * Fields the contract does not name, kept and sent as they are: a fixture can stand for a service
+ * that added fields (or block types), to test what clients make of them.
+ */
+function unknownFields(input: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([k]) => !FIXTURE_KEYS.has(k)));
 }

@@ -67,6 +67,8 @@ export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOpt
   }
   const out: Record<string, unknown> = { id: row.id, type };
   for (const k of WIRE_ORDER) if (fields[k] !== undefined) out[k] = fields[k];
+  // Fields the contract does not name (fixtures standing for a service that added some) follow.
+  for (const [k, v] of Object.entries(data)) if (k !== 'body' && !(DATA_KEYS as readonly string[]).includes(k)) out[k] = v;
   out.markdown = markdown;
   if (opts.content !== undefined) out.content = opts.content;
   if (opts.metadata) out.metadata = metadataOf(ctx, row);
