@@ -2,6 +2,7 @@
 // each block's markdown as the file shows it (pages and cards: the title; collections: rendered).
 import { isPageLike, renderBlockMarkdown, renderCollection, type Block } from '../dialect/index.js';
 import type { BlockKind, RemoteBlock } from './types.js';
+import { readOnlyReasonOf } from './readOnlyReason.js';
 
 export function kindOf(b: Pick<Block, 'type' | 'textStyle'>): BlockKind {
   if (b.type === 'collection') return 'readonly';
@@ -34,6 +35,8 @@ export function flattenRemote(root: Block): RemoteBlock[] {
     const kind = kindOf(b);
     const block: RemoteBlock = { id: b.id, parentId, position, level: b.indentationLevel ?? 0, kind, type: b.type, markdown: markdownOf(b) };
     if (kind === 'card' && b.cardLayout !== undefined) block.cardLayout = b.cardLayout;
+    const readOnly = readOnlyReasonOf(b);
+    if (readOnly !== undefined) block.readOnly = readOnly;
     out.push(block);
     if (kind === 'page' || kind === 'card') push(b.content, b.id);
   }

@@ -7,6 +7,7 @@ import { cardLayoutOf, fileCardLayout, invalidLayoutReason } from './cardLayout.
 import type { CardLayout } from '../dialect/index.js';
 import { movedAmong } from './movedAmong.js';
 import { createAction, editAction, PROTECTED } from './sendability.js';
+import { readOnlyReason } from './readOnlyReason.js';
 import { markMoved, type DiffNode, type DocumentDiff } from './diff.js';
 import type { BaseBlock, BlockKind, CoreDialect, LocalBlock, RemoteBlock } from './types.js';
 
@@ -62,6 +63,8 @@ export interface MergeInput {
   /** The service's blocks now (flattenRemote); undefined when the document has not changed remotely. */
   remote?: readonly RemoteBlock[];
   dialect: CoreDialect;
+  /** Blocks kept read-only for what they carry (id → why; readOnlyReason), beside those of unknown types. */
+  readOnly?: ReadonlyMap<string, string>;
 }
 
 
@@ -219,7 +222,7 @@ function newLayout(local: LocalBlock): CardLayout | undefined {
 
 export function mergeDocument(input: MergeInput): MergeResult {
   if (!input.remote) {
-    const fast = mergeFileOnly(input.diff, input.base, input.dialect);
+    const fast = mergeFileOnly(input.diff, input.base, input.dialect, input.readOnly);
     if (fast) return fast;
   }
   return mergeBoth(input);
@@ -230,10 +233,10 @@ export function mergeDocument(input: MergeInput): MergeResult {
  * an edit, a replacement, a creation, or held back. Undefined when a block the file deleted cannot
  * be deleted (then the general merge puts it back in its place).
  */
-function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: CoreDialect): MergeResult | undefined {
+function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: CoreDialect, readOnly: ReadonlyMap<string, string> | undefined): MergeResult | undefined {
   if (diff.removed.length > 0) {
     const removed = new Set(diff.removed);
-    if (base.some((b) => removed.has(b.id) && (b.kind === 'readonly' || PROTECTED.has(b.type)))) return undefined;
+    if (base.some((b) => removed.has(b.id) && (b.kind === 'readonly' || PROTECTED.has(b.type) || readOnlyReason(b, readOnly) !== undefined))) return undefined;
   }
   const problems: BlockProblem[] = [];
   const build = (nodes: readonly DiffNode[], parentHeld: boolean): MergedNode[] => {
@@ -250,7 +253,7 @@ function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: 
           if (layout) m.cardLayout = layout;
         }
         if (n.changed) {
-          const a = editAction(b, n.local, dialect);
+          const a = editAction(b, n.local, dialect, readOnlyReason(b, readOnly));
           if (a.action === 'put') m.markdown = n.local.markdown;
           else if (a.action === 'replace') m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
           else problems.push({ id: b.id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
@@ -338,11 +341,16 @@ function mergeBoth(input: MergeInput): MergeResult {
     for (const r of list) {
       let revive = false;
       if (baseById.has(r.id) && !localById.has(r.id)) {
-        const protect = r.kind === 'readonly' || PROTECTED.has(r.type);
+        const kept = readOnlyReason(r, input.readOnly);
+        const protect = r.kind === 'readonly' || PROTECTED.has(r.type) || kept !== undefined;
         if (parentRevived || touchedRemote.get(r.id) || protect) {
           revived.add(r.id);
           revive = true;
-          if (protect && !parentRevived) problems.push({ id: r.id, markdown: r.markdown, message: `This ${r.type} block cannot be deleted through the file, so it was put back; delete it in the app.` });
+          if (protect && !parentRevived) {
+            problems.push({ id: r.id, markdown: r.markdown, message: kept !== undefined
+              ? `This block is ${kept}: spacesync keeps it read-only, so it was put back; delete it in the app.`
+              : `This ${r.type} block cannot be deleted through the file, so it was put back; delete it in the app.` });
+          }
         } else {
           deletedHere.add(r.id);
         }
@@ -414,7 +422,7 @@ function mergeBoth(input: MergeInput): MergeResult {
       if (layout) node.cardLayout = layout;
     }
     if (n.changed && !rc) {
-      const a = editAction(b, n.local, dialect);
+      const a = editAction(b, n.local, dialect, readOnlyReason(b, input.readOnly));
       if (a.action === 'put') node.markdown = n.local.markdown;
       else if (a.action === 'replace') {
         // The type changed: a new block takes its place, the old one goes.

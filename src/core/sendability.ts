@@ -25,8 +25,9 @@ function titleProblem(title: string): string | undefined {
 }
 
 /** How an edit of an existing block (base kind and type) to `local` can reach the service. */
-export function editAction(base: { kind: BlockKind; type: string }, local: LocalBlock, dialect: CoreDialect): EditAction {
+export function editAction(base: { kind: BlockKind; type: string }, local: LocalBlock, dialect: CoreDialect, readOnly?: string): EditAction {
   if (base.kind === 'readonly' || local.kind === 'readonly') return { action: 'hold', reason: 'it is output-only content the service renders (edit it in the app)' };
+  if (readOnly !== undefined) return { action: 'hold', reason: `it is ${readOnly}, which spacesync keeps read-only (change it in the app)` };
   if (isWrapper(base.kind)) {
     const problem = titleProblem(local.markdown);
     return problem ? { action: 'hold', reason: problem } : { action: 'put' };

@@ -51,6 +51,8 @@ export interface RemoteBlock {
   markdown: string;
   /** A card's layout; absent when it has none. */
   cardLayout?: CardLayout;
+  /** Why spacesync keeps the block read-only (readOnlyReasonOf); absent for blocks it knows all of. */
+  readOnly?: string;
 }
 
 /** Canonical equality of two block markdowns (the dialect's markdownEquals). */

@@ -17,6 +17,7 @@ import { withFrontMatter } from './fileText.js';
 import { pathExists } from './moveDirectory.js';
 import type { DocumentTask } from './PushPlan.js';
 import { renderMerged } from './renderMerged.js';
+import { readOnlyBlocks } from './readOnlyBlocks.js';
 
 /** The file hash recorded when a file holds changes that were not sent: never a real hash, so the file stays pending. */
 export const UNSENT = 'unsent';
@@ -110,7 +111,7 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   // The front matter names the document (a new file gets its id) and its title when the name cannot carry it.
   const fm = withFrontMatter(target, { id, title: needsTitle(fields.title, t.next.path) ? fields.title : undefined }, t.next.path);
   if (fm.ok) target = fm.text;
-  const alignment = alignFile(target, base);
+  const alignment = alignFile(target, base, readOnlyBlocks(ctx));
   target = alignment.text;
 
   const now = await readMirrorFile(ctx.root, local.path);

@@ -12,6 +12,7 @@ import type { SyncContext } from './SyncContext.js';
 import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocument.js';
 import { localTitle } from './localTitle.js';
 import { mergeFile } from './mergeFile.js';
+import { noteReadOnlyBlocks, readOnlyBlocks } from './readOnlyBlocks.js';
 import { placementOfPath } from './placementOfPath.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { claimedId, type LocalDocument } from './readLocalDocument.js';
@@ -92,7 +93,8 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       }
     }
     if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
-      file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks);
+      const readOnly = remoteState ? noteReadOnlyBlocks(ctx, local.path, remoteState.blocks) : readOnlyBlocks(ctx);
+      file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, undefined, readOnly);
     }
     const remotePlace = remote ? { location: remote.location, folderId: remote.folderId, dailyNoteDate: remote.dailyNoteDate ?? null } : undefined;
     const place = decision.trash ? { ...TRASH, dailyNoteDate: r?.dailyNoteDate ?? null }

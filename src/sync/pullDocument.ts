@@ -12,6 +12,7 @@ import { markdownEquals, segmentFile, type Segment } from '../dialect/index.js';
 import { isSpacesyncError } from '../errors.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../mirror/index.js';
+import { noteReadOnlyBlocks } from './readOnlyBlocks.js';
 import type { SyncContext } from './SyncContext.js';
 import { composeFile, frontMatterParts, withFrontMatter } from './fileText.js';
 import { keepSignedUrls } from './keepSignedUrls.js';
@@ -63,7 +64,9 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     throw e;
   }
   const block = keepSignedUrls(root0, oldBase);
-  const base: BaseBlock[] = flattenRemote(block).map((b) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));
+  const flat = flattenRemote(block);
+  noteReadOnlyBlocks(ctx, path, flat);
+  const base: BaseBlock[] = flat.map(({ readOnly: _r, ...b }) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));
   const want = { id: remote.id, title: needsTitle(remote.title, path) ? remote.title : undefined };
 
   // The file is read after the answer arrives, so an edit made while the request was out is seen.
