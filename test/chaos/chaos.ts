@@ -60,6 +60,8 @@ export interface ChaosOptions {
   log?: (line: string) => void;
   /** A document id whose file and service content are logged at every change (to see a failure happen). */
   trace?: string;
+  /** A space whose folders and documents join the generated ones (e.g. fixtures/spaces/live-shapes.json). */
+  with?: SpaceFixture;
 }
 
 export interface ChaosResult {
@@ -83,7 +85,7 @@ function weightedKind(rng: Rng): OpKind {
 const phrase = (rng: Rng, tag: string) => `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${tag}`;
 
 /** The space and the operations of a seed: the same seed, the same run. */
-export function planChaos(seed: number, operations = 30, kills = 2): ChaosPlan {
+export function planChaos(seed: number, operations = 30, kills = 2, extra?: SpaceFixture): ChaosPlan {
   const rng = mulberry32(seed);
   const folders: FixtureFolder[] = [
     { id: `F${seed}-A`, name: 'Alpha', createdAt: '2026-01-01T00:00:00Z' },
@@ -103,7 +105,11 @@ export function planChaos(seed: number, operations = 30, kills = 2): ChaosPlan {
     const folderId = rng.pick(places);
     documents.push({ id: `D${seed}-${d}`, title: `Note ${d} ${rng.pick(WORDS)}`, createdAt: `2026-09-0${1 + (d % 8)}T0${d % 10}:00:00Z`, ...(folderId ? { folderId } : {}), content });
   }
-  const space: SpaceFixture = { version: 1, space: { id: `S-CHAOS-${seed}`, name: `Chaos ${seed}`, timezone: 'UTC', userId: 'U1' }, folders, documents };
+  if (extra) {
+    folders.push(...(extra.folders ?? []));
+    documents.push(...(extra.documents ?? []));
+  }
+  const space: SpaceFixture = { version: 1, space: { id: `S-CHAOS-${seed}`, name: `Chaos ${seed}`, timezone: 'UTC', userId: 'U1' }, folders, documents, ...(extra?.assets ? { assets: extra.assets } : {}) };
   const killAt = new Set<number>();
   while (killAt.size < Math.min(kills, operations)) killAt.add(rng.int(operations));
   const ops: ChaosOp[] = [];
@@ -144,9 +150,16 @@ interface RunState {
   trashes: number;
 }
 
-/** Document files the user may touch: not the trash, not daily notes, not conflict copies. */
+/** Blocks of more than one line (fences, formulas, page and card wrappers), which the one-line edits below would break. */
+const MULTI_LINE = /^(?:```|~~~|\$\$|<page|<card|<collection)/m;
+
+/**
+ * Document files the user may touch: not the trash, not daily notes, not conflict copies, and not
+ * files with multi-line blocks (a space joined with `--with` may have them; the daemon still syncs
+ * them through every operation and kill, and the oracles check they come through untouched).
+ */
 function userFiles(w: World): string[] {
-  return w.mdFiles().filter((p) => !p.startsWith('Trash/') && !p.startsWith('Daily Notes/') && !isConflictCopy(p));
+  return w.mdFiles().filter((p) => !p.startsWith('Trash/') && !p.startsWith('Daily Notes/') && !isConflictCopy(p) && !MULTI_LINE.test(w.readOrNull(p) ?? ''));
 }
 
 const BUILTIN = new Set(['Unsorted', 'Templates', 'Trash', 'Daily Notes']);
@@ -417,7 +430,7 @@ function traceDocument(w: World, id: string, log: (line: string) => void): () =>
 /** Runs one seed: the operations with the daemon running and killed, then quiet, then O1–O6. */
 export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const started = Date.now();
-  const plan = planChaos(o.seed, o.operations, o.kills);
+  const plan = planChaos(o.seed, o.operations, o.kills, o.with);
   const w = await World.open({ fixture: plan.space, name: `chaos-${o.seed}` });
   const log = (line: string) => {
     w.note(line);

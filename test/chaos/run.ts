@@ -4,6 +4,8 @@
 //   SEED=1234 npm run chaos            replays seed 1234 (the same space and operations)
 //   --ops N (operations per run, default 30), --kills N (daemon kills per run, default 2), --verbose,
 //   --trace ID_OR_TITLE (log that document's file and blocks at every change)
+//   --with FIXTURE (a space file whose folders and documents join each run's, e.g. fixtures/spaces/live-shapes.json)
+import { readFixtureFile } from '../../src/server/index.js';
 import { describeFailure, runChaos } from './chaos.js';
 
 function option(name: string): string | undefined {
@@ -42,7 +44,8 @@ const failed: number[] = [];
 for (let i = 0; i < runs; i++) {
   const seed = first + i;
   const trace = option('--trace');
-  const r = await runChaos({ seed, operations, kills, ...(verbose ? { log: (l: string) => console.log(`  ${l}`) } : {}), ...(trace ? { trace } : {}) });
+  const extra = option('--with');
+  const r = await runChaos({ seed, operations, kills, ...(verbose ? { log: (l: string) => console.log(`  ${l}`) } : {}), ...(trace ? { trace } : {}), ...(extra ? { with: readFixtureFile(extra) } : {}) });
   console.log(`seed ${seed}: ${r.ok ? 'ok' : 'FAILED'} (${(r.ms / 1000).toFixed(1)} s)`);
   if (!r.ok) {
     failed.push(seed);
