@@ -37,6 +37,10 @@ export const configSchema = z.strictObject({
     file: z.boolean().default(true),
   }).default({ level: 'info', file: true }),
   trashRetentionDays: z.number().int().min(0).default(30),
+  versions: z.strictObject({
+    keepDays: z.number().int('must be a whole number').min(0, 'must not be negative').default(30),
+    maxMiB: z.number().min(0, 'must not be negative').default(200),
+  }).default({ keepDays: 30, maxMiB: 200 }),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -22,6 +22,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   init: async () => (await import('./init.js')).registerInit,
   status: async () => (await import('./status.js')).registerStatus,
   conflicts: async () => (await import('./conflicts.js')).registerConflicts,
+  history: async () => (await import('./history.js')).registerHistory,
+  restore: async () => (await import('./restore.js')).registerRestore,
   plan: async () => (await import('./plan.js')).registerPlan,
   demo: async () => (await import('./demo.js')).registerDemo,
   service: async () => (await import('./service.js')).registerService,
@@ -40,6 +42,8 @@ export async function buildProgram(exit: ExitHolder, args: readonly string[]): P
   const program = new Command('spacesync')
     .description('Keep a notes space and a folder of Markdown files in sync, both ways.')
     .version(VERSION)
+    // Program options only before the command: `restore FILE --version N` is the command's own.
+    .enablePositionalOptions()
     .showHelpAfterError('(run `spacesync --help` for the commands)')
     .exitOverride();
   const wrap: Wrap = (fn) => async (...a) => {

@@ -238,7 +238,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
     ignore: config.ignore, budget: config.budget,
     settings: {
       maxDeletePercent: config.maxDeletePercent, fullScanMinutes: config.poll.fullScanMinutes,
-      trashRetentionDays: config.trashRetentionDays, force: flags.force === true,
+      trashRetentionDays: config.trashRetentionDays, force: flags.force === true, versions: config.versions,
     },
   });
   process.once('SIGINT', stop);

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { orderBlocks } from './orderBlocks.js';
 import type {
   BaseBlock, BlockKind, ConflictInput, ConflictRecord, DocumentInput, DocumentLocation, DocumentRecord,
-  FolderRecord, Intent, IntentInput, JournalCounts, Listing, ListingEntry,
+  FolderRecord, HistoryBlock, HistoryInput, HistoryRecord, HistorySummary, Intent, IntentInput, JournalCounts, Listing, ListingEntry,
 } from './types.js';
 
 interface DocumentRow {
@@ -21,6 +21,15 @@ interface IntentRow { id: number; doc_id: string | null; op: string; payload: st
 interface ConflictRow {
   id: number; doc_id: string; path: string; copy_path: string; created_at: string; resolved_at: string | null; details: string;
 }
+
+interface HistoryRow {
+  id: number; at: string; side: 'local' | 'remote'; doc_id: string | null; path: string; cause: string; request: string | null;
+  version_file: string | null; size: number; blocks: string | null; summary: string;
+}
+const toHistory = (r: HistoryRow): HistoryRecord => ({
+  id: r.id, at: r.at, side: r.side, docId: r.doc_id, path: r.path, cause: r.cause, request: r.request, versionFile: r.version_file,
+  size: r.size, blocks: r.blocks === null ? null : (JSON.parse(r.blocks) as HistoryBlock[]), summary: JSON.parse(r.summary) as HistorySummary,
+});
 
 const toDocument = (r: DocumentRow): DocumentRecord => ({
   id: r.id, path: r.path, title: r.title, location: r.location, folderId: r.folder_id,
@@ -301,6 +310,41 @@ export class Journal {
   allState(): Record<string, unknown> {
     const rows = this.sql('SELECT key, value FROM state ORDER BY key').all() as Array<{ key: string; value: string }>;
     return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
+  }
+
+  // ---- history: versions the sync replaced or removed, on either side ----
+
+  addHistory(h: HistoryInput): number {
+    const r = this.sql(`INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, summary)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      h.at, h.side, h.docId, h.path, h.cause, h.request, h.versionFile, h.size, h.blocks === null ? null : toJson(h.blocks, 'history blocks'), toJson(h.summary, 'a history summary'),
+    );
+    return Number(r.lastInsertRowid);
+  }
+
+  /** Versions, newest first: of one file (its path then), a document's, or all. */
+  listHistory(filter: { path?: string; docId?: string } = {}): HistoryRecord[] {
+    const rows = filter.path !== undefined || filter.docId !== undefined
+      ? this.sql('SELECT * FROM history WHERE path = ? OR doc_id = ? ORDER BY id DESC').all(filter.path ?? null, filter.docId ?? null)
+      : this.sql('SELECT * FROM history ORDER BY id DESC').all();
+    return (rows as HistoryRow[]).map(toHistory);
+  }
+
+  getHistory(id: number): HistoryRecord | undefined {
+    const r = this.sql('SELECT * FROM history WHERE id = ?').get(id) as HistoryRow | undefined;
+    return r ? toHistory(r) : undefined;
+  }
+
+  /** Oldest first, without the blocks: what retention weighs. */
+  historySizes(): Array<{ id: number; at: string; size: number; versionFile: string | null }> {
+    return (this.sql('SELECT id, at, size, version_file FROM history ORDER BY id').all() as Array<{ id: number; at: string; size: number; version_file: string | null }>)
+      .map((r) => ({ id: r.id, at: r.at, size: r.size, versionFile: r.version_file }));
+  }
+
+  deleteHistory(ids: readonly number[]): void {
+    this.transaction(() => {
+      for (const id of ids) this.sql('DELETE FROM history WHERE id = ?').run(id);
+    });
   }
 
   counts(): JournalCounts {

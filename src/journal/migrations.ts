@@ -89,6 +89,28 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    // The version history (issue 14): what the sync replaced or removed on either side, newest last.
+    version: 2,
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE history (
+          id           INTEGER PRIMARY KEY AUTOINCREMENT,
+          at           TEXT NOT NULL,
+          side         TEXT NOT NULL CHECK (side IN ('local', 'remote')),
+          doc_id       TEXT,
+          path         TEXT NOT NULL,
+          cause        TEXT NOT NULL,
+          request      TEXT,
+          version_file TEXT,
+          size         INTEGER NOT NULL,
+          blocks       TEXT,
+          summary      TEXT NOT NULL
+        );
+        CREATE INDEX history_path ON history (path, id);
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -96,3 +96,48 @@ export interface JournalCounts {
   pendingIntents: number;
   openConflicts: number;
 }
+
+/** What a version differs by from what replaced it, in blocks. */
+export interface HistorySummary {
+  added: number;
+  removed: number;
+  edited: number;
+}
+
+/** A block as the space held it before the push changed it (the remote side's history). */
+export interface HistoryBlock {
+  id: string;
+  parentId: string | null;
+  position: number;
+  level: number;
+  kind: BlockKind;
+  type: string;
+  markdown: string;
+  cardLayout?: string;
+  /** What the push did to it: absent when it stayed as it was. */
+  change?: 'edited' | 'deleted';
+}
+
+export interface HistoryInput {
+  at: string;
+  /** `local`: a file's bytes the sync replaced or removed; `remote`: blocks the push deleted or overwrote. */
+  side: 'local' | 'remote';
+  docId: string | null;
+  /** The document file's path (relative to the root) when the version was taken. */
+  path: string;
+  /** Why: `merge` (a pull over an edit), `conflict`, `move`, `restore`, `push`. */
+  cause: string;
+  /** The requests that changed the blocks (remote side). */
+  request: string | null;
+  /** The saved bytes under `.spacesync/versions/` (local side). */
+  versionFile: string | null;
+  /** Bytes kept (the version file's, or the blocks' JSON), for retention. */
+  size: number;
+  /** The whole document as the space held it (remote side). */
+  blocks: HistoryBlock[] | null;
+  summary: HistorySummary;
+}
+
+export interface HistoryRecord extends HistoryInput {
+  id: number;
+}

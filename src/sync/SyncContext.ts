@@ -17,6 +17,8 @@ export interface SyncSettings {
   force: boolean;
   /** Documents pulled at once (each one is a request queued with the scheduler). */
   concurrency: number;
+  /** Version history retention: days kept (0: no history) and the most it may weigh. */
+  versions: { keepDays: number; maxMiB: number };
 }
 
 export const DEFAULT_SETTINGS: SyncSettings = {
@@ -25,6 +27,7 @@ export const DEFAULT_SETTINGS: SyncSettings = {
   trashRetentionDays: 30,
   force: false,
   concurrency: 16,
+  versions: { keepDays: 30, maxMiB: 200 },
 };
 
 /** The client calls a pull makes. */

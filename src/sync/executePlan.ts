@@ -18,6 +18,7 @@ import { finalizeDocument, UNSENT, writeConflictCopy, type DocumentOutcome, type
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { isPerDocumentError } from './pullDocument.js';
 import { sendStep } from './sendStep.js';
+import { changesRemoteBlocks, recordRemoteHistory } from './recordRemoteHistory.js';
 import { currentListing } from './currentListing.js';
 import type { ListingEntry } from '../journal/index.js';
 
@@ -65,6 +66,8 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
     if (t.local && (t.file?.merge.conflicts.length ?? 0) > 0) copies.set(t, await writeConflictCopy(ctx, t.local.path, t.local.text));
   }
 
+  const historied = new Set<string>();
+  const requestsOf = (doc: string) => [...new Set(plan.steps.filter((p) => p.docs.includes(doc) && p.path === '/blocks' && (p.method === 'PUT' || p.method === 'DELETE')).map(opOf))].join(', ');
   const staleness = opts.listing ? watchStaleness(ctx, plan, opts.listing) : null;
   for (const [index, planned] of plan.steps.entries()) {
     if (ctx.signal?.aborted) {
@@ -92,6 +95,14 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
     const s = resolved.step;
     const folderPaths = (step.yields ?? []).map((y) => folders?.creates.find((c) => c.ref === y.ref)?.path ?? '');
     const payload = { step: { method: s.method, path: s.path, body: s.body, query: s.query }, paths: step.docs.length ? step.docs.map(pathOf) : folderPaths };
+    // Blocks about to be overwritten or deleted: the document as the space held it goes to the history first.
+    if (s.path === '/blocks' && (s.method === 'PUT' || s.method === 'DELETE')) {
+      const fresh = step.docs.map((d) => taskOf.get(d)).filter((t): t is DocumentTask => !!t && !historied.has(t.doc) && changesRemoteBlocks(t));
+      if (fresh.length > 0) {
+        journal.transaction(() => fresh.forEach((t) => recordRemoteHistory(ctx, t, requestsOf(t.doc))));
+        fresh.forEach((t) => historied.add(t.doc));
+      }
+    }
     const stepIntents: number[] = [];
     if (step.docs.length === 0) stepIntents.push(journal.addIntent({ docId: null, op: opOf(s), payload }));
     for (const d of step.docs) {

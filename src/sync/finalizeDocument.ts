@@ -13,7 +13,8 @@ import type { DocumentRecord } from '../journal/index.js';
 import { conflictCopyName, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { alignFile } from './alignFile.js';
-import { withFrontMatter } from './fileText.js';
+import { bodyOf, withFrontMatter } from './fileText.js';
+import { saveLocalVersion } from './saveLocalVersion.js';
 import { pathExists } from './moveDirectory.js';
 import type { DocumentTask } from './PushPlan.js';
 import { renderMerged } from './renderMerged.js';
@@ -120,6 +121,10 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   if (now !== null && now.hash === local.hash) {
     if (target === local.text) fileHash = local.hash;
     else {
+      // The user's bytes (not the sync's own) whose blocks change are kept as a version first.
+      if ((r === null || local.hash !== r.fileHash) && bodyOf(target) !== bodyOf(local.text)) {
+        await saveLocalVersion(ctx, { path: local.path, docId: id, text: local.text, replacement: target, cause: conflictCopy ? 'conflict' : 'merge' });
+      }
       // Only over the bytes planned from: a save that lands while the new text is written wins.
       const w = await writeFileIfUnchanged(ctx.root, local.path, target, local.hash, { ownWrites: ctx.ownWrites });
       if (w.written) {

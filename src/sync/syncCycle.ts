@@ -3,6 +3,7 @@
 // means a local rename or delete is never undone by a pull that did not know of it yet.
 import type { SyncContext } from './SyncContext.js';
 import { listRemote } from './listRemote.js';
+import { pruneVersions } from './pruneVersions.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
 import { runCycle, type CycleOptions, type CycleResult } from './runCycle.js';
 
@@ -34,6 +35,7 @@ export async function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Prom
     const snapshot = await listRemote(ctx);
     return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
   };
+  await pruneVersions(ctx);
   let push = await pushLocal(ctx, { listing });
   if ((push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0 && !ctx.signal?.aborted) {
     // A failed request may have been applied all the same: its documents are read again and

@@ -88,6 +88,8 @@ export type FileExpect = string | null | { contains?: string | string[]; notCont
 /** The state a scenario ends in (expect.json), or a check in the middle (`expect` step's `state`). */
 export interface EndState {
   files?: Record<string, FileExpect>;
+  /** Versions kept of a file in `.spacesync/versions/<path>/`: how many, and texts the newest holds. */
+  versions?: Record<string, { count?: number; newestContains?: string | string[] }>;
   /** Files whose bytes are exactly these (hex, spaces allowed), or start with them (`prefix`). */
   bytes?: Record<string, string | { prefix: string }>;
   /** Exactly these document files (conflict copies included), nothing else. */
@@ -328,6 +330,13 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     if (!w.exists(p)) fail(`${p} does not exist`);
     const got = fs.readFileSync(w.file(p)).toString('hex');
     if (typeof want === 'string' ? got !== hex(want) : !got.startsWith(hex(want.prefix))) fail(`${p} holds the bytes ${got}, expected ${typeof want === 'string' ? hex(want) : `${hex(want.prefix)}…`}`);
+  }
+  for (const [p, want] of Object.entries(e.versions ?? {})) {
+    const dir = path.join(w.root, '.spacesync', 'versions', ...p.split('/'));
+    const names = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+    if (want.count !== undefined && names.length !== want.count) fail(`${names.length} versions of ${p} kept (${names.join(', ')}), expected ${want.count}`);
+    const newest = names.length ? fs.readFileSync(path.join(dir, names[names.length - 1]!), 'utf8') : '';
+    for (const c of asList(want.newestContains)) if (!newest.includes(c)) fail(`the newest version of ${p} does not contain ${JSON.stringify(c)}:\n${newest}`);
   }
   if (e.fileList && !same(w.mdFiles(), [...e.fileList].sort())) fail(`the document files are ${JSON.stringify(w.mdFiles())}, expected ${JSON.stringify([...e.fileList].sort())}`);
   for (const [p, want] of Object.entries(e.dirs ?? {})) {

@@ -254,7 +254,11 @@ export class World {
       for (const e of entries) {
         const p = path.join(abs, e.name);
         if (e.isDirectory()) {
-          if (e.name === '.spacesync' && abs === this.root) walk(path.join(p, 'purged'));
+          // What the sync set aside is kept: purged documents' files and the version history.
+          if (e.name === '.spacesync' && abs === this.root) {
+            walk(path.join(p, 'purged'));
+            walk(path.join(p, 'versions'));
+          }
           else if (!e.name.startsWith('.')) walk(p);
         } else if (e.isFile() && e.name.endsWith('.md')) {
           // The name carries the title (a title written in the space is a text too).
@@ -434,7 +438,7 @@ export class World {
 
   /** Spawns `spacesync <args>` on this mirror; a `sync` run is one segment of the budget check. */
   spawn(args: readonly string[], name?: string): CliProcess {
-    const full = args[0] === 'sync' || args[0] === 'plan' || args[0] === 'status' || args[0] === 'conflicts'
+    const full = ['sync', 'plan', 'status', 'conflicts', 'history', 'restore'].includes(args[0] ?? '')
       ? [...args, '--dir', this.root] : [...args];
     const proc = spawnCli(full);
     this.processes.add(proc);
