@@ -248,6 +248,16 @@ describe('Scheduler pacing by the service\'s rate headers', () => {
     expect(scheduler.stats().budgets.space.windowMs).toBe(120_000);
   });
 
+  it('keeps the configured window when the reset times show it less only the answer\'s way back', async () => {
+    const { scheduler } = setup({ ...resolveLimits({ scale: 0.05, reservePercent: 0 }), addressRequests: { limit: 10_000, windowMs: 10_000 } });
+    await scheduler.run(job('poll', [ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '2.95' })]));
+    expect(scheduler.stats().budgets.space.windowMs).toBe(3_000);
+    await scheduler.run(job('poll', [ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '2.5' })]));
+    expect(scheduler.stats().budgets.space.windowMs).toBe(3_000);
+    await scheduler.run(job('poll', [ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '6' })]));
+    expect(scheduler.stats().budgets.space.windowMs).toBe(6_000);
+  });
+
   it('without headers keeps the configured windows (budget.scale)', async () => {
     const { clock, scheduler, admits } = setup({ ...resolveLimits({ scale: 0.05, reservePercent: 0 }), addressRequests: { limit: 10_000, windowMs: 10_000 } });
     const jobs = Array.from({ length: 250 }, () => scheduler.run(job('bulk')));

@@ -399,7 +399,9 @@ export class Scheduler {
     else if (ahead > (next ?? configured)) next = ahead;
     if (next === undefined || next === this.learnedWindowMs) return;
     this.learnedWindowMs = next;
-    const factor = next / configured;
+    // An answer sees the window less the time it took to come back: within a tenth below the
+    // configured window, the configured one stands.
+    const factor = next >= configured * 0.9 && next <= configured ? 1 : next / configured;
     this.space.setWindow(configured * factor);
     this.blocks.setWindow(this.limits.blocks.windowMs * factor);
     if (this.ownAddressWindow) this.address.setWindow(this.limits.addressRequests.windowMs * factor);
