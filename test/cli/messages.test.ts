@@ -199,3 +199,26 @@ describe('the README keeps up with the program', () => {
     for (const section of ['## Endpoints', '## Limits', '## Errors', '`GET /documents`', '`PUT /blocks`', 'Retry-After', '50 per 10 s', '100 per 60 s', '20,000 per 60 s']) expect(api).toContain(section);
   });
 });
+
+describe('the progress bar', () => {
+  it('is cleared before the summary, so the summary starts its own line', async () => {
+    const root = tempDir();
+    writeConfig(root, { link: keyed.baseUrl, apiKey: KEY });
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: true, configurable: true });
+    let r: { code: number; output: string };
+    try {
+      r = await runInProcess(['sync', '--dir', root, '--once']);
+    } finally {
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    }
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('pulling [');
+    const summary = r.output.indexOf('Pulled: ');
+    expect(summary).toBeGreaterThan(0);
+    // Written in order to one terminal: the bar's last drawing is wiped before the summary.
+    expect(r.output.slice(0, summary).endsWith('\r\u001b[2K')).toBe(true);
+    expect(r.output.slice(summary)).not.toContain('pulling [');
+  });
+});
