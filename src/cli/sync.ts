@@ -3,6 +3,7 @@
 // 4 a file held back because it is not UTF-8 text); without it, cycles run on the
 // poll interval until SIGINT/SIGTERM. `--dry-run` shows what a cycle would do and changes nothing.
 import { mkdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { Wrap } from './program.js';
@@ -103,6 +104,7 @@ function reportPush(push: PushResult, heldSaid?: Set<string>): void {
     out(`${copies.length} conflict(s): the space's version stays in the file, yours is kept beside it (\`spacesync conflicts\` lists them):`);
     for (const line of listed(copies.map((d) => `${d.path} → ${d.conflictCopy}`))) out(line);
   }
+  if (o?.aborted) out('Stopped before the end of the push: what was sent is recorded; the changes not sent yet stay in the files, and the next run sends them.');
   for (const f of o?.failed ?? []) err(`spacesync: could not send the changes of ${f.path}: ${f.message}`);
   if ((o?.failed.length ?? 0) > 0) err('spacesync: those documents are read again and merged on the next run; nothing of them is lost.');
   // The daemon says a held-back file once, not on every cycle it stays so.
@@ -232,7 +234,6 @@ async function runSync(flags: SyncFlags): Promise<number> {
   });
   const logger = log.logger;
   const abort = new AbortController();
-  const stop = () => abort.abort();
   const session = await openSyncSession({
     root: config.dir, link, ...(config.apiKey ? { apiKey: config.apiKey } : {}), logger, readOnly: dryRun, signal: abort.signal,
     ignore: config.ignore, budget: config.budget,
@@ -241,8 +242,23 @@ async function runSync(flags: SyncFlags): Promise<number> {
       trashRetentionDays: config.trashRetentionDays, force: flags.force === true, versions: config.versions,
     },
   });
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // The first SIGINT/SIGTERM stops: waits end at once, a request already sent finishes (or times
+  // out) and is recorded. The second ends the process at once: the journal is written in
+  // transactions and files by rename, and the intents of requests without a recorded answer make
+  // the next run read their documents again.
+  const stop = (signal: NodeJS.Signals) => {
+    if (!abort.signal.aborted) {
+      if (!dryRun) out(`spacesync: stopping (${signal}): a request already sent is waited for; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again stops at once.`);
+      abort.abort();
+      return;
+    }
+    out('spacesync: stopped at once; the next run completes what was under way.');
+    session.close();
+    log.close();
+    process.exit(128 + (os.constants.signals[signal] ?? 15));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   try {
     if (dryRun) {
       const plan = await planCycle(session.ctx);

@@ -32,6 +32,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   transport?: Transport;
   maxInFlight?: number;
+  /** A stop request: waiting requests are dropped at once (`cancelled`), sent ones finish. */
+  signal?: AbortSignal;
 }
 
 export interface ClientStats extends SchedulerStats {
@@ -99,6 +101,7 @@ export function createClient(options: ClientOptions) {
       label: call.endpoint,
       blockCost: callOptions?.blockCost ?? call.blockCost,
       idempotent: call.method !== 'POST',
+      ...(options.signal ? { signal: options.signal } : {}),
       attempt: async (): Promise<AttemptOutcome> => {
         const seq = (lastAttempt = ++attemptSeq);
         try {

@@ -476,3 +476,63 @@ describe('Scheduler lifecycle and counters', () => {
     expect(s.queued).toEqual({ user: 0, recent: 0, poll: 0, bulk: 0 });
   });
 });
+
+describe('Scheduler stop requests (an AbortSignal per job)', () => {
+  const failure = (reason: 'timeout' | 'reset', sent: boolean): AttemptOutcome => ({ kind: 'failure', reason, sent, error: new Error(reason) });
+
+  it('ends a budget wait at once: the waiting job is rejected with cancelled and never sent', async () => {
+    const { clock, scheduler, admits } = setup({ spaceRequests: { limit: 1, windowMs: 60_000 } });
+    const stop = new AbortController();
+    const first = scheduler.run(job('poll', [ok()], { signal: stop.signal }));
+    const waiting = job('poll', [ok()], { signal: stop.signal });
+    const second = scheduler.run(waiting);
+    await clock.advance(0);
+    expect(scheduler.stats().waitingFor).toBe('space');
+    stop.abort();
+    const err = await second.catch((e: unknown) => e);
+    expect(isSpacesyncError(err, 'cancelled')).toBe(true);
+    expect((err as { details: { mayHaveApplied: boolean } }).details.mayHaveApplied).toBe(false);
+    await expect(first).resolves.toMatchObject({ attempts: 1 });
+    expect(waiting.calls).toBe(0);
+    expect(admits()).toHaveLength(1);
+    // Nothing left to wake for: no timer keeps the process alive.
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('ends a Retry-After wait at once, and a backoff wait says an earlier try may have been applied', async () => {
+    const { clock, scheduler } = setup();
+    const stop = new AbortController();
+    const limited = job('poll', [status(429, { 'retry-after': '30' }), ok()], { signal: stop.signal });
+    const timedOut = job('user', [failure('timeout', true), ok()], { signal: stop.signal, label: 'PUT /blocks' });
+    const a = scheduler.run(limited);
+    const b = scheduler.run(timedOut);
+    await clock.advance(0);
+    expect(scheduler.stats().retryAfterUntil).toBeGreaterThan(clock.now());
+    stop.abort();
+    const [ea, eb] = await Promise.all([a.catch((e: unknown) => e), b.catch((e: unknown) => e)]);
+    expect(isSpacesyncError(ea, 'cancelled')).toBe(true);
+    expect(isSpacesyncError(eb, 'cancelled')).toBe(true);
+    expect((eb as { details: { mayHaveApplied: boolean } }).details.mayHaveApplied).toBe(true);
+    expect([limited.calls, timedOut.calls]).toEqual([1, 1]);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('lets a request already sent finish, and does not send it again after a stop', async () => {
+    const { clock, scheduler } = setup();
+    const stop = new AbortController();
+    let answer!: (o: AttemptOutcome) => void;
+    const sent = job('user', [], { signal: stop.signal, label: 'PUT /blocks' });
+    sent.attempt = () => {
+      sent.calls++;
+      return new Promise((r) => (answer = r));
+    };
+    const r = scheduler.run(sent);
+    await clock.advance(0);
+    stop.abort();
+    answer(status(503));
+    await clock.advance(0);
+    await expect(r).resolves.toMatchObject({ attempts: 1, outcome: { kind: 'response', status: 503 } });
+    expect(sent.calls).toBe(1);
+    await expect(scheduler.run(job('poll', [ok()], { signal: stop.signal }))).rejects.toMatchObject({ code: 'cancelled' });
+  });
+});

@@ -48,6 +48,11 @@ export interface Job {
   idempotent: boolean;
   /** One try. It must not throw: transport errors come back as an AttemptFailure. */
   attempt(): Promise<AttemptOutcome>;
+  /**
+   * A stop request: a job still waiting (for a budget, a Retry-After, a backoff) is rejected with
+   * `cancelled` at once; an attempt already sent finishes or times out, and is not tried again.
+   */
+  signal?: AbortSignal;
 }
 
 export type RetryCause = '429' | '5xx' | 'connect' | 'reset' | 'timeout';
@@ -105,6 +110,10 @@ interface Queued {
   readySince: number;
   queuedMs: number;
   notBefore: number;
+  /** Forgets the stop request's listener once the job is done. */
+  detach?: () => void;
+  /** An earlier attempt reached the service and may have been applied (a 5xx, a reset or timeout after sending). */
+  mayHaveApplied?: boolean;
 }
 
 /** A correction from the service's headers: after request `anchor`, only `remaining` more fit until `until`. */
@@ -113,6 +122,10 @@ interface Hint {
   remaining: number;
   until: number;
 }
+
+const stopped = (label: string, mayHaveApplied = false) => new SpacesyncError('cancelled', mayHaveApplied
+  ? `The request ${label} was not sent again: the sync was asked to stop. An earlier try may have been applied; the next run reads its documents again before sending anything.`
+  : `The request ${label} was not sent: the sync was asked to stop. The next run sends it if it is still needed.`, { details: { endpoint: label, mayHaveApplied } });
 
 function costOf(job: Job): number {
   const cost = typeof job.blockCost === 'function' ? job.blockCost() : job.blockCost;
@@ -182,9 +195,25 @@ export class Scheduler {
   /** Queues `job`; resolves with its final attempt once it is done (after any retries). */
   run(job: Job): Promise<JobResult> {
     if (this.closed) return Promise.reject(new SpacesyncError('cancelled', `The request ${job.label} was not sent: the client was closed. Open a new client to send it.`));
+    if (job.signal?.aborted) return Promise.reject(stopped(job.label));
     return new Promise<JobResult>((resolve, reject) => {
       const now = this.clock.now();
-      this.lane(job.priority).push({ job, resolve, reject, attempts: 0, retries: 0, retries429: 0, retriedAfter: [], readySince: now, queuedMs: 0, notBefore: now });
+      const q: Queued = { job, resolve, reject, attempts: 0, retries: 0, retries429: 0, retriedAfter: [], readySince: now, queuedMs: 0, notBefore: now };
+      const { signal } = job;
+      if (signal) {
+        const onAbort = () => this.withdraw(q);
+        signal.addEventListener('abort', onAbort, { once: true });
+        q.detach = () => signal.removeEventListener('abort', onAbort);
+        q.resolve = (r) => {
+          q.detach?.();
+          resolve(r);
+        };
+        q.reject = (e) => {
+          q.detach?.();
+          reject(e);
+        };
+      }
+      this.lane(job.priority).push(q);
       this.pump();
     });
   }
@@ -193,6 +222,17 @@ export class Scheduler {
   onUserWait(listener: (w: UserWait) => void): () => void {
     this.userWaitListeners.add(listener);
     return () => this.userWaitListeners.delete(listener);
+  }
+
+  /** A stop request for a job: out of its queue at once when it waits there; one in flight goes on. */
+  private withdraw(q: Queued): void {
+    const lane = this.lane(q.job.priority);
+    const at = lane.indexOf(q);
+    if (at >= 0) lane.splice(at, 1);
+    else if (this.delayed.includes(q)) this.delayed = this.delayed.filter((d) => d !== q);
+    else return;
+    q.reject(stopped(q.job.label, q.mayHaveApplied === true));
+    this.pump();
   }
 
   stats(): SchedulerStats {
@@ -426,7 +466,7 @@ export class Scheduler {
   }
 
   private retryCause(q: Queued, outcome: AttemptOutcome): RetryCause | undefined {
-    if (this.closed || !this.wouldRetry(q.job, outcome)) return undefined;
+    if (this.closed || q.job.signal?.aborted || !this.wouldRetry(q.job, outcome)) return undefined;
     if (outcome.kind === 'response' && outcome.status === 429) return q.retries429 < this.max429Retries ? '429' : undefined;
     if (q.retries >= this.maxRetries) return undefined;
     // Nothing reached the service when the request was not fully sent, even for a POST.
@@ -446,6 +486,7 @@ export class Scheduler {
       floor = true;
     } else {
       q.retries++;
+      if (cause !== 'connect') q.mayHaveApplied = true;
       delay = fullJitter(q.retries, this.backoff, this.random);
     }
     this.counters.retries++;

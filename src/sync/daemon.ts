@@ -12,6 +12,7 @@ import type { UserWait, WaitReason } from '../client/index.js';
 import { recordWait } from '../journal/daemonStatus.js';
 import type { SyncContext } from './SyncContext.js';
 import { backUp, filesOfCycle, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
+import { isStopped } from './isStopped.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
 import { syncCycle, type SyncCycleResult } from './syncCycle.js';
 
@@ -88,6 +89,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   };
 
   const failed = (e: unknown) => {
+    if (isStopped(ctx, e)) return; // asked to stop: what was done is recorded, the rest waits for the next run
     const isFatal = isSpacesyncError(e) && FATAL_CODES.has(e.code);
     // When a caller tells the user (onError), the terminal does not show it a second time.
     ctx.logger.error({ ...(o.onError ? FILE_ONLY : {}), err: e, fatal: isFatal }, 'sync failed');

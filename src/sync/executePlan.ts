@@ -11,9 +11,10 @@ import { narrowStep } from '../core/narrowStep.js';
 import { isRef, type PlanStep } from '../core/plan.js';
 import { readYields, resolveStep } from '../core/refs.js';
 import type { Block } from '../dialect/index.js';
-import { isSpacesyncError } from '../errors.js';
+import { isSpacesyncError, type SpacesyncError } from '../errors.js';
 import { FILE_ONLY } from '../log.js';
 import type { SyncContext } from './SyncContext.js';
+import { isStopped } from './isStopped.js';
 import { finalizeDocument, UNSENT, writeConflictCopy, type DocumentOutcome, type RunState } from './finalizeDocument.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { isPerDocumentError } from './pullDocument.js';
@@ -69,14 +70,28 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
   const historied = new Set<string>();
   const requestsOf = (doc: string) => [...new Set(plan.steps.filter((p) => p.docs.includes(doc) && p.path === '/blocks' && (p.method === 'PUT' || p.method === 'DELETE')).map(opOf))].join(', ');
   const staleness = opts.listing ? watchStaleness(ctx, plan, opts.listing) : null;
+  // Stopped: the documents of the steps not sent are not recorded (their files stay pending, and
+  // their intents, if any, make the next run read them again and merge).
+  const stop = (index: number) => {
+    out.aborted = true;
+    for (const p of plan.steps.slice(index)) p.docs.forEach((d) => failed.add(d));
+  };
   for (const [index, planned] of plan.steps.entries()) {
     if (ctx.signal?.aborted) {
-      out.aborted = true;
+      stop(index);
       break;
     }
     // The service has no conditional write: after a wait, a document the space changed meanwhile
     // is left out (its file stays unrecorded) and planned again against what the space holds now.
-    for (const d of (await staleness?.check(planned, plan.steps.slice(index), failed)) ?? []) {
+    let stale: string[];
+    try {
+      stale = (await staleness?.check(planned, plan.steps.slice(index), failed)) ?? [];
+    } catch (e) {
+      if (!isStopped(ctx, e)) throw e;
+      stop(index);
+      break;
+    }
+    for (const d of stale) {
       failed.add(d);
       out.stale.push(pathOf(d));
       ctx.logger.info({ doc: d, path: pathOf(d) }, `${pathOf(d)} changed in the space while the push waited: it is merged again instead of overwritten`);
@@ -114,6 +129,13 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
     try {
       answer = await sendStep(ctx, s);
     } catch (e) {
+      if (isStopped(ctx, e)) {
+        // Dropped before it was sent: nothing of this step happened. When an earlier try may have
+        // been applied, its intents stay: the next run reads those documents again and merges.
+        if ((e as SpacesyncError).details?.mayHaveApplied !== true) journal.transaction(() => stepIntents.forEach((i) => journal.clearIntent(i)));
+        stop(index);
+        break;
+      }
       const gone = isSpacesyncError(e, 'not_found') && s.method === 'DELETE';
       if (!gone) {
         if (!isPerDocumentError(e) && !isSpacesyncError(e, 'not_found')) throw e;

@@ -52,7 +52,7 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
     } else {
       journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });
     }
-    const client = createClient({ link: o.link, ...(o.apiKey ? { apiKey: o.apiKey } : {}), limits: o.budget ?? {}, logger: o.logger });
+    const client = createClient({ link: o.link, ...(o.apiKey ? { apiKey: o.apiKey } : {}), limits: o.budget ?? {}, logger: o.logger, ...(o.signal ? { signal: o.signal } : {}) });
     const ctx: SyncContext = {
       root, settings: { ...DEFAULT_SETTINGS, ...o.settings }, journal, client, logger: o.logger, now,
       ownWrites: new OwnWrites(), ignore, ...(o.signal ? { signal: o.signal } : {}),

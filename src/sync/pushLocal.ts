@@ -13,6 +13,7 @@ import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } f
 import { shiftCounts } from './pullState.js';
 import { recordHeldBack } from './heldBackState.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';
+import { isStopped } from './isStopped.js';
 
 /** A listing younger than this is taken as current (one request covers every pending document). */
 export const LISTING_MAX_AGE_MS = 3_000;
@@ -48,6 +49,17 @@ const isEmpty = (s: LocalScan) => s.changed.length + s.missing.length + s.added.
 
 export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promise<PushResult> {
   const before = ctx.client.stats().total;
+  try {
+    return await pushLocalOnce(ctx, opts, before);
+  } catch (e) {
+    if (!isStopped(ctx, e)) throw e;
+    // Stopped while it looked (a listing, a read for a merge): nothing was sent or recorded.
+    const outcome = { sent: [], documents: [], failed: [], stale: [], blocksWritten: 0, conflicts: 0, aborted: true };
+    return { plan: emptyPlan(), outcome, requests: ctx.client.stats().total - before };
+  }
+}
+
+async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number): Promise<PushResult> {
   const requests = () => ctx.client.stats().total - before;
   const { journal } = ctx;
   const intents = journal.pendingIntents();

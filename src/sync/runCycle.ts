@@ -15,6 +15,7 @@ import { listRemote, type RemoteSnapshot } from './listRemote.js';
 import { assertRootExists } from './moveDirectory.js';
 import { CommitBatcher } from './CommitBatcher.js';
 import { isPerDocumentError, pullDocument, type PullOutcome } from './pullDocument.js';
+import { isStopped, stoppedBeforeStart } from './isStopped.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
@@ -128,6 +129,8 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
       try {
         handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit }));
       } catch (e) {
+        // A stop request dropped the document's request before it went: nothing of it happened.
+        if (isStopped(ctx, e)) break;
         if (!isPerDocumentError(e)) {
           fatal ??= { error: e };
           break;
@@ -144,7 +147,7 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
   batcher.flush();
   await Promise.all(commits);
   if (fatal) throw fatal.error;
-  if (ctx.signal?.aborted && next < ids.length) result.aborted = true;
+  if (ctx.signal?.aborted && done < ids.length) result.aborted = true;
 }
 
 export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<CycleResult> {
@@ -158,7 +161,15 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   };
   await assertRootExists(ctx.root);
 
-  const snapshot = await listRemote(ctx, { fullScan: opts.fullScan === true });
+  let snapshot: RemoteSnapshot;
+  try {
+    if (ctx.signal?.aborted) throw stoppedBeforeStart();
+    snapshot = await listRemote(ctx, { fullScan: opts.fullScan === true });
+  } catch (e) {
+    if (!isStopped(ctx, e)) throw e;
+    result.aborted = true;
+    return finish();
+  }
   result.fullScan = snapshot.fullScan;
   result.listed = snapshot.read;
   const records = journal.listDocuments();
