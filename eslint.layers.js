@@ -7,7 +7,7 @@ const IO_BUILTINS = [
   'fs', 'fs/promises', 'http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'child_process',
   'cluster', 'worker_threads', 'os', 'readline', 'process', 'timers', 'timers/promises', 'v8', 'vm',
 ];
-const IO_PACKAGES = ['better-sqlite3', 'pino', 'pino-pretty', 'fastify', 'chokidar', 'p-queue', 'commander', 'undici', 'memfs'];
+const IO_PACKAGES = ['better-sqlite3', 'pino', 'fastify', 'chokidar', 'commander', 'undici'];
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const builtinRegex = `^(node:)?(${IO_BUILTINS.map(esc).join('|')})$`;
