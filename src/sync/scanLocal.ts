@@ -140,6 +140,14 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     gone.delete(id);
     scan.added.push(...rest);
   }
+  // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
+  const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
+  if (gone.size > 0 && unreadable.length > 0) {
+    scan.problems.push({
+      path: '', message: `${gone.size} document file(s) are gone (${[...gone.values()].map((r) => r.path).join(', ')}), but ${unreadable.join(', ')} cannot be read and may be one of them moved: they are not moved to the trash until it is saved as UTF-8.`,
+    });
+    gone.clear();
+  }
   scan.missing = [...gone.values()];
 
   if (dirs) {

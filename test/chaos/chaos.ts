@@ -15,7 +15,7 @@ import { mulberry32, type Rng } from './prng.js';
 
 export const OP_KINDS = [
   'local.edit', 'local.insert', 'local.deleteBlock', 'local.moveBlock', 'local.newFile', 'local.deleteFile',
-  'local.renameFile', 'local.moveFile', 'local.newFolder', 'local.renameFolder', 'local.moveFolder',
+  'local.renameFile', 'local.moveFile', 'local.newFolder', 'local.renameFolder', 'local.moveFolder', 'local.badBytes', 'local.truncate',
   'remote.edit', 'remote.insert', 'remote.deleteBlock', 'remote.moveBlock', 'remote.newDoc', 'remote.trashDoc',
   'remote.moveDoc', 'remote.renameDoc', 'remote.newFolder', 'remote.moveFolder',
   'fault.429', 'fault.429-no-retry-after', 'fault.500', 'fault.reset-after-apply', 'fault.delay',
@@ -25,6 +25,7 @@ export type OpKind = (typeof OP_KINDS)[number];
 const WEIGHTS: Record<OpKind, number> = {
   'local.edit': 6, 'local.insert': 3, 'local.deleteBlock': 2, 'local.moveBlock': 2, 'local.newFile': 2, 'local.deleteFile': 1,
   'local.renameFile': 1, 'local.moveFile': 1, 'local.newFolder': 1, 'local.renameFolder': 1, 'local.moveFolder': 1,
+  'local.badBytes': 1, 'local.truncate': 1,
   'remote.edit': 6, 'remote.insert': 3, 'remote.deleteBlock': 2, 'remote.moveBlock': 1, 'remote.newDoc': 2, 'remote.trashDoc': 1,
   'remote.moveDoc': 1, 'remote.renameDoc': 1, 'remote.newFolder': 1, 'remote.moveFolder': 1,
   'fault.429': 1, 'fault.429-no-retry-after': 1, 'fault.500': 1, 'fault.reset-after-apply': 1, 'fault.delay': 1,
@@ -148,6 +149,31 @@ const at = <T>(list: readonly T[], r: number): T => list[Math.min(list.length - 
 interface RunState {
   deletes: number;
   trashes: number;
+  /** Files a user saved in another encoding, or that a crash truncated: the sync must keep their bytes. */
+  damaged: Damage[];
+}
+
+interface Damage {
+  what: string;
+  /** The bytes on disk now, which the sync must never change. */
+  bytes: Buffer;
+  /** What the user saves over them at the end (as UTF-8, or the editor's recovered text). */
+  fix: string;
+}
+
+const isDamaged = (w: World, state: RunState, rel: string): boolean => {
+  if (state.damaged.length === 0) return false;
+  const bytes = fs.readFileSync(w.file(rel));
+  return state.damaged.some((d) => d.bytes.equals(bytes));
+};
+
+/** Non-UTF-8 bytes of `text`, as an editor saving another encoding writes them. */
+function badEncoding(text: string, r: number): Buffer {
+  if (r < 0.4) return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  if (r < 0.8) return Buffer.from(`${text.replace(/\n$/, '')} caf\u00e9\n`, 'latin1');
+  const b = Buffer.from(text, 'utf8');
+  const at = Math.max(0, b.lastIndexOf(0x0a, b.length - 2));
+  return Buffer.concat([b.subarray(0, at), Buffer.from([0]), b.subarray(at)]);
 }
 
 /** Blocks of more than one line (fences, formulas, page and card wrappers), which the one-line edits below would break. */
@@ -187,9 +213,23 @@ function saveFile(w: World, rel: string, before: string, after: string, editor: 
 async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> {
   const [r0, r1, r2, r3] = op.r;
   const editor = at(EDITORS, r3);
-  const files = userFiles(w);
+  const files = userFiles(w).filter((p) => !isDamaged(w, state, p));
   const dirs = ['Unsorted', ...userDirs(w)];
   switch (op.kind) {
+    case 'local.badBytes':
+    case 'local.truncate': {
+      if (files.length === 0 || state.damaged.length >= 2) return 'skipped: enough damaged files';
+      const rel = at(files, r0);
+      const before = w.read(rel);
+      const { head, lines } = splitFile(before);
+      // Truncated to its front matter (a crash after the header), or saved in another encoding.
+      const bytes = op.kind === 'local.truncate' ? Buffer.from(head, 'utf8') : badEncoding(before, r1);
+      if (op.kind === 'local.truncate' && (head === '' || lines.length === 0)) return 'skipped: nothing to truncate';
+      fs.writeFileSync(w.file(rel), bytes);
+      state.damaged.push({ what: `${op.kind} of ${rel}`, bytes, fix: op.kind === 'local.truncate' ? before : `${before.replace(/\n$/, '')}${r1 < 0.8 && r1 >= 0.4 ? ' caf\u00e9' : ''}\n` });
+      w.note(`${op.kind}: ${rel} now holds ${bytes.length} bytes (${op.kind === 'local.truncate' ? 'front matter only' : 'not UTF-8'})`);
+      return rel;
+    }
     case 'local.edit':
     case 'local.insert':
     case 'local.deleteBlock':
@@ -437,7 +477,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     o.log?.(line);
   };
   const failures: string[] = [];
-  const state: RunState = { deletes: 0, trashes: 0 };
+  const state: RunState = { deletes: 0, trashes: 0, damaged: [] };
   const stopTrace = o.trace ? traceDocument(w, o.trace, log) : () => undefined;
   try {
     log(`seed ${o.seed}: ${plan.space.documents!.length} documents, ${plan.ops.length} operations, kills after ${plan.ops.filter((x) => x.kill).map((x) => x.n).join(', ') || 'none'}`);
@@ -462,6 +502,20 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         await w.startDaemon({ wait: false });
       }
       if (op.pauseMs > 0) await sleep(op.pauseMs);
+    }
+    // Every byte sequence a user saved is still on disk: the damaged files were neither synced over
+    // nor rewritten (wherever a folder move took them). Then the user saves them as UTF-8 again.
+    await w.waitQuiet(60_000);
+    for (const d of state.damaged) {
+      const where = w.mdFiles().filter((p) => fs.readFileSync(w.file(p)).equals(d.bytes));
+      if (where.length === 0) {
+        failures.push(`O1 nothing lost: the bytes of the ${d.what} are in no file any more (the sync wrote over or removed them)`);
+        continue;
+      }
+      const before = w.read(where[0]!);
+      fs.writeFileSync(w.file(where[0]!), d.fix);
+      w.localChange(where[0]!, before, d.fix, `saved again as UTF-8 (${d.what})`);
+      log(`fixed ${d.what} at ${where[0]}`);
     }
     await w.clearFaults();
     log('quiet: faults cleared, waiting for the daemon');
