@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { orderBlocks } from './orderBlocks.js';
 import type {
   BaseBlock, BlockKind, ConflictInput, ConflictRecord, DocumentInput, DocumentLocation, DocumentRecord,
-  FolderRecord, HistoryBlock, HistoryInput, HistoryRecord, HistorySummary, Intent, IntentInput, JournalCounts, Listing, ListingEntry,
+  FileStatRecord, FolderRecord, HistoryBlock, HistoryInput, HistoryRecord, HistorySummary, Intent, IntentInput, JournalCounts, Listing, ListingEntry,
 } from './types.js';
 
 interface DocumentRow {
@@ -354,4 +354,30 @@ export class Journal {
              (SELECT count(*) FROM conflicts WHERE resolved_at IS NULL) AS openConflicts
     `).get() as JournalCounts;
   }
+
+  // ── the stat cache ───────────────────────────────────────────────────────────────────────────
+
+  /** Every file's recorded stat and hash, by path. */
+  listFileStats(): Map<string, FileStatRecord> {
+    const rows = this.sql('SELECT * FROM file_stats').all() as Array<{ path: string; size: number; mtime_ns: string; ctime_ns: string; ino: string; hash: string; recorded_ns: string }>;
+    return new Map(rows.map((r) => [r.path, {
+      path: r.path, size: r.size, mtimeNs: BigInt(r.mtime_ns), ctimeNs: BigInt(r.ctime_ns), ino: BigInt(r.ino), hash: r.hash, recordedNs: BigInt(r.recorded_ns),
+    }]));
+  }
+
+  /** Records stats (replacing a path's earlier one) and forgets `gone` paths, in one transaction. */
+  updateFileStats(put: readonly FileStatRecord[], gone: readonly string[] = []): void {
+    if (put.length === 0 && gone.length === 0) return;
+    this.transaction(() => {
+      const insert = this.sql(`
+        INSERT INTO file_stats (path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns,
+          ino = excluded.ino, hash = excluded.hash, recorded_ns = excluded.recorded_ns
+      `);
+      for (const f of put) insert.run(f.path, f.size, String(f.mtimeNs), String(f.ctimeNs), String(f.ino), f.hash, String(f.recordedNs));
+      const remove = this.sql('DELETE FROM file_stats WHERE path = ?');
+      for (const p of gone) remove.run(p);
+    });
+  }
+
 }

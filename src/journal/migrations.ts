@@ -111,6 +111,24 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    // The stat cache (issue 21), as git's index: each file's stat when its content hash was taken,
+    // so a scan reads again only files whose stat moved. Times and inodes are nanosecond bigints as text.
+    version: 3,
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE file_stats (
+          path        TEXT PRIMARY KEY,
+          size        INTEGER NOT NULL,
+          mtime_ns    TEXT NOT NULL,
+          ctime_ns    TEXT NOT NULL,
+          ino         TEXT NOT NULL,
+          hash        TEXT NOT NULL,
+          recorded_ns TEXT NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -141,3 +141,16 @@ export interface HistoryInput {
 export interface HistoryRecord extends HistoryInput {
   id: number;
 }
+
+/** A file's stat when its content hash was taken (the stat cache). */
+export interface FileStatRecord {
+  path: string;
+  size: number;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  ino: bigint;
+  /** sha256 of the bytes read right after that stat. */
+  hash: string;
+  /** Wall clock (ns) when the stat was taken: a file modified too close before it is not trusted. */
+  recordedNs: bigint;
+}

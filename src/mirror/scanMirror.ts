@@ -11,6 +11,10 @@ export interface MirrorFile {
   relPath: string;
   size: number;
   mtimeMs: number;
+  /** The stat cache's key (nanoseconds, as the file system gives them). */
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  ino: bigint;
 }
 
 export interface MirrorScan {
@@ -49,8 +53,8 @@ export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorSc
       } else if (ignore(childRel, false)) {
         continue;
       } else if (e.isFile() && isDocumentFile(childRel)) {
-        const st = await fsp.stat(path.join(abs, e.name)).catch(() => null);
-        if (st) scan.files.push({ relPath: childRel, size: st.size, mtimeMs: st.mtimeMs });
+        const st = await fsp.stat(path.join(abs, e.name), { bigint: true }).catch(() => null);
+        if (st) scan.files.push({ relPath: childRel, size: Number(st.size), mtimeMs: Number(st.mtimeMs), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino });
       } else {
         scan.skipped.push(childRel);
       }

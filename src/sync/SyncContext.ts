@@ -19,6 +19,8 @@ export interface SyncSettings {
   concurrency: number;
   /** Version history retention: days kept (0: no history) and the most it may weigh. */
   versions: { keepDays: number; maxMiB: number };
+  /** Spare reading files whose stat is the one recorded with their hash (off only to measure its worth). */
+  statCache?: boolean;
 }
 
 export const DEFAULT_SETTINGS: SyncSettings = {
@@ -54,6 +56,8 @@ export interface SyncContext {
   ownWrites: OwnWrites;
   /** Paths never synced (built-in rules and the user's patterns). */
   ignore: Ignore;
+  /** Looks only (a dry run, a plan): nothing is written, not even the stat cache. */
+  readOnly?: boolean;
   /** Stops the cycle between documents (SIGINT/SIGTERM). */
   signal?: AbortSignal;
   onProgress?: (p: PullProgress) => void;

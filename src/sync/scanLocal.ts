@@ -10,6 +10,7 @@ import { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from 
 import { undecodableMessage } from '../mirror/index.js';
 import type { HeldBackFile } from './PushPlan.js';
 import { pathExists } from './moveDirectory.js';
+import { StatCache } from './StatCache.js';
 
 export interface ChangedFile {
   record: DocumentRecord;
@@ -38,6 +39,8 @@ export interface LocalScan {
   heldBack: HeldBackFile[];
   /** Document files seen (a full scan only). */
   filesSeen: number;
+  /** Files read and hashed (the others' stat said they still hold their synced content). */
+  filesRead: number;
 }
 
 export interface ScanOptions {
@@ -50,11 +53,12 @@ const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
 
 export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
   const { journal, root } = ctx;
-  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], heldBack: [], filesSeen: 0 };
+  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], heldBack: [], filesSeen: 0, filesRead: 0 };
   const records = journal.listDocuments();
   const byPath = new Map(records.map((r) => [r.path, r]));
   const byId = new Map(records.map((r) => [r.id, r]));
 
+  const cache = StatCache.open(ctx);
   let files: string[];
   let dirs: Set<string> | undefined;
   if (opts.paths) {
@@ -62,6 +66,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   } else {
     const m = await scanMirror(root, ctx.ignore);
     files = m.files.map((f) => f.relPath);
+    for (const f of m.files) cache.seed(f.relPath, f);
     dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
     scan.filesSeen = files.length;
   }
@@ -79,6 +84,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
       scan.heldBack.push({ path: p, reason: 'undecodable', offset: doc.undecodable.offset, message: undecodableMessage(p, doc.undecodable), ...(id ? { docId: id } : {}) });
       return 'undecodable';
     }
+    if (doc) cache.read(p, doc.hash);
     if (doc && !doc.frontMatter.ok) scan.problems.push({ path: p, message: doc.frontMatter.problem });
     return doc;
   };
@@ -91,6 +97,8 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
       if (doc !== null && doc !== 'undecodable' && doc.frontMatter.ok && claimedId(doc) === r.id) scan.changed.push({ record: r, local: doc, moved: false });
       continue;
     }
+    // Its stat says it still holds the content recorded as synced: not read (the stat cache).
+    if (present.has(r.path) && (await cache.holds(r.path, r.fileHash))) continue;
     const doc = present.has(r.path) ? await read(r.path) : null;
     if (doc === 'undecodable') continue; // still there, unreadable: neither changed nor gone
     if (doc === null) {
@@ -165,5 +173,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     scan.removedDirs = folders.filter((f) => !dirs.has(f.path));
   }
   for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
+  cache.save(opts.paths ? undefined : present);
+  scan.filesRead = cache.reads;
   return scan;
 }
