@@ -1,5 +1,6 @@
 // The API client of one space: every endpoint as a typed method, each request passed through the
 // space's scheduler, failures turned into SpacesyncErrors that never carry the link or the key.
+import { setMaxListeners } from 'node:events';
 import { SpacesyncError } from '../errors.js';
 import { FILE_ONLY, type Logger } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
@@ -54,6 +55,8 @@ export function createClient(options: ClientOptions) {
   const secrets = [options.link.trim(), linkId, ...(options.apiKey ? [options.apiKey] : [])];
   const ctx: ErrorContext = { host: new URL(origin).host, hasApiKey: options.apiKey !== undefined, secrets };
   const limits = options.limits && 'spaceRequests' in options.limits ? options.limits : resolveLimits(options.limits);
+  // Every queued request listens for the stop request: thousands may wait on one signal.
+  if (options.signal) setMaxListeners(0, options.signal);
   const ownsScheduler = options.scheduler === undefined;
   const scheduler = options.scheduler ?? new Scheduler({
     limits,
