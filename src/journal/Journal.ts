@@ -51,6 +51,15 @@ const toConflict = (r: ConflictRow): ConflictRecord => ({
   resolvedAt: r.resolved_at, details: JSON.parse(r.details) as unknown,
 });
 
+function sameListing(a: ReadonlyMap<string, ListingEntry>, b: ReadonlyMap<string, ListingEntry>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, e] of b) {
+    const o = a.get(id);
+    if (!o || o.title !== e.title || o.lastModifiedAt !== e.lastModifiedAt) return false;
+  }
+  return true;
+}
+
 /** JSON that round-trips: `undefined` would be dropped silently, so it is refused. */
 function toJson(value: unknown, what: string): string {
   const text = JSON.stringify(value);
@@ -221,13 +230,22 @@ export class Journal {
 
   /** Replaces the remembered listing with a new one, whole. */
   replaceListing(takenAt: string, items: Iterable<readonly [string, ListingEntry]> | ReadonlyMap<string, ListingEntry>): void {
+    const next = new Map(items);
+    // The same listing as the one recorded (an idle poll): only its time is written, not the rows.
+    const same = this.lastListing !== undefined && sameListing(this.lastListing, next);
     this.transaction(() => {
-      this.sql('DELETE FROM listing').run();
-      const insert = this.sql('INSERT INTO listing (doc_id, title, last_modified_at) VALUES (?, ?, ?)');
-      for (const [id, e] of items) insert.run(id, e.title, e.lastModifiedAt);
+      if (!same) {
+        this.sql('DELETE FROM listing').run();
+        const insert = this.sql('INSERT INTO listing (doc_id, title, last_modified_at) VALUES (?, ?, ?)');
+        for (const [id, e] of next) insert.run(id, e.title, e.lastModifiedAt);
+      }
       this.sql('INSERT INTO listing_meta (one, taken_at) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET taken_at = excluded.taken_at').run(takenAt);
     });
+    this.lastListing = next;
   }
+
+  /** The listing rows as this connection last wrote them (a daemon is the journal's only writer). */
+  private lastListing: ReadonlyMap<string, ListingEntry> | undefined;
 
   /** The last listing recorded, or null before the first one. */
   readListing(): Listing | null {

@@ -13,7 +13,10 @@ export function readCounts(journal: Journal): Map<ContainerKey, number> | null {
 }
 
 export function writeCounts(journal: Journal, counts: ReadonlyMap<ContainerKey, number>): void {
-  journal.setState(COUNTS, Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+  const value = Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // Unchanged counts (an idle poll) are not written again.
+  if (JSON.stringify(journal.getState(COUNTS)) === JSON.stringify(value)) return;
+  journal.setState(COUNTS, value);
 }
 
 export function readFullScanAt(journal: Journal): string | null {
