@@ -159,6 +159,8 @@ interface Damage {
   bytes: Buffer;
   /** What the user saves over them at the end (as UTF-8, or the editor's recovered text). */
   fix: string;
+  /** The file's text before the damage: only what the fix changes from it is a new text of the user's. */
+  original: string;
 }
 
 const isDamaged = (w: World, state: RunState, rel: string): boolean => {
@@ -226,7 +228,7 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const bytes = op.kind === 'local.truncate' ? Buffer.from(head, 'utf8') : badEncoding(before, r1);
       if (op.kind === 'local.truncate' && (head === '' || lines.length === 0)) return 'skipped: nothing to truncate';
       fs.writeFileSync(w.file(rel), bytes);
-      state.damaged.push({ what: `${op.kind} of ${rel}`, bytes, fix: op.kind === 'local.truncate' ? before : `${before.replace(/\n$/, '')}${r1 < 0.8 && r1 >= 0.4 ? ' caf\u00e9' : ''}\n` });
+      state.damaged.push({ what: `${op.kind} of ${rel}`, bytes, fix: op.kind === 'local.truncate' ? before : `${before.replace(/\n$/, '')}${r1 < 0.8 && r1 >= 0.4 ? ' caf\u00e9' : ''}\n`, original: before });
       w.note(`${op.kind}: ${rel} now holds ${bytes.length} bytes (${op.kind === 'local.truncate' ? 'front matter only' : 'not UTF-8'})`);
       return rel;
     }
@@ -512,9 +514,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         failures.push(`O1 nothing lost: the bytes of the ${d.what} are in no file any more (the sync wrote over or removed them)`);
         continue;
       }
-      const before = w.read(where[0]!);
       fs.writeFileSync(w.file(where[0]!), d.fix);
-      w.localChange(where[0]!, before, d.fix, `saved again as UTF-8 (${d.what})`);
+      // The lines the file held before the damage are the user's old ones (the space may have moved on
+      // from them meanwhile); only what the fix adds is new.
+      w.localChange(where[0]!, d.original, d.fix, `saved again as UTF-8 (${d.what})`);
       log(`fixed ${d.what} at ${where[0]}`);
     }
     await w.clearFaults();
