@@ -132,6 +132,20 @@ describe('the last listing', () => {
     j.replaceListing('2026-11-21T10:01:00Z', new Map([['b', { title: 'B!', lastModifiedAt: '2' }]]));
     expect(j.readListing()).toEqual({ takenAt: '2026-11-21T10:01:00Z', items: new Map([['b', { title: 'B!', lastModifiedAt: '2' }]]) });
   });
+
+  it('is written again when a transaction around the last replacement rolled back', () => {
+    const one = new Map([['a', { title: 'A', lastModifiedAt: '1' }]]);
+    const two = new Map([['a', { title: 'A', lastModifiedAt: '1' }], ['n', { title: 'New', lastModifiedAt: '2' }]]);
+    j.replaceListing('2026-11-21T10:00:00Z', one);
+    expect(() => j.transaction(() => {
+      j.replaceListing('2026-11-21T10:01:00Z', two);
+      throw new Error('the enclosing work failed');
+    })).toThrow('the enclosing work failed');
+    expect(j.readListing()?.items).toEqual(one);
+    // The same listing again: its rows must reach the file this time.
+    j.replaceListing('2026-11-21T10:02:00Z', two);
+    expect(j.readListing()).toEqual({ takenAt: '2026-11-21T10:02:00Z', items: two });
+  });
 });
 
 describe('intents', () => {

@@ -231,28 +231,29 @@ export class Journal {
   /** Replaces the remembered listing with a new one, whole. */
   replaceListing(takenAt: string, items: Iterable<readonly [string, ListingEntry]> | ReadonlyMap<string, ListingEntry>): void {
     const next = new Map(items);
-    // The same listing as the one recorded (an idle poll): only its time is written, not the rows.
-    const same = this.lastListing !== undefined && sameListing(this.lastListing, next);
     this.transaction(() => {
-      if (!same) {
+      // The same listing as the one recorded (an idle poll): only its time is written, not the rows.
+      // Compared with the rows themselves, not with a copy in memory, which an enclosing transaction
+      // that rolled back would have left ahead of the file.
+      if (!sameListing(this.listingRows(), next)) {
         this.sql('DELETE FROM listing').run();
         const insert = this.sql('INSERT INTO listing (doc_id, title, last_modified_at) VALUES (?, ?, ?)');
         for (const [id, e] of next) insert.run(id, e.title, e.lastModifiedAt);
       }
       this.sql('INSERT INTO listing_meta (one, taken_at) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET taken_at = excluded.taken_at').run(takenAt);
     });
-    this.lastListing = next;
   }
 
-  /** The listing rows as this connection last wrote them (a daemon is the journal's only writer). */
-  private lastListing: ReadonlyMap<string, ListingEntry> | undefined;
+  private listingRows(): Map<string, ListingEntry> {
+    const rows = this.sql('SELECT doc_id, title, last_modified_at FROM listing ORDER BY doc_id').all() as Array<{ doc_id: string; title: string; last_modified_at: string | null }>;
+    return new Map(rows.map((r) => [r.doc_id, { title: r.title, lastModifiedAt: r.last_modified_at }]));
+  }
 
   /** The last listing recorded, or null before the first one. */
   readListing(): Listing | null {
     const meta = this.sql('SELECT taken_at FROM listing_meta WHERE one = 1').get() as { taken_at: string } | undefined;
     if (!meta) return null;
-    const rows = this.sql('SELECT doc_id, title, last_modified_at FROM listing ORDER BY doc_id').all() as Array<{ doc_id: string; title: string; last_modified_at: string | null }>;
-    return { takenAt: meta.taken_at, items: new Map(rows.map((r) => [r.doc_id, { title: r.title, lastModifiedAt: r.last_modified_at }])) };
+    return { takenAt: meta.taken_at, items: this.listingRows() };
   }
 
   // ── intents ──────────────────────────────────────────────────────────────────────────────────
