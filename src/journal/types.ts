@@ -104,19 +104,12 @@ export interface HistorySummary {
   edited: number;
 }
 
-/** A block as the space held it before the push changed it (the remote side's history). */
-export interface HistoryBlock {
-  id: string;
-  parentId: string | null;
-  position: number;
-  level: number;
-  kind: BlockKind;
-  type: string;
-  markdown: string;
+/** A block as the space held it before the push changed it (the remote side's history): a base block without its hash. */
+export type HistoryBlock = Omit<BaseBlock, 'hash' | 'cardLayout'> & {
   cardLayout?: string;
   /** What the push did to it: absent when it stayed as it was. */
   change?: 'edited' | 'deleted';
-}
+};
 
 export interface HistoryInput {
   at: string;
