@@ -3,25 +3,16 @@
 // after it costs the listing alone, and the changes a user makes in the app show up in one cycle.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../src/server/index.js';
 import { runCycle, type SyncSession } from '../../src/sync/index.js';
-import { describeRequests, expectMirrorMatches, makeRoot, openSession, readTree, startSpace, type Space } from './harness.js';
+import { describeRequests, expectMirrorMatches, readTree, useMirror, type Space } from './harness.js';
 
 let space: Space;
 let root: string;
 let session: SyncSession;
 
-beforeAll(async () => {
-  space = await startSpace(readFixtureFile('fixtures/spaces/demo.json'));
-  root = makeRoot();
-  session = await openSession(root, space);
-});
-afterAll(async () => {
-  session.close();
-  await space.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+useMirror(readFixtureFile('fixtures/spaces/demo.json'), (m) => ({ space, root, session } = m));
 
 describe('the demo space', () => {
   it('is mirrored exactly: one file per document, each with exactly its blocks', async () => {

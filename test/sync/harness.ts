@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { flattenRemote } from '../../src/core/flattenRemote.js';
 import { sameContent } from '../../src/core/blockContent.js';
 import { parseFrontMatter } from '../../src/core/frontMatter.js';
@@ -98,6 +98,18 @@ export interface PulledMirror {
   session: SyncSession;
 }
 
+async function openMirror(fixture: SpaceFixture): Promise<PulledMirror> {
+  const space = await startSpace(fixture);
+  const root = makeRoot();
+  return { space, root, session: await openSession(root, space) };
+}
+
+async function closeMirror(m: PulledMirror): Promise<void> {
+  m.session.close();
+  await m.space.close();
+  fs.rmSync(m.root, { recursive: true, force: true });
+}
+
 /**
  * For every test of the file: a space started from `fixture`, a temp mirror, a session, and one
  * cycle (the first pull); handed to `use` before the test, closed and removed after it.
@@ -105,19 +117,25 @@ export interface PulledMirror {
 export function usePulledMirror(fixture: SpaceFixture, use: (m: PulledMirror) => void): void {
   let m: PulledMirror | undefined;
   beforeEach(async () => {
-    const space = await startSpace(fixture);
-    const root = makeRoot();
-    const session = await openSession(root, space);
-    await runCycle(session.ctx);
-    m = { space, root, session };
+    m = await openMirror(fixture);
+    await runCycle(m.session.ctx);
     use(m);
   });
   afterEach(async () => {
-    if (!m) return;
-    m.session.close();
-    await m.space.close();
-    fs.rmSync(m.root, { recursive: true, force: true });
+    if (m) await closeMirror(m);
     m = undefined;
+  });
+}
+
+/** For the whole file: a space started from `fixture`, an empty temp mirror and a session (nothing pulled yet). */
+export function useMirror(fixture: SpaceFixture, use: (m: PulledMirror) => void): void {
+  let m: PulledMirror | undefined;
+  beforeAll(async () => {
+    m = await openMirror(fixture);
+    use(m);
+  });
+  afterAll(async () => {
+    if (m) await closeMirror(m);
   });
 }
 

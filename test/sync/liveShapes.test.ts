@@ -4,26 +4,17 @@
 // brings an edit of a file there and back, and rests afterwards.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../src/server/index.js';
 import { syncCycle, runCycle, type SyncSession } from '../../src/sync/index.js';
-import { expectMirrorMatches, makeRoot, openSession, readTree, startSpace, type Space } from './harness.js';
+import { expectMirrorMatches, readTree, useMirror, type Space } from './harness.js';
 
 const MAIN = '5A9E003F-11FE-4000-8000-00000000003F';
 let space: Space;
 let root: string;
 let session: SyncSession;
 
-beforeAll(async () => {
-  space = await startSpace(readFixtureFile('fixtures/spaces/live-shapes.json'));
-  root = makeRoot();
-  session = await openSession(root, space);
-});
-afterAll(async () => {
-  session.close();
-  await space.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+useMirror(readFixtureFile('fixtures/spaces/live-shapes.json'), (m) => ({ space, root, session } = m));
 
 /** The key sets, in order, of the recorded live document the fixture rebuilds (content left out). */
 const T = 'id,type,textStyle,markdown';
