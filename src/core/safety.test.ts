@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coreDialect } from './coreDialect.js';
 import { diffDocument } from './diff.js';
-import { checkDocumentWipe, checkSafety, roundTripProblems, WIPE_MIN_BLOCKS, type SafetyInput } from './safety.js';
+import { checkDocumentWipe, checkPullSafety, checkSafety, roundTripProblems, WIPE_MIN_BLOCKS, type SafetyInput } from './safety.js';
 import { baseOf, blk, ro } from './testSupport.js';
 
 const calm: SafetyInput = { known: 10, remoteDeletes: 0, localDeletes: 0, rootExists: true, localFiles: 10, remoteListed: 10, maxDeletePercent: 50, force: false };
@@ -42,6 +42,33 @@ describe('checkSafety', () => {
   it('lets --force through and says what it let through', () => {
     expect(checkSafety({ ...calm, remoteDeletes: 9, localFiles: 1, force: true })).toEqual({ ok: true, forced: 'mass_delete_remote' });
     expect(checkSafety({ ...calm, rootExists: false, force: true })).toEqual({ ok: true, forced: 'root_missing' });
+  });
+});
+
+describe('checkPullSafety', () => {
+  const pull = { known: 10, listed: 10, purged: 0, maxDeletePercent: 50, force: false };
+
+  it('refuses an empty listing where documents were synced before, saying what to do', () => {
+    const r = checkPullSafety({ ...pull, listed: 0, purged: 10 });
+    expect(r?.reason).toBe('remote_empty');
+    expect(r?.message).toMatch(/lists no documents at all.*Nothing was changed.*--force/);
+  });
+
+  it('refuses a purge of more than maxDeletePercent, but never a single document', () => {
+    expect(checkPullSafety({ ...pull, purged: 6 })?.reason).toBe('mass_delete_local');
+    expect(checkPullSafety({ ...pull, purged: 6 })?.message).toContain('6 of 10 documents (60%) are gone from the space');
+    expect(checkPullSafety({ ...pull, purged: 5 })).toBeNull();
+    expect(checkPullSafety({ ...pull, known: 2, listed: 1, purged: 1 })).toBeNull();
+  });
+
+  it('holds the push and the pull to one threshold: two of three documents is a mass delete either way', () => {
+    expect(checkPullSafety({ ...pull, known: 3, listed: 1, purged: 2 })?.reason).toBe('mass_delete_local');
+    expect(checkSafety({ ...calm, known: 3, localFiles: 1, remoteListed: 3, remoteDeletes: 2 })).toMatchObject({ ok: false, reason: 'mass_delete_remote' });
+  });
+
+  it('lets --force and a first run through', () => {
+    expect(checkPullSafety({ ...pull, listed: 0, force: true })).toBeNull();
+    expect(checkPullSafety({ ...pull, known: 0, listed: 0 })).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
-// Safety predicates checked before a cycle changes anything: a mass delete (either way), a missing
-// or empty mirror, an empty listing where the journal knows documents. A refusal is data whose
-// message names the numbers and says that --force overrides; and what cannot round-trip is reported.
+// Safety predicates checked before a cycle changes anything, the push's and the pull's alike: a mass
+// delete (either way), a missing or empty mirror, an empty listing where the journal knows documents.
+// A refusal is data whose message names the numbers and says that --force overrides; and what cannot
+// round-trip is reported.
 import { createAction, editAction } from './sendability.js';
 import type { DiffNode } from './diff.js';
 import type { CoreDialect } from './types.js';
@@ -12,9 +13,10 @@ export interface SafetyInput {
   remoteDeletes: number;
   /** Files this cycle would remove from the mirror (documents the service no longer lists). */
   localDeletes: number;
-  rootExists: boolean;
-  /** Document files found in the mirror. */
-  localFiles: number;
+  /** Left out by a caller that checks the mirror folder itself (the pull). */
+  rootExists?: boolean;
+  /** Document files found in the mirror; left out by a caller that does not scan it (the pull). */
+  localFiles?: number;
   /** Documents the service listed. */
   remoteListed: number;
   /** From the config (default 50). */
@@ -28,31 +30,52 @@ export type SafetyVerdict =
   | { ok: true; /** Set when --force let through what would have been refused. */ forced?: SafetyReason }
   | { ok: false; reason: SafetyReason; message: string };
 
+/** A refused cycle as the push and the pull report it (and `spacesync status` shows it). */
+export interface SafetyRefusal {
+  reason: SafetyReason;
+  message: string;
+  /** The files the refused cycle would have removed or trashed (set by the cycle, which knows their paths). */
+  deletes?: string[];
+}
+
 const pct = (n: number, of: number) => Math.round((100 * n) / Math.max(1, of));
 const FORCE = 'Run again with --force to go ahead anyway.';
 
-/** A single document's deletion is never a mass delete, whatever share of a tiny space it is. */
-const MIN_MASS_DELETE = 2;
+/**
+ * A single document's deletion is never a mass delete, whatever share of a tiny space it is
+ * (deleting the only document of a one-document space is allowed); two or more are counted.
+ */
+export const MIN_MASS_DELETE = 2;
 
+/** More than `limit` percent of `known`, and at least MIN_MASS_DELETE. */
+const isMassDelete = (count: number, known: number, limit: number) => count >= MIN_MASS_DELETE && 100 * count > limit * Math.max(1, known);
+
+/** The one rule for a cycle's deletes, empty mirror and empty listing, for the push and the pull. */
 export function checkSafety(s: SafetyInput): SafetyVerdict {
   const refuse = (reason: SafetyReason, message: string): SafetyVerdict => (s.force ? { ok: true, forced: reason } : { ok: false, reason, message });
-  if (!s.rootExists) {
+  if (s.rootExists === false) {
     return refuse('root_missing', `The mirror folder is missing, so every one of the ${s.known} known documents would look deleted. Nothing was changed. Check the folder (an unmounted disk?) and run again; ${FORCE}`);
   }
   if (s.known > 0 && s.localFiles === 0) {
     return refuse('root_empty', `The mirror folder holds no documents while the journal knows ${s.known}: all of them would be moved to the service's trash. Nothing was changed. Restore the files, or ${FORCE.toLowerCase()}`);
   }
   if (s.known > 0 && s.remoteListed === 0) {
-    return refuse('remote_empty', `The service listed no documents while the journal knows ${s.known}: all their files would be removed. Nothing was changed. Check the link points to the right space; ${FORCE}`);
+    return refuse('remote_empty', `The space lists no documents at all, but ${s.known} were synced into this folder before. Nothing was changed. Check that the link points at the right space; if the space really is empty now, run again with --force.`);
   }
   const limit = s.maxDeletePercent;
-  if (s.remoteDeletes >= MIN_MASS_DELETE && pct(s.remoteDeletes, s.known) > limit) {
+  if (isMassDelete(s.remoteDeletes, s.known, limit)) {
     return refuse('mass_delete_remote', `This cycle would move ${s.remoteDeletes} of ${s.known} documents (${pct(s.remoteDeletes, s.known)}%) to the service's trash, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If the files were deleted on purpose, ${FORCE.toLowerCase()}`);
   }
-  if (s.localDeletes >= MIN_MASS_DELETE && pct(s.localDeletes, s.known) > limit) {
-    return refuse('mass_delete_local', `This cycle would remove ${s.localDeletes} of ${s.known} files (${pct(s.localDeletes, s.known)}%) because the service no longer lists their documents, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If that is right, ${FORCE.toLowerCase()}`);
+  if (isMassDelete(s.localDeletes, s.known, limit)) {
+    return refuse('mass_delete_local', `${s.localDeletes} of ${s.known} documents (${pct(s.localDeletes, s.known)}%) are gone from the space, more than the ${limit}% allowed in one cycle (maxDeletePercent). Nothing was changed. Check the space; if they really were deleted, run again with --force (their files are kept in .spacesync/purged/).`);
   }
   return { ok: true };
+}
+
+/** The pull's check: an empty listing, or a purge of too many files (documents no longer listed). */
+export function checkPullSafety(p: { known: number; listed: number; purged: number; maxDeletePercent: number; force: boolean }): SafetyRefusal | null {
+  const v = checkSafety({ known: p.known, remoteDeletes: 0, localDeletes: p.purged, remoteListed: p.listed, maxDeletePercent: p.maxDeletePercent, force: p.force });
+  return v.ok ? null : { reason: v.reason, message: v.message };
 }
 
 export interface DocumentWipeInput {

@@ -4,6 +4,7 @@
 import type { DocumentDecision } from '../core/decideDocument.js';
 import type { FolderDecisions } from '../core/decideFolders.js';
 import type { PlanStep } from '../core/plan.js';
+import type { SafetyRefusal } from '../core/safety.js';
 import type { BaseBlock } from '../core/types.js';
 import type { DocumentRecord } from '../journal/index.js';
 import type { RemoteDocumentState } from './fetchRemoteDocument.js';
@@ -32,12 +33,8 @@ export interface DocumentTask {
   settles: number[];
 }
 
-export interface PushRefusal {
-  reason: string;
-  message: string;
-  /** The files whose documents the refused cycle would have moved to the service's trash. */
-  deletes?: string[];
-}
+/** `deletes`: the files whose documents the refused cycle would have moved to the service's trash. */
+export type PushRefusal = SafetyRefusal;
 
 /** A file whose changes this cycle does not send, whatever else it does: the user decides. */
 export interface HeldBackFile {

@@ -1,8 +1,8 @@
 // What a cycle's pull would do, computed from one listing and the journal, changing nothing:
 // the `--dry-run` answer. It lists; it reads no document and writes no file.
 import { BUILTIN_DIRS, planLayout } from '../core/layout.js';
+import { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
 import type { SyncContext } from './SyncContext.js';
-import { checkPullSafety, type SafetyRefusal } from './checkPullSafety.js';
 import { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
 import { detectRemoteChanges } from './detectRemoteChanges.js';
 import { listRemote } from './listRemote.js';

@@ -9,7 +9,7 @@ export { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
 export { detectRemoteChanges, type RemoteChanges } from './detectRemoteChanges.js';
 export { pullDocument, type PullOutcome } from './pullDocument.js';
 export { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
-export { checkPullSafety, type SafetyRefusal } from './checkPullSafety.js';
+export { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
 export { createProgressBar, formatProgress, type ProgressBar } from './progressBar.js';
 export { PURGED_DIR } from './purgeDocuments.js';
 export * from './remoteTypes.js';

@@ -4,11 +4,11 @@
 // never overwritten by a pull (it is reported as `localPending`, and nothing of it is lost).
 import type { Priority } from '../client/index.js';
 import { BUILTIN_DIRS, planLayout, type LayoutDocument } from '../core/layout.js';
+import { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { FILE_ONLY } from '../log.js';
 import type { SyncContext } from './SyncContext.js';
 import { applyLayout, type Move } from './applyLayout.js';
-import { checkPullSafety, type SafetyRefusal } from './checkPullSafety.js';
 import { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
 import { detectRemoteChanges } from './detectRemoteChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
