@@ -23,13 +23,13 @@ export interface RemotePendingChange {
   change: 'changed' | 'new' | 'removed';
 }
 
-export interface LocalScan {
+export interface PendingLocalScan {
   changes: LocalPendingChange[];
   /** Files in the folder that are not documents (never synced). */
   otherFiles: number;
 }
 
-export async function findLocalChanges(root: string, journal: Journal | undefined, ignorePatterns: readonly string[]): Promise<LocalScan> {
+export async function findLocalChanges(root: string, journal: Journal | undefined, ignorePatterns: readonly string[]): Promise<PendingLocalScan> {
   const scan = await scanMirror(root, createIgnore(ignorePatterns));
   const records = journal?.listDocuments() ?? [];
   const byPath = new Map(records.map((r) => [r.path, r]));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decideDocument, type BaseDocument, type LocalDocument, type RemoteDocument } from './decideDocument.js';
+import { decideDocument, type BaseSide, type LocalSide, type RemoteSide } from './decideDocument.js';
 
-const base: BaseDocument = { id: 'D', path: 'Projects/Plan.md', title: 'Plan', location: 'folder', folderId: 'F' };
-const local = (o: Partial<LocalDocument> = {}): LocalDocument => ({ path: 'Projects/Plan.md', title: 'Plan', location: 'folder', folderId: 'F', changed: false, ...o });
-const remote = (o: Partial<RemoteDocument> = {}): RemoteDocument => ({ id: 'D', title: 'Plan', location: 'folder', folderId: 'F', changed: false, ...o });
+const base: BaseSide = { id: 'D', path: 'Projects/Plan.md', title: 'Plan', location: 'folder', folderId: 'F' };
+const local = (o: Partial<LocalSide> = {}): LocalSide => ({ path: 'Projects/Plan.md', title: 'Plan', location: 'folder', folderId: 'F', changed: false, ...o });
+const remote = (o: Partial<RemoteSide> = {}): RemoteSide => ({ id: 'D', title: 'Plan', location: 'folder', folderId: 'F', changed: false, ...o });
 
 describe('decideDocument: content', () => {
   it('does nothing when neither side changed', () => {
@@ -81,7 +81,7 @@ describe('decideDocument: trash', () => {
     expect(d.content).toBe('none');
   });
   it('restores a document whose file moved out of Trash/', () => {
-    const tb: BaseDocument = { ...base, ...inTrash, path: 'Trash/Plan.md' };
+    const tb: BaseSide = { ...base, ...inTrash, path: 'Trash/Plan.md' };
     expect(decideDocument({ base: tb, local: local({ location: 'unsorted', folderId: null }), remote: remote({ ...inTrash }) })).toMatchObject({ move: { location: 'unsorted' } });
   });
 });
@@ -95,7 +95,7 @@ describe('decideDocument: moves and renames', () => {
     expect(decideDocument({ base, local: local({ folderId: 'G' }), remote: remote({ folderId: 'H' }) }).move).toBeUndefined();
   });
   it('never moves a daily note', () => {
-    const db: BaseDocument = { ...base, location: 'daily_notes', folderId: null, dailyNoteDate: '2026-11-21' };
+    const db: BaseSide = { ...base, location: 'daily_notes', folderId: null, dailyNoteDate: '2026-11-21' };
     const d = decideDocument({ base: db, local: local({ location: 'unsorted', folderId: null }), remote: remote({ location: 'daily_notes', folderId: null }) });
     expect(d.move).toBeUndefined();
     expect(d.problems[0]).toContain('Daily notes cannot be moved');

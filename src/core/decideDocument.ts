@@ -5,7 +5,7 @@ import type { DocLocation } from './types.js';
 /** Where a document goes: a built-in location or a folder (an id, or the ref of a folder created in this plan). */
 export type Destination = { location: 'unsorted' | 'templates' } | { folderId: string };
 
-interface Placement {
+interface SidePlacement {
   title: string;
   location: DocLocation;
   /** The folder when location is `folder` (a ref for a directory that is no folder yet). */
@@ -13,11 +13,11 @@ interface Placement {
   dailyNoteDate?: string | null;
 }
 
-export interface BaseDocument extends Placement { id: string; path: string }
+export interface BaseSide extends SidePlacement { id: string; path: string }
 /** The file: where it is and what its front matter and name say; `changed`: its text differs from the base's. */
-export interface LocalDocument extends Placement { path: string; changed: boolean }
+export interface LocalSide extends SidePlacement { path: string; changed: boolean }
 /** The listing: `changed`: its lastModifiedAt moved since the base. */
-export interface RemoteDocument extends Placement { id: string; changed: boolean }
+export interface RemoteSide extends SidePlacement { id: string; changed: boolean }
 
 export interface DocumentDecision {
   /** Block content: nothing, push the file, pull the service, merge both, or send the file to a document created now. */
@@ -41,18 +41,18 @@ export interface DocumentDecision {
 }
 
 export interface DecideInput {
-  base?: BaseDocument;
-  local?: LocalDocument;
-  remote?: RemoteDocument;
+  base?: BaseSide;
+  local?: LocalSide;
+  remote?: RemoteSide;
 }
 
-function destinationOf(p: Placement): Destination | undefined {
+function destinationOf(p: SidePlacement): Destination | undefined {
   if (p.location === 'unsorted' || p.location === 'templates') return { location: p.location };
   if (p.location === 'folder' && p.folderId) return { folderId: p.folderId };
   return undefined;
 }
 
-const samePlace = (a: Placement, b: Placement) => a.location === b.location && (a.location !== 'folder' || a.folderId === b.folderId);
+const samePlace = (a: SidePlacement, b: SidePlacement) => a.location === b.location && (a.location !== 'folder' || a.folderId === b.folderId);
 const none = (): DocumentDecision => ({ content: 'none', conflicts: [], problems: [] });
 
 export function decideDocument({ base, local, remote }: DecideInput): DocumentDecision {
@@ -122,7 +122,7 @@ export function decideDocument({ base, local, remote }: DecideInput): DocumentDe
   return withTitle(d, base, local, remote);
 }
 
-function withTitle(d: DocumentDecision, base: BaseDocument, local: LocalDocument, remote: RemoteDocument): DocumentDecision {
+function withTitle(d: DocumentDecision, base: BaseSide, local: LocalSide, remote: RemoteSide): DocumentDecision {
   if (base.location === 'daily_notes') return d; // named by date; the title is the service's
   const lt = local.title !== base.title;
   const rt = remote.title !== base.title;
@@ -133,7 +133,7 @@ function withTitle(d: DocumentDecision, base: BaseDocument, local: LocalDocument
   return d;
 }
 
-function createFromFile(local: LocalDocument, d: DocumentDecision): DocumentDecision {
+function createFromFile(local: LocalSide, d: DocumentDecision): DocumentDecision {
   if (local.location === 'trash') {
     d.problems.push('A new file in Trash/ is not sent: move it out of Trash/ to create a document.');
     return d;

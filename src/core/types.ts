@@ -1,6 +1,7 @@
 // The shapes the pure sync decisions work on: base (the journal), local (the file), remote (the service).
 // The journal and the dialect build against these same shapes.
-import type { BlockType, CardLayout } from '../dialect/types.js';
+import type { BlockType, CardLayout, Segment } from '../dialect/types.js';
+import type { ParsedFrontMatter } from './frontMatter.js';
 
 /** How a block appears in a file: a plain block, a nested page or card (a wrapper with children), or output-only content. */
 export type BlockKind = 'block' | 'page' | 'card' | 'readonly';
@@ -73,3 +74,23 @@ export type Anchor = { after: string } | { start: string | null };
 
 /** Location of a document in the space. Daily notes live in `daily_notes`; user folders carry `folderId`. */
 export type DocLocation = 'unsorted' | 'templates' | 'trash' | 'daily_notes' | 'folder';
+
+/** One document file as the push reads it: its exact text and hash, its front matter and its block segments. */
+export interface LocalDocument {
+  path: string;
+  text: string;
+  hash: string;
+  frontMatter: ParsedFrontMatter;
+  /** The body's top-level blocks, byte-faithful (a Segment is a LocalBlock). */
+  segments: Segment[];
+  /** The bytes between the top-level blocks (`separators.length === segments.length + 1`). */
+  separators: string[];
+}
+
+/** A document as `GET /documents?fetchMetadata=true` lists it. */
+export interface RemoteDocument {
+  id: string;
+  title: string;
+  lastModifiedAt: string | null;
+  createdAt: string | null;
+}

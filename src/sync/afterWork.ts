@@ -6,7 +6,7 @@ import { commitMirror } from './gitBackup.js';
 import type { PushResult } from './pushLocal.js';
 import type { SyncCycleResult } from './syncCycle.js';
 
-export interface ChangedFile {
+export interface CycleFile {
   path: string;
   title: string;
   /** Changed here and sent, or changed in the space and pulled. */
@@ -14,7 +14,7 @@ export interface ChangedFile {
 }
 
 /** The documents a full cycle changed on either side: sent (edited, renamed, deleted here), pulled, moved or purged. */
-export function filesOfCycle(ctx: SyncContext, r: SyncCycleResult): ChangedFile[] {
+export function filesOfCycle(ctx: SyncContext, r: SyncCycleResult): CycleFile[] {
   const pull = r.pull;
   const remote = [
     ...(pull?.written ?? []).map((x) => x.path),
@@ -26,16 +26,16 @@ export function filesOfCycle(ctx: SyncContext, r: SyncCycleResult): ChangedFile[
 }
 
 /** The documents a push sent: every one of them changed here (and some were rewritten by the merge). */
-export function filesOfPush(ctx: SyncContext, r: PushResult): ChangedFile[] {
+export function filesOfPush(ctx: SyncContext, r: PushResult): CycleFile[] {
   return titled(ctx, (r.outcome?.documents ?? []).map((d) => d.path), 'local');
 }
 
-function titled(ctx: SyncContext, paths: string[], side: ChangedFile['side']): ChangedFile[] {
+function titled(ctx: SyncContext, paths: string[], side: CycleFile['side']): CycleFile[] {
   return [...new Set(paths)].map((p) => ({ path: p, side, title: ctx.journal.getDocumentByPath(p)?.title ?? p.replace(/^.*\//, '').replace(/\.md$/, '') }));
 }
 
 /** One git commit of the mirror when `autoCommit` is on and something changed; never throws. */
-export async function backUp(ctx: SyncContext, changed: ChangedFile[], autoCommit: boolean): Promise<void> {
+export async function backUp(ctx: SyncContext, changed: CycleFile[], autoCommit: boolean): Promise<void> {
   if (!autoCommit || changed.length === 0) return;
   await commitMirror({ root: ctx.root, changedDocuments: changed, now: ctx.now, logger: ctx.logger });
 }

@@ -2,7 +2,7 @@
 // document (decideDocument) by base / local / remote, merges the files whose documents the service
 // changed too (their blocks are read: the only requests a plan makes besides the listing),
 // planSync turns it all into the fewest requests, and checkSafety may refuse. Nothing is written.
-import { decideDocument, type BaseDocument, type DocumentDecision, type LocalDocument as LocalSide, type RemoteDocument as RemoteSide } from '../core/decideDocument.js';
+import { decideDocument, type BaseSide, type DocumentDecision, type LocalSide, type RemoteSide } from '../core/decideDocument.js';
 import { decideFolders } from '../core/decideFolders.js';
 import { docRef, planSync } from '../core/plan.js';
 import { checkDocumentWipe, checkSafety } from '../core/safety.js';
@@ -73,7 +73,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     const changed = !r || entry.lastModifiedAt !== r.remoteModifiedAt || forced.has(id);
     return { id, title: entry.title, ...p, changed };
   };
-  const baseSide = (r: DocumentRecord): BaseDocument => ({ id: r.id, path: r.path, title: r.title, ...placementOf(r) });
+  const baseSide = (r: DocumentRecord): BaseSide => ({ id: r.id, path: r.path, title: r.title, ...placementOf(r) });
 
   const addTask = async (r: DocumentRecord | undefined, local: LocalDocument | null, decision: DocumentDecision, localPlace: Placement | null, remote: RemoteSide | undefined) => {
     for (const p of [...decision.problems, ...decision.conflicts]) plan.problems.push({ path: local?.path ?? r?.path ?? '', message: p });

@@ -1,20 +1,12 @@
 // One document file as the push reads it: its exact text and hash, its front matter (the `id`
 // that pairs renames, a `title` the name cannot carry, the user's own keys) and its block segments.
-import { parseFrontMatter, type ParsedFrontMatter } from '../core/frontMatter.js';
-import { segmentFile, type Segment } from '../dialect/index.js';
+import { parseFrontMatter } from '../core/frontMatter.js';
+import type { LocalDocument } from '../core/types.js';
+import { segmentFile } from '../dialect/index.js';
 import { readMirrorFile, type UndecodableFile } from '../mirror/index.js';
 import { frontMatterParts } from './fileText.js';
 
-export interface LocalDocument {
-  path: string;
-  text: string;
-  hash: string;
-  frontMatter: ParsedFrontMatter;
-  /** The body's top-level blocks, byte-faithful (a Segment is a LocalBlock). */
-  segments: Segment[];
-  /** The bytes between the top-level blocks (`separators.length === segments.length + 1`). */
-  separators: string[];
-}
+export type { LocalDocument };
 
 export function parseLocalDocument(path: string, text: string, hash: string): LocalDocument {
   const frontMatter = parseFrontMatter(frontMatterParts(text)?.inner, `"${path}"`);

@@ -2,13 +2,7 @@
 // the containers (built-in locations, daily notes, user folders) whose membership can be listed.
 import type { DocLocation } from '../core/types.js';
 
-/** A document as `GET /documents?fetchMetadata=true` lists it. */
-export interface RemoteDocument {
-  id: string;
-  title: string;
-  lastModifiedAt: string | null;
-  createdAt: string | null;
-}
+export type { RemoteDocument } from '../core/types.js';
 
 /** Where a document lives in the space. */
 export interface Placement {
