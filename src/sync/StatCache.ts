@@ -12,15 +12,19 @@ const keyOf = (st: BigIntStats): StatKey => ({ size: Number(st.size), mtimeNs: s
 const wallNs = (ctx: SyncContext) => BigInt(ctx.now().getTime()) * 1_000_000n;
 
 export class StatCache {
-  private readonly recorded: Map<string, FileStatRecord>;
+  /** Loaded from the journal when first asked (a scan that looks at no file reads nothing). */
+  private loaded: Map<string, FileStatRecord> | null = null;
   /** Stats taken this scan (before any read), by path. */
   private readonly taken = new Map<string, StatKey & { at: bigint }>();
   private readonly put: FileStatRecord[] = [];
   /** Files read this scan (for the tests and the benchmarks). */
   reads = 0;
 
-  private constructor(private readonly ctx: SyncContext, private readonly enabled: boolean) {
-    this.recorded = enabled ? ctx.journal.listFileStats() : new Map();
+  private constructor(private readonly ctx: SyncContext, private readonly enabled: boolean) {}
+
+  private get recorded(): Map<string, FileStatRecord> {
+    this.loaded ??= this.enabled ? this.ctx.journal.listFileStats() : new Map();
+    return this.loaded;
   }
 
   static open(ctx: SyncContext): StatCache {
@@ -62,7 +66,7 @@ export class StatCache {
 
   /** Writes what this scan learned (nothing when it learned nothing); `present` (a full scan) forgets the other paths. */
   save(present?: ReadonlySet<string>): void {
-    if (!this.enabled || this.ctx.readOnly) return;
+    if (!this.enabled || this.ctx.readOnly || (this.put.length === 0 && !present)) return;
     const gone = present ? [...this.recorded.keys()].filter((p) => !present.has(p)) : [];
     this.ctx.journal.updateFileStats(this.put.splice(0), gone);
     for (const p of gone) this.recorded.delete(p);

@@ -1,8 +1,12 @@
 // The daemon: the watcher pushes a saved file as soon as it is quiet (the latest listing tells
-// whether the service changed that document too), and full cycles (push, then pull) run on an
-// adaptive poll — often after changes, slower while idle. One operation at a time; what the
-// watcher reports meanwhile is kept for the next. `stop()` finishes the operation under way and
-// closes the watcher; the journal holds everything done (every write is its own transaction).
+// whether the service changed that document too), and cycles (push, then pull) run on an adaptive
+// poll — often after changes, slower while idle. A poll cycle looks only at the files the watcher
+// named since the last look, the ones an earlier operation left unsettled (it failed, was refused
+// or stopped) and the held-back ones; a full scan of the mirror runs at start, after a watcher
+// error, when folders come or go, and every `fullScanMs`. One operation at a time; what the watcher
+// reports meanwhile is kept for the next, and the paths an operation took go back to be looked at
+// again unless it settled them. `stop()` finishes the operation under way and closes the watcher;
+// the journal holds everything done (every write is its own transaction).
 import { isSpacesyncError } from '../errors.js';
 import { FILE_ONLY } from '../log.js';
 import { BUILTIN_DIRS } from '../core/layout.js';
@@ -12,6 +16,7 @@ import type { UserWait, WaitReason } from '../client/index.js';
 import { recordWait } from '../journal/daemonStatus.js';
 import type { SyncContext } from './SyncContext.js';
 import { backUp, filesOfCycle, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
+import { readHeldBack } from './heldBackState.js';
 import { isStopped } from './isStopped.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
 import { syncCycle, type SyncCycleResult } from './syncCycle.js';
@@ -26,6 +31,8 @@ export interface DaemonOptions {
   /** Poll interval after changes, and the most it grows to while idle (ms). */
   pollMinMs: number;
   pollMaxMs: number;
+  /** A poll cycle scans the whole mirror when the last full scan is this old (ms); default the settings' fullScanMinutes. */
+  fullScanMs?: number;
   /** The tree must be quiet this long before a save is read. */
   debounceMs: number;
   /** A file's size must hold this long before it is read (a slow writer); default debounceMs. */
@@ -54,7 +61,16 @@ export interface DaemonHandle {
   stop(): Promise<void>;
 }
 
-type Work = { kind: 'cycle' } | { kind: 'push'; paths: Set<string> };
+/** A cycle with `paths` looks only at those files; without, at the whole mirror (a full scan). */
+type Work = { kind: 'cycle'; paths: Set<string> | null; taken: Set<string> } | { kind: 'push'; paths: Set<string> };
+
+/** A cycle that did all it set out to (nothing failed, refused or stopped). */
+function isSettled(r: SyncCycleResult): boolean {
+  const push = r.push;
+  if (push.plan.refused || push.outcome?.aborted || (push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0) return false;
+  const pull = r.pull;
+  return pull !== null && !pull.refused && !pull.aborted && pull.failed.length + pull.blocked.length === 0;
+}
 
 export function runDaemon(o: DaemonOptions): DaemonHandle {
   const { ctx } = o;
@@ -63,7 +79,14 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   let delay = o.pollMinMs;
   let timer: NodeJS.Timeout | undefined;
   let cycleDue = true;
+  /** The next cycle scans the whole mirror (the first one does). */
+  let fullDue = true;
+  let lastFullAt = ctx.now().getTime();
+  const fullScanMs = o.fullScanMs ?? ctx.settings.fullScanMinutes * 60_000;
+  /** Files the watcher named since the last look: pushed at once. */
   const paths = new Set<string>();
+  /** Files an operation took and did not settle: looked at again by the next poll cycle. */
+  const retry = new Set<string>();
   /** Files gone, held a moment: the other half of a rename (the file at its new path) may still come. */
   const removals = new Map<string, number>();
   let removalTimer: NodeJS.Timeout | undefined;
@@ -103,13 +126,24 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   };
 
   const next = (): Work | null => {
+    const now = Date.now();
     if (cycleDue) {
       cycleDue = false;
-      paths.clear(); // a full cycle looks at every file
-      removals.clear();
-      return { kind: 'cycle' };
+      const full = fullDue || ctx.now().getTime() - lastFullAt >= fullScanMs;
+      // Taken from the sets now (what the watcher reports from here on is kept for the next look),
+      // and given back unless the cycle settles them.
+      const taken = new Set([...paths, ...retry]);
+      paths.clear();
+      retry.clear();
+      for (const [p, at] of [...removals]) {
+        if (!full && at > now) continue; // the other half of a rename may still come
+        taken.add(p);
+        removals.delete(p);
+      }
+      if (full) return { kind: 'cycle', paths: null, taken };
+      for (const h of readHeldBack(ctx.journal)) taken.add(h.path);
+      return { kind: 'cycle', paths: taken, taken };
     }
-    const now = Date.now();
     const due = [...removals].filter(([, at]) => at <= now).map(([p]) => p);
     if (paths.size > 0 || due.length > 0) {
       const w: Work = { kind: 'push', paths: new Set([...paths, ...due]) };
@@ -144,9 +178,20 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   const perform = async (w: Work) => {
     current = w;
     waitTold = false;
+    const taken = w.kind === 'cycle' ? w.taken : w.paths;
+    let settled = false;
     try {
       if (w.kind === 'cycle') {
-        const r = await syncCycle(ctx);
+        const full = w.paths === null;
+        const startedFull = ctx.now().getTime();
+        const r = await syncCycle(ctx, w.paths === null ? {} : { paths: [...w.paths] });
+        settled = isSettled(r);
+        if (full && settled) {
+          fullDue = false;
+          lastFullAt = startedFull;
+        }
+        // Files the pull left as they are (changed here, not sent): looked at again next time.
+        for (const p of r.pull?.localPending ?? []) retry.add(p.path);
         noteRefusal(ctx, { cycle: r });
         o.onCycle?.(r);
         const pull = r.pull;
@@ -157,6 +202,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         // A fresh listing (one request): a cached one would miss an edit the space got since, and the
         // PUT would overwrite it instead of merging (or keeping a conflict).
         const r = await pushLocal(ctx, { paths: [...w.paths], listingMaxAgeMs: 0 });
+        settled = !r.plan.refused && !(r.outcome?.aborted ?? false) && (r.outcome?.failed.length ?? 0) + (r.outcome?.stale.length ?? 0) === 0;
         noteRefusal(ctx, { push: r });
         o.onPush?.(r);
         // Read again and merged by the next cycle: documents whose request failed, and those the space changed while the push waited.
@@ -167,6 +213,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     } catch (e) {
       failed(e);
     }
+    // Not settled (failed, refused, stopped, or requests whose outcome is unknown): the files it took are looked at again.
+    if (!settled) for (const p of taken) retry.add(p);
     if (waitTold) recordWait(ctx.journal, null);
     current = null;
     saveStats(ctx, startedAt);
@@ -192,7 +240,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     // Folders created or removed need the full picture (folder requests, the delete guard);
     // the ones a pull just made (built-in locations, folders the journal knows) are not news.
     const known = new Set<string>([...Object.values(BUILTIN_DIRS), ...ctx.journal.listFolders().map((f) => f.path)]);
-    if (c.addedDirs.some((d) => !known.has(d)) || c.removedDirs.length > 0) cycleDue = true;
+    if (c.addedDirs.some((d) => !known.has(d)) || c.removedDirs.length > 0) cycleDue = fullDue = true;
     for (const p of [...c.added, ...c.changed]) {
       paths.add(p);
       removals.delete(p);
@@ -203,7 +251,11 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
 
   const watcher = watchMirror(ctx.root, {
     ignore: ctx.ignore, debounceMs: o.debounceMs, stabilityMs: o.stabilityMs ?? o.debounceMs, ownWrites: ctx.ownWrites, onChanges,
-    onError: (e) => ctx.logger.warn({ err: e }, 'watcher error'),
+    onError: (e) => {
+      // The watcher may have missed changes: the next poll cycle scans the whole mirror.
+      fullDue = true;
+      ctx.logger.warn({ err: e }, 'watcher error');
+    },
   });
   const ready = (async () => {
     await watcher.ready;

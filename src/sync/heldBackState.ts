@@ -14,8 +14,10 @@ export function readHeldBack(journal: Journal): HeldBackFile[] {
 /** Records `found`: the whole list after a full scan, else in place of the entries for `scanned`. */
 export function recordHeldBack(journal: Journal, found: readonly HeldBackFile[], scanned?: readonly string[]): void {
   const looked = scanned ? new Set(scanned) : null;
-  const kept = looked ? readHeldBack(journal).filter((h) => !looked.has(h.path) && !found.some((f) => f.path === h.path)) : [];
+  const before = readHeldBack(journal);
+  const kept = looked ? before.filter((h) => !looked.has(h.path) && !found.some((f) => f.path === h.path)) : [];
   const next = [...kept, ...found].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (JSON.stringify(next) === JSON.stringify(before)) return; // unchanged (an idle poll): not written again
   if (next.length === 0) journal.deleteState(HELD_BACK);
   else journal.setState(HELD_BACK, next);
 }

@@ -54,9 +54,17 @@ const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
 export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
   const { journal, root } = ctx;
   const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], heldBack: [], filesSeen: 0, filesRead: 0 };
-  const records = journal.listDocuments();
-  const byPath = new Map(records.map((r) => [r.path, r]));
-  const byId = new Map(records.map((r) => [r.id, r]));
+  // A scan of some paths looks their documents up one by one; a full scan loads them all at once.
+  const records = opts.paths ? null : journal.listDocuments();
+  const byPath = new Map<string, DocumentRecord | undefined>(records?.map((r) => [r.path, r]));
+  const byId = new Map(records?.map((r) => [r.id, r]));
+  const recordAt = (p: string): DocumentRecord | undefined => {
+    if (records || byPath.has(p)) return byPath.get(p);
+    const r = journal.getDocumentByPath(p);
+    byPath.set(p, r);
+    return r;
+  };
+  const recordOf = (id: string): DocumentRecord | undefined => (records ? byId.get(id) : byId.get(id) ?? journal.getDocument(id));
 
   const cache = StatCache.open(ctx);
   let files: string[];
@@ -73,14 +81,14 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   const present = new Set(files);
 
   // Known paths: the file is its document's unless it names another known document.
-  const candidates: DocumentRecord[] = opts.paths ? records.filter((r) => present.has(r.path)) : records;
+  const candidates: DocumentRecord[] = records ?? files.flatMap((p) => recordAt(p) ?? []);
   const gone = new Map<string, DocumentRecord>();
   const strangers: LocalDocument[] = [];
   // Decoding happens in the read, so whatever decides which files to read sees only the verdict.
   const read = async (p: string): Promise<LocalDocument | null | 'undecodable'> => {
     const doc = await readLocalDocument(root, p);
     if (isUndecodable(doc)) {
-      const id = byPath.get(p)?.id;
+      const id = recordAt(p)?.id;
       scan.heldBack.push({ path: p, reason: 'undecodable', offset: doc.undecodable.offset, message: undecodableMessage(p, doc.undecodable), ...(id ? { docId: id } : {}) });
       return 'undecodable';
     }
@@ -107,7 +115,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     }
     if (!doc.frontMatter.ok) continue;
     const claim = claimedId(doc);
-    if (claim !== undefined && claim !== r.id && byId.has(claim)) {
+    if (claim !== undefined && claim !== r.id && recordOf(claim) !== undefined) {
       gone.set(r.id, r);
       strangers.push(doc);
     } else if (doc.hash !== r.fileHash) {
@@ -116,11 +124,11 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   }
   // In watcher mode a removed path is a known path no longer there.
   if (opts.paths) for (const p of opts.paths) {
-    const r = byPath.get(p);
+    const r = recordAt(p);
     if (r && r.fileHash !== null && !present.has(p)) gone.set(r.id, r);
   }
   for (const p of files) {
-    if (byPath.has(p)) continue;
+    if (recordAt(p)) continue;
     const doc = await read(p);
     if (doc && doc !== 'undecodable' && doc.frontMatter.ok) strangers.push(doc);
   }
@@ -129,7 +137,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   // that document moved here (the watcher may report the two halves of a rename apart).
   if (opts.paths) {
     for (const doc of strangers) {
-      const r = byId.get(claimedId(doc) ?? '');
+      const r = recordOf(claimedId(doc) ?? '');
       if (r && r.fileHash !== null && !gone.has(r.id) && !(await pathExists(root, r.path))) gone.set(r.id, r);
     }
   }

@@ -6,6 +6,15 @@ import { listRemote } from './listRemote.js';
 import { pruneVersions } from './pruneVersions.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
 import { runCycle, type CycleOptions, type CycleResult } from './runCycle.js';
+import type { DocumentRecord } from '../journal/index.js';
+
+export interface SyncCycleOptions extends Omit<CycleOptions, 'localCandidates'> {
+  /**
+   * Only these files are looked at (the watcher's, and those an earlier operation left unsettled):
+   * pushed when changed, and kept from the pull when changed. The whole mirror when omitted.
+   */
+  paths?: readonly string[];
+}
 
 export interface SyncCycleResult {
   push: PushResult;
@@ -29,23 +38,25 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
   };
 }
 
-export async function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Promise<SyncCycleResult> {
+export async function syncCycle(ctx: SyncContext, opts: SyncCycleOptions = {}): Promise<SyncCycleResult> {
+  const { paths, ...cycleOpts } = opts;
+  const only = paths ? { paths } : {};
   // The push asks for a full listing only when there is something to push.
   const listing = async () => {
     const snapshot = await listRemote(ctx);
     return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
   };
   await pruneVersions(ctx);
-  let push = await pushLocal(ctx, { listing });
+  let push = await pushLocal(ctx, { listing, ...only });
   if ((push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0 && !ctx.signal?.aborted) {
     // A failed request may have been applied all the same: its documents are read again and
     // merged at once (their intents say so), never sent again blindly. Documents the space changed
     // while the push waited are merged with that change.
-    const again = await pushLocal(ctx, { listing });
+    const again = await pushLocal(ctx, { listing, ...only });
     push = combinePushes(push, again);
   }
   if (push.plan.refused) return { push, pull: null, exitCode: 2 };
-  const pull = await runCycle(ctx, opts);
+  const pull = await runCycle(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   const o = push.outcome;
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   let exitCode: SyncCycleResult['exitCode'] = 0;
@@ -55,4 +66,14 @@ export async function syncCycle(ctx: SyncContext, opts: CycleOptions = {}): Prom
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
   return { push, pull, exitCode };
+}
+
+/** The documents recorded at these paths (after the push, which may have moved some). */
+function recordsAt(ctx: SyncContext, paths: readonly string[]): DocumentRecord[] {
+  const records = new Map<string, DocumentRecord>();
+  for (const p of new Set(paths)) {
+    const r = ctx.journal.getDocumentByPath(p);
+    if (r) records.set(r.id, r);
+  }
+  return [...records.values()];
 }

@@ -4,17 +4,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDaemon, type DaemonHandle, type PushResult } from '../../src/sync/index.js';
+import { hashText } from '../../src/mirror/index.js';
+import { runDaemon, type DaemonHandle, type DaemonOptions, type PushResult, type SyncCycleResult } from '../../src/sync/index.js';
+import { armFault } from '../client/admin.js';
 import { closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type World } from './pushHarness.js';
 import { makeRoot, openSession } from '../sync/harness.js';
 
 let w: World;
 let daemon: DaemonHandle;
 let pushes: PushResult[];
+let cycles: SyncCycleResult[];
 
-async function start(pollMs = 60_000): Promise<void> {
+async function start(pollMs = 60_000, extra: Partial<DaemonOptions> = {}): Promise<void> {
   pushes = [];
-  daemon = runDaemon({ ctx: w.session.ctx, pollMinMs: pollMs, pollMaxMs: pollMs, debounceMs: 80, stabilityMs: 150, onPush: (r) => pushes.push(r) });
+  cycles = [];
+  daemon = runDaemon({
+    ctx: w.session.ctx, pollMinMs: pollMs, pollMaxMs: pollMs, debounceMs: 80, stabilityMs: 150, onPush: (r) => pushes.push(r), onCycle: (r) => cycles.push(r), ...extra,
+  });
   await daemon.ready;
   await w.space.clearRequests();
 }
@@ -145,5 +151,38 @@ describe('the first pull of a daemon', () => {
       session.close();
       fs.rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('poll cycles look at the files the watcher named', () => {
+  /** Written as if the daemon wrote it itself: the watcher drops the event, as when it misses one. */
+  const writeUnseen = (p: string, text: string) => {
+    w.session.ctx.ownWrites!.note(p, hashText(Buffer.from(text)));
+    fs.writeFileSync(w.file(p), text);
+  };
+  const cyclesAfter = async (n: number) => {
+    const from = cycles.length;
+    await waitFor(`${n} more poll cycles`, () => cycles.length >= from + n);
+  };
+
+  it('a file changed with no watcher event is left by the poll cycles and found by the periodic full scan', async () => {
+    await start(150, { fullScanMs: 60_000 });
+    writeUnseen('Unsorted/Note.md', edited('second, unseen'));
+    await cyclesAfter(3);
+    expect(await noteHas('second, unseen')).toBe(false);
+    // A minute later by the daemon's clock: the next poll cycle scans the whole mirror.
+    w.session.ctx.now = () => new Date(Date.now() + 61_000);
+    await waitFor('the edit in the space', () => noteHas('second, unseen'));
+    expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
+  });
+
+  it('the files of a push that failed are looked at again by the next poll cycle', async () => {
+    await start(2_000, { fullScanMs: 60_000 });
+    // Every try of the push's listing fails (the client tries five times): the push sends nothing, and records nothing to settle.
+    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '/documents' }, kind: '500', count: 5 });
+    fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, after a failure'));
+    await waitFor('the edit in the space', () => noteHas('second, after a failure'));
+    await waitFor('the push recorded', () => w.session.journal.pendingIntents().length === 0);
+    await expectConverged(w);
   });
 });
