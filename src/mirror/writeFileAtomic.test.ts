@@ -29,6 +29,35 @@ describe('writeFileIfUnchanged', () => {
     expect(own.consume('A.md', hashText(Buffer.from('pulled again')))).toBe(false);
   });
 
+  it('never renames over a save that lands while the write is under way, whichever turn of the event loop it lands on', async () => {
+    // The user's save lands k turns of the event loop after the new text is complete in its temp
+    // file. Whether it lands before the check (the write is refused) or after the rename (the save
+    // wins), the file ends with the save; only a save between the check and the rename could be
+    // lost, and the two run without a turn of the event loop between them.
+    const file = path.join(root(), 'A.md');
+    for (let k = 0; k < 40; k++) {
+      fs.writeFileSync(file, 'as read');
+      let turns = 0;
+      let done = false;
+      const saved = new Promise<void>((resolve) => {
+        const tick = () => {
+          const temp = fs.readdirSync(root()).find((n) => n !== 'A.md' && fs.statSync(path.join(root(), n)).size === 'pulled'.length);
+          const written = fs.readFileSync(file, 'utf8') === 'pulled';
+          if (!done && temp === undefined && !written) return void setImmediate(tick);
+          if (turns++ < k && !done && !written) return void setImmediate(tick);
+          fs.writeFileSync(`${file}.save`, `saved at turn ${k}`);
+          fs.renameSync(`${file}.save`, file); // an editor's save: write aside, rename over
+          resolve();
+        };
+        setImmediate(tick);
+      });
+      await writeFileIfUnchanged(root(), 'A.md', 'pulled', hashText(Buffer.from('as read')));
+      done = true;
+      await saved;
+      expect(fs.readFileSync(file, 'utf8'), `save at turn ${k}`).toBe(`saved at turn ${k}`);
+    }
+  });
+
   it('with null, writes only where there is no file', async () => {
     expect(await writeFileIfUnchanged(root(), 'New.md', 'first', null)).toMatchObject({ written: true });
     expect(await writeFileIfUnchanged(root(), 'New.md', 'second', null)).toEqual({ written: false, now: hashText(Buffer.from('first')) });

@@ -1,6 +1,6 @@
 // Writes a mirror file so that at every instant it holds either its old or its new content:
 // a temp file beside it (ignored by the watcher), fsync, rename over, fsync the folder.
-import { promises as fsp } from 'node:fs';
+import fs, { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { assertRoot } from './assertRoot.js';
 import { hashText } from './hashText.js';
@@ -18,22 +18,25 @@ export interface WriteFileOptions {
 /**
  * Writes `text` over the file only if it still holds the bytes with hash `expected` (null: only if
  * there is no file), checked again right before the rename: an editor's save that lands while the
- * new text is written out and synced is not overwritten. `written: false` names what is there now.
+ * new text is written out and synced is not overwritten. The check and the rename run back to back
+ * without yielding to the event loop, so the window in which a save can still be lost is the time
+ * of one read of a small file, not that of the fsync and whatever else the process does meanwhile.
+ * `written: false` names what is there now.
  */
 export async function writeFileIfUnchanged(
   root: string, relPath: string, text: string, expected: string | null, opts: WriteFileOptions = {},
 ): Promise<{ written: true; hash: string } | { written: false; now: string | null }> {
   let now: string | null = null;
-  const hash = await writeAtomic(root, relPath, text, opts, async () => {
-    now = await currentHash(resolveInRoot(root, relPath));
+  const hash = await writeAtomic(root, relPath, text, opts, () => {
+    now = currentHashSync(resolveInRoot(root, relPath));
     return now === expected;
   });
   return hash === null ? { written: false, now } : { written: true, hash };
 }
 
-async function currentHash(abs: string): Promise<string | null> {
+function currentHashSync(abs: string): string | null {
   try {
-    return hashText(await fsp.readFile(abs));
+    return hashText(fs.readFileSync(abs));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -47,7 +50,7 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
 }
 
 /** The write; null when `beforeRename` said no (the temp file is removed, the file left as it is). */
-async function writeAtomic(root: string, relPath: string, text: string, opts: WriteFileOptions, beforeRename?: () => Promise<boolean>): Promise<string | null> {
+async function writeAtomic(root: string, relPath: string, text: string, opts: WriteFileOptions, beforeRename?: () => boolean): Promise<string | null> {
   const abs = resolveInRoot(root, relPath);
   const dir = path.dirname(abs);
   const bytes = Buffer.from(text, 'utf8');
@@ -68,13 +71,14 @@ async function writeAtomic(root: string, relPath: string, text: string, opts: Wr
     } finally {
       await handle.close();
     }
-    if (beforeRename && !(await beforeRename())) {
+    // No await from the check to the rename (see writeFileIfUnchanged).
+    if (beforeRename && !beforeRename()) {
       await fsp.unlink(tmp).catch(() => undefined);
       wroteTemp = false;
       return null;
     }
     opts.ownWrites?.note(relPath, hash);
-    await fsp.rename(tmp, abs);
+    fs.renameSync(tmp, abs);
     wroteTemp = false;
     await syncDir(dir);
   } catch (e) {
