@@ -19,6 +19,7 @@ import { isStopped, stoppedBeforeStart } from './isStopped.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
+import { resolveIntents } from './resolveIntents.js';
 import { containerOf, type ContainerKey } from './remoteTypes.js';
 
 export interface CycleOptions {
@@ -172,6 +173,11 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   }
   result.fullScan = snapshot.fullScan;
   result.listed = snapshot.read;
+  // A create the push sent without an answer (a reset after the service applied it) is adopted
+  // before the layout places new documents: otherwise the pull would take the document for one of
+  // the service's own, at the very path of the file it came from, and leave that file unclaimed.
+  const creates = journal.pendingIntents().filter((i) => i.docId === null);
+  if (creates.length > 0) await resolveIntents(ctx, creates, snapshot.documents);
   const records = journal.listDocuments();
   const gone = records.filter((r) => !snapshot.documents.has(r.id));
   result.refused = checkPullSafety({

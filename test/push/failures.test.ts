@@ -4,6 +4,8 @@
 // its push is out is not lost.
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { pushLocal } from '../../src/sync/pushLocal.js';
+import { runCycle } from '../../src/sync/runCycle.js';
 import { syncCycle } from '../../src/sync/syncCycle.js';
 import { applyLocal, applyRemote, closeWorld, expectConverged, expectIdle, openWorld, remoteBlocks, writesOf, type World } from './pushHarness.js';
 
@@ -28,6 +30,29 @@ it('a POST reset after the service applied it: read again and merged in the same
   // Sent once; the second look finds the block there and takes it.
   expect(await writesOf(w.space)).toEqual(['POST /blocks']);
   expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second paragraph', 'third paragraph', 'a new ending']);
+  expect(w.session.journal.pendingIntents()).toEqual([]);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
+it('a new document whose create was reset after the service applied it is adopted by the pull that sees it first, not taken for the service\'s own', async () => {
+  // The daemon's second push of a cycle can be the one that loses the answer; the pull of the same
+  // cycle then lists the new document before any push has looked at the intent.
+  applyLocal(w, [{ write: 'Projects/Fresh.md', text: 'a fresh note\n\n- with a point\n' }]);
+  await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/documents$' }, count: 1 });
+  const push = await pushLocal(w.session.ctx);
+  expect(push.outcome!.failed).toHaveLength(1);
+  const pull = await runCycle(w.session.ctx);
+  expect(pull.blocked).toEqual([]);
+  const record = w.session.journal.getDocumentByPath('Projects/Fresh.md');
+  expect(record).toMatchObject({ title: 'Fresh', folderId: 'F-PROJ' });
+  expect(record!.fileHash).not.toBeNull();
+  const again = await syncCycle(w.session.ctx);
+  expect(again.exitCode).toBe(0);
+  const docs = (await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+  expect(docs.filter((d) => d.title === 'Fresh')).toEqual([expect.objectContaining({ id: record!.id })]);
+  expect(w.read('Projects/Fresh.md')).toContain(`id: ${record!.id}`);
+  expect((await remoteBlocks(w.space, record!.id)).map((b) => b.markdown)).toEqual(['a fresh note', '- with a point']);
   expect(w.session.journal.pendingIntents()).toEqual([]);
   await expectConverged(w);
   await expectIdle(w);
