@@ -1,5 +1,6 @@
 // The layer boundaries: imports go downward only
-//   cli → sync → (core, client, journal, mirror) → dialect;   server → dialect.
+//   cli → sync → (core, client, journal, mirror) → dialect;   server → dialect;
+//   client and server → wire (the contract both share) → dialect.
 // core and dialect are pure: no I/O module, no logger, no clock, no database.
 // A wrong import is a lint error, so `npm run check` (and CI) fails on it.
 
@@ -53,7 +54,8 @@ const shell = (layer, others) => ({
 });
 
 export const layerRules = [
-  pure('dialect', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config']),
+  pure('dialect', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config', 'wire', 'defaults']),
+  pure('wire', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config', 'defaults']),
   pure('core', ['client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config']),
   shell('client', ['core', 'journal', 'mirror', 'sync', 'server', 'cli', 'config']),
   shell('journal', ['client', 'mirror', 'sync', 'server', 'cli', 'config']),

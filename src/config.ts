@@ -3,6 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULTS } from './defaults.js';
 import { SpacesyncError } from './errors.js';
 import { describeLink, normalizeLink } from './redact.js';
 
@@ -13,34 +14,34 @@ export const configSchema = z.strictObject({
   apiKey: z.string().min(1, 'must not be empty (leave it out when the link has no key)').optional(),
   dir: z.string().min(1, 'must name the folder to mirror into'),
   poll: z.strictObject({
-    minSeconds: z.number().min(1, 'must be at least 1').default(15),
-    maxSeconds: z.number().min(1, 'must be at least 1').default(120),
-    fullScanMinutes: z.number().min(1, 'must be at least 1').default(30),
-  }).default({ minSeconds: 15, maxSeconds: 120, fullScanMinutes: 30 })
+    minSeconds: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.minSeconds),
+    maxSeconds: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.maxSeconds),
+    fullScanMinutes: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.fullScanMinutes),
+  }).default(DEFAULTS.poll)
     .refine((p) => p.maxSeconds >= p.minSeconds, { message: 'maxSeconds must be at least minSeconds' }),
-  debounceMs: z.number().int('must be a whole number').min(0, 'must not be negative').default(300),
-  maxDeletePercent: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').default(50),
+  debounceMs: z.number().int('must be a whole number').min(0, 'must not be negative').default(DEFAULTS.debounceMs),
+  maxDeletePercent: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').default(DEFAULTS.maxDeletePercent),
   ignore: z.array(z.string().min(1, 'patterns must not be empty')).default([]),
   budget: z.strictObject({
-    requestsPerMinute: z.number().int().positive('must be positive').default(100),
-    requestsPerAddress10s: z.number().int().positive('must be positive').default(50),
-    blocksPerMinute: z.number().int().positive('must be positive').default(20_000),
-    reservePercent: z.number().min(0, 'must be between 0 and 90').max(90, 'must be between 0 and 90').default(20),
+    requestsPerMinute: z.number().int().positive('must be positive').default(DEFAULTS.budget.requestsPerMinute),
+    requestsPerAddress10s: z.number().int().positive('must be positive').default(DEFAULTS.budget.requestsPerAddress10s),
+    blocksPerMinute: z.number().int().positive('must be positive').default(DEFAULTS.budget.blocksPerMinute),
+    reservePercent: z.number().min(0, 'must be between 0 and 90').max(90, 'must be between 0 and 90').default(DEFAULTS.budget.reservePercent),
     // Multiplies the budgets' windows, to match a server run with --limit-scale (tests, benchmarks).
-    scale: z.number().positive('must be positive').default(1),
-  }).default({ requestsPerMinute: 100, requestsPerAddress10s: 50, blocksPerMinute: 20_000, reservePercent: 20, scale: 1 }),
+    scale: z.number().positive('must be positive').default(DEFAULTS.budget.scale),
+  }).default(DEFAULTS.budget),
   git: z.strictObject({
-    autoCommit: z.boolean().default(false),
-  }).default({ autoCommit: false }),
+    autoCommit: z.boolean().default(DEFAULTS.git.autoCommit),
+  }).default(DEFAULTS.git),
   log: z.strictObject({
-    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    file: z.boolean().default(true),
-  }).default({ level: 'info', file: true }),
-  trashRetentionDays: z.number().int().min(0).default(30),
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.log.level),
+    file: z.boolean().default(DEFAULTS.log.file),
+  }).default(DEFAULTS.log),
+  trashRetentionDays: z.number().int().min(0).default(DEFAULTS.trashRetentionDays),
   versions: z.strictObject({
-    keepDays: z.number().int('must be a whole number').min(0, 'must not be negative').default(30),
-    maxMiB: z.number().min(0, 'must not be negative').default(200),
-  }).default({ keepDays: 30, maxMiB: 200 }),
+    keepDays: z.number().int('must be a whole number').min(0, 'must not be negative').default(DEFAULTS.versions.keepDays),
+    maxMiB: z.number().min(0, 'must not be negative').default(DEFAULTS.versions.maxMiB),
+  }).default(DEFAULTS.versions),
 });
 
 export type Config = z.infer<typeof configSchema>;

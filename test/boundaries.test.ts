@@ -26,6 +26,9 @@ describe('layer boundaries', () => {
     ['src/client/x.ts', "import { x } from '../sync/cycle.js';\nexport const a = x;"],
     ['src/journal/x.ts', "import { x } from '../mirror/scan.js';\nexport const a = x;"],
     ['src/sync/x.ts', "import { x } from '../cli/main.js';\nexport const a = x;"],
+    ['src/wire/x.ts', "import { x } from '../client/index.js';\nexport const a = x;"],
+    ['src/wire/x.ts', "import { x } from '../server/app.js';\nexport const a = x;"],
+    ['src/dialect/x.ts', "import { x } from '../wire/types.js';\nexport const a = x;"],
   ])('rejects %s importing against the direction: %s', async (file, code) => {
     expect(await problems(file, code)).not.toEqual([]);
   });
@@ -34,6 +37,8 @@ describe('layer boundaries', () => {
     ['src/core/x.ts', "import { x } from '../dialect/segment.js';\nimport { createHash } from 'node:crypto';\nexport const a = [x, createHash];"],
     ['src/server/x.ts', "import { x } from '../dialect/segment.js';\nimport Database from 'better-sqlite3';\nexport const a = [x, Database];"],
     ['src/sync/x.ts', "import { x } from '../core/merge.js';\nimport { y } from '../client/api.js';\nexport const a = [x, y];"],
+    ['src/server/x.ts', "import { SPEC_LIMITS } from '../wire/limits.js';\nexport const a = SPEC_LIMITS;"],
+    ['src/client/x.ts', "import { SPEC_LIMITS } from '../wire/limits.js';\nexport const a = SPEC_LIMITS;"],
     ['src/core/x.test.ts', "import fs from 'node:fs';\nexport const a = fs;"],
   ])('allows %s: %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);

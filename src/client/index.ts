@@ -8,4 +8,4 @@ export { systemClock, type Clock } from './clock.js';
 export { httpTransport, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 export { UsageWindow } from './usageWindow.js';
 export { UNKNOWN_DOCUMENT_BLOCKS } from './api/blocksApi.js';
-export * from './wireTypes.js';
+export * from '../wire/types.js';

@@ -1,28 +1,18 @@
-// The service's rate budgets as docs/api.md states them, and how to scale their windows
-// (tests and benchmarks run the server with `limitScale`, keeping the shape of the limits).
+// The scheduler's budgets: the service's limits (src/wire/limits.ts) with the numbers of the config's
+// `budget` section and a time scale applied (tests and benchmarks run the server with `limitScale`,
+// keeping the shape of the limits), and the share kept for user edits.
+import { DEFAULT_RESERVE_PERCENT } from '../defaults.js';
+import { SPEC_LIMITS as SERVICE_LIMITS, type SpecLimits } from '../wire/limits.js';
 
-export interface BudgetLimit {
-  limit: number;
-  windowMs: number;
-}
+export type { BudgetLimit } from '../wire/limits.js';
 
-export interface SchedulerLimits {
-  /** Requests per space, shared by every client of the space. */
-  spaceRequests: BudgetLimit;
-  /** Requests per public source address, shared by every space reached from this machine. */
-  addressRequests: BudgetLimit;
-  /** Blocks read or written per space. */
-  blocks: BudgetLimit;
+export interface SchedulerLimits extends SpecLimits {
   /** Share (0..90 %) of the space's request and block budgets that background work leaves for user edits. */
   reservePercent: number;
 }
 
-export const SPEC_LIMITS: SchedulerLimits = {
-  spaceRequests: { limit: 100, windowMs: 60_000 },
-  addressRequests: { limit: 50, windowMs: 10_000 },
-  blocks: { limit: 20_000, windowMs: 60_000 },
-  reservePercent: 20,
-};
+/** The service's limits at their own scale, with the default reserve. */
+export const SPEC_LIMITS: SchedulerLimits = { ...SERVICE_LIMITS, reservePercent: DEFAULT_RESERVE_PERCENT };
 
 export interface LimitsInput {
   /** Multiplies every window (0.01: 100 requests per 0.6 s), as the server's `limitScale` does. */

@@ -1,6 +1,7 @@
 // Everything one sync cycle works with, handed in once: the root, the settings it needs, the
 // journal, the client, the logger, the clock and the registry of the daemon's own writes.
 import type { SpaceClient, WaitReason } from '../client/index.js';
+import { DEFAULTS } from '../defaults.js';
 import type { Journal } from '../journal/index.js';
 import type { Ignore, OwnWrites } from '../mirror/index.js';
 import type { Logger } from '../log.js';
@@ -24,12 +25,12 @@ export interface SyncSettings {
 }
 
 export const DEFAULT_SETTINGS: SyncSettings = {
-  maxDeletePercent: 50,
-  fullScanMinutes: 30,
-  trashRetentionDays: 30,
+  maxDeletePercent: DEFAULTS.maxDeletePercent,
+  fullScanMinutes: DEFAULTS.poll.fullScanMinutes,
+  trashRetentionDays: DEFAULTS.trashRetentionDays,
   force: false,
   concurrency: 16,
-  versions: { keepDays: 30, maxMiB: 200 },
+  versions: { ...DEFAULTS.versions },
 };
 
 /** The client calls a pull makes. */

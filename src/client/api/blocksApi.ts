@@ -3,7 +3,7 @@ import type { Block } from '../../dialect/types.js';
 import type { ApiCall, CallOptions, Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { blockSchema, blocksResult, countBlocks, idItems, objectItems } from '../schemas.js';
-import type { BlockSearchHit, BlockUpdate, CreateBlocksInput, GetBlocksQuery, IdItem, Items, Position, SearchBlocksQuery } from '../wireTypes.js';
+import type { BlockSearchHit, BlockUpdate, CreateBlocksInput, GetBlocksQuery, IdItem, Items, Position, SearchBlocksQuery } from '../../wire/types.js';
 
 /** What an unread document is assumed to cost before any document has been read. */
 export const UNKNOWN_DOCUMENT_BLOCKS = 100;

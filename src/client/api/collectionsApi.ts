@@ -2,7 +2,7 @@
 import { seg, type CallOptions, type Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { anyObject, collectionItems, idItems, objectItems } from '../schemas.js';
-import type { CollectionItem, CollectionListItem, CollectionSchema, CollectionSchemaInput, CollectionSchemaResult, CollectionView, CollectionViewInput, CollectionViews, IdItem, Items, Position } from '../wireTypes.js';
+import type { CollectionItem, CollectionListItem, CollectionSchema, CollectionSchemaInput, CollectionSchemaResult, CollectionView, CollectionViewInput, CollectionViews, IdItem, Items, Position } from '../../wire/types.js';
 
 export interface CollectionsApi {
   /** All collections of the space when `documentIds` is omitted. */

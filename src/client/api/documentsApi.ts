@@ -2,7 +2,7 @@
 import type { CallOptions, Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { createdDocuments, documentList, idStrings, movedDocuments, objectItems } from '../schemas.js';
-import type { CreateDocumentsInput, CreatedDocument, DocumentDestination, DocumentListItem, DocumentSearchHit, Items, ListDocumentsQuery, MovedDocument, SearchDocumentsQuery } from '../wireTypes.js';
+import type { CreateDocumentsInput, CreatedDocument, DocumentDestination, DocumentListItem, DocumentSearchHit, Items, ListDocumentsQuery, MovedDocument, SearchDocumentsQuery } from '../../wire/types.js';
 
 export interface DocumentsApi {
   /** `GET /documents`: with no filter every document of the space, daily notes included. */

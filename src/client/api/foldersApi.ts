@@ -2,7 +2,7 @@
 import type { CallOptions, Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { createdFolders, folderList, idStrings, movedFolders } from '../schemas.js';
-import type { CreatedFolder, Folder, FolderDestination, Items, MovedFolder } from '../wireTypes.js';
+import type { CreatedFolder, Folder, FolderDestination, Items, MovedFolder } from '../../wire/types.js';
 
 export interface FoldersApi {
   /** `GET /folders`: every location, built-ins included, folders nested. */

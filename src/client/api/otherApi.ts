@@ -2,7 +2,7 @@
 import { seg, type CallOptions, type Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { anyObject, connectionInfo, idStrings, objectItems, reminderPage, uploadResult, whiteboardContent } from '../schemas.js';
-import type { ConnectionInfo, Items, Position, Reminder, ReminderPage, ReminderStatus, UploadTarget, WhiteboardContent, WhiteboardElement } from '../wireTypes.js';
+import type { ConnectionInfo, Items, Position, Reminder, ReminderPage, ReminderStatus, UploadTarget, WhiteboardContent, WhiteboardElement } from '../../wire/types.js';
 
 export interface OtherApi {
   /** `GET /connection`: the space, its time zone and the service's clock. A 404 here means the link is gone. */

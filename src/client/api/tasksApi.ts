@@ -2,7 +2,7 @@
 import type { CallOptions, Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { idItems, tasks } from '../schemas.js';
-import type { IdItem, Items, NewTask, Task, TaskScope, TaskUpdate } from '../wireTypes.js';
+import type { IdItem, Items, NewTask, Task, TaskScope, TaskUpdate } from '../../wire/types.js';
 
 export interface TasksApi {
   /** `documentId` is required with scope `document`. */

@@ -1,5 +1,6 @@
 // The three allowances of docs/api.md "Limits": requests per source address, requests per
 // space, blocks read or written per space; with their response headers and 429s.
+import { SPEC_LIMITS } from '../../wire/limits.js';
 import { FixedWindow } from './FixedWindow.js';
 import { tooManyRequests, type ApiError } from '../http/apiError.js';
 
@@ -9,11 +10,6 @@ export interface LimitSettings {
   scale: number;
 }
 
-export const SPEC_LIMITS = {
-  addressRequests: 50, addressWindowMs: 10_000,
-  spaceRequests: 100, spaceWindowMs: 60_000,
-  spaceBlocks: 20_000, blocksWindowMs: 60_000,
-} as const;
 
 
 export class Limits {
@@ -22,8 +18,8 @@ export class Limits {
   private blocks: FixedWindow;
 
   constructor(public settings: LimitSettings) {
-    this.space = new FixedWindow(SPEC_LIMITS.spaceRequests, SPEC_LIMITS.spaceWindowMs * settings.scale);
-    this.blocks = new FixedWindow(SPEC_LIMITS.spaceBlocks, SPEC_LIMITS.blocksWindowMs * settings.scale);
+    this.space = new FixedWindow(SPEC_LIMITS.spaceRequests.limit, SPEC_LIMITS.spaceRequests.windowMs * settings.scale);
+    this.blocks = new FixedWindow(SPEC_LIMITS.blocks.limit, SPEC_LIMITS.blocks.windowMs * settings.scale);
   }
 
   /** Reset countdowns: whole seconds at the spec's scale; to the millisecond when scaled. */
@@ -40,8 +36,8 @@ export class Limits {
   configure(settings: LimitSettings): void {
     this.settings = settings;
     this.addresses.clear();
-    this.space = new FixedWindow(SPEC_LIMITS.spaceRequests, SPEC_LIMITS.spaceWindowMs * settings.scale);
-    this.blocks = new FixedWindow(SPEC_LIMITS.spaceBlocks, SPEC_LIMITS.blocksWindowMs * settings.scale);
+    this.space = new FixedWindow(SPEC_LIMITS.spaceRequests.limit, SPEC_LIMITS.spaceRequests.windowMs * settings.scale);
+    this.blocks = new FixedWindow(SPEC_LIMITS.blocks.limit, SPEC_LIMITS.blocks.windowMs * settings.scale);
   }
 
   clear(): void {
@@ -54,7 +50,7 @@ export class Limits {
     if (this.addresses.size > 1000) for (const [k, w] of this.addresses) if (w.idleAt(now)) this.addresses.delete(k);
     let w = this.addresses.get(address);
     if (!w) {
-      w = new FixedWindow(SPEC_LIMITS.addressRequests, SPEC_LIMITS.addressWindowMs * this.settings.scale);
+      w = new FixedWindow(SPEC_LIMITS.addressRequests.limit, SPEC_LIMITS.addressRequests.windowMs * this.settings.scale);
       this.addresses.set(address, w);
     }
     if (w.tryTake(now, 1)) return undefined;

@@ -2,14 +2,11 @@
 // kanban or gallery settings); a view never runs them and never returns items. Input names a
 // column by its property key; stored and read views carry {propertyId, propertyKey, propertyName}.
 import { z } from 'zod';
+import type { PropertyRef } from '../../wire/types.js';
 import { validationFailed } from '../http/apiError.js';
 import { findProperty, propertyId, TITLE_KEY, type StoredSchema } from './collectionSchema.js';
 
-export interface PropertyRef {
-  propertyId: string;
-  propertyKey: string;
-  propertyName: string;
-}
+export type { PropertyRef };
 
 export interface StoredView {
   id: string;

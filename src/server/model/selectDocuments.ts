@@ -6,9 +6,8 @@ import { queryArray, queryDate, queryString, type Query } from '../http/query.js
 import { allDocuments, documentsAt, documentsInFolders, getDocument, type DocumentRow, type StoredLocation } from '../store/documents.js';
 import { folderSubtreeIds, getFolder, isBuiltInFolder } from '../store/folders.js';
 import { localDate } from '../dates.js';
+import { LOCATIONS, type Location } from '../../wire/types.js';
 
-export const LOCATIONS = ['unsorted', 'trash', 'templates', 'daily_notes'] as const;
-export type ListLocation = (typeof LOCATIONS)[number];
 
 const DATE_FILTERS = [
   'createdDateGte', 'createdDateLte', 'lastModifiedDateGte', 'lastModifiedDateLte', 'dailyNoteDateGte', 'dailyNoteDateLte',
@@ -16,7 +15,7 @@ const DATE_FILTERS = [
 
 export interface Selection {
   rows: DocumentRow[];
-  location: ListLocation | undefined;
+  location: Location | undefined;
 }
 
 /** `folderParam` is `folderId` (listing) or `folderIds` (search). */
@@ -62,7 +61,7 @@ export function selectDocuments(ctx: RequestContext, q: Query, folderParam: 'fol
     within(localDate(r.created_at, tz), dates.createdDateGte, dates.createdDateLte)
     && within(localDate(r.last_modified_at, tz), dates.lastModifiedDateGte, dates.lastModifiedDateLte)
     && within(r.daily_note_date, dates.dailyNoteDateGte, dates.dailyNoteDateLte));
-  return { rows, location: location as ListLocation | undefined };
+  return { rows, location: location as Location | undefined };
 }
 
 function inFolders(ctx: RequestContext, folderIds: string[]): DocumentRow[] {

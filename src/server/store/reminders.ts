@@ -1,5 +1,6 @@
 // Queries of block reminders (one per block).
 import { stmt, type Db } from './openStore.js';
+import type { ReminderStatus } from '../../wire/types.js';
 
 export interface ReminderRow {
   id: string;
@@ -35,7 +36,7 @@ export function deleteReminder(db: Db, id: string): void {
   stmt(db, 'DELETE FROM reminders WHERE id = ?').run(id);
 }
 
-export type ReminderStatus = 'incomplete' | 'completed' | 'upcoming' | 'all';
+export type { ReminderStatus };
 
 const STATUS_WHERE: Record<ReminderStatus, string> = {
   incomplete: 'is_completed = 0',

@@ -47,7 +47,9 @@ export interface BlockSearchHit {
 }
 
 // ---- documents
-export type Location = 'unsorted' | 'trash' | 'templates' | 'daily_notes';
+/** The built-in locations a document listing can filter by (`location=`). */
+export const LOCATIONS = ['unsorted', 'trash', 'templates', 'daily_notes'] as const;
+export type Location = (typeof LOCATIONS)[number];
 export interface DateFilters {
   createdDateGte?: DateInput;
   createdDateLte?: DateInput;
