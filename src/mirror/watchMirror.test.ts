@@ -201,3 +201,72 @@ describe('watchMirror: the daemon\'s own writes', () => {
     expect((await w.settle()).filter((r) => !r.startsWith('addedDirs:'))).toEqual(['changed:A.md']);
   });
 });
+
+describe('watchMirror: one watch per folder', () => {
+  /** Native watches open now (a closed one is gone once the event loop has passed its close phase). */
+  const nativeWatches = async () => {
+    for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+    return process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+  };
+
+  it('holds one native watch per watched folder and none per file, and closes them all', async () => {
+    for (const dir of ['A', 'A/Deep', 'B']) for (let i = 0; i < 20; i++) put(`${dir}/Doc ${i}.md`, `${i}`);
+    put('Top.md', 't');
+    put('Drafts/Idea.md', 'ignored folder: not watched');
+    const before = await nativeWatches();
+    await start({ patterns: ['Drafts/'] });
+    expect((await nativeWatches()) - before).toBe(4); // the root, A, A/Deep, B
+    await watcher!.close();
+    watcher = undefined;
+    expect(await nativeWatches()).toBe(before);
+  });
+
+  it('a folder made after the start is watched: a file written in it later, and its edit, are reported', async () => {
+    const w = await start();
+    fs.mkdirSync(abs('Later'));
+    await w.until('addedDirs:Later');
+    put('Later/A.md', 'a');
+    await w.until('added:Later/A.md');
+    put('Later/A.md', 'a, edited');
+    await w.until('changed:Later/A.md');
+    expect(await w.settle()).toEqual(['addedDirs:Later', 'added:Later/A.md', 'changed:Later/A.md']);
+  });
+
+  it('a folder renamed: its files move with it and are watched at the new place only', async () => {
+    put('Old/A.md', 'a');
+    const w = await start();
+    fs.renameSync(abs('Old'), abs('New'));
+    await w.until('added:New/A.md');
+    expect((await w.settle()).sort()).toEqual(['added:New/A.md', 'addedDirs:New', 'removed:Old/A.md', 'removedDirs:Old']);
+    w.reported.length = 0;
+    put('New/A.md', 'a, edited');
+    await w.until('changed:New/A.md');
+    expect(await w.settle()).toEqual(['changed:New/A.md']);
+  });
+
+  it('a folder replaced by another of the same name: the new one is read and watched', async () => {
+    put('D/A.md', 'a');
+    const w = await start();
+    fs.rmSync(abs('D'), { recursive: true });
+    put('D/B.md', 'b');
+    await w.until('added:D/B.md');
+    expect((await w.settle()).sort()).toEqual(['added:D/B.md', 'removed:D/A.md']);
+    w.reported.length = 0;
+    put('D/B.md', 'b, edited');
+    await w.until('changed:D/B.md');
+    expect(await w.settle()).toEqual(['changed:D/B.md']);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('says which folder it cannot watch and goes on with the others', async () => {
+    put('Locked/A.md', 'a');
+    fs.chmodSync(abs('Locked'), 0o000);
+    try {
+      const w = await start();
+      expect(w.errors.map((e) => e.message).join('\n')).toMatch(/Could not watch the folder "Locked" in .* for changes .*full scan/);
+      put('Open/B.md', 'b');
+      await w.until('added:Open/B.md');
+    } finally {
+      fs.chmodSync(abs('Locked'), 0o755);
+    }
+  });
+});
