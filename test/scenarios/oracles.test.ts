@@ -54,6 +54,8 @@ describe('the oracles report what they exist for', () => {
     const early = [req(t0 + 100, { status: 429 }), req(t0 + 600)];
     expect(checkBudget(w, early).join('\n')).toMatch(/Retry-After 1000 ms .* not honoured: GET \/documents at \+500 ms/);
     expect(checkBudget(w, [req(t0 + 100, { status: 429 }), req(t0 + 1100)])).toEqual([]);
+    // In flight when the 429 came (arrived before it), answered late after a delay: not a breach.
+    expect(checkBudget(w, [req(t0 + 100, { status: 429 }), req(t0 + 650, { receivedAt: t0 + 60 })])).toEqual([]);
   });
 
   it('O5 and O6: a block changed behind the sync\'s back', async () => {
