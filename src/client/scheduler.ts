@@ -7,11 +7,10 @@ import { fullJitter, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SchedulerLimits } from './limits.js';
 import { blockBudgetReport, requestBudgetReport, retryAfterMs, type BudgetReport } from './rateHeaders.js';
-import { emptyStats, type Counters, type SchedulerStats, type WaitReason } from './schedulerStats.js';
+import { emptyStats, type Counters, type Priority, type SchedulerStats, type WaitReason } from './schedulerStats.js';
 import { UsageWindow, type UsageEntry } from './usageWindow.js';
 
-/** user edits, then remote changes to recently touched documents, then polling, then bulk pulls. */
-export type Priority = 'user' | 'recent' | 'poll' | 'bulk';
+export type { Priority };
 export const PRIORITIES: readonly Priority[] = ['user', 'recent', 'poll', 'bulk'];
 
 export interface AttemptResponse {

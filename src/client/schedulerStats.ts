@@ -1,5 +1,7 @@
 // The scheduler's counters, read by `spacesync status` and the benchmarks.
-import type { Priority } from './scheduler.js';
+
+/** user edits, then remote changes to recently touched documents, then polling, then bulk pulls. */
+export type Priority = 'user' | 'recent' | 'poll' | 'bulk';
 
 /** What the first request in line is waiting for. */
 export type WaitReason = 'retry-after' | 'in-flight' | 'address' | 'space' | 'blocks';

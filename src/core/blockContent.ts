@@ -1,9 +1,10 @@
 // When two markdowns of one block say the same thing: canonically equal, and for media blocks
 // equal but for the signed part of their URLs, which the service changes on every read.
+import { typesWhere } from '../dialect/index.js';
 import type { MarkdownEquals } from './types.js';
 
-/** Block types whose markdown holds a signed asset URL. */
-export const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file', 'whiteboard', 'drawing']);
+/** Block types whose markdown holds a signed asset URL (the dialect's traits). */
+export const MEDIA_TYPES = typesWhere((t) => t.media);
 
 /** The markdown with the query and fragment of every link destination removed (`](url?sig=…)` → `](url)`). */
 export function withoutSignatures(markdown: string): string {

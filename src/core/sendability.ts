@@ -1,15 +1,15 @@
 // What can be sent for a block of the file: an edit in place (keeps the id), a replacement
 // (the type changed: delete and insert), a new block, or nothing (held back and reported).
-import type { BlockType } from '../dialect/index.js';
+import { typesWhere, type BlockType } from '../dialect/index.js';
 import { fileCardLayout, invalidLayoutReason } from './cardLayout.js';
 import type { BlockKind, CoreDialect, LocalBlock } from './types.js';
 
-/** Types whose markdown a `PUT /blocks` may change (the type itself never changes). */
-export const PUTTABLE: ReadonlySet<string> = new Set(['text', 'code', 'line', 'table', 'image']);
+/** Types whose markdown a `PUT /blocks` may change (the type itself never changes): the dialect's traits. */
+export const PUTTABLE = typesWhere((t) => t.puttable);
 /** Types that markdown re-creates faithfully, so a type change may delete and insert them. */
-export const REPLACEABLE: ReadonlySet<string> = new Set(['text', 'code', 'line', 'table']);
+export const REPLACEABLE = typesWhere((t) => t.replaceable);
 /** Types a file must never delete: they cannot be re-created from their markdown. */
-export const PROTECTED: ReadonlySet<string> = new Set(['collection', 'collectionItem', 'whiteboard', 'drawing']);
+export const PROTECTED = typesWhere((t) => t.protected);
 
 export type EditAction =
   | { action: 'put' }

@@ -2,6 +2,8 @@
 export * from './types.js';
 export { parseBlockMarkdown } from './parseBlockMarkdown.js';
 export { renderBlockMarkdown, isPageLike } from './renderBlockMarkdown.js';
+export { BLOCK_TRAITS, traitsOf, typesWhere, type BlockTraits } from './blockTraits.js';
+export { RENDER_HANDLERS, type RenderHandler, type RenderState } from './renderHandlers.js';
 export { splitMarkdown } from './splitMarkdown.js';
 export { normalizeMarkdown } from './normalizeMarkdown.js';
 export { normalizeInline } from './normalizeInline.js';

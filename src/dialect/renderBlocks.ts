@@ -1,9 +1,10 @@
 // Renders a list of sibling blocks the way a file body and a text rendering lay them out:
 // a blank line between blocks, one newline between consecutive list items.
 import type { Block } from './types.js';
-import { isPageLike, renderBlockMarkdown } from './renderBlockMarkdown.js';
-import { renderCollection } from './renderCollection.js';
+import { isPageLike } from './isPageLike.js';
 import { lineKind } from './lineKind.js';
+import { renderCollectionWith } from './renderCollectionWith.js';
+import { renderWith, type RenderState } from './renderHandlers.js';
 
 /** `file`: `<page>`/`<card>` wrappers without ids or extra indentation; `text`: the `Accept: text/markdown` form. */
 export type RenderMode = 'file' | 'text';
@@ -17,10 +18,12 @@ const isListItem = (b: Block, md: string): boolean => {
   return k === 'list' || k === 'callout';
 };
 
+const state: RenderState = { renderBlocks: (blocks) => renderBlocks(blocks) };
+
 function blockMarkdown(b: Block): string {
   // The service's own markdown of a collection (schema keys in order) wins over a re-render from items.
-  if (b.type === 'collection') return b.markdown?.startsWith('<collection>') ? b.markdown : renderCollection(b);
-  return b.markdown ?? renderBlockMarkdown(b);
+  if (b.type === 'collection') return b.markdown?.startsWith('<collection>') ? b.markdown : renderCollectionWith(b, state.renderBlocks);
+  return b.markdown ?? renderWith(b, state);
 }
 
 /** A page or card as a wrapper. In text mode it carries its id and style, and its body sits four spaces in. */

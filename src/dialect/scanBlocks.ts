@@ -4,7 +4,7 @@
 import { dedent, leading, levelOf, makeLines, skipColumns } from './lines.js';
 import { COLLECTION_OPEN, FENCE, isDelimiterRow, lineKind } from './lineKind.js';
 import { dialectError } from './dialectError.js';
-import { leaf, lineNumberAt, MAX_DEPTH, nextOf, trimmedRest, type Ctx, type Region, type ScanNode } from './scanContext.js';
+import { leaf, lineNumberAt, MAX_DEPTH, nextOf, trimmedRest, type Ctx, type Region, type RegionScan, type ScanNode } from './scanContext.js';
 import { scanWrapper } from './scanWrapper.js';
 import { scanCallout } from './scanCallout.js';
 import { fillEmpties } from './fillEmpties.js';
@@ -33,12 +33,12 @@ export function scanBlocks(text: string, strict: boolean, from = 0, firstItemRul
     } else if (COLLECTION_OPEN.test(t)) open.push(i);
   }
   for (let i = lines.length - 1; i >= 0; i--) wrapperClosers[i]! += wrapperClosers[i + 1]!;
-  const ctx: Ctx = { text, lines, strict, firstItemRule, wrapperClosers, collectionEnd, failed: new Set(), next: new Map(), budget: 32 * lines.length + 10_000 };
+  const ctx: Ctx = { text, lines, strict, firstItemRule, wrapperClosers, collectionEnd, failed: new Set(), next: new Map(), budget: 32 * lines.length + 10_000, scanRegion };
   const res = scanRegion(ctx, { lines, depth: 0, from: 0, base: 0, stopAtContent: false, inCallout: false, start: from, end: text.length });
   return res.nodes;
 }
 
-export function scanRegion(ctx: Ctx, r: Region): { nodes: ScanNode[]; next: number; closed: boolean; end: number } {
+export function scanRegion(ctx: Ctx, r: Region): RegionScan {
   const { text, strict } = ctx;
   const L = r.lines;
   const nodes: ScanNode[] = [];

@@ -1,7 +1,6 @@
 // `<callout>…</callout>` around one block, or around several blocks that each carry the callout.
 import { dedent, leading, type Line } from './lines.js';
 import { nextOf, type Ctx, type Region, type ScanNode } from './scanContext.js';
-import { scanRegion } from './scanBlocks.js';
 
 /** `<callout>…</callout>`: one block, or several blocks that each carry the callout. */
 export function scanCallout(ctx: Ctx, r: Region, i: number, q: number, p: number, level: number): { node: ScanNode; last: number } | null {
@@ -29,7 +28,7 @@ export function scanCallout(ctx: Ctx, r: Region, i: number, q: number, p: number
     if (leading(text, closeLine.s, c).p < c) sub.push({ s: closeLine.s, e: c, n: c });
     else regionEnd = closeLine.s;
   }
-  const inner = scanRegion(ctx, { lines: sub, depth: r.depth, from: 0, base: r.base, stopAtContent: false, inCallout: true, start, end: regionEnd });
+  const inner = ctx.scanRegion(ctx, { lines: sub, depth: r.depth, from: 0, base: r.base, stopAtContent: false, inCallout: true, start, end: regionEnd });
   const members = inner.nodes;
   if (members.length <= 1) {
     const only = members[0];

@@ -38,6 +38,16 @@ export interface Ctx {
   budget: number;
   /** Per line array: the first line at index >= i ending with `$$` (resp. `</callout>`), or -1. */
   next: Map<Line[], { math: Int32Array; callout: Int32Array }>;
+  /** scanRegion, passed in so that the wrapper and callout scanners recurse without importing it. */
+  scanRegion: (ctx: Ctx, r: Region) => RegionScan;
+}
+
+/** What scanning one region found. */
+export interface RegionScan {
+  nodes: ScanNode[];
+  next: number;
+  closed: boolean;
+  end: number;
 }
 
 /** Wrappers nest at most this deep; deeper ones are read as text, which keeps the scanner linear. */

@@ -2,7 +2,6 @@
 import { leading, levelOf, skipColumns } from './lines.js';
 import { WRAPPER_OPEN } from './lineKind.js';
 import { trimmedRest, type Ctx, type Region, type ScanNode } from './scanContext.js';
-import { scanRegion } from './scanBlocks.js';
 
 /** `<page …>` / `<card …>`, `<pageTitle>`, `<content>` … `</content>`, the closing tag; null when the shape does not hold. */
 export function scanWrapper(ctx: Ctx, r: Region, i: number, q: number, cols: number, rest: string): { node: ScanNode; last: number } | null {
@@ -30,7 +29,7 @@ export function scanWrapper(ctx: Ctx, r: Region, i: number, q: number, cols: num
     // two spaces in and the blocks four: both read the same.
     const contentCols = leading(text, skipColumns(text, L[j]!.s, L[j]!.e, r.base), L[j]!.e).cols;
     const base = r.base + (contentCols > cols ? contentCols + 2 : cols);
-    const inner = scanRegion(ctx, { lines: L, depth: r.depth + 1, from: j + 1, base, stopAtContent: true, inCallout: false, start: L[j]!.n, end: text.length });
+    const inner = ctx.scanRegion(ctx, { lines: L, depth: r.depth + 1, from: j + 1, base, stopAtContent: true, inCallout: false, start: L[j]!.n, end: text.length });
     if (!inner.closed) return null;
     children = inner.nodes;
     j = inner.next;

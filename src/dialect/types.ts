@@ -1,9 +1,11 @@
 // The block model of the Space API, as the service sends it in JSON (docs/api.md "Resources",
 // docs/api.md "Blocks as JSON"). Keys whose value is the default are omitted on the wire.
 
-export type BlockType =
-  | 'text' | 'page' | 'collectionItem' | 'image' | 'video' | 'file' | 'drawing'
-  | 'whiteboard' | 'table' | 'collection' | 'code' | 'richUrl' | 'line';
+/** Every block type of the service; each has its traits (blockTraits.ts) and its renderer (renderHandlers.ts). */
+export const BLOCK_TYPES = [
+  'text', 'page', 'collectionItem', 'image', 'video', 'file', 'drawing', 'whiteboard', 'table', 'collection', 'code', 'richUrl', 'line',
+] as const;
+export type BlockType = (typeof BLOCK_TYPES)[number];
 
 export type TextStyle = 'card' | 'page' | 'h1' | 'h2' | 'h3' | 'h4' | 'caption' | 'body';
 export type ListStyle = 'none' | 'bullet' | 'numbered' | 'toggle' | 'task';

@@ -3,7 +3,7 @@
 // on top, signed media URLs go back to the asset they point at.
 import { z } from 'zod';
 import {
-  CODE_LANGUAGES, isPageLike, parseBlockMarkdown, renderBlockMarkdown, splitMarkdown,
+  BLOCK_TYPES, CODE_LANGUAGES, isPageLike, traitsOf, typesWhere, parseBlockMarkdown, renderBlockMarkdown, splitMarkdown,
   type BlockType, type ParsedBlock, type ParsedBlockNode, type TaskInfo,
 } from '../../dialect/index.js';
 import { badRequest, validationFailed } from '../http/apiError.js';
@@ -13,9 +13,6 @@ import { withoutDefaults, parseData, type BlockData } from './blockData.js';
 import { storedUrl, unsignMarkdown } from './mediaUrls.js';
 import { isSpacesyncError } from '../../errors.js';
 
-export const BLOCK_TYPES = [
-  'text', 'page', 'collectionItem', 'image', 'video', 'file', 'drawing', 'whiteboard', 'table', 'collection', 'code', 'richUrl', 'line',
-] as const satisfies readonly BlockType[];
 
 const dateInput = z.string().min(1);
 
@@ -82,9 +79,7 @@ export interface PreparedBlock {
 /** Fields markdown carries; a new markdown replaces them. The rest (font, color, dates…) stay. */
 const MARKDOWN_BORNE = ['body', 'textStyle', 'listStyle', 'indentationLevel', 'decorations', 'lineStyle', 'language', 'rawCode', 'url', 'altText', 'fileName', 'title'] as const;
 /** Types whose markdown the dialect cannot read back into the same type: their markdown is derived only. */
-const DERIVED_MARKDOWN = new Set<string>(['collection', 'file', 'richUrl', 'whiteboard', 'drawing', 'video']);
-/** Types created through their own endpoints. */
-const OWN_ENDPOINT: Record<string, string> = { collection: 'POST /collections', collectionItem: 'POST /collections/{id}/items', whiteboard: 'POST /whiteboards' };
+const DERIVED_MARKDOWN = typesWhere((t) => t.derivedMarkdown);
 
 export function pageLike(type: string, data: Pick<BlockData, 'textStyle'>): boolean {
   return isPageLike({ type: type as BlockType, textStyle: data.textStyle });
@@ -132,7 +127,8 @@ function prepareOwnMarkdown(markdown: string): PreparedBlock[] {
 /** `POST /blocks` with `blocks`: each item's markdown split, its explicit fields layered on. */
 export function prepareNewBlock(input: NewBlockInput, now: number, timezone: string): PreparedBlock[] {
   const type = input.type;
-  if (type !== undefined && OWN_ENDPOINT[type]) throw badRequest(`Blocks of type ${type} are created with ${OWN_ENDPOINT[type]}, not POST /blocks.`);
+  const ownEndpoint = type !== undefined ? traitsOf(type)?.ownEndpoint : null;
+  if (ownEndpoint) throw badRequest(`Blocks of type ${type} are created with ${ownEndpoint}, not POST /blocks.`);
   const children = (input.content ?? []).flatMap((c) => prepareNewBlock(c, now, timezone));
   let out: PreparedBlock[];
   if (type === 'page' || (type ?? 'text') === 'text' && (input.textStyle === 'card' || input.textStyle === 'page')) {
