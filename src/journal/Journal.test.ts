@@ -125,6 +125,36 @@ describe('folders', () => {
   });
 });
 
+describe('the documents read once', () => {
+  it('are read again after any write: this connection\'s, one rolled back, and another connection\'s', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-journal-'));
+    const file = path.join(dir, 'journal.db');
+    const a = openJournal(file, { now: () => clock });
+    const b = openJournal(file, { now: () => clock });
+    try {
+      a.upsertDocument(doc('x'));
+      expect(a.listDocuments().map((d) => d.id)).toEqual(['x']);
+      expect(Object.isFrozen(a.listDocuments()[0])).toBe(true);
+      b.upsertDocument(doc('y'));
+      expect(a.listDocuments().map((d) => d.id)).toEqual(['x', 'y']);
+      expect(() => a.transaction(() => {
+        a.upsertDocument(doc('z'));
+        expect(a.listDocuments().map((d) => d.id)).toEqual(['x', 'y', 'z']);
+        throw new Error('the enclosing work failed');
+      })).toThrow('the enclosing work failed');
+      expect(a.listDocuments().map((d) => d.id)).toEqual(['x', 'y']);
+      a.setFileHash('x', 'h1');
+      expect(a.listDocuments()[0]!.fileHash).toBe('h1');
+      a.movePathPrefix('Unsorted', 'Inbox');
+      expect(a.listDocuments().map((d) => d.path)).toEqual(['Inbox/x.md', 'Inbox/y.md']);
+    } finally {
+      a.close();
+      b.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the last listing', () => {
   it('is null before the first one, then replaced whole', () => {
     expect(j.readListing()).toBeNull();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // The journal's queries: one typed method per question the sync shell asks, every multi-row
 // update in one transaction. Opened (checked and migrated) by openJournal.
 import type Database from 'better-sqlite3';
@@ -60,6 +61,16 @@ function sameListing(a: ReadonlyMap<string, ListingEntry>, b: ReadonlyMap<string
   return true;
 }
 
+/** State key of the recorded listing's fingerprint, written with its rows. */
+const LISTING_PRINT = 'listing.print';
+
+/** A fingerprint of a listing, entry by entry in order. */
+function listingPrint(items: ReadonlyMap<string, ListingEntry>): string {
+  const parts: string[] = [];
+  for (const [id, e] of items) parts.push(id, e.title, e.lastModifiedAt ?? '');
+  return createHash('sha1').update(parts.join('\u0000')).digest('base64');
+}
+
 /** JSON that round-trips: `undefined` would be dropped silently, so it is refused. */
 function toJson(value: unknown, what: string): string {
   const text = JSON.stringify(value);
@@ -112,6 +123,22 @@ export class Journal {
 
   // ── documents ────────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Every document as last read, kept while nothing wrote the table: an idle poll compares the
+   * listing with the records without reading 10,000 rows again. Written only outside a transaction
+   * (a rollback cannot leave it ahead of the file), dropped by every write of this connection and
+   * when another connection committed (SQLite's data_version moves).
+   */
+  private documentsCache: { version: number; records: readonly DocumentRecord[] } | null = null;
+
+  private dataVersion(): number {
+    return this.sql('PRAGMA data_version').pluck().get() as number;
+  }
+
+  private documentsChanged(): void {
+    this.documentsCache = null;
+  }
+
   getDocument(id: string): DocumentRecord | undefined {
     const row = this.sql('SELECT * FROM documents WHERE id = ?').get(id) as DocumentRow | undefined;
     return row && toDocument(row);
@@ -124,10 +151,15 @@ export class Journal {
 
   /** Every document, by path. */
   listDocuments(): DocumentRecord[] {
-    return (this.sql('SELECT * FROM documents ORDER BY path').all() as DocumentRow[]).map(toDocument);
+    const version = this.dataVersion();
+    if (this.documentsCache?.version === version) return [...this.documentsCache.records];
+    const records = (this.sql('SELECT * FROM documents ORDER BY path').all() as DocumentRow[]).map((r) => Object.freeze(toDocument(r)));
+    if (!this.db.inTransaction) this.documentsCache = { version, records };
+    return [...records];
   }
 
   upsertDocument(doc: DocumentInput): void {
+    this.documentsChanged();
     this.sql(`
       INSERT INTO documents (id, path, title, location, folder_id, daily_note_date, remote_modified_at, created_at, file_hash, synced_at)
       VALUES (@id, @path, @title, @location, @folderId, @dailyNoteDate, @remoteModifiedAt, @createdAt, @fileHash, @syncedAt)
@@ -140,16 +172,19 @@ export class Journal {
 
   /** Forgets a document and its base blocks. Returns whether it was known. */
   deleteDocument(id: string): boolean {
+    this.documentsChanged();
     return this.sql('DELETE FROM documents WHERE id = ?').run(id).changes > 0;
   }
 
   /** Records that the document's file now lives at `path`. Returns whether the document was known. */
   renameDocumentPath(id: string, path: string): boolean {
+    this.documentsChanged();
     return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, this.stamp(), id).changes > 0;
   }
 
   /** Records the hash of the file as the daemon just wrote or read it. */
   setFileHash(id: string, fileHash: string | null): boolean {
+    this.documentsChanged();
     return this.sql('UPDATE documents SET file_hash = ?, synced_at = ? WHERE id = ?').run(fileHash, this.stamp(), id).changes > 0;
   }
 
@@ -158,6 +193,7 @@ export class Journal {
    * `to`, in one transaction. Returns how many documents and folders moved.
    */
   movePathPrefix(from: string, to: string): { documents: number; folders: number } {
+    this.documentsChanged();
     return this.transaction(() => {
       const params = { from, to, fromSlash: `${from}/`, len: from.length + 1, stamp: this.stamp() };
       const documents = this.sql(`
@@ -231,15 +267,19 @@ export class Journal {
   /** Replaces the remembered listing with a new one, whole. */
   replaceListing(takenAt: string, items: Iterable<readonly [string, ListingEntry]> | ReadonlyMap<string, ListingEntry>): void {
     const next = new Map(items);
+    const print = listingPrint(next);
     this.transaction(() => {
       // The same listing as the one recorded (an idle poll): only its time is written, not the rows.
-      // Compared with the rows themselves, not with a copy in memory, which an enclosing transaction
-      // that rolled back would have left ahead of the file.
-      if (!sameListing(this.listingRows(), next)) {
+      // Known by the fingerprint written with the rows (and their count), or else by the rows
+      // themselves; never by a copy in memory, which an enclosing transaction that rolled back would
+      // have left ahead of the file.
+      const printed = this.getState<string>(LISTING_PRINT) === print && (this.sql('SELECT count(*) FROM listing').pluck().get() as number) === next.size;
+      if (!printed && !sameListing(this.listingRows(), next)) {
         this.sql('DELETE FROM listing').run();
         const insert = this.sql('INSERT INTO listing (doc_id, title, last_modified_at) VALUES (?, ?, ?)');
         for (const [id, e] of next) insert.run(id, e.title, e.lastModifiedAt);
       }
+      if (!printed) this.setState(LISTING_PRINT, print);
       this.sql('INSERT INTO listing_meta (one, taken_at) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET taken_at = excluded.taken_at').run(takenAt);
     });
   }

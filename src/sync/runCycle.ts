@@ -8,7 +8,8 @@ import { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { FILE_ONLY } from '../log.js';
 import type { SyncContext } from './SyncContext.js';
-import { applyLayout, type Move } from './applyLayout.js';
+import { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
+import { LayoutMemo } from './LayoutMemo.js';
 import { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
 import { detectRemoteChanges } from './detectRemoteChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
@@ -76,6 +77,10 @@ function emptyResult(startedAt: string): CycleResult {
     written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
     blocked: [], failed: [], ignored: [], unplaced: [], requests: 0,
   };
+}
+
+function nothingToLayOut(): LayoutOutcome {
+  return { folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(), vacated: new Set() };
 }
 
 /** The layout's input: every placed document, and known ones no listing placed this time where they were. */
@@ -193,8 +198,18 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   const local = await detectLocalChanges(ctx, opts.localCandidates);
   const byId = new Map(records.map((r) => [r.id, r]));
 
-  const layout = planLayout({ documents: layoutDocuments(snapshot, records), folders: snapshot.folders });
-  const shape = await applyLayout(ctx, snapshot, layout, local);
+  // A poll whose listing places every document where the last layout applied whole put it, with no
+  // file changed here, has nothing to lay out: planning and applying it is skipped.
+  const layoutInput = layoutDocuments(snapshot, records);
+  const quiet = opts.localCandidates !== undefined && local.size === 0 && snapshot.unplaced.length === 0
+    && LayoutMemo.unchanged(journal, layoutInput, snapshot.folders, records, journal.listFolders());
+  const layout = quiet ? null : planLayout({ documents: layoutInput, folders: snapshot.folders });
+  const shape = layout ? await applyLayout(ctx, snapshot, layout, local) : nothingToLayOut();
+  if (layout) {
+    const whole = shape.unsettled.size + shape.blocked.length + shape.ignored.length + shape.recovered.length + snapshot.unplaced.length === 0;
+    if (whole) LayoutMemo.remember(journal, layoutInput, snapshot.folders, layout);
+    else LayoutMemo.forget(journal);
+  }
   for (const id of shape.recovered) local.delete(id);
   result.localChanged = [...local].map(([id, change]) => ({ id, path: byId.get(id)!.path, change }));
   const skip = new Set(local.keys());
