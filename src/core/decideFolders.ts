@@ -52,107 +52,140 @@ export const FOLDER_REF = '@ref:folder:';
 const nameOfDir = (dir: string) => dir.slice(dir.lastIndexOf('/') + 1);
 const under = (path: string, dir: string) => path.startsWith(`${dir}/`);
 
+/** What one decision pass works on: the input indexed, what it decided so far, and which directories and folders are spoken for. */
+interface FolderPass {
+  input: FolderDecisionInput;
+  out: FolderDecisions;
+  localDirs: Set<string>;
+  remoteById: Map<string, Omit<FolderState, 'path'>>;
+  baseByPath: Map<string, FolderState>;
+  /** Directories nobody knows yet. */
+  fresh: Set<string>;
+  /** Fresh directories already taken as a known folder's new place. */
+  consumed: Set<string>;
+  /** Known folders already decided. */
+  handled: Set<string>;
+}
+
 export function decideFolders(input: FolderDecisionInput): FolderDecisions {
-  const out: FolderDecisions = { creates: [], renames: [], moves: [], deletes: [], folderOfDir: new Map(), problems: [] };
-  const localDirs = new Set(input.localDirs);
-  const remoteById = new Map(input.remote.map((f) => [f.id, f]));
-  const baseByPath = new Map(input.base.map((f) => [f.path, f]));
-  for (const f of input.base) if (localDirs.has(f.path)) out.folderOfDir.set(f.path, f.id);
-
-  // Directories nobody knows yet, shallowest first (a parent is created before its children).
-  const fresh = new Set([...localDirs].filter((d) => !baseByPath.has(d)));
-  const consumed = new Set<string>();
-
-  // A folder whose directory is gone: renamed when most of its documents are now in one new directory.
-  const gone = input.base.filter((f) => !localDirs.has(f.path)).sort((a, b) => a.path.length - b.path.length);
-  const handled = new Set<string>();
-  for (const f of gone) {
-    if (handled.has(f.id)) continue;
-    const remote = remoteById.get(f.id);
-    if (!remote) {
-      handled.add(f.id);
-      continue; // gone on both sides
-    }
-    if (remote.name !== f.name || remote.parentId !== f.parentId) {
-      handled.add(f.id); // the service changed it too: its place wins, the layout puts the directory back
-      continue;
-    }
-    const votes = new Map<string, number>();
-    for (const d of input.documents) {
-      if (!d.basePath || !d.localPath || dirOfPath(d.basePath) !== f.path) continue;
-      const dir = dirOfPath(d.localPath);
-      if (fresh.has(dir) && !consumed.has(dir)) votes.set(dir, (votes.get(dir) ?? 0) + 1);
-    }
-    const best = [...votes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-    const inFolder = input.documents.filter((d) => d.basePath && dirOfPath(d.basePath) === f.path).length;
-    if (best && best[1] * 2 >= inFolder) {
-      const to = best[0];
-      consumed.add(to);
-      if (nameOfDir(to) === nameOfDir(f.path)) {
-        // Same name elsewhere: a move, which the API has (the folder keeps its id).
-        out.folderOfDir.set(to, f.id);
-        out.moves.push({ id: f.id, from: f.path, to, parent: parentFolder(dirOfPath(to)) });
-        handled.add(f.id);
-        for (const sub of input.base) {
-          const moved = to + sub.path.slice(f.path.length);
-          if (under(sub.path, f.path) && localDirs.has(moved)) {
-            handled.add(sub.id);
-            consumed.add(moved);
-            out.folderOfDir.set(moved, sub.id);
-          }
-        }
-        continue;
-      }
-      const ref = `${FOLDER_REF}${to}`;
-      out.folderOfDir.set(to, ref);
-      out.creates.push({ ref, name: nameOfDir(to), parent: parentFolder(dirOfPath(to)), path: to });
-      out.renames.push({
-        id: f.id, from: f.path, to, ref,
-        documentIds: input.documents.filter((d) => d.remoteFolderId === f.id).map((d) => d.id),
-        subfolderIds: input.remote.filter((s) => s.parentId === f.id).map((s) => s.id),
-      });
-      handled.add(f.id);
-      // Its subfolders went along: same folders, under the new one.
-      for (const sub of input.base) {
-        if (!under(sub.path, f.path)) continue;
-        const moved = to + sub.path.slice(f.path.length);
-        if (localDirs.has(moved)) {
-          handled.add(sub.id);
-          consumed.add(moved);
-          out.folderOfDir.set(moved, sub.id);
-        }
-      }
-      continue;
-    }
-    handled.add(f.id);
-    // Deleted in the mirror. Documents the service has there that the mirror never had would be
-    // moved out by the service: keep the folder instead, and let the directory come back with them.
-    const unknown = input.documents.filter((d) => d.remoteFolderId === f.id && !d.basePath);
-    if (unknown.length > 0) {
-      out.problems.push(`The folder "${f.path}" was deleted in the mirror, but the service has ${unknown.length} new document(s) in it; it is kept and its directory comes back.`);
-      continue;
-    }
-    out.deletes.push({ id: f.id, path: f.path });
-  }
+  const s = startPass(input);
+  // A folder whose directory is gone, shallowest first: renamed when most of its documents are now in one new directory.
+  const gone = input.base.filter((f) => !s.localDirs.has(f.path)).sort((a, b) => a.path.length - b.path.length);
+  for (const f of gone) if (!s.handled.has(f.id)) decideGoneFolder(s, f);
   // A folder is deleted after its subfolders (deepest first).
-  out.deletes.sort((a, b) => b.path.split('/').length - a.path.split('/').length);
+  s.out.deletes.sort((a, b) => b.path.split('/').length - a.path.split('/').length);
+  createFreshFolders(s);
+  return s.out;
+}
 
-  function parentFolder(dir: string): string | null {
-    if (dir === '') return null;
-    const known = out.folderOfDir.get(dir);
-    if (known) return known;
-    const base = baseByPath.get(dir);
-    if (base && localDirs.has(dir)) return base.id;
-    return `${FOLDER_REF}${dir}`;
+/** Invariant: a known folder whose directory is still there keeps its id for that directory. */
+function startPass(input: FolderDecisionInput): FolderPass {
+  const localDirs = new Set(input.localDirs);
+  const baseByPath = new Map(input.base.map((f) => [f.path, f]));
+  const s: FolderPass = {
+    input, localDirs, baseByPath,
+    out: { creates: [], renames: [], moves: [], deletes: [], folderOfDir: new Map(), problems: [] },
+    remoteById: new Map(input.remote.map((f) => [f.id, f])),
+    fresh: new Set([...localDirs].filter((d) => !baseByPath.has(d))),
+    consumed: new Set(),
+    handled: new Set(),
+  };
+  for (const f of input.base) if (localDirs.has(f.path)) s.out.folderOfDir.set(f.path, f.id);
+  return s;
+}
+
+/** Invariant: each gone folder ends decided exactly once: moved, renamed, deleted, kept, or left to the service's side. */
+function decideGoneFolder(s: FolderPass, f: FolderState): void {
+  s.handled.add(f.id);
+  const remote = s.remoteById.get(f.id);
+  if (!remote) return; // gone on both sides
+  if (remote.name !== f.name || remote.parentId !== f.parentId) return; // the service changed it too: its place wins, the layout puts the directory back
+  const to = newDirectoryOf(s, f);
+  if (to !== undefined) {
+    s.consumed.add(to);
+    if (nameOfDir(to) === nameOfDir(f.path)) moveFolder(s, f, to);
+    else renameFolder(s, f, to);
+    carrySubfolders(s, f, to);
+    return;
   }
+  deleteFolder(s, f);
+}
 
-  for (const dir of [...fresh].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1))) {
-    if (consumed.has(dir)) continue;
+/** Invariant: a fresh directory is the new place of at most one gone folder, and only of one holding at least half its documents. */
+function newDirectoryOf(s: FolderPass, f: FolderState): string | undefined {
+  const votes = new Map<string, number>();
+  for (const d of s.input.documents) {
+    if (!d.basePath || !d.localPath || dirOfPath(d.basePath) !== f.path) continue;
+    const dir = dirOfPath(d.localPath);
+    if (s.fresh.has(dir) && !s.consumed.has(dir)) votes.set(dir, (votes.get(dir) ?? 0) + 1);
+  }
+  const best = [...votes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  const inFolder = s.input.documents.filter((d) => d.basePath && dirOfPath(d.basePath) === f.path).length;
+  return best && best[1] * 2 >= inFolder ? best[0] : undefined;
+}
+
+/** Invariant: the same name elsewhere is a move, which the API has: the folder keeps its id. */
+function moveFolder(s: FolderPass, f: FolderState, to: string): void {
+  s.out.folderOfDir.set(to, f.id);
+  s.out.moves.push({ id: f.id, from: f.path, to, parent: parentFolder(s, dirOfPath(to)) });
+}
+
+/** Invariant: a rename (the API has none) creates the new folder and moves every document and subfolder the service has in the old one. */
+function renameFolder(s: FolderPass, f: FolderState, to: string): void {
+  const ref = `${FOLDER_REF}${to}`;
+  s.out.folderOfDir.set(to, ref);
+  s.out.creates.push({ ref, name: nameOfDir(to), parent: parentFolder(s, dirOfPath(to)), path: to });
+  s.out.renames.push({
+    id: f.id, from: f.path, to, ref,
+    documentIds: s.input.documents.filter((d) => d.remoteFolderId === f.id).map((d) => d.id),
+    subfolderIds: s.input.remote.filter((sub) => sub.parentId === f.id).map((sub) => sub.id),
+  });
+}
+
+/** Invariant: subfolders that went along with a moved or renamed folder stay the same folders, under its new place. */
+function carrySubfolders(s: FolderPass, f: FolderState, to: string): void {
+  for (const sub of s.input.base) {
+    if (!under(sub.path, f.path)) continue;
+    const moved = to + sub.path.slice(f.path.length);
+    if (s.localDirs.has(moved)) {
+      s.handled.add(sub.id);
+      s.consumed.add(moved);
+      s.out.folderOfDir.set(moved, sub.id);
+    }
+  }
+}
+
+/**
+ * Invariant: a folder is deleted only when the mirror held all the service has in it. Documents the
+ * service has there that the mirror never had would be moved out by the service: the folder is kept
+ * instead, and its directory comes back with them.
+ */
+function deleteFolder(s: FolderPass, f: FolderState): void {
+  const unknown = s.input.documents.filter((d) => d.remoteFolderId === f.id && !d.basePath);
+  if (unknown.length > 0) {
+    s.out.problems.push(`The folder "${f.path}" was deleted in the mirror, but the service has ${unknown.length} new document(s) in it; it is kept and its directory comes back.`);
+    return;
+  }
+  s.out.deletes.push({ id: f.id, path: f.path });
+}
+
+/** Invariant: a directory's folder is the one decided for it, else the known one there, else the ref of the folder created for it. */
+function parentFolder(s: FolderPass, dir: string): string | null {
+  if (dir === '') return null;
+  const known = s.out.folderOfDir.get(dir);
+  if (known) return known;
+  const base = s.baseByPath.get(dir);
+  if (base && s.localDirs.has(dir)) return base.id;
+  return `${FOLDER_REF}${dir}`;
+}
+
+/** Invariant: creates run shallowest first, so a parent's ref is known before its children need it. */
+function createFreshFolders(s: FolderPass): void {
+  for (const dir of [...s.fresh].sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1))) {
+    if (s.consumed.has(dir)) continue;
     const ref = `${FOLDER_REF}${dir}`;
-    out.folderOfDir.set(dir, ref);
-    out.creates.push({ ref, name: nameOfDir(dir), parent: parentFolder(dirOfPath(dir)), path: dir });
+    s.out.folderOfDir.set(dir, ref);
+    s.out.creates.push({ ref, name: nameOfDir(dir), parent: parentFolder(s, dirOfPath(dir)), path: dir });
   }
-  // Creates run shallowest first so a parent's ref is known before its children need it.
-  out.creates.sort((a, b) => a.path.split('/').length - b.path.split('/').length);
-  return out;
+  s.out.creates.sort((a, b) => a.path.split('/').length - b.path.split('/').length);
 }

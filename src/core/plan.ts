@@ -111,32 +111,52 @@ function destinationBody(to: Destination) {
   return 'folderId' in to ? { folderId: to.folderId } : { destination: to.location };
 }
 
-export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
-  const max = opts.maxBlocksPerRequest ?? DEFAULT_MAX_BLOCKS;
-  const folderName = (id: string) => input.folderName?.(id) ?? id;
-  const where = (to: Destination) => ('folderId' in to ? `folder "${folderName(to.folderId)}"` : to.location === 'unsorted' ? 'Unsorted' : 'Templates');
-  const steps: PlanStep[] = [];
-  const folders = input.folders ?? { creates: [], renames: [], moves: [], deletes: [] };
+/** What planSync works on: the input, the request size, the names for descriptions, and the steps so far (in the order they run). */
+interface PlanPass {
+  input: PlanInput;
+  max: number;
+  folders: NonNullable<PlanInput['folders']>;
+  steps: PlanStep[];
+  folderName: (id: string) => string;
+  where: (to: Destination) => string;
+}
 
-  // 1. Folders to create, one request per depth (a child needs its parent's id).
-  const byDepth = new Map<number, typeof folders.creates>();
-  for (const c of folders.creates) {
+export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
+  const folderName = (id: string) => input.folderName?.(id) ?? id;
+  const p: PlanPass = {
+    input,
+    max: opts.maxBlocksPerRequest ?? DEFAULT_MAX_BLOCKS,
+    folders: input.folders ?? { creates: [], renames: [], moves: [], deletes: [] },
+    steps: [],
+    folderName,
+    where: (to) => ('folderId' in to ? `folder "${folderName(to.folderId)}"` : to.location === 'unsorted' ? 'Unsorted' : 'Templates'),
+  };
+  for (const step of [createFolders, createDocuments, moveDocuments, editBlocks, placeBlocks, deleteBlocks, trashDocuments, tidyFolders]) step(p);
+  return p.steps;
+}
+
+/** Folders to create, one request per depth. Invariant: a child folder is created in a later request than its parent, whose id it needs. */
+function createFolders(p: PlanPass): void {
+  const byDepth = new Map<number, typeof p.folders.creates>();
+  for (const c of p.folders.creates) {
     const depth = c.path.split('/').length;
     byDepth.set(depth, [...(byDepth.get(depth) ?? []), c]);
   }
   for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
     const list = byDepth.get(depth)!;
-    steps.push({
+    p.steps.push({
       method: 'POST', path: '/folders', blocks: 0, docs: [],
       body: { folders: list.map((c) => (c.parent === null ? { name: c.name } : { name: c.name, parentFolderId: c.parent })) },
       describe: `POST /folders: create ${list.map((c) => `"${c.path}"`).join(', ')}`,
       yields: list.map((c, i) => ({ ref: c.ref, at: [i] })),
     });
   }
+}
 
-  // 2. Documents to create, one request per destination; daily notes come into being with their content.
+/** Documents to create, one request per destination. Invariant: every new document exists before a step sends its content (daily notes come into being with their content instead). */
+function createDocuments(p: PlanPass): void {
   const creates = new Map<string, { to: Destination; docs: DocumentWork[] }>();
-  for (const w of input.documents) {
+  for (const w of p.input.documents) {
     const c = w.decision?.create;
     if (!c || !('title' in c)) continue;
     const key = JSON.stringify(c.destination);
@@ -145,15 +165,17 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
     creates.set(key, entry);
   }
   for (const { to, docs } of creates.values()) {
-    steps.push({
+    p.steps.push({
       method: 'POST', path: '/documents', blocks: 0, docs: docs.map((w) => w.doc),
       body: { documents: docs.map((w) => ({ title: (w.decision!.create as { title: string }).title })), ...(('folderId' in to) || to.location !== 'unsorted' ? { destination: destinationBody(to) } : {}) },
-      describe: `POST /documents: create ${docs.map((w) => `"${w.name}"`).join(', ')} in ${where(to)}`,
+      describe: `POST /documents: create ${docs.map((w) => `"${w.name}"`).join(', ')} in ${p.where(to)}`,
       yields: docs.map((w, i) => ({ ref: w.doc, at: [i] })),
     });
   }
+}
 
-  // 3. Moves and restores of documents, one request per destination; a renamed folder's documents go with them.
+/** Moves and restores of documents, one request per destination. Invariant: each document is moved once, a renamed folder's documents with it, before its old folder is deleted. */
+function moveDocuments(p: PlanPass): void {
   const moves = new Map<string, { to: Destination; ids: string[]; names: string[] }>();
   const addMove = (to: Destination, id: string, name: string) => {
     const key = JSON.stringify(to);
@@ -164,38 +186,42 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
     }
     moves.set(key, entry);
   };
-  for (const w of input.documents) if (w.decision?.move) addMove(w.decision.move, w.doc, `"${w.name}"`);
-  for (const r of folders.renames) for (const id of r.documentIds) addMove({ folderId: r.ref }, id, input.documents.find((w) => w.doc === id) ? `"${input.documents.find((w) => w.doc === id)!.name}"` : id);
+  for (const w of p.input.documents) if (w.decision?.move) addMove(w.decision.move, w.doc, `"${w.name}"`);
+  for (const r of p.folders.renames) for (const id of r.documentIds) addMove({ folderId: r.ref }, id, p.input.documents.find((w) => w.doc === id) ? `"${p.input.documents.find((w) => w.doc === id)!.name}"` : id);
   for (const { to, ids, names } of moves.values()) {
-    steps.push({ method: 'PUT', path: '/documents/move', blocks: 0, docs: ids, parts: ids, body: { documentIds: ids, destination: destinationBody(to) }, describe: `PUT /documents/move: ${names.join(', ')} to ${where(to)}` });
+    p.steps.push({ method: 'PUT', path: '/documents/move', blocks: 0, docs: ids, parts: ids, body: { documentIds: ids, destination: destinationBody(to) }, describe: `PUT /documents/move: ${names.join(', ')} to ${p.where(to)}` });
   }
+}
 
-  // 4. Every edited block and renamed title of every document in one PUT /blocks (split when large).
+/** Every edited block and renamed title of every document in PUT /blocks requests. Invariant: no request holds more than the largest block count the service takes. */
+function editBlocks(p: PlanPass): void {
   const edits: Array<{ id: string; markdown: string; doc: string; what: string; cardLayout?: CardLayout }> = [];
-  for (const w of input.documents) {
+  for (const w of p.input.documents) {
     if (w.decision?.rename !== undefined && !isRef(w.doc)) edits.push({ id: w.doc, markdown: w.decision.rename, doc: w.doc, what: `rename "${w.name}" to "${w.decision.rename}"` });
     for (const e of w.changes?.edits ?? []) edits.push({ id: e.id, markdown: e.markdown, doc: w.doc, what: '', ...(e.cardLayout ? { cardLayout: e.cardLayout } : {}) });
   }
-  for (const part of chunks(edits, max)) {
+  for (const part of chunks(edits, p.max)) {
     const docs = [...new Set(part.map((e) => e.doc))];
     const renames = part.filter((e) => e.what).map((e) => e.what);
     const blocks = part.filter((e) => !e.what).length;
-    const names = docs.map((d) => `"${input.documents.find((w) => w.doc === d)!.name}"`).join(', ');
-    steps.push({
+    const names = docs.map((d) => `"${p.input.documents.find((w) => w.doc === d)!.name}"`).join(', ');
+    p.steps.push({
       method: 'PUT', path: '/blocks', blocks: part.length, docs, parts: part.map((e) => e.doc), body: { blocks: part.map((e) => (e.cardLayout ? { id: e.id, markdown: e.markdown, cardLayout: e.cardLayout } : { id: e.id, markdown: e.markdown })) },
       describe: `PUT /blocks: ${[blocks ? `edit ${plural(blocks, 'block')} in ${names}` : '', ...renames].filter(Boolean).join('; ')}`,
     });
   }
+}
 
-  // 5. Per document: moves, inserts (one per contiguous run), then moves into pages created just now.
-  for (const w of input.documents) {
+/** Per document: moves, inserts (one per contiguous run, a long run in parts), then moves into pages created just now. Invariant: a block is inserted or moved only after the block or page it is anchored to exists. */
+function placeBlocks(p: PlanPass): void {
+  for (const w of p.input.documents) {
     const cs = w.changes;
     if (!cs) continue;
     const ref = (r: string) => blockRef(w.doc, r);
     const daily = w.decision?.create && 'dailyNoteDate' in w.decision.create ? w.decision.create.dailyNoteDate : undefined;
     const move = (m: MoveRun) => {
-      for (const ids of chunks(m.ids, max)) {
-        steps.push({
+      for (const ids of chunks(m.ids, p.max)) {
+        p.steps.push({
           method: 'PUT', path: '/blocks/move', blocks: ids.length, docs: [w.doc],
           body: { blockIds: ids, position: positionOf(m.anchor, w.doc, ref) },
           describe: `PUT /blocks/move: move ${plural(ids.length, 'block')} ${'after' in m.anchor ? 'after another' : 'to the start of its page'} in "${w.name}"`,
@@ -206,10 +232,10 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
     for (const run of cs.inserts) {
       // A long run goes in parts, each after the last block of the part before.
       let anchor: Anchor = run.anchor;
-      for (const part of chunks(run.blocks, max, treeSize)) {
+      for (const part of chunks(run.blocks, p.max, treeSize)) {
         const position = daily && 'start' in anchor && anchor.start === null ? { position: 'end', date: daily } : positionOf(anchor, w.doc, ref);
         const size = part.reduce((a, s) => a + treeSize(s), 0);
-        steps.push({
+        p.steps.push({
           method: 'POST', path: '/blocks', blocks: size, docs: [w.doc],
           body: { blocks: part.map(newBlock), position },
           describe: `POST /blocks: insert ${plural(size, 'block')} ${'after' in anchor ? 'after another' : 'at the start'} in "${w.name}"${daily ? ` (the daily note of ${daily})` : ''}`,
@@ -220,50 +246,55 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
     }
     cs.lateMoves.forEach(move);
     if (daily && cs.inserts.length > 0) {
-      steps.push({
+      p.steps.push({
         method: 'GET', path: '/blocks', query: { date: daily, maxDepth: '0' }, blocks: 1, docs: [w.doc],
         describe: `GET /blocks: read the id of the daily note of ${daily}`, yields: [{ ref: w.doc, at: [] }],
       });
     }
   }
+}
 
-  // 6. Deleted blocks of every document in one DELETE /blocks: last, so an interrupted push leaves text behind, never loses it.
-  const deletes = input.documents.flatMap((w) => (w.changes?.deletes ?? []).map((id) => ({ id, doc: w.doc, weight: w.changes!.removedBlocks / w.changes!.deletes.length })));
-  for (const part of chunks(deletes, max)) {
+/** Deleted blocks of every document in DELETE /blocks. Invariant: deletes come after every insert and edit, so an interrupted push leaves text behind, never loses it. */
+function deleteBlocks(p: PlanPass): void {
+  const deletes = p.input.documents.flatMap((w) => (w.changes?.deletes ?? []).map((id) => ({ id, doc: w.doc, weight: w.changes!.removedBlocks / w.changes!.deletes.length })));
+  for (const part of chunks(deletes, p.max)) {
     const docs = [...new Set(part.map((d) => d.doc))];
-    steps.push({
+    p.steps.push({
       method: 'DELETE', path: '/blocks', blocks: Math.round(part.reduce((a, d) => a + d.weight, 0)), docs, parts: part.map((d) => d.doc), body: { blockIds: part.map((d) => d.id) },
-      describe: `DELETE /blocks: delete ${plural(part.length, 'block')} in ${docs.map((d) => `"${input.documents.find((w) => w.doc === d)!.name}"`).join(', ')}`,
+      describe: `DELETE /blocks: delete ${plural(part.length, 'block')} in ${docs.map((d) => `"${p.input.documents.find((w) => w.doc === d)!.name}"`).join(', ')}`,
     });
   }
+}
 
-  // 7. Documents to the trash, in one request.
-  const trashed = input.documents.filter((w) => w.decision?.trash && !isRef(w.doc));
+/** Documents to the trash, in one request. Invariant: only documents that exist on the service (no refs) are trashed. */
+function trashDocuments(p: PlanPass): void {
+  const trashed = p.input.documents.filter((w) => w.decision?.trash && !isRef(w.doc));
   if (trashed.length > 0) {
-    steps.push({ method: 'DELETE', path: '/documents', blocks: 0, docs: trashed.map((w) => w.doc), parts: trashed.map((w) => w.doc), body: { documentIds: trashed.map((w) => w.doc) }, describe: `DELETE /documents: move ${trashed.map((w) => `"${w.name}"`).join(', ')} to the trash` });
+    p.steps.push({ method: 'DELETE', path: '/documents', blocks: 0, docs: trashed.map((w) => w.doc), parts: trashed.map((w) => w.doc), body: { documentIds: trashed.map((w) => w.doc) }, describe: `DELETE /documents: move ${trashed.map((w) => `"${w.name}"`).join(', ')} to the trash` });
   }
+}
 
-  // 8. Folders: moves, the subfolders of renamed ones, then deletes (the renamed ones' old folders too), deepest first.
+/** Folders: moves, the subfolders of renamed ones, then deletes (the renamed ones' old folders too). Invariant: a folder is deleted after everything it held has moved out, deepest first. */
+function tidyFolders(p: PlanPass): void {
   const folderMoves = new Map<string, string[]>();
   const addFolderMove = (parent: string | null, id: string) => {
     const key = parent ?? '';
     folderMoves.set(key, [...(folderMoves.get(key) ?? []), id]);
   };
-  for (const m of folders.moves) addFolderMove(m.parent, m.id);
-  for (const r of folders.renames) for (const id of r.subfolderIds) addFolderMove(r.ref, id);
+  for (const m of p.folders.moves) addFolderMove(m.parent, m.id);
+  for (const r of p.folders.renames) for (const id of r.subfolderIds) addFolderMove(r.ref, id);
   for (const [parent, ids] of folderMoves) {
-    steps.push({
+    p.steps.push({
       method: 'PUT', path: '/folders/move', blocks: 0, docs: [], body: { folderIds: ids, destination: parent === '' ? 'root' : { parentFolderId: parent } },
-      describe: `PUT /folders/move: ${ids.map((id) => `"${folderName(id)}"`).join(', ')} ${parent === '' ? 'to the top level' : `into "${folderName(parent)}"`}`,
+      describe: `PUT /folders/move: ${ids.map((id) => `"${p.folderName(id)}"`).join(', ')} ${parent === '' ? 'to the top level' : `into "${p.folderName(parent)}"`}`,
     });
   }
-  const folderDeletes = [...folders.renames.map((r) => ({ id: r.id, path: r.from, renamed: r.to })), ...folders.deletes.map((d) => ({ ...d, renamed: undefined as string | undefined }))]
+  const folderDeletes = [...p.folders.renames.map((r) => ({ id: r.id, path: r.from, renamed: r.to })), ...p.folders.deletes.map((d) => ({ ...d, renamed: undefined as string | undefined }))]
     .sort((a, b) => b.path.split('/').length - a.path.split('/').length);
   if (folderDeletes.length > 0) {
-    steps.push({
+    p.steps.push({
       method: 'DELETE', path: '/folders', blocks: 0, docs: [], body: { folderIds: folderDeletes.map((d) => d.id) },
       describe: `DELETE /folders: ${folderDeletes.map((d) => (d.renamed ? `"${d.path}" (renamed to "${d.renamed}": the API has no folder rename, so a new folder was created and its contents moved there)` : `"${d.path}"`)).join(', ')}`,
     });
   }
-  return steps;
 }
