@@ -151,6 +151,8 @@ async function stateSize(): Promise<Figure[]> {
         } as unknown as DocumentTask;
         recordRemoteHistory(ctx, task, 'PUT /blocks, DELETE /blocks');
       }
+      // As each day's cycle ends: the write-ahead log goes into the journal file.
+      session.journal.checkpoint();
     }
     session.journal.transaction(() => undefined);
     const mirror = bytesUnder(root, state);

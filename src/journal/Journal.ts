@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 // The journal's queries: one typed method per question the sync shell asks, every multi-row
 // update in one transaction. Opened (checked and migrated) by openJournal.
 import type Database from 'better-sqlite3';
+import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
-import type {
-  BaseBlock, BlockKind, ConflictInput, ConflictRecord, DocumentInput, DocumentLocation, DocumentRecord,
-  FileStatRecord, FolderRecord, HistoryBlock, HistoryInput, HistoryRecord, HistorySummary, Intent, IntentInput, JournalCounts, Listing, ListingEntry,
+import {
+  BLOCK_KINDS, type BaseBlock, type ConflictInput, type ConflictRecord, type DocumentInput, type DocumentLocation, type DocumentRecord,
+  type FileStatRecord, type FolderRecord, type HistoryBlock, type HistoryInput, type HistoryRecord, type Intent, type IntentInput, type JournalCounts, type Listing, type ListingEntry,
 } from './types.js';
 
 interface DocumentRow {
@@ -13,10 +14,8 @@ interface DocumentRow {
   daily_note_date: string | null; remote_modified_at: string | null; created_at: string | null;
   file_hash: string | null; synced_at: string;
 }
-interface BlockRow {
-  id: string; parent_id: string | null; position: number; level: number; kind: BlockKind;
-  type: string; markdown: string; hash: string;
-}
+/** The documents table's columns but the base (read only by getBaseBlocks). */
+const DOCUMENT_COLUMNS = 'id, path, title, location, folder_id, daily_note_date, remote_modified_at, created_at, file_hash, synced_at';
 interface FolderRow { id: string; name: string; parent_id: string | null; path: string; document_count: number }
 interface IntentRow { id: number; doc_id: string | null; op: string; payload: string; created_at: string }
 interface ConflictRow {
@@ -25,21 +24,17 @@ interface ConflictRow {
 
 interface HistoryRow {
   id: number; at: string; side: 'local' | 'remote'; doc_id: string | null; path: string; cause: string; request: string | null;
-  version_file: string | null; size: number; blocks: string | null; summary: string;
+  version_file: string | null; size: number; blocks: Buffer | null; added: number; removed: number; edited: number;
 }
 const toHistory = (r: HistoryRow): HistoryRecord => ({
   id: r.id, at: r.at, side: r.side, docId: r.doc_id, path: r.path, cause: r.cause, request: r.request, versionFile: r.version_file,
-  size: r.size, blocks: r.blocks === null ? null : (JSON.parse(r.blocks) as HistoryBlock[]), summary: JSON.parse(r.summary) as HistorySummary,
+  size: r.size, blocks: r.blocks === null ? null : (decodeBlocks(r.blocks) as HistoryBlock[]), summary: { added: r.added, removed: r.removed, edited: r.edited },
 });
 
 const toDocument = (r: DocumentRow): DocumentRecord => ({
   id: r.id, path: r.path, title: r.title, location: r.location, folderId: r.folder_id,
   dailyNoteDate: r.daily_note_date, remoteModifiedAt: r.remote_modified_at, createdAt: r.created_at,
   fileHash: r.file_hash, syncedAt: r.synced_at,
-});
-const toBlock = (r: BlockRow): BaseBlock => ({
-  id: r.id, parentId: r.parent_id, position: r.position, level: r.level, kind: r.kind,
-  type: r.type, markdown: r.markdown, hash: r.hash,
 });
 const toFolder = (r: FolderRow): FolderRecord => ({
   id: r.id, name: r.name, parentId: r.parent_id, path: r.path, documentCount: r.document_count,
@@ -113,8 +108,29 @@ export class Journal {
     return this.db.transaction(fn).immediate();
   }
 
+  /**
+   * Moves what the write-ahead log holds into the journal file and cuts the log to nothing (at the
+   * end of a cycle, and at close). It never waits: while another process (the CLI beside a daemon)
+   * reads, the log stays as it is until the next time. Returns whether the log was emptied.
+   */
+  checkpoint(): boolean {
+    if (!this.db.open || this.db.memory || this.db.inTransaction) return false;
+    const wait = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      const [r] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      return r?.busy === 0;
+    } catch {
+      return false;
+    } finally {
+      this.db.pragma(`busy_timeout = ${wait}`);
+    }
+  }
+
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.checkpoint();
+    this.db.close();
   }
 
   get isOpen(): boolean {
@@ -140,12 +156,12 @@ export class Journal {
   }
 
   getDocument(id: string): DocumentRecord | undefined {
-    const row = this.sql('SELECT * FROM documents WHERE id = ?').get(id) as DocumentRow | undefined;
+    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
     return row && toDocument(row);
   }
 
   getDocumentByPath(path: string): DocumentRecord | undefined {
-    const row = this.sql('SELECT * FROM documents WHERE path = ?').get(path) as DocumentRow | undefined;
+    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE path = ?`).get(path) as DocumentRow | undefined;
     return row && toDocument(row);
   }
 
@@ -153,7 +169,7 @@ export class Journal {
   listDocuments(): DocumentRecord[] {
     const version = this.dataVersion();
     if (this.documentsCache?.version === version) return [...this.documentsCache.records];
-    const records = (this.sql('SELECT * FROM documents ORDER BY path').all() as DocumentRow[]).map((r) => Object.freeze(toDocument(r)));
+    const records = (this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents ORDER BY path`).all() as DocumentRow[]).map((r) => Object.freeze(toDocument(r)));
     if (!this.db.inTransaction) this.documentsCache = { version, records };
     return [...records];
   }
@@ -212,30 +228,27 @@ export class Journal {
 
   /** The document's base blocks in document order (pre-order, siblings by position). */
   getBaseBlocks(docId: string): BaseBlock[] {
-    return (this.sql(`
-      SELECT id, parent_id, position, level, kind, type, markdown, hash FROM base_blocks WHERE doc_id = ? ORDER BY seq
-    `).all(docId) as BlockRow[]).map(toBlock);
+    const row = this.sql('SELECT base FROM documents WHERE id = ?').get(docId) as { base: Buffer | null } | undefined;
+    return row?.base ? decodeBase(row.base) : [];
   }
 
   /** Replaces the document's whole base at once. The document must be recorded first. */
   replaceBaseBlocks(docId: string, blocks: readonly BaseBlock[]): void {
     const ordered = orderBlocks(docId, blocks);
-    this.transaction(() => {
-      this.sql('DELETE FROM base_blocks WHERE doc_id = ?').run(docId);
-      const insert = this.sql(`
-        INSERT INTO base_blocks (doc_id, seq, id, parent_id, position, level, kind, type, markdown, hash)
-        VALUES (@docId, @seq, @id, @parentId, @position, @level, @kind, @type, @markdown, @hash)
-      `);
-      ordered.forEach((b, seq) => insert.run({ ...b, docId, seq }));
-    });
+    for (const b of ordered) {
+      if (!BLOCK_KINDS.includes(b.kind)) throw new Error(`Base blocks of document ${docId}: block ${b.id} is of kind "${b.kind}", not one of ${BLOCK_KINDS.join(', ')}.`);
+    }
+    const changed = this.sql('UPDATE documents SET base_count = ?, base = ? WHERE id = ?')
+      .run(ordered.length, ordered.length === 0 ? null : encodeBase(ordered), docId).changes;
+    if (changed === 0) throw new Error(`Base blocks of document ${docId}: the journal does not hold that document (record it first).`);
   }
 
   /** How many base blocks one document (or, without an id, the whole journal) holds. */
   countBaseBlocks(docId?: string): number {
     const row = docId === undefined
-      ? this.sql('SELECT count(*) AS n FROM base_blocks').get() as { n: number }
-      : this.sql('SELECT count(*) AS n FROM base_blocks WHERE doc_id = ?').get(docId) as { n: number };
-    return row.n;
+      ? this.sql('SELECT coalesce(sum(base_count), 0) AS n FROM documents').get() as { n: number }
+      : this.sql('SELECT base_count AS n FROM documents WHERE id = ?').get(docId) as { n: number } | undefined;
+    return row?.n ?? 0;
   }
 
   // ── folders ──────────────────────────────────────────────────────────────────────────────────
@@ -374,9 +387,10 @@ export class Journal {
   // ---- history: versions the sync replaced or removed, on either side ----
 
   addHistory(h: HistoryInput): number {
-    const r = this.sql(`INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, summary)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-      h.at, h.side, h.docId, h.path, h.cause, h.request, h.versionFile, h.size, h.blocks === null ? null : toJson(h.blocks, 'history blocks'), toJson(h.summary, 'a history summary'),
+    const blocks = h.blocks === null ? null : encodeBlocks(h.blocks);
+    const r = this.sql(`INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      h.at, h.side, h.docId, h.path, h.cause, h.request, h.versionFile, blocks === null ? h.size : blocks.length, blocks, h.summary.added, h.summary.removed, h.summary.edited,
     );
     return Number(r.lastInsertRowid);
   }
@@ -409,7 +423,7 @@ export class Journal {
   counts(): JournalCounts {
     return this.sql(`
       SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM folders) AS folders,
-             (SELECT count(*) FROM base_blocks) AS baseBlocks, (SELECT count(*) FROM intents) AS pendingIntents,
+             (SELECT coalesce(sum(base_count), 0) FROM documents) AS baseBlocks, (SELECT count(*) FROM intents) AS pendingIntents,
              (SELECT count(*) FROM conflicts WHERE resolved_at IS NULL) AS openConflicts
     `).get() as JournalCounts;
   }

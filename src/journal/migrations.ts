@@ -1,6 +1,8 @@
 // The journal's schema as an ordered list of migrations; PRAGMA user_version records the last
 // one applied. Each migration runs in its own transaction together with the version bump.
 import type Database from 'better-sqlite3';
+import { encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
+import type { BaseBlock } from './types.js';
 
 /** Marks a database file as a spacesync journal (PRAGMA application_id): "SpSy". */
 export const APPLICATION_ID = 0x53705379;
@@ -126,6 +128,62 @@ export const MIGRATIONS: readonly Migration[] = [
           hash        TEXT NOT NULL,
           recorded_ns TEXT NOT NULL
         ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
+    // Compaction (issue 14): the journal of a 10,000-document mirror weighed six times its files.
+    // A document's base becomes one BLOB beside its record (blockCodec: binary ids, compressed text,
+    // no hash where hashBlock gives it back) instead of a row per block carrying the document's id
+    // twice (table and unique index) and hex hashes as text; a remote version's blocks and summary
+    // likewise; the index on documents.folder_id, which no query used, goes.
+    version: 4,
+    up: (db) => {
+      db.exec(`
+        ALTER TABLE documents ADD COLUMN base_count INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE documents ADD COLUMN base BLOB;
+        DROP INDEX documents_folder;
+      `);
+      const setBase = db.prepare('UPDATE documents SET base_count = ?, base = ? WHERE id = ?');
+      const rows = db.prepare('SELECT doc_id, id, parent_id AS parentId, position, level, kind, type, markdown, hash FROM base_blocks ORDER BY doc_id, seq')
+        .all() as Array<BaseBlock & { doc_id: string }>;
+      const byDoc = new Map<string, BaseBlock[]>();
+      for (const { doc_id: doc, ...b } of rows) {
+        const list = byDoc.get(doc);
+        if (list) list.push(b);
+        else byDoc.set(doc, [b]);
+      }
+      for (const [doc, blocks] of byDoc) setBase.run(blocks.length, encodeBase(blocks), doc);
+      db.exec(`
+        DROP TABLE base_blocks;
+        CREATE TABLE history_v4 (
+          id           INTEGER PRIMARY KEY AUTOINCREMENT,
+          at           TEXT NOT NULL,
+          side         TEXT NOT NULL CHECK (side IN ('local', 'remote')),
+          doc_id       TEXT,
+          path         TEXT NOT NULL,
+          cause        TEXT NOT NULL,
+          request      TEXT,
+          version_file TEXT,
+          size         INTEGER NOT NULL,
+          blocks       BLOB,
+          added        INTEGER NOT NULL,
+          removed      INTEGER NOT NULL,
+          edited       INTEGER NOT NULL
+        );
+      `);
+      const insert = db.prepare(`INSERT INTO history_v4 (id, at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
+        VALUES (@id, @at, @side, @doc_id, @path, @cause, @request, @version_file, @size, @blocks, @added, @removed, @edited)`);
+      const old = db.prepare('SELECT * FROM history ORDER BY id').all() as Array<{ id: number; at: string; side: string; doc_id: string | null; path: string; cause: string; request: string | null; version_file: string | null; size: number; blocks: string | null; summary: string }>;
+      for (const h of old) {
+        const summary = JSON.parse(h.summary) as { added: number; removed: number; edited: number };
+        const blocks = h.blocks === null ? null : encodeBlocks(JSON.parse(h.blocks) as CodedBlock[]);
+        insert.run({ id: h.id, at: h.at, side: h.side, doc_id: h.doc_id, path: h.path, cause: h.cause, request: h.request, version_file: h.version_file, size: blocks === null ? h.size : blocks.length, blocks, added: summary.added, removed: summary.removed, edited: summary.edited });
+      }
+      db.exec(`
+        DROP TABLE history;
+        ALTER TABLE history_v4 RENAME TO history;
+        CREATE INDEX history_path ON history (path, id);
       `);
     },
   },

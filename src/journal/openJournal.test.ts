@@ -39,7 +39,7 @@ describe('openJournal', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
-    expect(tables).toEqual(['base_blocks', 'conflicts', 'documents', 'file_stats', 'folders', 'history', 'intents', 'listing', 'listing_meta', 'state']);
+    expect(tables).toEqual(['conflicts', 'documents', 'file_stats', 'folders', 'history', 'intents', 'listing', 'listing_meta', 'state']);
     db.close();
   });
 

@@ -16,6 +16,10 @@ export interface OpenJournalOptions {
   migrations?: readonly Migration[];
 }
 
+/** The write-ahead log's bound: pages between checkpoints, and the size it is cut back to. */
+const WAL_PAGES = 256;
+const WAL_LIMIT_BYTES = 1024 * 1024;
+
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 function corrupt(file: string, reason: string, cause?: unknown): SpacesyncError {
@@ -100,6 +104,10 @@ export function openJournal(file: string, opts: OpenJournalOptions = {}): Journa
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
+    // The write-ahead log stays small: checkpointed every 1 MiB written (not 4), and cut back to
+    // 1 MiB after each checkpoint instead of keeping the largest size it ever reached.
+    db.pragma(`wal_autocheckpoint = ${WAL_PAGES}`);
+    db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
     migrate(db, migrations);
   } catch (e) {
     db.close();

@@ -124,9 +124,12 @@ export interface HistoryInput {
   request: string | null;
   /** The saved bytes under `.spacesync/versions/` (local side). */
   versionFile: string | null;
-  /** Bytes kept (the version file's, or the blocks' JSON), for retention. */
+  /** Bytes kept, for retention: the version file's; for blocks, the journal records what their encoding takes. */
   size: number;
-  /** The whole document as the space held it (remote side). */
+  /**
+   * The blocks the push edited or deleted, as the space held them, a deleted block's subtree with
+   * it (remote side); a version recorded before the journal's schema 4 holds the whole document.
+   */
   blocks: HistoryBlock[] | null;
   summary: HistorySummary;
 }

@@ -44,16 +44,16 @@ function currentHashSync(abs: string): string | null {
   }
 }
 
-/** Writes `text` (UTF-8) to `relPath` under `root`, creating parent folders; returns the hash written. */
-export async function writeFileAtomic(root: string, relPath: string, text: string, opts: WriteFileOptions = {}): Promise<{ hash: string }> {
+/** Writes `text` (UTF-8, or bytes as they are) to `relPath` under `root`, creating parent folders; returns the hash written. */
+export async function writeFileAtomic(root: string, relPath: string, text: string | Uint8Array, opts: WriteFileOptions = {}): Promise<{ hash: string }> {
   return { hash: (await writeAtomic(root, relPath, text, opts))! };
 }
 
 /** The write; null when `beforeRename` said no (the temp file is removed, the file left as it is). */
-async function writeAtomic(root: string, relPath: string, text: string, opts: WriteFileOptions, beforeRename?: () => boolean): Promise<string | null> {
+async function writeAtomic(root: string, relPath: string, text: string | Uint8Array, opts: WriteFileOptions, beforeRename?: () => boolean): Promise<string | null> {
   const abs = resolveInRoot(root, relPath);
   const dir = path.dirname(abs);
-  const bytes = Buffer.from(text, 'utf8');
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text);
   const hash = hashText(bytes);
   const tmp = path.join(dir, tempFileName(path.basename(abs)));
   let wroteTemp = false;

@@ -1,7 +1,9 @@
 // Before the push deletes blocks or overwrites their markdown in the space (which cannot be undone
-// through the API), the document as the space last held it (every block's markdown, type, position
-// and parent, the changed ones marked) goes to the journal's history with the request that changes
-// it: `spacesync restore` renders it back into the file.
+// through the API), those blocks as the space last held them (markdown, type, position and parent,
+// a deleted block's subtree with it, each marked edited or deleted) go to the journal's history
+// with the document, the time and the request that changes them: `spacesync restore` puts them
+// back over the document's base (versionBlocks) and renders that into the file. The blocks the
+// push leaves alone are not copied: the base holds them.
 import type { HistoryBlock } from '../journal/index.js';
 import type { DocumentTask } from './PushPlan.js';
 import type { SyncContext, SyncSettings } from './SyncContext.js';
@@ -21,12 +23,13 @@ export function recordRemoteHistory(ctx: Pick<SyncContext, 'journal' | 'now'> & 
   const deleted = new Set(cs.deletes);
   const parent = new Map(known.map((b) => [b.id, b.parentId]));
   const gone = (id: string | null): boolean => id !== null && (deleted.has(id) || gone(parent.get(id) ?? null));
-  const blocks: HistoryBlock[] = known.map((b) => {
+  const blocks: HistoryBlock[] = known.flatMap((b) => {
     const change = gone(b.id) ? 'deleted' : edited.has(b.id) ? 'edited' : undefined;
-    return {
+    if (!change) return [];
+    return [{
       id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown,
-      ...(b.cardLayout !== undefined ? { cardLayout: b.cardLayout } : {}), ...(change ? { change } : {}),
-    };
+      ...(b.cardLayout !== undefined ? { cardLayout: b.cardLayout } : {}), change,
+    }];
   });
   const json = JSON.stringify(blocks);
   ctx.journal.addHistory({

@@ -9,6 +9,8 @@ import { moveFileAtomic, readMirrorFile, resolveInRoot, writeFileAtomic } from '
 import { bodyOf, frontMatterParts, withFrontMatter } from './fileText.js';
 import { renderVersion } from './renderVersion.js';
 import { saveLocalVersion } from './saveLocalVersion.js';
+import { versionBlocks } from './versionBlocks.js';
+import { unpackVersion } from './versionsDir.js';
 import type { SyncSettings } from './SyncContext.js';
 
 export interface RestoreInput {
@@ -62,11 +64,12 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
 
   let text: string;
   if (version.side === 'local') {
-    text = await fsp.readFile(resolveInRoot(root, version.versionFile!), 'utf8').catch((e: unknown) => {
+    const file = version.versionFile!;
+    text = await fsp.readFile(resolveInRoot(root, file)).then((bytes) => unpackVersion(file, bytes), (e: unknown) => {
       throw new SpacesyncError('usage', `Version ${version!.id} of "${rel}" was pruned from .spacesync/versions/ (retention); ${hint}.`, { cause: e });
     });
   } else {
-    const body = renderVersion(version.blocks ?? []);
+    const body = renderVersion(versionBlocks(version.blocks ?? [], version.docId ? journal.getBaseBlocks(version.docId) : []));
     const head = currentText && frontMatterParts(currentText) ? currentText.slice(0, currentText.length - bodyOf(currentText).length) : '';
     const fm = version.docId ? withFrontMatter(head + body, { id: version.docId }, rel) : null;
     text = fm?.ok ? fm.text : head + body;

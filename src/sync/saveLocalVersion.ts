@@ -1,13 +1,13 @@
 // Before the sync replaces or removes bytes of a file that it did not write itself (a merge with the
 // space's changes over the user's edit, a conflict resolution), the old bytes go to
-// `.spacesync/versions/<path>/<timestamp>.md` and the journal's history names them, with what
+// `.spacesync/versions/<path>/<timestamp>.md.gz` (gzipped) and the journal's history names them, with what
 // changed: `spacesync history` lists them, `spacesync restore` writes one back.
 import { versionSummary } from '../core/versionSummary.js';
 import { segmentFile, type Segment } from '../dialect/index.js';
 import { writeFileAtomic } from '../mirror/index.js';
 import type { SyncContext, SyncSettings } from './SyncContext.js';
 import { pathExists } from './moveDirectory.js';
-import { versionFilePath } from './versionsDir.js';
+import { packVersion, versionFilePath } from './versionsDir.js';
 
 export interface LocalVersionInput {
   /** The document file (relative to the root). */
@@ -30,10 +30,11 @@ export async function saveLocalVersion(ctx: Pick<SyncContext, 'root' | 'journal'
   const at = ctx.now();
   let file = versionFilePath(v.path, at);
   for (let n = 2; await pathExists(ctx.root, file); n++) file = versionFilePath(v.path, at, n);
-  await writeFileAtomic(ctx.root, file, v.text);
+  const packed = packVersion(v.text);
+  await writeFileAtomic(ctx.root, file, packed);
   ctx.journal.addHistory({
     at: at.toISOString(), side: 'local', docId: v.docId, path: v.path, cause: v.cause, request: null, versionFile: file,
-    size: Buffer.byteLength(v.text, 'utf8'), blocks: null, summary: versionSummary(blocksOf(v.text), blocksOf(v.replacement)),
+    size: packed.length, blocks: null, summary: versionSummary(blocksOf(v.text), blocksOf(v.replacement)),
   });
   return file;
 }

@@ -57,6 +57,8 @@ export async function syncCycle(ctx: SyncContext, opts: SyncCycleOptions = {}): 
   }
   if (push.plan.refused) return { push, pull: null, exitCode: 2 };
   const pull = await runCycle(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
+  // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
+  ctx.journal.checkpoint();
   const o = push.outcome;
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   let exitCode: SyncCycleResult['exitCode'] = 0;

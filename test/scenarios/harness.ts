@@ -16,6 +16,7 @@ import { generateSpace, type FaultSpec, type LoggedRequest, type SpaceFixture } 
 import type { FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/sync/fileText.js';
+import { unpackVersion } from '../../src/sync/versionsDir.js';
 import type { CliResult } from '../cli/cliHarness.js';
 import { checkOracles, treeState, type OracleOptions } from './oracles.js';
 import { normalizeLine } from './texts.js';
@@ -335,7 +336,8 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     const dir = path.join(w.root, '.spacesync', 'versions', ...p.split('/'));
     const names = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
     if (want.count !== undefined && names.length !== want.count) fail(`${names.length} versions of ${p} kept (${names.join(', ')}), expected ${want.count}`);
-    const newest = names.length ? fs.readFileSync(path.join(dir, names[names.length - 1]!), 'utf8') : '';
+    const newestName = names[names.length - 1];
+    const newest = newestName ? unpackVersion(newestName, fs.readFileSync(path.join(dir, newestName))) : '';
     for (const c of asList(want.newestContains)) if (!newest.includes(c)) fail(`the newest version of ${p} does not contain ${JSON.stringify(c)}:\n${newest}`);
   }
   if (e.fileList && !same(w.mdFiles(), [...e.fileList].sort())) fail(`the document files are ${JSON.stringify(w.mdFiles())}, expected ${JSON.stringify([...e.fileList].sort())}`);

@@ -12,6 +12,7 @@ import { startServer, type FaultSpec, type LoggedRequest, type RunningServer, ty
 import type { FixtureBlock } from '../../src/server/fixture/types.js';
 import { journalPath, openSyncSession } from '../../src/sync/index.js';
 import { syncCycle } from '../../src/sync/syncCycle.js';
+import { unpackVersion } from '../../src/sync/versionsDir.js';
 import { spawnCli, type CliProcess, type CliResult } from '../cli/cliHarness.js';
 import { markdownLines, normalizeLine, TextLedger, textLines } from './texts.js';
 
@@ -263,6 +264,9 @@ export class World {
         } else if (e.isFile() && e.name.endsWith('.md')) {
           // The name carries the title (a title written in the space is a text too).
           parts.push(normalizeLine(e.name.slice(0, -3)), fs.readFileSync(p, 'utf8').split('\n').map(normalizeLine).join('\n'));
+        } else if (e.isFile() && e.name.endsWith('.md.gz')) {
+          // A version kept gzipped.
+          parts.push(unpackVersion(e.name, fs.readFileSync(p)).split('\n').map(normalizeLine).join('\n'));
         }
       }
     };

@@ -1,0 +1,110 @@
+// How the journal stores a list of blocks (a document's base, a remote version) in one BLOB:
+// a format byte, the ids as 16 bytes each when every id is a UUID of one case, then the rest
+// (parent as an index, position, level, kind, type, markdown, and the rare extras) as JSON
+// compressed with brotli. Ten blocks of notes take about a third of their size as rows.
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { hashBlock } from '../core/hashBlock.js';
+import type { BaseBlock, BlockKind } from '../core/types.js';
+
+/** A block as the codec carries it: the fields every block has, and extras only some have. */
+export interface CodedBlock {
+  id: string;
+  parentId: string | null;
+  position: number;
+  level: number;
+  kind: string;
+  type: string;
+  markdown: string;
+  hash?: string;
+  cardLayout?: string;
+  change?: 'edited' | 'deleted';
+}
+
+const FORMAT = 1;
+const IDS_TEXT = 0;
+const IDS_UPPER = 1;
+const IDS_LOWER = 2;
+const UUID_UPPER = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
+const UUID_LOWER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Brotli's quality 5: within 1 % of its best on notes, at a fifth of the time. */
+const QUALITY = 5;
+
+/** Extras: the id when ids are not binary, a parent outside the list, and the optional fields. */
+interface Extra { i?: string; p?: string; h?: string; c?: string; x?: 'edited' | 'deleted' }
+type Row = [parent: number, position: number, level: number, kind: string, type: string, markdown: string, extra?: Extra];
+
+function idCase(blocks: readonly CodedBlock[]): number {
+  if (blocks.length === 0) return IDS_TEXT;
+  if (blocks.every((b) => UUID_UPPER.test(b.id))) return IDS_UPPER;
+  if (blocks.every((b) => UUID_LOWER.test(b.id))) return IDS_LOWER;
+  return IDS_TEXT;
+}
+
+export function encodeBlocks(blocks: readonly CodedBlock[]): Buffer {
+  const ids = idCase(blocks);
+  const index = new Map(blocks.map((b, i) => [b.id, i]));
+  const rows = blocks.map((b): Row => {
+    const parent = b.parentId === null ? -1 : index.get(b.parentId);
+    const extra: Extra = {};
+    if (ids === IDS_TEXT) extra.i = b.id;
+    if (parent === undefined) extra.p = b.parentId!;
+    if (b.hash !== undefined) extra.h = b.hash;
+    if (b.cardLayout !== undefined) extra.c = b.cardLayout;
+    if (b.change !== undefined) extra.x = b.change;
+    const row: Row = [parent ?? -2, b.position, b.level, b.kind, b.type, b.markdown];
+    if (Object.keys(extra).length > 0) row.push(extra);
+    return row;
+  });
+  const json = Buffer.from(JSON.stringify(rows), 'utf8');
+  const packed = brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } });
+  const head = Buffer.from([FORMAT, ids]);
+  if (ids === IDS_TEXT) return Buffer.concat([head, packed]);
+  // Binary ids: how many (4 bytes), then 16 bytes each.
+  const binary = Buffer.alloc(4 + blocks.length * 16);
+  binary.writeUInt32BE(blocks.length, 0);
+  blocks.forEach((b, i) => binary.write(b.id.replace(/-/g, ''), 4 + i * 16, 'hex'));
+  return Buffer.concat([head, binary, packed]);
+}
+
+function uuid(bytes: Buffer, upper: boolean): string {
+  const h = bytes.toString('hex');
+  const s = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return upper ? s.toUpperCase() : s;
+}
+
+export function decodeBlocks(data: Uint8Array): CodedBlock[] {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (buf[0] !== FORMAT) throw new Error(`The journal holds blocks in an unknown format (${buf[0]}): a newer spacesync wrote them.`);
+  const ids = buf[1]!;
+  if (ids !== IDS_TEXT && ids !== IDS_UPPER && ids !== IDS_LOWER) throw new Error(`The journal holds blocks with an unknown id form (${ids}).`);
+  const count = ids === IDS_TEXT ? 0 : buf.readUInt32BE(2);
+  const start = ids === IDS_TEXT ? 2 : 6 + count * 16;
+  const rows = JSON.parse(brotliDecompressSync(buf.subarray(start)).toString('utf8')) as Row[];
+  if (ids !== IDS_TEXT && rows.length !== count) throw new Error(`The journal holds ${rows.length} blocks under ${count} ids: the record is damaged.`);
+  const idOf = (i: number, extra: Extra | undefined): string => (ids === IDS_TEXT ? extra!.i! : uuid(buf.subarray(6 + i * 16, 22 + i * 16), ids === IDS_UPPER));
+  const idList = rows.map((r, i) => idOf(i, r[6]));
+  return rows.map(([parent, position, level, kind, type, markdown, extra], i): CodedBlock => ({
+    id: idList[i]!,
+    parentId: parent === -1 ? null : parent === -2 ? extra!.p! : idList[parent]!,
+    position, level, kind, type, markdown,
+    ...(extra?.h !== undefined ? { hash: extra.h } : {}),
+    ...(extra?.c !== undefined ? { cardLayout: extra.c } : {}),
+    ...(extra?.x !== undefined ? { change: extra.x } : {}),
+  }));
+}
+
+/** A document's base: each block's hash is kept only where hashBlock would not give it back. */
+export function encodeBase(blocks: readonly BaseBlock[]): Buffer {
+  return encodeBlocks(blocks.map((b): CodedBlock => {
+    const coded: CodedBlock = { id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown };
+    if (b.hash !== hashBlock(b.markdown, b.kind)) coded.hash = b.hash;
+    return coded;
+  }));
+}
+
+export function decodeBase(data: Uint8Array): BaseBlock[] {
+  return decodeBlocks(data).map((b) => ({
+    id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind as BlockKind, type: b.type, markdown: b.markdown,
+    hash: b.hash ?? hashBlock(b.markdown, b.kind),
+  }));
+}
