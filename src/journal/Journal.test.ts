@@ -126,7 +126,7 @@ describe('folders', () => {
 });
 
 describe('the documents read once', () => {
-  it('are read again after any write: this connection\'s, one rolled back, and another connection\'s', () => {
+  it('are read again after any write: this connection\'s, one rolled back, and another connection\'s (and the file stats too)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-journal-'));
     const file = path.join(dir, 'journal.db');
     const a = openJournal(file, { now: () => clock });
@@ -147,6 +147,14 @@ describe('the documents read once', () => {
       expect(a.listDocuments()[0]!.fileHash).toBe('h1');
       a.movePathPrefix('Unsorted', 'Inbox');
       expect(a.listDocuments().map((d) => d.path)).toEqual(['Inbox/x.md', 'Inbox/y.md']);
+      // The stat cache's rows the same way.
+      const stat = (p: string, hash: string) => ({ path: p, size: 1, mtimeNs: 1n, ctimeNs: 1n, ino: 1n, hash, recordedNs: 5_000_000_000n });
+      a.updateFileStats([stat('Inbox/x.md', 'h1')]);
+      expect([...a.listFileStats().values()].map((f) => f.hash)).toEqual(['h1']);
+      b.updateFileStats([stat('Inbox/x.md', 'h2')]);
+      expect([...a.listFileStats().values()].map((f) => f.hash)).toEqual(['h2']);
+      a.updateFileStats([], ['Inbox/x.md']);
+      expect(a.listFileStats().size).toBe(0);
     } finally {
       a.close();
       b.close();

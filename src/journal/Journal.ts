@@ -146,6 +146,7 @@ export class Journal {
    * when another connection committed (SQLite's data_version moves).
    */
   private documentsCache: { version: number; records: readonly DocumentRecord[] } | null = null;
+  private fileStatsCache: { version: number; stats: ReadonlyMap<string, FileStatRecord> } | null = null;
 
   private dataVersion(): number {
     return this.sql('PRAGMA data_version').pluck().get() as number;
@@ -432,15 +433,27 @@ export class Journal {
 
   /** Every file's recorded stat and hash, by path. */
   listFileStats(): Map<string, FileStatRecord> {
-    const rows = this.sql('SELECT * FROM file_stats').all() as Array<{ path: string; size: number; mtime_ns: string; ctime_ns: string; ino: string; hash: string; recorded_ns: string }>;
-    return new Map(rows.map((r) => [r.path, {
-      path: r.path, size: r.size, mtimeNs: BigInt(r.mtime_ns), ctimeNs: BigInt(r.ctime_ns), ino: BigInt(r.ino), hash: r.hash, recordedNs: BigInt(r.recorded_ns),
-    }]));
+    // Kept like the document list (a full scan every poll.fullScanMinutes reads them all).
+    const version = this.dataVersion();
+    if (this.fileStatsCache?.version === version) return new Map(this.fileStatsCache.stats);
+    const stats = this.readFileStats();
+    if (!this.db.inTransaction) this.fileStatsCache = { version, stats };
+    return new Map(stats);
+  }
+
+  private readFileStats(): Map<string, FileStatRecord> {
+    const rows = this.sql('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().all() as Array<[string, number, string, string, string, string, string]>;
+    const stats = new Map<string, FileStatRecord>();
+    for (const [p, size, mtime, ctime, ino, hash, recorded] of rows) {
+      stats.set(p, Object.freeze({ path: p, size, mtimeNs: BigInt(mtime), ctimeNs: BigInt(ctime), ino: BigInt(ino), hash, recordedNs: BigInt(recorded) }));
+    }
+    return stats;
   }
 
   /** Records stats (replacing a path's earlier one) and forgets `gone` paths, in one transaction. */
   updateFileStats(put: readonly FileStatRecord[], gone: readonly string[] = []): void {
     if (put.length === 0 && gone.length === 0) return;
+    this.fileStatsCache = null;
     this.transaction(() => {
       const insert = this.sql(`
         INSERT INTO file_stats (path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -1,6 +1,6 @@
 // Lists the mirror as the daemon sees it: every document file (`*.md`) and folder, skipping what
 // the ignore rules name, and the other files it leaves alone (so `status` can say so).
-import { promises as fsp } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { assertRoot } from './assertRoot.js';
 import type { Ignore } from './createIgnore.js';
@@ -30,16 +30,18 @@ export const isDocumentFile = (relPath: string): boolean => relPath.endsWith('.m
 
 /**
  * Throws `mirror_io` when the root is missing or a folder cannot be read: a folder that silently
- * vanished from the scan would look like its documents were deleted.
+ * vanished from the scan would look like its documents were deleted. The walk and the stats are
+ * synchronous: one call per folder and per file, none of the per-call cost of a promise (at
+ * 10,000 files the awaits cost more than the stats).
  */
 export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorScan> {
   const scan: MirrorScan = { files: [], dirs: [], skipped: [] };
   await assertRoot(root);
-  const walk = async (rel: string): Promise<void> => {
+  const walk = (rel: string): void => {
     const abs = rel ? path.join(root, ...rel.split('/')) : root;
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await fsp.readdir(abs, { withFileTypes: true });
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' && rel) return; // removed while scanning
       throw mirrorIoError('list the folder', rel || '.', root, e);
@@ -49,18 +51,23 @@ export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorSc
       if (e.isDirectory()) {
         if (ignore(childRel, true)) continue;
         scan.dirs.push(childRel);
-        await walk(childRel);
+        walk(childRel);
       } else if (ignore(childRel, false)) {
         continue;
       } else if (e.isFile() && isDocumentFile(childRel)) {
-        const st = await fsp.stat(path.join(abs, e.name), { bigint: true }).catch(() => null);
+        let st;
+        try {
+          st = statSync(`${abs}${path.sep}${e.name}`, { bigint: true, throwIfNoEntry: false });
+        } catch {
+          st = undefined; // unreadable between the listing and the stat: as if removed meanwhile
+        }
         if (st) scan.files.push({ relPath: childRel, size: Number(st.size), mtimeMs: Number(st.mtimeMs), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino });
       } else {
         scan.skipped.push(childRel);
       }
     }
   };
-  await walk('');
+  walk('');
   const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   scan.files.sort((a, b) => byPath(a.relPath, b.relPath));
   scan.dirs.sort(byPath);

@@ -20,7 +20,9 @@ export class StatCache {
   /** Files read this scan (for the tests and the benchmarks). */
   reads = 0;
 
-  private constructor(private readonly ctx: SyncContext, private readonly enabled: boolean) {}
+  private constructor(private readonly ctx: SyncContext, private readonly enabled: boolean) {
+    this.openedNs = wallNs(ctx);
+  }
 
   private get recorded(): Map<string, FileStatRecord> {
     this.loaded ??= this.enabled ? this.ctx.journal.listFileStats() : new Map();
@@ -31,9 +33,21 @@ export class StatCache {
     return new StatCache(ctx, ctx.settings.statCache !== false);
   }
 
+  /** When this cache was opened: stats seeded by a scan were taken after it (an earlier time only makes an entry racy longer). */
+  private readonly openedNs: bigint;
+
   /** A stat the caller already took (a full scan lists every file with its stat). */
   seed(relPath: string, st: StatKey): void {
-    if (this.enabled) this.taken.set(relPath, { ...st, at: wallNs(this.ctx) });
+    if (this.enabled) this.taken.set(relPath, { size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, at: this.openedNs });
+  }
+
+  /** What holds() answers when the file's stat was seeded (no I/O); undefined when it was not. */
+  holdsSeeded(relPath: string, hash: string): boolean | undefined {
+    if (!this.enabled) return false;
+    const st = this.taken.get(relPath);
+    if (!st) return undefined;
+    const r = this.recorded.get(relPath);
+    return r !== undefined && r.hash === hash && statTrusted(r, st);
   }
 
   /** True when the file certainly still holds the content hashed `hash`: it need not be read. */

@@ -106,7 +106,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
       continue;
     }
     // Its stat says it still holds the content recorded as synced: not read (the stat cache).
-    if (present.has(r.path) && (await cache.holds(r.path, r.fileHash))) continue;
+    if (present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
     const doc = present.has(r.path) ? await read(r.path) : null;
     if (doc === 'undecodable') continue; // still there, unreadable: neither changed nor gone
     if (doc === null) {
