@@ -74,153 +74,174 @@ export interface ChangeSetOptions {
   moveIntoNewPages?: boolean;
 }
 
+/** What one change set is built over: the service's blocks indexed, which of them the merged document takes or pins, and the changes so far. */
+interface ChangeSetPass {
+  current: readonly RemoteBlock[];
+  equals: MarkdownEquals;
+  moveIn: boolean;
+  /** Blocks of the service by index: one lookup per block, and what is taken or pinned is marked by index. */
+  indexOf: Map<string, number>;
+  inView: Uint8Array;
+  pinned: Uint8Array;
+  taken: number;
+  refs: number;
+  edits: BlockEdit[];
+  moves: MoveRun[];
+  inserts: InsertRun[];
+  lateMoves: MoveRun[];
+  expected: RemoteBlock[];
+}
+
 export function changeSetOf(merged: readonly MergedNode[], current: readonly RemoteBlock[], equals: MarkdownEquals, opts: ChangeSetOptions = {}): ChangeSet {
-  const moveIn = opts.moveIntoNewPages ?? false;
-  // Blocks of the service by index: one lookup per block, and what is taken or pinned is marked by index.
-  const indexOf = new Map<string, number>();
-  for (let i = 0; i < current.length; i++) indexOf.set(current[i]!.id, i);
-  const inView = new Uint8Array(current.length);
-  const pinned = new Uint8Array(current.length);
-  let taken = 0;
-  let refs = 0;
-
-  const edits: BlockEdit[] = [];
-  const moves: MoveRun[] = [];
-  const inserts: InsertRun[] = [];
-  const lateMoves: MoveRun[] = [];
-  const expected: RemoteBlock[] = [];
-
-  /** Ordered flag of the list view() returned last. */
-  let listOrdered = true;
-  // The service's view: held blocks are the file's only (ids inside them stay where they are). Each
-  // block is recorded in the expected document, and edited, as it is met: the same pre-order the
-  // steps below walk, with one visit of the service's block.
-  const view = (nodes: readonly MergedNode[], parentKey: string | null, parentIsNew: boolean): SNode[] => {
-    const out: SNode[] = [];
-    let ordered = true;
-    let last = -Infinity;
-    for (const node of nodes) {
-      if (node.held) {
-        const pin = (n: MergedNode) => {
-          if (n.id !== null) {
-            const i = indexOf.get(n.id);
-            if (i !== undefined) pinned[i] = 1;
-          }
-          n.children.forEach(pin);
-        };
-        pin(node);
-        continue;
-      }
-      let id = node.id;
-      let cur: RemoteBlock | undefined;
-      if (id !== null) {
-        const i = parentIsNew && !moveIn ? undefined : indexOf.get(id);
-        if (i === undefined || inView[i] === 1) id = null;
-        else {
-          inView[i] = 1;
-          taken++;
-          cur = current[i]!;
-        }
-      }
-      const s: SNode = { id, node, children: NONE, ordered: true };
-      if (cur) {
-        s.cur = cur;
-        // Under a new parent every existing block moves in (lateMoves); elsewhere only those out of the service's order.
-        if (ordered && (cur.parentId !== parentKey || !(last < cur.position))) ordered = false;
-        last = cur.position;
-      } else s.ref = `${REF_PREFIX}${++refs}`;
-      const record: RemoteBlock = {
-        id: id ?? s.ref!, parentId: parentKey, position: out.length, kind: node.kind, type: node.type, markdown: node.markdown,
-        level: cur && cur.markdown === node.markdown ? cur.level : levelOf(node.kind, node.markdown),
-      };
-      expected.push(record);
-      const sendLayout = node.kind === 'card' ? cardSide(node, cur, record) : undefined;
-      if (cur && ((cur.markdown !== node.markdown && !sameContent(cur.type, cur.markdown, node.markdown, equals)) || sendLayout)) {
-        edits.push(sendLayout ? { id: id!, markdown: node.markdown, was: cur.markdown, cardLayout: sendLayout } : { id: id!, markdown: node.markdown, was: cur.markdown });
-      }
-      if (node.children.length > 0) {
-        s.children = view(node.children, id ?? s.ref!, id === null);
-        s.ordered = listOrdered;
-      }
-      out.push(s);
-    }
-    listOrdered = ordered;
-    return out;
+  const p: ChangeSetPass = {
+    current, equals, moveIn: opts.moveIntoNewPages ?? false,
+    indexOf: new Map(), inView: new Uint8Array(current.length), pinned: new Uint8Array(current.length), taken: 0, refs: 0,
+    edits: [], moves: [], inserts: [], lateMoves: [], expected: [],
   };
-  const top = view(merged, null, false);
-  const topOrdered = listOrdered;
+  for (let i = 0; i < current.length; i++) p.indexOf.set(current[i]!.id, i);
+  const top = viewOf(p, merged, null, false);
+  walkExisting(p, top.nodes, null, top.ordered);
+  const { deletes, removedBlocks } = deletesOf(p);
+  return { edits: p.edits, moves: p.moves, inserts: p.inserts, lateMoves: p.lateMoves, deletes, removedBlocks, expected: p.expected };
+}
 
-  // A new block is created with its new descendants; existing blocks under it move in afterwards.
-  const spec = (s: SNode): NewBlockSpec => {
-    const out: NewBlockSpec = {
-      ref: s.ref!, kind: s.node.kind, type: s.node.type, markdown: s.node.markdown,
-      children: s.children.filter((c) => c.id === null).map(spec),
+/**
+ * The service's view of a sibling list: held blocks are the file's only (ids inside them stay where
+ * they are). Invariant: each of the service's blocks is taken at most once, and every block is
+ * recorded in the expected document, and edited, as it is met, in the pre-order the walks follow.
+ */
+function viewOf(p: ChangeSetPass, nodes: readonly MergedNode[], parentKey: string | null, parentIsNew: boolean): { nodes: SNode[]; ordered: boolean } {
+  const out: SNode[] = [];
+  let ordered = true;
+  let last = -Infinity;
+  for (const node of nodes) {
+    if (node.held) {
+      pinHeld(p, node);
+      continue;
+    }
+    let id = node.id;
+    let cur: RemoteBlock | undefined;
+    if (id !== null) {
+      const i = parentIsNew && !p.moveIn ? undefined : p.indexOf.get(id);
+      if (i === undefined || p.inView[i] === 1) id = null;
+      else {
+        p.inView[i] = 1;
+        p.taken++;
+        cur = p.current[i]!;
+      }
+    }
+    const s: SNode = { id, node, children: NONE, ordered: true };
+    if (cur) {
+      s.cur = cur;
+      // Under a new parent every existing block moves in (lateMoves); elsewhere only those out of the service's order.
+      if (ordered && (cur.parentId !== parentKey || !(last < cur.position))) ordered = false;
+      last = cur.position;
+    } else s.ref = `${REF_PREFIX}${++p.refs}`;
+    const record: RemoteBlock = {
+      id: id ?? s.ref!, parentId: parentKey, position: out.length, kind: node.kind, type: node.type, markdown: node.markdown,
+      level: cur && cur.markdown === node.markdown ? cur.level : levelOf(node.kind, node.markdown),
     };
-    if (s.node.cardLayout !== undefined) out.cardLayout = s.node.cardLayout;
-    return out;
-  };
+    p.expected.push(record);
+    const sendLayout = node.kind === 'card' ? cardSide(node, cur, record) : undefined;
+    if (cur && ((cur.markdown !== node.markdown && !sameContent(cur.type, cur.markdown, node.markdown, p.equals)) || sendLayout)) {
+      p.edits.push(sendLayout ? { id: id!, markdown: node.markdown, was: cur.markdown, cardLayout: sendLayout } : { id: id!, markdown: node.markdown, was: cur.markdown });
+    }
+    if (node.children.length > 0) {
+      const children = viewOf(p, node.children, id ?? s.ref!, id === null);
+      s.children = children.nodes;
+      s.ordered = children.ordered;
+    }
+    out.push(s);
+  }
+  return { nodes: out, ordered };
+}
 
-  /** A sibling list under an existing parent (or the root): moves before inserts, inserts in runs. */
-  const walk = (list: SNode[], parentId: string | null, ordered: boolean) => {
-    let moved = NO_MOVES;
-    if (!ordered) {
-      const placed: Placed[] = [];
-      for (const s of list) if (s.cur) placed.push(s.cur);
-      moved = movedAmong(placed, parentId);
-    }
-    let lastExisting: string | null = null;
-    let move: MoveRun | null = null;
-    let insert: InsertRun | null = null;
-    for (let i = 0; i < list.length; i++) {
-      const s = list[i]!;
-      if (s.id !== null) {
-        if (moved.size > 0 && moved.has(s.id)) {
-          if (move && move.ids[move.ids.length - 1] === lastExisting) move.ids.push(s.id);
-          else moves.push((move = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, ids: [s.id] }));
-        }
-        lastExisting = s.id;
-        insert = null;
-        if (s.children.length > 0) walk(s.children, s.id, s.ordered);
-      } else {
-        if (insert) insert.blocks.push(spec(s));
-        else inserts.push((insert = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, blocks: [spec(s)] }));
-        if (s.children.length > 0) walkNew(s.children, s.ref!);
-      }
-    }
-  };
-  /** A sibling list under a new parent: its new blocks come with the parent; existing ones move in after the inserts. */
-  const walkNew = (list: SNode[], parentRef: string) => {
-    let prev: string | null = null;
-    let move: MoveRun | null = null;
-    for (const s of list) {
-      if (s.id !== null) {
-        if (move && move.ids[move.ids.length - 1] === prev) move.ids.push(s.id);
-        else lateMoves.push((move = { anchor: prev === null ? { start: parentRef } : { after: prev }, ids: [s.id] }));
-        prev = s.id;
-        walk(s.children, s.id, s.ordered);
-      } else {
-        prev = s.ref!;
-        walkNew(s.children, s.ref!);
-      }
-    }
-  };
-  walk(top, null, topOrdered);
+/** Invariant: a held block and every block inside it stay on the service as they are (never deleted). */
+function pinHeld(p: ChangeSetPass, n: MergedNode): void {
+  if (n.id !== null) {
+    const i = p.indexOf.get(n.id);
+    if (i !== undefined) p.pinned[i] = 1;
+  }
+  for (const c of n.children) pinHeld(p, c);
+}
 
+/** Invariant: a new block is created with its new descendants only; existing blocks under it move in afterwards. */
+function specOf(s: SNode): NewBlockSpec {
+  const out: NewBlockSpec = {
+    ref: s.ref!, kind: s.node.kind, type: s.node.type, markdown: s.node.markdown,
+    children: s.children.filter((c) => c.id === null).map(specOf),
+  };
+  if (s.node.cardLayout !== undefined) out.cardLayout = s.node.cardLayout;
+  return out;
+}
+
+/**
+ * A sibling list under an existing parent (or the root). Invariant: only blocks out of the
+ * service's order move, before the inserts; new blocks go in contiguous runs, each anchored to the
+ * existing block before it.
+ */
+function walkExisting(p: ChangeSetPass, list: SNode[], parentId: string | null, ordered: boolean): void {
+  let moved = NO_MOVES;
+  if (!ordered) {
+    const placed: Placed[] = [];
+    for (const s of list) if (s.cur) placed.push(s.cur);
+    moved = movedAmong(placed, parentId);
+  }
+  let lastExisting: string | null = null;
+  let move: MoveRun | null = null;
+  let insert: InsertRun | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    if (s.id !== null) {
+      if (moved.size > 0 && moved.has(s.id)) {
+        if (move && move.ids[move.ids.length - 1] === lastExisting) move.ids.push(s.id);
+        else p.moves.push((move = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, ids: [s.id] }));
+      }
+      lastExisting = s.id;
+      insert = null;
+      if (s.children.length > 0) walkExisting(p, s.children, s.id, s.ordered);
+    } else {
+      if (insert) insert.blocks.push(specOf(s));
+      else p.inserts.push((insert = { anchor: lastExisting === null ? { start: parentId } : { after: lastExisting }, blocks: [specOf(s)] }));
+      if (s.children.length > 0) walkUnderNew(p, s.children, s.ref!);
+    }
+  }
+}
+
+/** A sibling list under a new parent. Invariant: its new blocks come with the parent; existing ones move in after the inserts (lateMoves). */
+function walkUnderNew(p: ChangeSetPass, list: SNode[], parentRef: string): void {
+  let prev: string | null = null;
+  let move: MoveRun | null = null;
+  for (const s of list) {
+    if (s.id !== null) {
+      if (move && move.ids[move.ids.length - 1] === prev) move.ids.push(s.id);
+      else p.lateMoves.push((move = { anchor: prev === null ? { start: parentRef } : { after: prev }, ids: [s.id] }));
+      prev = s.id;
+      walkExisting(p, s.children, s.id, s.ordered);
+    } else {
+      prev = s.ref!;
+      walkUnderNew(p, s.children, s.ref!);
+    }
+  }
+}
+
+/** Invariant: a block of the service is deleted only when neither taken nor pinned, and only its top-most gone ancestor is named (a page takes its children along). */
+function deletesOf(p: ChangeSetPass): { deletes: string[]; removedBlocks: number } {
   const deletes: string[] = [];
   let removedBlocks = 0;
   // Every block of the service taken (ids unique, all in view): nothing to delete.
-  if (taken < current.length) {
-    const unique = indexOf.size === current.length;
-    const gone = (i: number) => inView[i] === 0 && pinned[i] === 0;
-    for (let k = 0; k < current.length; k++) {
-      const r = current[k]!;
-      if (!gone(unique ? k : indexOf.get(r.id)!)) continue;
+  if (p.taken < p.current.length) {
+    const unique = p.indexOf.size === p.current.length;
+    const gone = (i: number) => p.inView[i] === 0 && p.pinned[i] === 0;
+    for (let k = 0; k < p.current.length; k++) {
+      const r = p.current[k]!;
+      if (!gone(unique ? k : p.indexOf.get(r.id)!)) continue;
       removedBlocks++;
-      const parent = r.parentId === null ? undefined : indexOf.get(r.parentId);
+      const parent = r.parentId === null ? undefined : p.indexOf.get(r.parentId);
       if (parent === undefined || !gone(parent)) deletes.push(r.id);
     }
   }
-  return { edits, moves, inserts, lateMoves, deletes, removedBlocks, expected };
+  return { deletes, removedBlocks };
 }
 
 /**
