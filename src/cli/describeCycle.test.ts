@@ -6,7 +6,7 @@ import { describePull, describePush, nameList } from './describeCycle.js';
 const cycle = (over: Partial<CycleResult>): CycleResult => ({
   startedAt: '', finishedAt: '', refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],
   written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
-  blocked: [], failed: [], ignored: [], unplaced: [], requests: 3, ...over,
+  blocked: [], failed: [], ignored: [], unplaced: [], requests: 3, plan: null, ...over,
 });
 
 const step = (method: string) => ({ method, path: '/x', describe: '', blocks: 0, docs: [] });

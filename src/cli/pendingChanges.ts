@@ -1,6 +1,7 @@
 // What the next cycle would find, read from disk and the journal without asking the service:
 // files whose bytes differ from the journal's (by hash, never mtime), and documents whose entry
 // in the last listing differs from the base (so the listing is as fresh as the last cycle).
+import { remoteChangeOf } from '../core/detectRemoteChanges.js';
 import { frontMatter } from '../dialect/index.js';
 import type { DocumentRecord, Journal } from '../journal/index.js';
 import { createIgnore, readMirrorFile, scanMirror } from '../mirror/index.js';
@@ -71,8 +72,8 @@ export function findRemoteChanges(journal: Journal | undefined): { listedAt: str
   const changes: RemotePendingChange[] = [];
   for (const [id, entry] of listing.items) {
     const r = records.get(id);
-    if (!r || r.fileHash === null) changes.push({ id, title: entry.title, ...(r ? { path: r.path } : {}), change: 'new' });
-    else if (r.remoteModifiedAt !== entry.lastModifiedAt || r.title !== entry.title) changes.push({ id, title: entry.title, path: r.path, change: 'changed' });
+    const change = remoteChangeOf(r, entry);
+    if (change) changes.push({ id, title: entry.title, ...(r ? { path: r.path } : {}), change });
   }
   for (const r of records.values()) {
     if (!listing.items.has(r.id)) changes.push({ id: r.id, title: r.title, path: r.path, change: 'removed' });

@@ -7,7 +7,7 @@ import type { Wrap } from './program.js';
 import { loadConfig, requireLink } from '../config.js';
 import { createLogger } from '../log.js';
 import { Writable } from 'node:stream';
-import { describePull, listRemote, openSyncSession, type PullPlan, type SyncContext } from '../sync/index.js';
+import { describePull, listRemote, openSyncSession, type PullDryRun, type SyncContext } from '../sync/index.js';
 import { pushLocal, type PushResult } from '../sync/pushLocal.js';
 
 interface PlanFlags {
@@ -19,7 +19,7 @@ interface PlanFlags {
 
 export interface CyclePlan {
   push: PushResult;
-  pull: PullPlan | null;
+  pull: PullDryRun | null;
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);

@@ -14,7 +14,7 @@ import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import {
-  createProgressBar, openSyncSession, type CycleResult, type PullPlan, type PullProgress, type SyncSession,
+  createProgressBar, openSyncSession, type CycleResult, type PullDryRun, type PullProgress, type SyncSession,
 } from '../sync/index.js';
 import { syncCycle, type SyncCycleResult } from '../sync/syncCycle.js';
 import { runDaemon } from '../sync/daemon.js';
@@ -69,7 +69,7 @@ function checkRoot(root: string, force: boolean, hasLink: boolean): void {
   throw new SpacesyncError('refused_safety', `The folder ${root} does not exist, so nothing was synced (a missing folder can be a disk that is not mounted). Create it, pass the right --dir, or run again with --force to create it.`);
 }
 
-function printPlan(plan: PullPlan): void {
+function printPlan(plan: PullDryRun): void {
   const sections: Array<[string, string[]]> = [
     ['create folders', plan.createFolders],
     ['move folders', plan.moveFolders.map((m) => `${m.from} → ${m.to}`)],
@@ -79,6 +79,7 @@ function printPlan(plan: PullPlan): void {
     ['move files', plan.move.map((m) => `${m.from} → ${m.to}`)],
     ['move files of purged documents to .spacesync/purged/', plan.purge],
     ['leave as they are (changed here)', plan.keep.map((k) => `${k.path} (${k.change})`)],
+    ['leave for the next cycle (ignored, or the name is taken)', plan.blocked.map((b) => `${b.path} (${b.reason.replace('_', ' ')})`)],
   ];
   out(`Dry run: nothing was changed (${plan.requests} requests to look at the space).`);
   if (plan.refused) out(`A real run would stop here: ${plan.refused.message}`);

@@ -4,7 +4,7 @@
 // move nothing: an idle poll skips planning and applying it (and the stat of every directory).
 import type { DocumentRecord, FolderRecord, Journal } from '../journal/index.js';
 import type { Layout, LayoutDocument } from '../core/layout.js';
-import type { RemoteFolder } from './remoteTypes.js';
+import type { RemoteFolder } from '../core/remoteTypes.js';
 
 interface Applied {
   documents: ReadonlyMap<string, LayoutDocument>;

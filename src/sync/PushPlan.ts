@@ -10,7 +10,7 @@ import type { DocumentRecord } from '../journal/index.js';
 import type { RemoteDocumentState } from './fetchRemoteDocument.js';
 import type { FileMerge } from './mergeFile.js';
 import type { LocalDocument } from './readLocalDocument.js';
-import type { Placement } from './remoteTypes.js';
+import type { Placement } from '../core/remoteTypes.js';
 
 /** One document the push touches, and how its record reads afterwards. */
 export interface DocumentTask {

@@ -1,17 +1,18 @@
-// Brings the tree's shape in line with the space: directories for the built-in locations and the
-// folders, a folder renamed or moved as one directory rename, a document moved or renamed as one
-// file rename (never delete + create), and a journal record for each new document. Files changed
-// locally stay where they are (the merge decides); the journal follows each step on disk.
+// Runs the shape steps of the pull's plan (core/planPull decided them): directories for the
+// built-in locations and the folders, a folder renamed or moved as one directory rename, a document
+// moved or renamed as one file rename (never delete + create), and a journal record for each new
+// document. What is left here is how: the order of renames, a name stepping aside while names are
+// traded, and what the disk says at the moment of each step. The journal follows each step on disk.
 import { dirOfPath, stemOfPath } from '../core/fileName.js';
 import { BUILTIN_DIRS, idSuffix, needsTitle, type Layout } from '../core/layout.js';
+import type { PullPlan } from '../core/PullPlan.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
-import type { LocalChange } from './detectLocalChanges.js';
 import { withFrontMatter } from './fileText.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
-import { containerOf, samePlacement, type ContainerKey, type Placement } from './remoteTypes.js';
+import { containerOf, type ContainerKey, type Placement } from '../core/remoteTypes.js';
 
 export interface Move {
   id: string;
@@ -73,25 +74,24 @@ async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string, re
   if (w.written) ctx.journal.setFileHash(rec.id, w.hash);
 }
 
-export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, local: ReadonlyMap<string, LocalChange>): Promise<LayoutOutcome> {
+export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, plan: PullPlan): Promise<LayoutOutcome> {
   const { journal, root } = ctx;
-  const out: LayoutOutcome = { folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(), vacated: new Set() };
+  const out: LayoutOutcome = {
+    folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(plan.unsettled), vacated: new Set(),
+  };
 
   for (const dir of Object.values(BUILTIN_DIRS)) if (await ensureDirectory(root, dir)) out.createdDirs.push(dir);
 
   // ── folders ──
-  const remote = new Map(snapshot.folders.map((f) => [f.id, f]));
-  for (const r of journal.listFolders()) {
-    if (remote.has(r.id)) continue;
+  for (const step of plan.folders) {
+    if (step.kind !== 'remove') continue;
     // Gone from the space: its documents and subfolders are placed elsewhere below.
-    journal.deleteFolder(r.id);
-    out.vacated.add(r.path);
+    journal.deleteFolder(step.id);
+    out.vacated.add(step.path);
   }
   const folderPath = (id: string) => journal.getFolder(id)?.path;
-  let pending = snapshot.folders.filter((f) => {
-    const rec = journal.getFolder(f.id);
-    return rec !== undefined && rec.path !== layout.folders.get(f.id);
-  }).sort((a, b) => depthOf(layout.folders.get(a.id)!) - depthOf(layout.folders.get(b.id)!));
+  const moving = new Set(plan.folders.filter((s) => s.kind === 'move').map((s) => s.id));
+  let pending = snapshot.folders.filter((f) => moving.has(f.id)).sort((a, b) => depthOf(layout.folders.get(a.id)!) - depthOf(layout.folders.get(b.id)!));
   const holderOf = (p: string) => journal.listFolders().find((f) => f.path === p);
   while (pending.length > 0) {
     let progress = false;
@@ -131,6 +131,7 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
         // The name is taken on disk by something that is not a folder of the space: its
         // documents and subfolders move one by one instead.
         if (await ensureDirectory(root, target)) out.createdDirs.push(target);
+        await moveInsideOneByOne(cur, target);
         journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: target, documentCount: f.documentCount });
         out.vacated.add(cur);
       }
@@ -166,36 +167,21 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
   }
 
   // ── documents ──
-  const moves: Array<Move & { placement: Placement }> = [];
+  type Queued = Move & { placement: Placement };
+  const moves: Queued[] = [];
   const added: string[] = [];
-  for (const [id, placement] of snapshot.placements) {
-    const target = layout.documents.get(id);
-    if (target === undefined) continue;
-    const rec = journal.getDocument(id);
-    const unsettle = () => {
-      out.unsettled.add(containerOf(placement));
-      if (rec) out.unsettled.add(containerOf(rec));
-    };
-    if (ctx.ignore(target)) {
-      if (!rec || rec.path !== target) {
-        out.ignored.push(id);
-        unsettle();
-      }
-      continue;
+  for (const step of plan.documents) {
+    if (step.kind === 'blocked' && step.reason === 'ignored') out.ignored.push(step.id);
+    else if (step.kind === 'write' && step.reason === 'new_document') added.push(step.id);
+    else if (step.kind === 'move' && step.reason === 'found_there') {
+      journal.upsertDocument(withPlacement(journal.getDocument(step.id)!, step.to, step.placement));
+      out.recovered.push(step.id);
+    } else if (step.kind === 'move') moves.push({ id: step.id, from: step.from, to: step.to, placement: step.placement });
+    else if (step.kind === 'place') {
+      const rec = journal.getDocument(step.id)!;
+      if (rec.path === step.path) journal.upsertDocument(withPlacement(rec, rec.path, step.placement));
+      else moves.push({ id: step.id, from: rec.path, to: step.path, placement: step.placement });
     }
-    if (!rec) added.push(id);
-    else if (local.has(id)) {
-      if (local.get(id) === 'missing' && rec.path !== target && rec.fileHash !== null) {
-        const there = await readMirrorFile(root, target);
-        if (there && there.hash === rec.fileHash && !journal.getDocumentByPath(target)) {
-          journal.upsertDocument(withPlacement(rec, target, placement));
-          out.recovered.push(id);
-          continue;
-        }
-      }
-      if (rec.path !== target || !samePlacement(rec, placement)) unsettle();
-    } else if (rec.path !== target) moves.push({ id, from: rec.path, to: target, placement });
-    else if (!samePlacement(rec, placement)) journal.upsertDocument(withPlacement(rec, rec.path, placement));
   }
 
   let queue = moves;
@@ -249,6 +235,28 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
     for (const id of added) addRecord(id);
   });
   return out;
+
+  /** A folder's move run file by file: each recorded document inside goes to the same place under `to`. */
+  async function moveInsideOneByOne(from: string, to: string): Promise<void> {
+    const changedHere = new Set(plan.documents.filter((s) => s.kind === 'keep').map((s) => s.id));
+    for (const { syncedAt: _at, ...d } of journal.listDocuments().filter((r) => r.path.startsWith(`${from}/`))) {
+      if (changedHere.has(d.id)) {
+        // Changed here: left where it is for the merge, as a file changed here always is.
+        out.unsettled.add(containerOf(d));
+        continue;
+      }
+      const dest = to + d.path.slice(from.length);
+      const moved = d.fileHash === null ? null : await moveFileAtomic(root, d.path, dest, { ownWrites: ctx.ownWrites });
+      if (moved && !moved.ok && moved.reason === 'target_exists') {
+        out.unsettled.add(containerOf(d));
+        out.blocked.push({ id: d.id, path: d.path, message: `${moved.message} Rename or move "${dest}"; the document moves there on the next cycle.` });
+        continue;
+      }
+      journal.upsertDocument({ ...d, path: dest });
+      if (moved?.ok) out.moved.push({ id: d.id, from: d.path, to: dest });
+    }
+    for (const sub of journal.listFolders().filter((r) => r.path.startsWith(`${from}/`))) journal.upsertFolder({ ...sub, path: to + sub.path.slice(from.length) });
+  }
 
   function addRecord(id: string): void {
     const placement = snapshot.placements.get(id)!;

@@ -4,8 +4,9 @@ import type { DocumentRecord } from '../journal/index.js';
 import { readMirrorFile } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { StatCache } from './StatCache.js';
+import type { LocalChange } from '../core/PullPlan.js';
 
-export type LocalChange = 'edited' | 'missing';
+export type { LocalChange } from '../core/PullPlan.js';
 
 /**
  * Hashes the files of the given documents (every document with a recorded file when omitted) and

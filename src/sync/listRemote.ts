@@ -8,7 +8,7 @@ import { placeDocuments } from './placeDocuments.js';
 import { readCounts, readFullScanAt, readUnplaceable } from './pullState.js';
 import {
   BUILTIN_CONTAINERS, DAILY_NOTES, containerOf, type ContainerKey, type ContainerRead, type Placement, type RemoteDocument, type RemoteFolder,
-} from './remoteTypes.js';
+} from '../core/remoteTypes.js';
 
 export interface RemoteSnapshot {
   takenAt: string;

@@ -2,7 +2,7 @@
 // note (named by its date), a user folder (or one being created), or nowhere the API can put it.
 import { dirOfPath, stemOfPath } from '../core/fileName.js';
 import { BUILTIN_DIRS, locationOfDir } from '../core/layout.js';
-import type { Placement } from './remoteTypes.js';
+import type { Placement } from '../core/remoteTypes.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

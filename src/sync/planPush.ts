@@ -16,7 +16,7 @@ import { noteReadOnlyBlocks, readOnlyBlocks } from './readOnlyBlocks.js';
 import { placementOfPath } from './placementOfPath.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { claimedId, type LocalDocument } from './readLocalDocument.js';
-import type { Placement } from './remoteTypes.js';
+import type { Placement } from '../core/remoteTypes.js';
 import type { LocalScan } from './scanLocal.js';
 
 export interface PlanPushInput {

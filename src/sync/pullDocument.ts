@@ -16,7 +16,7 @@ import { noteReadOnlyBlocks } from './readOnlyBlocks.js';
 import type { SyncContext } from './SyncContext.js';
 import { composeFile, frontMatterParts, withFrontMatter } from './fileText.js';
 import { keepSignedUrls } from './keepSignedUrls.js';
-import type { RemoteDocument } from './remoteTypes.js';
+import type { RemoteDocument } from '../core/remoteTypes.js';
 import { spliceFile } from './spliceFile.js';
 
 export type PullOutcome =

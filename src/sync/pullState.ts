@@ -1,7 +1,7 @@
 // The pull's own bookkeeping in the journal's key/value state: the container counts last applied,
 // when every container was last re-listed, and documents no listing could place.
 import type { Journal } from '../journal/index.js';
-import type { ContainerKey } from './remoteTypes.js';
+import type { ContainerKey } from '../core/remoteTypes.js';
 
 const COUNTS = 'pull.counts';
 const FULL_SCAN_AT = 'pull.fullScanAt';

@@ -1,6 +1,7 @@
 // Documents gone from every listing (purged from the space's trash) leave the mirror, but their
 // files are never just deleted: they move to `.spacesync/purged/<date>/` and stay there for
-// `trashRetentionDays`. A file changed locally is left alone for the merge to decide.
+// `trashRetentionDays`. Which documents are purged is the pull's plan's decision (a file changed
+// locally is kept for the merge).
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { dirOfPath } from '../core/fileName.js';
@@ -13,8 +14,6 @@ export const PURGED_DIR = '.spacesync/purged';
 export interface PurgeOutcome {
   /** Files moved out of the mirror: document id, where it was, where it is kept. */
   purged: Array<{ id: string; from: string; to: string | null }>;
-  /** Documents whose file changed locally: left as they are. */
-  kept: Array<{ id: string; path: string }>;
   vacated: Set<string>;
 }
 
@@ -27,16 +26,12 @@ async function keepName(root: string, relPath: string): Promise<string> {
   }
 }
 
-export async function purgeDocuments(ctx: SyncContext, ids: readonly string[], skip: ReadonlySet<string>): Promise<PurgeOutcome> {
-  const out: PurgeOutcome = { purged: [], kept: [], vacated: new Set() };
+export async function purgeDocuments(ctx: SyncContext, ids: readonly string[]): Promise<PurgeOutcome> {
+  const out: PurgeOutcome = { purged: [], vacated: new Set() };
   const day = ctx.now().toISOString().slice(0, 10);
   for (const id of ids) {
     const rec = ctx.journal.getDocument(id);
     if (!rec) continue;
-    if (skip.has(id)) {
-      out.kept.push({ id, path: rec.path });
-      continue;
-    }
     let to: string | null = null;
     if (rec.fileHash !== null) {
       to = await keepName(ctx.root, `${PURGED_DIR}/${day}/${rec.path}`);

@@ -9,7 +9,7 @@ import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
 import { resolveIntents } from './resolveIntents.js';
-import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from './remoteTypes.js';
+import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from '../core/remoteTypes.js';
 import { shiftCounts } from './pullState.js';
 import { recordHeldBack } from './heldBackState.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';

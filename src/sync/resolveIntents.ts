@@ -6,7 +6,7 @@ import type { Intent, ListingEntry } from '../journal/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { UNSENT } from './finalizeDocument.js';
 import { flattenFolders } from './flattenFolders.js';
-import { placementOf } from './remoteTypes.js';
+import { placementOf } from '../core/remoteTypes.js';
 
 export interface IntentResolution {
   /** Documents to read again and merge, with the intents their push settles. */

@@ -1,27 +1,26 @@
-// One cycle of the pull: list → safety → local changes → layout → record counts → pull the
-// changed documents → purge → tidy → record. The seam for the merge: the cycle computes the
-// documents the service changed and the documents whose files changed; a file changed locally is
-// never overwritten by a pull (it is reported as `localPending`, and nothing of it is lost).
+// One cycle of the pull: read the plan (list → safety → local changes → layout → core/planPull),
+// then run it: shape (folders, moves, new records) → record counts → pull the changed documents →
+// purge → tidy → record. A file changed locally is never overwritten by a pull (it is reported as
+// `localPending`, and nothing of it is lost). The plan run is returned with what each step did.
 import type { Priority } from '../client/index.js';
-import { BUILTIN_DIRS, planLayout, type LayoutDocument } from '../core/layout.js';
-import { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
+import { BUILTIN_DIRS } from '../core/layout.js';
+import type { LocalChange, PullPlan } from '../core/PullPlan.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { FILE_ONLY } from '../log.js';
 import type { SyncContext } from './SyncContext.js';
 import { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
 import { LayoutMemo } from './LayoutMemo.js';
-import { detectLocalChanges, type LocalChange } from './detectLocalChanges.js';
-import { detectRemoteChanges } from './detectRemoteChanges.js';
-import { listRemote, type RemoteSnapshot } from './listRemote.js';
+import type { SafetyRefusal } from '../core/safety.js';
+import type { RemoteSnapshot } from './listRemote.js';
 import { assertRootExists } from './moveDirectory.js';
 import { CommitBatcher } from './CommitBatcher.js';
 import { isPerDocumentError, pullDocument, type PullOutcome } from './pullDocument.js';
 import { isStopped, stoppedBeforeStart } from './isStopped.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
+import { readPullPlan } from './readPullPlan.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
-import { resolveIntents } from './resolveIntents.js';
-import { containerOf, type ContainerKey } from './remoteTypes.js';
+import type { ContainerKey } from '../core/remoteTypes.js';
 
 export interface CycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -69,30 +68,20 @@ export interface CycleResult {
   unplaced: string[];
   /** Requests sent this cycle (retries included). */
   requests: number;
+  /** The plan the cycle ran (null when refused or stopped before it was read). */
+  plan: PullPlan | null;
 }
 
 function emptyResult(startedAt: string): CycleResult {
   return {
     startedAt, finishedAt: startedAt, refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],
     written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
-    blocked: [], failed: [], ignored: [], unplaced: [], requests: 0,
+    blocked: [], failed: [], ignored: [], unplaced: [], requests: 0, plan: null,
   };
 }
 
 function nothingToLayOut(): LayoutOutcome {
   return { folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(), vacated: new Set() };
-}
-
-/** The layout's input: every placed document, and known ones no listing placed this time where they were. */
-export function layoutDocuments(snapshot: RemoteSnapshot, records: readonly DocumentRecord[]): LayoutDocument[] {
-  const docs: LayoutDocument[] = [];
-  const known = new Map(records.map((r) => [r.id, r]));
-  for (const [id, remote] of snapshot.documents) {
-    const p = snapshot.placements.get(id) ?? known.get(id);
-    if (!p) continue;
-    docs.push({ id, title: remote.title, location: p.location, folderId: p.folderId, dailyNoteDate: p.dailyNoteDate, createdAt: remote.createdAt });
-  }
-  return docs;
 }
 
 /** Counts of containers whose changes were all applied; the others keep their old count, so they are listed again. */
@@ -166,63 +155,41 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     return result;
   };
   await assertRootExists(ctx.root);
-
-  let snapshot: RemoteSnapshot;
+  let reading: Awaited<ReturnType<typeof readPullPlan>>;
   try {
     if (ctx.signal?.aborted) throw stoppedBeforeStart();
-    snapshot = await listRemote(ctx, { fullScan: opts.fullScan === true });
+    reading = await readPullPlan(ctx, { ...opts, adoptCreates: true });
   } catch (e) {
     if (!isStopped(ctx, e)) throw e;
     result.aborted = true;
     return finish();
   }
+  const { snapshot, records } = reading;
   result.fullScan = snapshot.fullScan;
   result.listed = snapshot.read;
-  // A create the push sent without an answer (a reset after the service applied it) is adopted
-  // before the layout places new documents: otherwise the pull would take the document for one of
-  // the service's own, at the very path of the file it came from, and leave that file unclaimed.
-  const creates = journal.pendingIntents().filter((i) => i.docId === null);
-  if (creates.length > 0) await resolveIntents(ctx, creates, snapshot.documents);
-  const records = journal.listDocuments();
-  const gone = records.filter((r) => !snapshot.documents.has(r.id));
-  result.refused = checkPullSafety({
-    known: records.length, listed: snapshot.documents.size, purged: gone.length,
-    maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
-  });
-  if (result.refused) {
-    result.refused.deletes = gone.map((r) => r.path).sort();
+  if (reading.refused) {
+    result.refused = reading.refused;
     ctx.logger.warn({ ...FILE_ONLY, reason: result.refused.reason }, result.refused.message); // the command says it
     return finish();
   }
-
-  const local = await detectLocalChanges(ctx, opts.localCandidates);
+  const plan = reading.plan!;
+  result.plan = plan;
   const byId = new Map(records.map((r) => [r.id, r]));
 
-  // A poll whose listing places every document where the last layout applied whole put it, with no
-  // file changed here, has nothing to lay out: planning and applying it is skipped.
-  const layoutInput = layoutDocuments(snapshot, records);
-  const quiet = opts.localCandidates !== undefined && local.size === 0 && snapshot.unplaced.length === 0
-    && LayoutMemo.unchanged(journal, layoutInput, snapshot.folders, records, journal.listFolders());
-  const layout = quiet ? null : planLayout({ documents: layoutInput, folders: snapshot.folders });
-  const shape = layout ? await applyLayout(ctx, snapshot, layout, local) : nothingToLayOut();
-  if (layout) {
+  const shape = reading.quiet ? nothingToLayOut() : await applyLayout(ctx, snapshot, reading.layout!, plan);
+  if (!reading.quiet) {
     const whole = shape.unsettled.size + shape.blocked.length + shape.ignored.length + shape.recovered.length + snapshot.unplaced.length === 0;
-    if (whole) LayoutMemo.remember(journal, layoutInput, snapshot.folders, layout);
+    if (whole) LayoutMemo.remember(journal, reading.layoutInput!, snapshot.folders, reading.layout!);
     else LayoutMemo.forget(journal);
   }
+  const local = new Map(reading.local);
   for (const id of shape.recovered) local.delete(id);
   result.localChanged = [...local].map(([id, change]) => ({ id, path: byId.get(id)!.path, change }));
-  const skip = new Set(local.keys());
   result.folderMoves = shape.folderMoves;
   result.moved = shape.moved;
   result.createdDirs = shape.createdDirs;
   result.blocked.push(...shape.blocked);
   result.ignored = shape.ignored;
-  // Known documents that left a re-listed container for no listed place: their old container is listed again next time.
-  for (const id of snapshot.unplaced) {
-    const r = byId.get(id);
-    if (r) shape.unsettled.add(containerOf(r));
-  }
   result.unplaced = snapshot.unplaced;
   journal.transaction(() => {
     recordCounts(ctx, snapshot, shape.unsettled);
@@ -232,23 +199,27 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     }
   });
 
-  const { changed, purged } = detectRemoteChanges(journal.listDocuments(), snapshot.documents);
-  result.remoteChanged = changed;
-  const remoteChanged = new Set(changed);
-  // An edited file whose document changed remotely too is read: when it already says what the
-  // service says (the same edit on both sides) it is taken as is; otherwise it stays pending.
-  const toPull = changed.filter((id) => !skip.has(id) || local.get(id) === 'edited');
-  const pulling = new Set(toPull);
-  for (const [id, change] of local) {
-    if (pulling.has(id)) continue;
-    result.localPending.push({ id, path: journal.getDocument(id)?.path ?? byId.get(id)!.path, change, remoteChanged: remoteChanged.has(id) });
+  // The documents read, in the journal's order: written, brought up to date, or (changed on both
+  // sides) read to see whether the file already says what the service says.
+  const reads = new Set<string>();
+  const remoteChanged = new Set<string>();
+  const purgeIds: string[] = [];
+  for (const step of plan.documents) {
+    if (step.kind === 'write' || step.kind === 'splice' || (step.kind === 'keep' && step.check)) reads.add(step.id);
+    if (step.kind === 'write' || step.kind === 'splice' || (step.kind === 'keep' && step.remoteChanged)) remoteChanged.add(step.id);
+    if (step.kind === 'keep' && !step.check) {
+      result.localPending.push({ id: step.id, path: journal.getDocument(step.id)?.path ?? step.path, change: step.change, remoteChanged: step.remoteChanged });
+    }
+    if (step.kind === 'purge') purgeIds.push(step.id);
   }
+  const inJournal = journal.listDocuments().map((r) => r.id);
+  const toPull = inJournal.filter((id) => reads.has(id));
+  result.remoteChanged = inJournal.filter((id) => remoteChanged.has(id));
   const bulk = toPull.length > 8 || records.length === 0;
   await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged);
 
   if (!result.aborted) {
-    const edited = new Set([...local].filter(([, c]) => c === 'edited').map(([id]) => id));
-    const purge = await purgeDocuments(ctx, purged, edited);
+    const purge = await purgeDocuments(ctx, purgeIds);
     result.purged = purge.purged;
     for (const v of purge.vacated) shape.vacated.add(v);
     await prunePurged(ctx);
@@ -267,7 +238,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   });
   finish();
   ctx.logger.info({
-    requests: result.requests, listed: result.listed.length, fullScan: result.fullScan, remoteChanged: changed.length, written: result.written.length,
+    requests: result.requests, listed: result.listed.length, fullScan: result.fullScan, remoteChanged: result.remoteChanged.length, written: result.written.length,
     unchanged: result.unchanged.length, moved: result.moved.length, folderMoves: result.folderMoves.length, purged: result.purged.length,
     localPending: result.localPending.length, blocked: result.blocked.length, failed: result.failed.length, aborted: result.aborted,
   }, 'cycle done');

@@ -1,5 +1,5 @@
 // Scenario 20: `spacesync plan` (and `sync --dry-run`) shows exactly the requests the real cycle
-// then sends, in order, and changes nothing; the mass-delete guard refuses with exit 2 and a
+// then sends, in order, and exactly what its pull then does to the files, and changes nothing; the mass-delete guard refuses with exit 2 and a
 // message naming the numbers, `--force` overrides; conflicts end `sync --once` with exit 3.
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -49,6 +49,58 @@ it('plan lists the requests the next cycle sends, in the same order, and changes
   expect(await writesOf(w.space)).toEqual(planned);
   const again = await cli('plan', '--json');
   expect(JSON.parse(again.stdout).push.requests).toEqual([]);
+});
+
+interface PulledPlan {
+  createFolders: string[]; moveFolders: Array<{ from: string; to: string }>; create: string[]; update: string[];
+  move: Array<{ from: string; to: string }>; purge: string[]; keep: unknown[]; blocked: unknown[];
+}
+
+/** The tree the pull's plan promises: folders renamed with what is inside, files moved, new files, updated ones. */
+function treeAfter(before: Map<string, string | null>, plan: PulledPlan): { paths: string[]; updated: string[] } {
+  let paths = new Map([...before].map(([p]) => [p, p] as const));
+  for (const f of plan.moveFolders) {
+    paths = new Map([...paths].map(([orig, p]) => [orig, p.startsWith(`${f.from}/`) ? f.to + p.slice(f.from.length) : p] as const));
+  }
+  const now = new Map([...paths].map(([orig, p]) => [p, orig] as const));
+  for (const m of plan.move) {
+    const orig = now.get(m.from)!;
+    now.delete(m.from);
+    now.set(m.to, orig);
+  }
+  for (const p of plan.purge) now.delete(p);
+  return { paths: [...now.keys(), ...plan.create].sort(), updated: [...plan.update].sort() };
+}
+
+it('plan lists what the pull of the next cycle writes, moves and updates, and the cycle does exactly that', async () => {
+  await applyRemote(w, [
+    { method: 'PUT', path: '/blocks', body: { blocks: [{ id: 'P4', markdown: 'closing words, from the app' }] } },
+    { method: 'PUT', path: '/documents/move', body: { documentIds: ['D-IDEA'], destination: { folderId: 'F-HOME' } } },
+    { method: 'PUT', path: '/folders/move', body: { folderIds: ['F-SUB'], destination: { parentFolderId: 'F-HOME' } } },
+    { method: 'POST', path: '/documents', body: { documents: [{ title: 'Fresh' }] } },
+  ]);
+  const before = new Map([...readTree(w.root)].filter(([p]) => !p.startsWith('.spacesync/')).map(([p, v]) => [p, v.text] as const));
+  const plan = await cli('plan', '--json');
+  expect(plan.code).toBe(0);
+  const pull = (JSON.parse(plan.stdout) as { pull: PulledPlan }).pull;
+  expect(pull).toMatchObject({
+    create: ['Unsorted/Fresh.md'], update: ['Projects/Plan.md'], move: [{ from: 'Unsorted/Ideas.md', to: 'Home/Ideas.md' }],
+    moveFolders: [{ from: 'Projects/Sub', to: 'Home/Sub' }], purge: [], keep: [], blocked: [],
+  });
+
+  const run = await cli('sync', '--once');
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const after = new Map([...readTree(w.root)].filter(([p]) => !p.startsWith('.spacesync/')).map(([p, v]) => [p, v.text] as const));
+  const promised = treeAfter(before, pull);
+  expect([...after.keys()].sort()).toEqual(promised.paths);
+  // Every file the plan did not name for an update holds what it held (wherever it moved to).
+  const updated = [...after].filter(([p, text]) => before.has(p) && before.get(p) !== text).map(([p]) => p).sort();
+  expect(updated).toEqual(promised.updated);
+  expect(after.get('Home/Ideas.md')).toBe(before.get('Unsorted/Ideas.md'));
+  expect(after.get('Home/Sub/Deep.md')).toBe(before.get('Projects/Sub/Deep.md'));
+  const again = JSON.parse((await cli('plan', '--json')).stdout) as { pull: PulledPlan };
+  expect(again.pull).toMatchObject({ create: [], update: [], move: [], moveFolders: [], createFolders: [] });
 });
 
 it('refuses a mass delete with exit 2, naming the numbers, sending nothing; --force goes ahead', async () => {

@@ -76,6 +76,8 @@ describe('sync session', () => {
     });
 
     const result = await runCycle(s.ctx);
+    // The plan printed is the plan run, step for step, with the same reasons.
+    expect(result.plan).toEqual(plan.plan);
     expect(result.written.filter((w) => w.mode === 'new').map((w) => w.path)).toEqual(plan.create);
     expect(result.written.filter((w) => w.mode !== 'new').map((w) => w.path)).toEqual(plan.update);
     expect(result.moved.map(({ from, to }) => ({ from, to })).sort((a, b) => (a.from < b.from ? -1 : 1)))

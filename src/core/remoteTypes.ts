@@ -1,8 +1,8 @@
 // What one listing of the space says: its documents, its folders, where each document lives, and
 // the containers (built-in locations, daily notes, user folders) whose membership can be listed.
-import type { DocLocation } from '../core/types.js';
+import type { DocLocation } from './types.js';
 
-export type { RemoteDocument } from '../core/types.js';
+export type { RemoteDocument } from './types.js';
 
 /** Where a document lives in the space. */
 export interface Placement {
