@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 // The journal's queries: one typed method per question the sync shell asks, every multi-row
 // update in one transaction. Opened (checked and migrated) by openJournal.
 import type Database from 'better-sqlite3';
+import { packHash, packTime, unpackHash, unpackTime } from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
 import {
@@ -11,8 +12,8 @@ import {
 
 interface DocumentRow {
   id: string; path: string; title: string; location: DocumentLocation; folder_id: string | null;
-  daily_note_date: string | null; remote_modified_at: string | null; created_at: string | null;
-  file_hash: string | null; synced_at: string;
+  daily_note_date: string | null; remote_modified_at: string | Buffer | null; created_at: string | Buffer | null;
+  file_hash: string | Buffer | null; synced_at: string | Buffer;
 }
 /** The documents table's columns but the base (read only by getBaseBlocks). */
 const DOCUMENT_COLUMNS = 'id, path, title, location, folder_id, daily_note_date, remote_modified_at, created_at, file_hash, synced_at';
@@ -33,8 +34,8 @@ const toHistory = (r: HistoryRow): HistoryRecord => ({
 
 const toDocument = (r: DocumentRow): DocumentRecord => ({
   id: r.id, path: r.path, title: r.title, location: r.location, folderId: r.folder_id,
-  dailyNoteDate: r.daily_note_date, remoteModifiedAt: r.remote_modified_at, createdAt: r.created_at,
-  fileHash: r.file_hash, syncedAt: r.synced_at,
+  dailyNoteDate: r.daily_note_date, remoteModifiedAt: unpackTime(r.remote_modified_at), createdAt: unpackTime(r.created_at),
+  fileHash: unpackHash(r.file_hash), syncedAt: unpackTime(r.synced_at),
 });
 const toFolder = (r: FolderRow): FolderRecord => ({
   id: r.id, name: r.name, parentId: r.parent_id, path: r.path, documentCount: r.document_count,
@@ -184,7 +185,10 @@ export class Journal {
         folder_id = excluded.folder_id, daily_note_date = excluded.daily_note_date,
         remote_modified_at = excluded.remote_modified_at, created_at = excluded.created_at,
         file_hash = excluded.file_hash, synced_at = excluded.synced_at
-    `).run({ ...doc, syncedAt: doc.syncedAt ?? this.stamp() });
+    `).run({
+      ...doc, remoteModifiedAt: packTime(doc.remoteModifiedAt), createdAt: packTime(doc.createdAt), fileHash: packHash(doc.fileHash),
+      syncedAt: packTime(doc.syncedAt ?? this.stamp()),
+    });
   }
 
   /** Forgets a document and its base blocks. Returns whether it was known. */
@@ -196,13 +200,13 @@ export class Journal {
   /** Records that the document's file now lives at `path`. Returns whether the document was known. */
   renameDocumentPath(id: string, path: string): boolean {
     this.documentsChanged();
-    return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, this.stamp(), id).changes > 0;
+    return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, packTime(this.stamp()), id).changes > 0;
   }
 
   /** Records the hash of the file as the daemon just wrote or read it. */
   setFileHash(id: string, fileHash: string | null): boolean {
     this.documentsChanged();
-    return this.sql('UPDATE documents SET file_hash = ?, synced_at = ? WHERE id = ?').run(fileHash, this.stamp(), id).changes > 0;
+    return this.sql('UPDATE documents SET file_hash = ?, synced_at = ? WHERE id = ?').run(packHash(fileHash), packTime(this.stamp()), id).changes > 0;
   }
 
   /**
@@ -212,7 +216,7 @@ export class Journal {
   movePathPrefix(from: string, to: string): { documents: number; folders: number } {
     this.documentsChanged();
     return this.transaction(() => {
-      const params = { from, to, fromSlash: `${from}/`, len: from.length + 1, stamp: this.stamp() };
+      const params = { from, to, fromSlash: `${from}/`, len: from.length + 1, stamp: packTime(this.stamp()) };
       const documents = this.sql(`
         UPDATE documents SET path = @to || substr(path, @len), synced_at = @stamp
         WHERE path = @from OR substr(path, 1, length(@fromSlash)) = @fromSlash

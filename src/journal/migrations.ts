@@ -1,6 +1,7 @@
 // The journal's schema as an ordered list of migrations; PRAGMA user_version records the last
 // one applied. Each migration runs in its own transaction together with the version bump.
 import type Database from 'better-sqlite3';
+import { packHash, packTime } from './compactValues.js';
 import { encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
 import type { BaseBlock } from './types.js';
 
@@ -185,6 +186,21 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE history_v4 RENAME TO history;
         CREATE INDEX history_path ON history (path, id);
       `);
+    },
+  },
+  {
+    // Compaction, continued (issue 14): a document's file sha256 as its 32 bytes instead of 64
+    // hex characters and its times as 6 bytes instead of 24 characters (compactValues), and no
+    // index on history (path, id), which no query used (a file's versions are asked for by its
+    // path or its document, a scan either way).
+    version: 5,
+    up: (db) => {
+      db.exec('DROP INDEX history_path');
+      const update = db.prepare('UPDATE documents SET remote_modified_at = ?, created_at = ?, file_hash = ?, synced_at = ? WHERE id = ?');
+      const rows = db.prepare('SELECT id, remote_modified_at, created_at, file_hash, synced_at FROM documents').all() as Array<{
+        id: string; remote_modified_at: string | null; created_at: string | null; file_hash: string | null; synced_at: string;
+      }>;
+      for (const r of rows) update.run(packTime(r.remote_modified_at), packTime(r.created_at), packHash(r.file_hash), packTime(r.synced_at), r.id);
     },
   },
 ];

@@ -1,0 +1,26 @@
+// Values the journal stores in fewer bytes than their text, given back exactly: a sha256 as its 32
+// bytes, a time as 6 bytes of milliseconds since 1970. A value of another form (a hash that is not
+// 64 lower-case hex digits, a time not written as toISOString writes it) is stored as it is.
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+export function packHash(hash: string | null): string | Buffer | null {
+  return hash !== null && SHA256_HEX.test(hash) ? Buffer.from(hash, 'hex') : hash;
+}
+
+export function unpackHash(stored: string | Buffer | null): string | null {
+  return Buffer.isBuffer(stored) ? stored.toString('hex') : stored;
+}
+
+export function packTime(time: string | null): string | Buffer | null {
+  if (time === null || !ISO_MS.test(time)) return time;
+  const ms = Date.parse(time);
+  if (!(ms >= 0 && ms < 2 ** 48) || new Date(ms).toISOString() !== time) return time;
+  const b = Buffer.alloc(6);
+  b.writeUIntBE(ms, 0, 6);
+  return b;
+}
+
+export function unpackTime<T extends string | null>(stored: T | Buffer): T {
+  return (Buffer.isBuffer(stored) ? new Date(stored.readUIntBE(0, 6)).toISOString() : stored) as T;
+}
