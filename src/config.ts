@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
 import { SpacesyncError } from './errors.js';
 import { describeLink, normalizeLink } from './redact.js';
+import { configPath } from './stateDir.js';
 
 const LINK_SHAPE = /^https?:\/\/[^/\s]+(\/[^\s]*)?\/links\/[^/\s]+\/api\/v1\/?$/;
 
@@ -63,9 +64,7 @@ export interface LoadConfigInput {
   readFile?: (file: string) => string | undefined;
 }
 
-export function configPath(dir: string): string {
-  return path.join(dir, '.spacesync', 'config.json');
-}
+export { configPath };
 
 function readFileIfPresent(file: string): string | undefined {
   try {

@@ -7,11 +7,12 @@ import path from 'node:path';
 import pino, { type LevelWithSilent } from 'pino';
 import { createLogger, type Logger } from '../log.js';
 import { RotatingFile } from './rotatingFile.js';
+import { logFilePath } from '../stateDir.js';
 
 /** Bindings that put an info line on the terminal as well: `logger.info(SHOW, 'Pulled 3 documents')`. */
 export const SHOW = { show: true } as const;
 
-export const logFilePath = (root: string): string => path.join(root, '.spacesync', 'logs', 'spacesync.log');
+export { logFilePath };
 
 export interface TerminalStream {
   write(text: string): unknown;

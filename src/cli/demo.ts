@@ -11,11 +11,12 @@ import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { acquireLock } from '../mirror/index.js';
 import { startServer, type RunningServer } from '../server/index.js';
 import { shellQuote } from './init.js';
+import { statePath } from '../stateDir.js';
 
 export const DEMO_FIXTURE = fileURLToPath(new URL('../../fixtures/spaces/demo.json', import.meta.url));
 const DEMO_PORT = 8787;
 /** The demo's own file, which tells a demo folder from one synced with a real space. */
-const demoDataFile = (root: string) => path.join(root, '.spacesync', 'demo-server.db');
+const demoDataFile = (root: string) => statePath(root, 'demoServer');
 
 /** A document of the sample space and one of its blocks, for the printed example of a remote change. */
 const EXAMPLE = { file: 'Unsorted/Quick idea.md', docId: '1A0E7F52-0D1B-4C8B-9E11-2F6A7C3D0017', blockId: 'B10C0170-DE40-4000-8000-000000000170' };
@@ -77,7 +78,7 @@ export function demoIntro(root: string, server: RunningServer): string[] {
 export async function runDemo(dir: string, verbose: boolean): Promise<number> {
   const root = path.resolve(dir);
   checkFolder(root);
-  mkdirSync(path.join(root, '.spacesync'), { recursive: true, mode: 0o700 });
+  mkdirSync(statePath(root), { recursive: true, mode: 0o700 });
   // A demo already running on this folder is told before anything is written or printed: its
   // config keeps the link of its own server. (The sync below takes the lock for good.)
   acquireLock(root).release();

@@ -8,6 +8,7 @@ import { configPath, configSchema } from '../config.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { createClient, resolveLimits, Scheduler, type ConnectionInfo } from '../client/index.js';
 import { describeLink, normalizeLink } from '../redact.js';
+import { journalPath } from '../stateDir.js';
 
 interface InitFlags {
   link?: string;
@@ -145,8 +146,8 @@ export async function runInit(o: InitOptions): Promise<number> {
   const replaced = typeof existing?.link === 'string' && normalizeLink(existing.link) !== link;
   o.out(`Connected to the space "${info.space.name}" (time zone ${info.space.timezone}) through ${describeLink(link)}.`);
   o.out(`Wrote ${file} (readable only by you: it holds the link${apiKey ? ' and the API key' : ''}).`);
-  if (replaced && existsSync(path.join(path.dirname(file), 'journal.db'))) {
-    o.out(`Note: ${root} was synced with another link before; its journal still describes that space. If this is a different space, move ${path.join(path.dirname(file), 'journal.db')} aside before syncing.`);
+  if (replaced && existsSync(journalPath(root))) {
+    o.out(`Note: ${root} was synced with another link before; its journal still describes that space. If this is a different space, move ${journalPath(root)} aside before syncing.`);
   }
   o.out('Next, start syncing (it keeps running; Ctrl-C stops it, --once does a single pass):');
   o.out(`  spacesync sync --dir ${shellQuote(root)}`);

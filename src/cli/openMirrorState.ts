@@ -1,13 +1,14 @@
 // For the commands that look at a mirror without syncing it (status, conflicts): the config and the
 // journal of DIR, opened beside a running daemon (WAL: a reader never blocks it), never created.
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { configPath, loadConfig, type Config } from '../config.js';
 import { SpacesyncError } from '../errors.js';
 import Database from 'better-sqlite3';
 import { Journal, openJournal, SCHEMA_VERSION } from '../journal/index.js';
 import { APPLICATION_ID } from '../journal/migrations.js';
 import { shellQuote } from './init.js';
+import { journalPath } from '../stateDir.js';
+import { rootKind } from '../mirror/index.js';
 
 export interface MirrorState {
   config: Config;
@@ -17,7 +18,6 @@ export interface MirrorState {
   close(): void;
 }
 
-export const journalFile = (root: string): string => path.join(root, '.spacesync', 'journal.db');
 
 /**
  * A read-only connection when the journal is of this version: opening it the ordinary way checks
@@ -44,10 +44,10 @@ export function openJournalForReading(file: string): Journal {
 export function openMirrorState(flags: { dir?: string; config?: string }, opts: { write?: boolean } = {}): MirrorState {
   const config = loadConfig({ flags: { ...(flags.dir !== undefined ? { dir: flags.dir } : {}), ...(flags.config !== undefined ? { config: flags.config } : {}) } });
   const root = config.dir;
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+  if (rootKind(root) !== 'dir') {
     throw new SpacesyncError('config_missing', `The folder ${root} does not exist (or is not a folder). Pass the mirror folder with --dir, or set one up with \`spacesync init DIR --link URL\`.`);
   }
-  const file = journalFile(root);
+  const file = journalPath(root);
   const hasJournal = existsSync(file);
   if (!hasJournal && !existsSync(configPath(root)) && flags.config === undefined) {
     throw new SpacesyncError('config_missing', `${root} is not a spacesync folder (it has no .spacesync/ with a config or a journal). Pass the mirror folder with --dir, or set this one up with \`spacesync init ${shellQuote(root)} --link URL\`.`);

@@ -14,6 +14,7 @@ import { shellQuote } from './init.js';
 import { withJsonErrors } from './jsonError.js';
 import { ago, localTime, openMirrorState } from './openMirrorState.js';
 import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
+import { STATE_DIR } from '../stateDir.js';
 
 interface StatusFlags {
   dir?: string;
@@ -197,7 +198,7 @@ export function registerStatus(program: Command, wrap: Wrap): void {
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--json', 'print JSON')
     .action(wrap(async (flags: StatusFlags) => withJsonErrors(flags.json, async () => {
-      if (flags.dir === undefined && flags.config === undefined && !process.env.SPACESYNC_DIR && !existsSync('.spacesync')) {
+      if (flags.dir === undefined && flags.config === undefined && !process.env.SPACESYNC_DIR && !existsSync(STATE_DIR)) {
         // Outside a mirror with no --dir: every mirror installed as a service, one line each.
         const { installedServicesStatus } = await import('./service.js');
         const listed = installedServicesStatus(flags.json === true);

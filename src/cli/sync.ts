@@ -2,7 +2,8 @@
 // (0 in sync, 1 error, 2 refused by a safety check, 3 conflicts,
 // 4 a file held back because it is not UTF-8 text); without it, cycles run on the
 // poll interval until SIGINT/SIGTERM. `--dry-run` shows what a cycle would do and changes nothing.
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { rootKind } from '../mirror/index.js';
 import os from 'node:os';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -50,12 +51,7 @@ function listed(paths: readonly string[], max = 20): string[] {
  * created that the next step would refuse.
  */
 function checkRoot(root: string, force: boolean, hasLink: boolean): void {
-  let kind: 'dir' | 'other' | 'missing';
-  try {
-    kind = statSync(root).isDirectory() ? 'dir' : 'other';
-  } catch {
-    kind = 'missing';
-  }
+  const kind = rootKind(root);
   if (kind === 'other') throw new SpacesyncError('usage', `${root} is a file, not a folder. Pass the folder to mirror into with --dir.`);
   if (kind === 'dir') return;
   if (!hasLink) {

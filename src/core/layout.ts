@@ -2,6 +2,7 @@
 // function of the space, so every machine computes the same names, and older items keep theirs.
 import { collisionKey, fileStem, stemOfPath, suffixedStem } from './fileName.js';
 import type { DocLocation } from './types.js';
+import { STATE_DIR } from '../stateDir.js';
 
 export interface LayoutDocument {
   id: string;
@@ -38,8 +39,7 @@ export const BUILTIN_DIRS = {
   daily_notes: 'Daily Notes',
 } as const satisfies Record<Exclude<DocLocation, 'folder'>, string>;
 
-/** The journal's own directory; never a mirror entry. */
-export const STATE_DIR = '.spacesync';
+export { STATE_DIR };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

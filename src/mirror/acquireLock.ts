@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SpacesyncError } from '../errors.js';
 import { assertRootSync } from './assertRoot.js';
+import { lockPath } from '../stateDir.js';
 
 export interface LockInfo {
   pid: number;
@@ -33,7 +34,7 @@ export interface AcquireLockOptions {
 /** Locks this process holds, so a second acquire in one process is refused like any other. */
 const held = new Set<string>();
 
-export const lockPath = (root: string): string => path.join(root, '.spacesync', 'lock');
+export { lockPath };
 
 function readLock(file: string): { info: LockInfo | null; mtimeMs: number } | null {
   let text: string;

@@ -1,4 +1,5 @@
 // The mirror's public surface: the local tree's I/O for the sync shell.
+export { assertRoot, assertRootSync, rootKind } from './assertRoot.js';
 export { acquireLock, lockPath, type AcquireLockOptions, type Lock, type LockInfo } from './acquireLock.js';
 export { conflictCopyName, isConflictCopy } from './conflictCopyName.js';
 export { createIgnore, isBuiltinIgnored, type Ignore } from './createIgnore.js';

@@ -4,6 +4,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { mirrorIoError } from './mirrorIoError.js';
 import { resolveInRoot } from './resolveInRoot.js';
+import { STATE_DIR } from '../stateDir.js';
 
 /** Files an OS drops into folders by itself; a folder holding only these counts as empty. */
 const LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
@@ -13,7 +14,7 @@ export async function removeEmptyDirs(root: string, relDir: string): Promise<str
   const removed: string[] = [];
   let segments = relDir.split('/');
   resolveInRoot(root, relDir);
-  if (segments[0] === '.spacesync') return removed;
+  if (segments[0] === STATE_DIR) return removed;
   for (; segments.length > 0; segments = segments.slice(0, -1)) {
     const rel = segments.join('/');
     const abs = path.join(root, ...segments);

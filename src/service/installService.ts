@@ -7,6 +7,7 @@ import { launchdAgent } from './launchdAgent.js';
 import type { ControlResult, ServiceHost } from './serviceHost.js';
 import type { ServiceTarget } from './serviceTarget.js';
 import { systemdUnit } from './systemdUnit.js';
+import { configPath } from '../stateDir.js';
 
 /** Throws a clear error when the service manager refused a step. */
 export function controlOrThrow(host: ServiceHost, args: readonly string[], what: string): ControlResult {
@@ -20,7 +21,7 @@ export function controlOrThrow(host: ServiceHost, args: readonly string[], what:
 }
 
 export function installService(host: ServiceHost, target: ServiceTarget): InstalledService {
-  if (!fs.existsSync(`${target.dir}/.spacesync/config.json`)) {
+  if (!fs.existsSync(configPath(target.dir))) {
     throw new SpacesyncError('usage', `${target.dir} is not a spacesync mirror (no .spacesync/config.json). Connect it first: spacesync init ${target.dir} --link URL, then install the service again.`);
   }
   const service = installedService(host, target.dir);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { launchdLabel } from './launchdAgent.js';
 import type { ServiceHost } from './serviceHost.js';
 import { systemdUnitName } from './systemdUnit.js';
+import { statePath } from '../stateDir.js';
 
 export interface InstalledService {
   dir: string;
@@ -22,5 +23,5 @@ export function installedService(host: ServiceHost, dir: string): InstalledServi
     return { dir, name, file: path.join(host.unitDir, name), followLog: `journalctl --user -u ${shq(name)} -f` };
   }
   const name = launchdLabel(dir);
-  return { dir, name, file: path.join(host.unitDir, `${name}.plist`), followLog: `tail -f ${shq(path.join(dir, '.spacesync', 'launchd.err.log'))}` };
+  return { dir, name, file: path.join(host.unitDir, `${name}.plist`), followLog: `tail -f ${shq(`${statePath(dir, 'launchd')}.err.log`)}` };
 }

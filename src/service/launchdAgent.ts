@@ -7,6 +7,7 @@
 import { NO_RESTART_EXIT_CODES } from './noRestartExitCodes.js';
 import type { ServiceTarget } from './serviceTarget.js';
 import { systemdEscapePath } from './systemdEscapePath.js';
+import { statePath } from '../stateDir.js';
 
 export function launchdLabel(dir: string): string {
   return `com.spacesync.sync.${systemdEscapePath(dir)}`;
@@ -31,7 +32,7 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const str = (s: string) => `<string>${xml(s)}</string>`;
 
 export function launchdAgent(target: ServiceTarget): string {
-  const logs = `${target.dir}/.spacesync/launchd`;
+  const logs = statePath(target.dir, 'launchd');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!-- spacesync as a launchd agent for one mirror folder, written by \`spacesync service install\`
      and removed by \`spacesync service uninstall\`. The folder's .spacesync/config.json holds the link. -->

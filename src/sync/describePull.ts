@@ -4,8 +4,8 @@
 import type { LocalChange, PullPlan } from '../core/PullPlan.js';
 import type { SyncContext } from './SyncContext.js';
 import type { SafetyRefusal } from '../core/safety.js';
-import { assertRootExists } from './moveDirectory.js';
 import { readPullPlan } from './readPullPlan.js';
+import { assertRoot } from '../mirror/index.js';
 
 /** The plan's steps by kind, paths sorted: what the dry run prints. */
 export interface PullPlanSummary {
@@ -53,7 +53,7 @@ export function summarizePullPlan(plan: PullPlan | null): PullPlanSummary {
 
 export async function describePull(ctx: SyncContext): Promise<PullDryRun> {
   const before = ctx.client.stats().total;
-  await assertRootExists(ctx.root);
+  await assertRoot(ctx.root);
   const reading = await readPullPlan(ctx);
   return { refused: reading.refused, requests: ctx.client.stats().total - before, ...summarizePullPlan(reading.plan), plan: reading.plan };
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { SpacesyncError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { isConflictCopy, isTempFileName } from '../mirror/index.js';
+import { isStatePath, STATE_DIR } from '../stateDir.js';
 
 export interface ChangedDocument {
   /** Posix path relative to the mirror root. */
@@ -40,7 +41,7 @@ export type CommitOutcome =
 
 /** What the mirror's .gitignore must hold: spacesync's own state, conflict copies, its temp files. */
 export const GITIGNORE_LINES = [
-  '.spacesync/',
+  `${STATE_DIR}/`,
   '* (conflict [0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9][0-9][0-9][0-9][0-9]*).md',
   '.*.spacesync-*.tmp',
 ] as const;
@@ -48,7 +49,7 @@ export const GITIGNORE_LINES = [
 /** Checked again after staging: a user's .gitignore may re-include them, or an old commit may track them. */
 export function neverCommitted(relPath: string): boolean {
   const name = relPath.slice(relPath.lastIndexOf('/') + 1);
-  return relPath === '.spacesync' || relPath.startsWith('.spacesync/') || isConflictCopy(name) || isTempFileName(name);
+  return isStatePath(relPath) || isConflictCopy(name) || isTempFileName(name);
 }
 
 const MAX_LISTED = 50;

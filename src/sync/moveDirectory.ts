@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { SpacesyncError } from '../errors.js';
-import { resolveInRoot } from '../mirror/index.js';
+import { assertRoot, resolveInRoot } from '../mirror/index.js';
 
 async function fsyncDir(dir: string): Promise<void> {
   let handle: fsp.FileHandle | undefined;
@@ -25,19 +25,11 @@ export async function isDirectory(root: string, relPath: string): Promise<boolea
   return fsp.lstat(resolveInRoot(root, relPath)).then((s) => s.isDirectory(), () => false);
 }
 
-/** The mirror root is never created (a missing one may be an unmounted disk): refuse instead. */
-export async function assertRootExists(root: string): Promise<void> {
-  const ok = await fsp.stat(root).then((s) => s.isDirectory(), () => false);
-  if (!ok) {
-    throw new SpacesyncError('mirror_io', `The mirror folder ${root} does not exist (any more). Nothing was changed. If it lives on a disk that is not mounted, mount it; if it was moved, run spacesync in its new place.`, { details: { root, reason: 'root_missing' } });
-  }
-}
-
 /** Renames directory `from` to `to` (both relative to `root`); the target must not exist. */
 export async function moveDirectory(root: string, from: string, to: string): Promise<void> {
   const src = resolveInRoot(root, from);
   const dst = resolveInRoot(root, to);
-  await assertRootExists(root);
+  await assertRoot(root);
   try {
     await fsp.mkdir(path.dirname(dst), { recursive: true });
     await fsp.rename(src, dst);
@@ -51,7 +43,7 @@ export async function moveDirectory(root: string, from: string, to: string): Pro
 /** Creates directory `relPath` and its parents under an existing root. */
 export async function ensureDirectory(root: string, relPath: string): Promise<boolean> {
   const abs = resolveInRoot(root, relPath);
-  await assertRootExists(root);
+  await assertRoot(root);
   try {
     const made = await fsp.mkdir(abs, { recursive: true });
     return made !== undefined;

@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createClient, type SpaceClient } from '../client/index.js';
 import { openJournal, type Journal } from '../journal/index.js';
-import { acquireLock, createIgnore, OwnWrites, removeTempFiles, type Lock } from '../mirror/index.js';
+import { assertRoot, acquireLock, createIgnore, OwnWrites, removeTempFiles, type Lock } from '../mirror/index.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_SETTINGS, type SyncContext, type SyncSettings } from './SyncContext.js';
-import { assertRootExists } from './moveDirectory.js';
+import { journalPath } from '../stateDir.js';
 
 export interface SyncSessionOptions {
   root: string;
@@ -34,11 +34,11 @@ export interface SyncSession {
   close(): void;
 }
 
-export const journalPath = (root: string): string => path.join(root, '.spacesync', 'journal.db');
+export { journalPath };
 
 export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSession> {
   const root = path.resolve(o.root);
-  await assertRootExists(root);
+  await assertRoot(root);
   const now = o.now ?? (() => new Date());
   const ignore = createIgnore(o.ignore ?? []);
   let lock: Lock | undefined;

@@ -8,8 +8,9 @@ import { dirOfPath } from '../core/fileName.js';
 import { moveFileAtomic } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { pathExists } from './moveDirectory.js';
+import { stateRelPath } from '../stateDir.js';
 
-export const PURGED_DIR = '.spacesync/purged';
+export const PURGED_DIR = stateRelPath('purged');
 
 export interface PurgeOutcome {
   /** Files moved out of the mirror: document id, where it was, where it is kept. */

@@ -12,7 +12,6 @@ import { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
 import { LayoutMemo } from './LayoutMemo.js';
 import type { SafetyRefusal } from '../core/safety.js';
 import type { RemoteSnapshot } from './listRemote.js';
-import { assertRootExists } from './moveDirectory.js';
 import { CommitBatcher } from './CommitBatcher.js';
 import { isPerDocumentError, pullDocument, type PullOutcome } from './pullDocument.js';
 import { isStopped, stoppedBeforeStart } from './isStopped.js';
@@ -21,6 +20,7 @@ import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pu
 import { readPullPlan } from './readPullPlan.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../core/remoteTypes.js';
+import { assertRoot } from '../mirror/index.js';
 
 export interface CycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -154,7 +154,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     result.requests = ctx.client.stats().total - requestsBefore;
     return result;
   };
-  await assertRootExists(ctx.root);
+  await assertRoot(ctx.root);
   let reading: Awaited<ReturnType<typeof readPullPlan>>;
   try {
     if (ctx.signal?.aborted) throw stoppedBeforeStart();

@@ -2,9 +2,9 @@
 // file's bytes gzipped (a third to a half of their size for notes; any archive tool or `zcat`
 // opens one). Versions kept before the journal's schema 4 are plain `<timestamp>.md` files.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { STATE_DIR } from '../core/layout.js';
+import { stateRelPath } from '../stateDir.js';
 
-export const VERSIONS_DIR = `${STATE_DIR}/versions`;
+export const VERSIONS_DIR = stateRelPath('versions');
 
 /** A version file's path (relative to the root) for `relPath` at `at`; `n` tells apart two at the same millisecond. */
 export function versionFilePath(relPath: string, at: Date, n = 1): string {
