@@ -1,9 +1,7 @@
 // Canonical equality of two block markdowns: equal when they differ only by forms the service
 // normalises, so a file never ping-pongs with the service.
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
+import { createRequire } from 'node:module';
+import type { Root } from 'mdast';
 import { normalizeMarkdown } from './normalizeMarkdown.js';
 import { parseBlockMarkdown } from './parseBlockMarkdown.js';
 import type { ParsedBlock } from './types.js';
@@ -27,13 +25,30 @@ export function canonicalMarkdown(md: string): string {
   return remember(canonicalCache, md, canon);
 }
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath);
+/**
+ * The CommonMark + GFM + math parser, loaded the first time two blocks differ only by emphasis
+ * delimiters: most processes never get there, and the parser with its extensions (KaTeX among them)
+ * is ~18 MiB of resident set, a daemon's idle cost otherwise.
+ */
+let parser: ((md: string) => Root) | undefined;
+function parse(md: string): Root {
+  if (!parser) {
+    const load = createRequire(import.meta.url);
+    const { unified } = load('unified') as typeof import('unified');
+    const { default: remarkParse } = load('remark-parse') as typeof import('remark-parse');
+    const { default: remarkGfm } = load('remark-gfm') as typeof import('remark-gfm');
+    const { default: remarkMath } = load('remark-math') as typeof import('remark-math');
+    const processor = unified().use(remarkParse).use(remarkGfm).use(remarkMath);
+    parser = (text) => processor.parse(text);
+  }
+  return parser(md);
+}
 
 /** The mdast of a markdown, positions dropped, as a string: two texts that read the same compare equal. */
 function treeOf(md: string): string {
   const hit = treeCache.get(md);
   if (hit !== undefined) return hit;
-  const tree = processor.parse(md);
+  const tree = parse(md);
   const json = JSON.stringify(tree, (k, v: unknown) => (k === 'position' ? undefined : v));
   return remember(treeCache, md, json);
 }
