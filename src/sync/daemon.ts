@@ -19,6 +19,7 @@ import { backUp, filesOfCycle, filesOfPush, noteRefusal, saveStats } from './aft
 import { readHeldBack } from './heldBackState.js';
 import { isStopped } from './isStopped.js';
 import { pushLocal, type PushResult } from './pushLocal.js';
+import { releaseMemory } from './releaseMemory.js';
 import { syncCycle, type SyncCycleResult } from './syncCycle.js';
 
 /** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
@@ -230,6 +231,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
           schedulePoll();
         }
       }
+      // Idle until the next poll or save: what the operations left behind goes back to the system.
+      if (!stopping) releaseMemory();
     })().finally(() => {
       running = null;
     });

@@ -21,6 +21,7 @@ import { readPullPlan } from './readPullPlan.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../core/remoteTypes.js';
 import { assertRoot } from '../mirror/index.js';
+import { releaseMemory } from './releaseMemory.js';
 
 export interface CycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -95,6 +96,9 @@ function recordCounts(ctx: SyncContext, snapshot: RemoteSnapshot, unsettled: Rea
   writeCounts(ctx.journal, next);
 }
 
+/** The garbage a pull may build up before it is collected (releaseMemory). */
+const PULL_GARBAGE_BYTES = 32 * 1024 * 1024;
+
 async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: RemoteSnapshot, priority: Priority, result: CycleResult, remoteChanged: ReadonlySet<string>): Promise<void> {
   let next = 0;
   let done = 0;
@@ -136,6 +140,9 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
       }
       done++;
       report();
+      // A large pull's garbage (answers, parsed blocks, file texts) is collected as it builds up, so
+      // the peak does not depend on when V8, busy or not, gets round to it.
+      releaseMemory(PULL_GARBAGE_BYTES);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
