@@ -15,6 +15,7 @@ import {
   deleteReminder, getReminder, insertReminder, listReminders, reminderOfBlock, updateReminder, type ReminderRow, type ReminderStatus,
 } from '../store/reminders.js';
 import { parseData } from '../model/blockData.js';
+import type { Reminder } from '../../wire/types.js';
 
 const STATUSES: readonly ReminderStatus[] = ['incomplete', 'completed', 'upcoming', 'all'];
 export const MAX_CURSOR_LENGTH = 256;
@@ -29,14 +30,8 @@ const updateBody = z.object({
 });
 const deleteBody = z.object({ idsToDelete: z.array(z.string().min(1)).min(1, "'idsToDelete' must list at least one id.") });
 
-export interface ReminderJson {
-  id: string;
-  blockId: string;
-  title: string;
-  remindAt?: string;
-  isCompleted: boolean;
-  completedAt?: string;
-}
+/** A reminder as the API returns it (the wire contract's Reminder). */
+export type ReminderJson = Reminder;
 
 export function remindersUnavailable(): ApiError {
   return new ApiError(403, {
