@@ -15,7 +15,7 @@ import { renderFileBody, type Block } from '../src/dialect/index.js';
 import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, pushLocal, runDaemon, syncCycle } from '../src/sync/index.js';
-import { mergeFile } from '../src/sync/mergeFile.js';
+import { mergeFile } from '../src/core/mergeFile.js';
 import { parseLocalDocument } from '../src/sync/readLocalDocument.js';
 import type { Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';

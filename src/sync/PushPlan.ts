@@ -8,7 +8,7 @@ import type { SafetyRefusal } from '../core/safety.js';
 import type { BaseBlock } from '../core/types.js';
 import type { DocumentRecord } from '../journal/index.js';
 import type { RemoteDocumentState } from './fetchRemoteDocument.js';
-import type { FileMerge } from './mergeFile.js';
+import type { FileMerge } from '../core/mergeFile.js';
 import type { LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../core/remoteTypes.js';
 

@@ -9,7 +9,7 @@ import type { PullPlan } from '../core/PullPlan.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { withFrontMatter } from './fileText.js';
+import { withFrontMatter } from '../core/fileText.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
 import { containerOf, type ContainerKey, type Placement } from '../core/remoteTypes.js';

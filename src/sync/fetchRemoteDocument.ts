@@ -5,7 +5,7 @@ import { flattenRemote, markdownOf } from '../core/flattenRemote.js';
 import type { BaseBlock, RemoteBlock } from '../core/types.js';
 import type { Block } from '../dialect/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { keepSignedUrls } from './keepSignedUrls.js';
+import { keepSignedUrls } from '../core/keepSignedUrls.js';
 
 export interface RemoteDocumentState {
   blocks: RemoteBlock[];

@@ -12,12 +12,12 @@ import type { Block } from '../dialect/index.js';
 import type { DocumentRecord } from '../journal/index.js';
 import { conflictCopyName, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { alignFile } from './alignFile.js';
-import { bodyOf, withFrontMatter } from './fileText.js';
+import { alignFile } from '../core/alignFile.js';
+import { bodyOf, withFrontMatter } from '../core/fileText.js';
 import { saveLocalVersion } from './saveLocalVersion.js';
 import { pathExists } from './moveDirectory.js';
 import type { DocumentTask } from './PushPlan.js';
-import { renderMerged } from './renderMerged.js';
+import { renderMerged } from '../core/renderMerged.js';
 import { readOnlyBlocks } from './readOnlyBlocks.js';
 
 /** The file hash recorded when a file holds changes that were not sent: never a real hash, so the file stays pending. */

@@ -3,8 +3,8 @@
 // when a document cannot be placed otherwise). Reads only; the cycle applies and records.
 import type { DocumentListItem } from '../client/index.js';
 import type { SyncContext } from './SyncContext.js';
-import { flattenFolders } from './flattenFolders.js';
-import { placeDocuments } from './placeDocuments.js';
+import { flattenFolders } from '../core/flattenFolders.js';
+import { placeDocuments } from '../core/placeDocuments.js';
 import { readCounts, readFullScanAt, readUnplaceable } from './pullState.js';
 import {
   BUILTIN_CONTAINERS, DAILY_NOTES, containerOf, type ContainerKey, type ContainerRead, type Placement, type RemoteDocument, type RemoteFolder,

@@ -14,10 +14,10 @@ import type { DocumentRecord } from '../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../mirror/index.js';
 import { noteReadOnlyBlocks } from './readOnlyBlocks.js';
 import type { SyncContext } from './SyncContext.js';
-import { composeFile, frontMatterParts, withFrontMatter } from './fileText.js';
-import { keepSignedUrls } from './keepSignedUrls.js';
+import { composeFile, frontMatterParts, withFrontMatter } from '../core/fileText.js';
+import { keepSignedUrls } from '../core/keepSignedUrls.js';
 import type { RemoteDocument } from '../core/remoteTypes.js';
-import { spliceFile } from './spliceFile.js';
+import { spliceFile } from '../core/spliceFile.js';
 
 export type PullOutcome =
   /** The file was written: a new file, blocks replaced in place, or the body rendered whole. */

@@ -4,7 +4,7 @@ import { parseFrontMatter } from '../core/frontMatter.js';
 import type { LocalDocument } from '../core/types.js';
 import { segmentFile } from '../dialect/index.js';
 import { readMirrorFile, type UndecodableFile } from '../mirror/index.js';
-import { frontMatterParts } from './fileText.js';
+import { frontMatterParts } from '../core/fileText.js';
 
 export type { LocalDocument };
 

@@ -11,7 +11,7 @@ import { markdownEquals, segmentFile, type Block, type Segment } from '../../src
 import { isConflictCopy } from '../../src/mirror/index.js';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { runCycle, type SyncSession } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/sync/fileText.js';
+import { frontMatterParts } from '../../src/core/fileText.js';
 import { syncCycle, type SyncCycleResult } from '../../src/sync/syncCycle.js';
 import { makeRoot, openSession, readTree, startSpace, type Space } from '../sync/harness.js';
 

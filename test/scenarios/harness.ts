@@ -15,7 +15,7 @@ import { isConflictCopy } from '../../src/mirror/index.js';
 import { generateSpace, type FaultSpec, type LoggedRequest, type SpaceFixture } from '../../src/server/index.js';
 import type { FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/sync/fileText.js';
+import { frontMatterParts } from '../../src/core/fileText.js';
 import { unpackVersion } from '../../src/sync/versionsDir.js';
 import type { CliResult } from '../cli/cliHarness.js';
 import { checkOracles, treeState, type OracleOptions } from './oracles.js';

@@ -12,7 +12,7 @@ import { hashText, isConflictCopy } from '../../src/mirror/index.js';
 import type { LoggedRequest, SpaceFixture } from '../../src/server/index.js';
 import type { FixtureBlock, FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/sync/fileText.js';
+import { frontMatterParts } from '../../src/core/fileText.js';
 import { normalizeLine, type Entry } from './texts.js';
 import { RECHECK_AFTER_MS } from '../../src/sync/executePlan.js';
 import { fixtureBlocks, type World } from './world.js';

@@ -13,7 +13,7 @@ import { markdownEquals, segmentFile, type Block, type Segment } from '../../src
 import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type LoggedRequest, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
 import { openSyncSession, runCycle, type SyncSession, type SyncSessionOptions } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/sync/fileText.js';
+import { frontMatterParts } from '../../src/core/fileText.js';
 
 export const START = Date.parse('2026-09-05T10:00:00Z');
 

@@ -10,7 +10,7 @@ import { openJournal } from '../../src/journal/index.js';
 import { isTempFileName } from '../../src/mirror/index.js';
 import { generateSpace } from '../../src/server/index.js';
 import { journalPath } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/sync/fileText.js';
+import { frontMatterParts } from '../../src/core/fileText.js';
 import { parseFrontMatter } from '../../src/core/frontMatter.js';
 import { expectMirrorMatches, makeRoot, startSpace, type Space } from './harness.js';
 import { spawnCli } from './spawnCli.js';

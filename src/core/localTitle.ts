@@ -1,9 +1,9 @@
 // The title a file gives its document: the front matter's `title` when the user edited it, else
 // the file name when the file was renamed, else the title base recorded. Daily notes are named by
 // date and their titles are the service's.
-import { stemOfPath } from '../core/fileName.js';
-import type { ParsedFrontMatter } from '../core/frontMatter.js';
-import { BUILTIN_DIRS } from '../core/layout.js';
+import { stemOfPath } from './fileName.js';
+import type { ParsedFrontMatter } from './frontMatter.js';
+import { BUILTIN_DIRS } from './layout.js';
 
 export function localTitle(relPath: string, fm: ParsedFrontMatter, recorded?: { path: string; title: string }): string {
   const stem = stemOfPath(relPath);

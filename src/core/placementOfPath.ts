@@ -1,8 +1,8 @@
 // Where a file's place in the mirror puts its document in the space: a built-in location, a daily
 // note (named by its date), a user folder (or one being created), or nowhere the API can put it.
-import { dirOfPath, stemOfPath } from '../core/fileName.js';
-import { BUILTIN_DIRS, locationOfDir } from '../core/layout.js';
-import type { Placement } from '../core/remoteTypes.js';
+import { dirOfPath, stemOfPath } from './fileName.js';
+import { BUILTIN_DIRS, locationOfDir } from './layout.js';
+import type { Placement } from './remoteTypes.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,8 +1,8 @@
 // Media URLs are signed anew on every read; a changed signature is not an edit. A block whose
 // markdown differs from its base only there keeps the base's markdown, so its bytes in the file
 // (and its base) stay as they were.
-import { MEDIA_TYPES, sameContent } from '../core/blockContent.js';
-import type { BaseBlock } from '../core/types.js';
+import { MEDIA_TYPES, sameContent } from './blockContent.js';
+import type { BaseBlock } from './types.js';
 import { markdownEquals, type Block } from '../dialect/index.js';
 
 export function keepSignedUrls(root: Block, base: readonly BaseBlock[]): Block {

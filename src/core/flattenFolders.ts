@@ -1,7 +1,7 @@
 // The `GET /folders` tree → the user folders as a flat list with their parents, and the document
 // counts of every container (the built-in locations included), which tell what to re-list.
-import type { Folder } from '../client/index.js';
-import { BUILTIN_CONTAINERS, type ContainerKey, type RemoteFolder } from '../core/remoteTypes.js';
+import type { Folder } from '../wire/types.js';
+import { BUILTIN_CONTAINERS, type ContainerKey, type RemoteFolder } from './remoteTypes.js';
 
 export interface FlatFolders {
   folders: RemoteFolder[];

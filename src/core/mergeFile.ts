@@ -1,11 +1,11 @@
 // A file against its base, and against the service's blocks when they changed too: the core's
 // diff, three-way merge (mirror-and-sync.md §4) and the change set that brings the service there.
-import { changeSetOf, type ChangeSet } from '../core/changeSet.js';
-import { coreDialect } from '../core/coreDialect.js';
-import { diffDocument } from '../core/diff.js';
-import { mergeDocument, type MergeResult } from '../core/merge.js';
-import type { BaseBlock, CoreDialect, RemoteBlock } from '../core/types.js';
-import type { LocalDocument } from './readLocalDocument.js';
+import { changeSetOf, type ChangeSet } from './changeSet.js';
+import { coreDialect } from './coreDialect.js';
+import { diffDocument } from './diff.js';
+import { mergeDocument, type MergeResult } from './merge.js';
+import type { BaseBlock, CoreDialect, RemoteBlock } from './types.js';
+import type { LocalDocument } from './types.js';
 
 export interface FileMerge {
   merge: MergeResult;

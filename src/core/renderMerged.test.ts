@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { hashBlock } from '../core/hashBlock.js';
-import type { BaseBlock, RemoteBlock } from '../core/types.js';
+import { hashBlock } from './hashBlock.js';
+import type { BaseBlock, RemoteBlock } from './types.js';
 import type { Block } from '../dialect/index.js';
 import { alignFile } from './alignFile.js';
 import { mergeFile } from './mergeFile.js';
-import { parseLocalDocument } from './readLocalDocument.js';
+import { parseLocalDocument } from '../sync/readLocalDocument.js';
 import { renderMerged } from './renderMerged.js';
 
 const block = (id: string, markdown: string, position: number, parentId: string | null = null, kind: BaseBlock['kind'] = 'block'): RemoteBlock =>

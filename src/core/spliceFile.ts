@@ -1,9 +1,9 @@
 // Rewrites only the byte ranges of the blocks that changed, in a file that still holds exactly
 // what the daemon last wrote. When the document's shape changed (blocks added, removed, moved,
 // a kind changed) or a block cannot be replaced in place, the body is rendered whole instead.
-import { sameContent } from '../core/blockContent.js';
-import { cardLayoutOf } from '../core/cardLayout.js';
-import type { BaseBlock, RemoteBlock } from '../core/types.js';
+import { sameContent } from './blockContent.js';
+import { cardLayoutOf } from './cardLayout.js';
+import type { BaseBlock, RemoteBlock } from './types.js';
 import { markdownEquals, renderFileBody, replaceSegment, segmentFile, type Block, type Segment } from '../dialect/index.js';
 import { frontMatterParts } from './fileText.js';
 

@@ -2,7 +2,7 @@
 // journal knew. A `folderId` listing may be recursive (the contract) or direct-only (observed),
 // so a document goes to the deepest container that lists it, and a document known to sit in a
 // subfolder that was not re-read stays there even when an ancestor's recursive listing names it.
-import { DAILY_NOTES, containerOf, placementOf, type ContainerKey, type ContainerRead, type Placement } from '../core/remoteTypes.js';
+import { DAILY_NOTES, containerOf, placementOf, type ContainerKey, type ContainerRead, type Placement } from './remoteTypes.js';
 
 export interface PlaceInput {
   /** Every document id of the space listing. */

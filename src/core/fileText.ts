@@ -1,6 +1,6 @@
 // A document file's text: front matter (`id`, `title` when the name cannot carry it, the user's
 // own keys kept byte for byte) followed by the body exactly as the dialect renders the blocks.
-import { frontMatterBlock, updateFrontMatter, type FrontMatterFields } from '../core/frontMatter.js';
+import { frontMatterBlock, updateFrontMatter, type FrontMatterFields } from './frontMatter.js';
 import { frontMatter, renderFileBody, type Block } from '../dialect/index.js';
 
 export interface FrontMatterParts {

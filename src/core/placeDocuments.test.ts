@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { placeDocuments } from './placeDocuments.js';
-import type { ContainerRead, Placement } from '../core/remoteTypes.js';
+import type { ContainerRead, Placement } from './remoteTypes.js';
 
 // Projects (P) ⊃ Archive (A) ⊃ Old (O); Personal (X).
 const folderParents = new Map<string, string | null>([['P', null], ['A', 'P'], ['O', 'A'], ['X', null]]);

@@ -1,9 +1,9 @@
 // After a push the service's answer is the base. Where it normalised a block beyond what canonical
 // equality forgives, the file's range of that block is rewritten to the service's markdown, so the
 // file says what the service holds and the next cycle sees nothing to send.
-import { sameContent } from '../core/blockContent.js';
-import type { BaseBlock } from '../core/types.js';
-import { readOnlyReason } from '../core/readOnlyReason.js';
+import { sameContent } from './blockContent.js';
+import type { BaseBlock } from './types.js';
+import { readOnlyReason } from './readOnlyReason.js';
 import { markdownEquals, replaceSegment, segmentFile, type Segment } from '../dialect/index.js';
 
 const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { flattenRemote } from '../core/flattenRemote.js';
-import { hashBlock } from '../core/hashBlock.js';
-import type { BaseBlock } from '../core/types.js';
+import { flattenRemote } from './flattenRemote.js';
+import { hashBlock } from './hashBlock.js';
+import type { BaseBlock } from './types.js';
 import { segmentFile, type Block } from '../dialect/index.js';
 import { composeFile } from './fileText.js';
 import { keepSignedUrls } from './keepSignedUrls.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrontMatter } from '../core/frontMatter.js';
+import { parseFrontMatter } from './frontMatter.js';
 import { localTitle } from './localTitle.js';
 import { placementOfPath } from './placementOfPath.js';
 

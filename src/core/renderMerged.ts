@@ -2,11 +2,11 @@
 // it, the user's own blocks keep their exact bytes. When the shape is unchanged only the changed
 // blocks' ranges are rewritten; otherwise top-level blocks nobody changed are kept verbatim and
 // the rest is rendered in the service's markdown.
-import { sameContent } from '../core/blockContent.js';
-import type { MergedNode } from '../core/merge.js';
+import { sameContent } from './blockContent.js';
+import type { MergedNode } from './merge.js';
 import { markdownEquals, parseBlockMarkdown, renderFileBody, replaceSegment, segmentFile, type Block, type Segment } from '../dialect/index.js';
 import { frontMatterParts } from './fileText.js';
-import type { LocalDocument } from './readLocalDocument.js';
+import type { LocalDocument } from './types.js';
 
 const flattenSegs = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flattenSegs(s.children)]);
 const flattenNodes = (nodes: readonly MergedNode[], depth = 0): Array<{ n: MergedNode; depth: number }> =>

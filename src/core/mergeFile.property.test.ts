@@ -3,13 +3,13 @@
 // file shows exactly the merged document, and merging a side with itself is the identity.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEmptyChangeSet } from '../core/changeSet.js';
-import { hashBlock } from '../core/hashBlock.js';
-import type { MergedNode } from '../core/merge.js';
-import type { BaseBlock, RemoteBlock } from '../core/types.js';
+import { isEmptyChangeSet } from './changeSet.js';
+import { hashBlock } from './hashBlock.js';
+import type { MergedNode } from './merge.js';
+import type { BaseBlock, RemoteBlock } from './types.js';
 import { renderFileBody, segmentFile, type Block, type Segment } from '../dialect/index.js';
 import { mergeFile } from './mergeFile.js';
-import { parseLocalDocument } from './readLocalDocument.js';
+import { parseLocalDocument } from '../sync/readLocalDocument.js';
 import { renderMerged, shownMarkdown } from './renderMerged.js';
 
 interface Item { id: string; md: string }
