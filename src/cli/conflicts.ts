@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
 import type { ConflictRecord, Journal } from '../journal/index.js';
 import { isConflictCopy, readMirrorFile, resolveInRoot } from '../mirror/index.js';

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { BuildProgram, Wrap } from './types.js';
 import { configPath } from '../config.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { acquireLock } from '../mirror/index.js';
@@ -75,7 +75,7 @@ export function demoIntro(root: string, server: RunningServer): string[] {
   ];
 }
 
-export async function runDemo(dir: string, verbose: boolean): Promise<number> {
+export async function runDemo(dir: string, verbose: boolean, build: BuildProgram): Promise<number> {
   const root = path.resolve(dir);
   checkFolder(root);
   mkdirSync(statePath(root), { recursive: true, mode: 0o700 });
@@ -87,10 +87,9 @@ export async function runDemo(dir: string, verbose: boolean): Promise<number> {
     writeDemoConfig(root, server.baseUrl);
     for (const line of demoIntro(root, server)) process.stdout.write(`${line}\n`);
     // The daemon exactly as `spacesync sync` runs it: its loop, its output, its Ctrl-C handling.
-    const { buildProgram } = await import('./program.js');
     const exit = { code: 0 };
     const args = ['sync', '--dir', root, ...(verbose ? ['--verbose'] : [])];
-    await (await buildProgram(exit, args)).parseAsync(args, { from: 'user' });
+    await (await build(exit, args)).parseAsync(args, { from: 'user' });
     return exit.code;
   } finally {
     await server.close();
@@ -98,11 +97,11 @@ export async function runDemo(dir: string, verbose: boolean): Promise<number> {
   }
 }
 
-export function registerDemo(program: Command, wrap: Wrap): void {
+export function registerDemo(program: Command, wrap: Wrap, build: BuildProgram): void {
   program
     .command('demo')
     .description('a local server with a sample space, synced into DIR')
     .argument('[dir]', 'the mirror folder (a new or empty one)', './demo-space')
     .option('--verbose', 'log debug details')
-    .action(wrap(async (dir: string, flags: { verbose?: boolean }) => runDemo(dir, flags.verbose === true)));
+    .action(wrap(async (dir: string, flags: { verbose?: boolean }) => runDemo(dir, flags.verbose === true, build)));
 }

@@ -3,7 +3,7 @@
 // overwrote them (remote), each with what changed. `spacesync restore` writes one back.
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 import type { HistoryRecord } from '../journal/index.js';
 import { versionsOf } from '../sync/restoreVersion.js';
 import { withJsonErrors } from './jsonError.js';

@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 import { configPath, configSchema } from '../config.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { createClient, resolveLimits, Scheduler, type ConnectionInfo } from '../client/index.js';

@@ -3,9 +3,7 @@
 import { existsSync } from 'node:fs';
 import { configPath, loadConfig, type Config } from '../config.js';
 import { SpacesyncError } from '../errors.js';
-import Database from 'better-sqlite3';
-import { Journal, openJournal, SCHEMA_VERSION } from '../journal/index.js';
-import { APPLICATION_ID } from '../journal/migrations.js';
+import { Journal, openJournal, openJournalForReading } from '../journal/index.js';
 import { shellQuote } from './init.js';
 import { journalPath } from '../stateDir.js';
 import { rootKind } from '../mirror/index.js';
@@ -18,28 +16,6 @@ export interface MirrorState {
   close(): void;
 }
 
-
-/**
- * A read-only connection when the journal is of this version: opening it the ordinary way checks
- * the schema in a write transaction, which would wait for (and hold up) a daemon's writes. Any
- * other file goes through openJournal, which refuses a damaged or newer one in its own words.
- */
-export function openJournalForReading(file: string): Journal {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch {
-    return openJournal(file);
-  }
-  try {
-    db.pragma('busy_timeout = 5000');
-    if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION && db.pragma('application_id', { simple: true }) === APPLICATION_ID) {
-      return new Journal(db, file, () => new Date());
-    }
-  } catch { /* openJournal says what is wrong */ }
-  db.close();
-  return openJournal(file);
-}
 
 export function openMirrorState(flags: { dir?: string; config?: string }, opts: { write?: boolean } = {}): MirrorState {
   const config = loadConfig({ flags: { ...(flags.dir !== undefined ? { dir: flags.dir } : {}), ...(flags.config !== undefined ? { config: flags.config } : {}) } });

@@ -3,7 +3,7 @@
 // `spacesync sync --dry-run` prints the same.
 import type { Command } from 'commander';
 import { withJsonErrors } from './jsonError.js';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 import { loadConfig, requireLink } from '../config.js';
 import { createLogger } from '../log.js';
 import { Writable } from 'node:stream';

@@ -3,17 +3,9 @@
 // command starts without paying for the others; --help loads them all to list them.
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
+import type { ExitHolder, Register, Wrap } from './types.js';
 
-/** What a command's action gives back: the process exit code. */
-export type Action<A extends unknown[]> = (...args: A) => Promise<number>;
-
-/** Commands report their exit code through this holder rather than calling process.exit. */
-export interface ExitHolder {
-  code: number;
-}
-
-export type Wrap = <A extends unknown[]>(fn: Action<A>) => (...args: A) => Promise<void>;
-type Register = (program: Command, wrap: Wrap) => void;
+export type { Action, ExitHolder, Wrap } from './types.js';
 
 /** In the order `--help` lists them. */
 const COMMANDS: Record<string, () => Promise<Register>> = {
@@ -49,7 +41,7 @@ export async function buildProgram(exit: ExitHolder, args: readonly string[]): P
   const wrap: Wrap = (fn) => async (...a) => {
     exit.code = await fn(...a);
   };
-  for (const name of commandsFor(args)) (await COMMANDS[name]!())(program, wrap);
+  for (const name of commandsFor(args)) (await COMMANDS[name]!())(program, wrap, buildProgram);
   return program;
 }
 

@@ -2,7 +2,7 @@
 // back into the file; the next cycle sends it as an ordinary edit. A trashed document's file comes
 // back out of Trash/ first.
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
 import { restoreVersion } from '../sync/restoreVersion.js';
 import { describeVersion, mirrorPath } from './history.js';

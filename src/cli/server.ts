@@ -1,7 +1,7 @@
 // `spacesync server`: serves a space over the Space API from SQLite until stopped, and prints its
 // base URL (the one place a link is shown whole: it is the server's own, freshly made).
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
 import { startServer } from '../server/index.js';
 

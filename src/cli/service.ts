@@ -8,7 +8,7 @@ import { installService } from '../service/installService.js';
 import { listServices, type ServiceState } from '../service/listServices.js';
 import { systemServiceHost } from '../service/serviceHost.js';
 import { uninstallService } from '../service/uninstallService.js';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 
 interface DirFlags {
   dir?: string;

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
 import { readDaemonStats, readLastCycle, readRefusal, readStatusErrors, readWait, type DaemonStats, type StatusError, type StatusRefusal, type StatusWait } from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
 import { readHeldBack } from '../sync/heldBackState.js';

@@ -7,7 +7,8 @@ import { rootKind } from '../mirror/index.js';
 import os from 'node:os';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import type { Wrap } from './program.js';
+import type { Wrap } from './types.js';
+import { createProgressBar } from './progressBar.js';
 import { createCliLogger } from './cliLogger.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
@@ -15,7 +16,7 @@ import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import {
-  createProgressBar, openSyncSession, type CycleResult, type PullDryRun, type PullProgress, type SyncSession,
+  openSyncSession, type CycleResult, type PullDryRun, type PullProgress, type SyncSession,
 } from '../sync/index.js';
 import { syncCycle, type SyncCycleResult } from '../sync/syncCycle.js';
 import { runDaemon } from '../sync/daemon.js';

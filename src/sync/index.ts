@@ -13,7 +13,6 @@ export { detectRemoteChanges, type RemoteChanges } from '../core/detectRemoteCha
 export { pullDocument, type PullOutcome } from './pullDocument.js';
 export { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
 export { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
-export { createProgressBar, formatProgress, type ProgressBar } from './progressBar.js';
 export { PURGED_DIR } from './purgeDocuments.js';
 export * from '../core/remoteTypes.js';
 export { syncCycle, type SyncCycleResult } from './syncCycle.js';

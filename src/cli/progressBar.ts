@@ -1,6 +1,6 @@
 // A one-line progress bar for a terminal: documents done / total and what the budget waits for.
 // Only drawn when the stream is a TTY; logs stay the record everywhere else.
-import type { PullProgress } from './SyncContext.js';
+import type { PullProgress } from '../sync/index.js';
 
 const WAIT_TEXT: Record<string, string> = {
   'retry-after': 'waiting: the service asked to slow down',
