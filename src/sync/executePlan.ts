@@ -110,21 +110,22 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
     const s = resolved.step;
     const folderPaths = (step.yields ?? []).map((y) => folders?.creates.find((c) => c.ref === y.ref)?.path ?? '');
     const payload = { step: { method: s.method, path: s.path, body: s.body, query: s.query }, paths: step.docs.length ? step.docs.map(pathOf) : folderPaths };
-    // Blocks about to be overwritten or deleted: the document as the space held it goes to the history first.
-    if (s.path === '/blocks' && (s.method === 'PUT' || s.method === 'DELETE')) {
-      const fresh = step.docs.map((d) => taskOf.get(d)).filter((t): t is DocumentTask => !!t && !historied.has(t.doc) && changesRemoteBlocks(t));
-      if (fresh.length > 0) {
-        journal.transaction(() => fresh.forEach((t) => recordRemoteHistory(ctx, t, requestsOf(t.doc))));
-        fresh.forEach((t) => historied.add(t.doc));
-      }
-    }
+    // Blocks about to be overwritten or deleted: as the space held them, they go to the history first.
+    const fresh = s.path === '/blocks' && (s.method === 'PUT' || s.method === 'DELETE')
+      ? step.docs.map((d) => taskOf.get(d)).filter((t): t is DocumentTask => !!t && !historied.has(t.doc) && changesRemoteBlocks(t))
+      : [];
     const stepIntents: number[] = [];
-    if (step.docs.length === 0) stepIntents.push(journal.addIntent({ docId: null, op: opOf(s), payload }));
-    for (const d of step.docs) {
-      const i = journal.addIntent({ docId: isRef(d) && !run.ids.has(d) ? null : resolve(d), op: opOf(s), payload });
-      stepIntents.push(i);
-      run.intents.set(d, [...(run.intents.get(d) ?? []), i]);
-    }
+    // The history and the step's intents in one transaction: one write to disk before the request leaves.
+    journal.transaction(() => {
+      fresh.forEach((t) => recordRemoteHistory(ctx, t, requestsOf(t.doc)));
+      if (step.docs.length === 0) stepIntents.push(journal.addIntent({ docId: null, op: opOf(s), payload }));
+      for (const d of step.docs) {
+        const i = journal.addIntent({ docId: isRef(d) && !run.ids.has(d) ? null : resolve(d), op: opOf(s), payload });
+        stepIntents.push(i);
+        run.intents.set(d, [...(run.intents.get(d) ?? []), i]);
+      }
+    });
+    fresh.forEach((t) => historied.add(t.doc));
     let answer: unknown;
     try {
       answer = await sendStep(ctx, s);
