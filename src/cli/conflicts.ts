@@ -10,8 +10,9 @@ import type { ConflictRecord, Journal } from '../journal/index.js';
 import { isConflictCopy, readMirrorFile, resolveInRoot } from '../mirror/index.js';
 import { diffBlocks, fileBlocks, formatDiff, type DiffBlock, type DiffLine } from './blockDiff.js';
 import { withJsonErrors } from './jsonError.js';
-import { shellQuote } from './init.js';
-import { ago, localTime, openMirrorState } from './openMirrorState.js';
+import { shellQuote } from './format.js';
+import { ago, localTime } from './format.js';
+import { openMirrorState } from './openMirrorState.js';
 
 interface ConflictsFlags {
   dir?: string;

@@ -10,7 +10,7 @@ import { configPath } from '../config.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { acquireLock } from '../mirror/index.js';
 import { startServer, type RunningServer } from '../server/index.js';
-import { shellQuote } from './init.js';
+import { shellQuote } from './format.js';
 import { statePath } from '../stateDir.js';
 
 export const DEMO_FIXTURE = fileURLToPath(new URL('../../fixtures/spaces/demo.json', import.meta.url));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CycleResult } from '../sync/index.js';
 import type { PushResult } from '../sync/pushLocal.js';
-import { describePull, describePush, nameList } from './describeCycle.js';
+import { describePull, describePush } from './describeCycle.js';
+import { nameList } from './format.js';
 
 const cycle = (over: Partial<CycleResult>): CycleResult => ({
   startedAt: '', finishedAt: '', refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],

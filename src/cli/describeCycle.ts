@@ -6,18 +6,9 @@ import { BUILTIN_DIRS } from '../core/layout.js';
 import type { CycleResult } from '../sync/index.js';
 import type { PushResult } from '../sync/pushLocal.js';
 import type { DocumentTask } from '../sync/PushPlan.js';
-
-/** How many names a line shows before it counts the rest. */
-export const NAMED = 3;
-
-/** `A, B, C and 4 more`. */
-export function nameList(names: readonly string[], max = NAMED): string {
-  const shown = names.slice(0, max).join(', ');
-  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
-}
+import { count, nameList } from './format.js';
 
 const stem = (p: string) => path.posix.basename(p).replace(/\.md$/, '');
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** What a push did to one document, in words. */
 function pushedWhat(t: DocumentTask | undefined): string {

@@ -7,7 +7,8 @@ import type { Wrap } from './types.js';
 import type { HistoryRecord } from '../journal/index.js';
 import { versionsOf } from '../sync/restoreVersion.js';
 import { withJsonErrors } from './jsonError.js';
-import { localTime, openMirrorState } from './openMirrorState.js';
+import { localTime } from './format.js';
+import { openMirrorState } from './openMirrorState.js';
 
 interface HistoryFlags {
   dir?: string;

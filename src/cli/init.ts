@@ -9,6 +9,7 @@ import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { createClient, resolveLimits, Scheduler, type ConnectionInfo } from '../client/index.js';
 import { describeLink, normalizeLink } from '../redact.js';
 import { journalPath } from '../stateDir.js';
+import { shellQuote } from './format.js';
 
 interface InitFlags {
   link?: string;
@@ -27,11 +28,6 @@ export interface InitOptions {
 
 const LINK_FORM = 'https://<host>/links/<LINK_ID>/api/v1';
 const COPY_AGAIN = 'Copy the connection link again from the app (it is made there, with its API key if it has one) and run `spacesync init` again.';
-
-/** Quotes a path for a shell line when it needs it, so the printed next command can be pasted. */
-export function shellQuote(p: string): string {
-  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The client's error, said for someone running init: what went wrong with the link, and what to type next. */
 function initError(e: SpacesyncError, host: string): SpacesyncError {

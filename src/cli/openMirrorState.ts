@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { configPath, loadConfig, type Config } from '../config.js';
 import { SpacesyncError } from '../errors.js';
 import { Journal, openJournal, openJournalForReading } from '../journal/index.js';
-import { shellQuote } from './init.js';
+import { shellQuote } from './format.js';
 import { journalPath } from '../stateDir.js';
 import { rootKind } from '../mirror/index.js';
 
@@ -30,24 +30,4 @@ export function openMirrorState(flags: { dir?: string; config?: string }, opts: 
   }
   const journal = !hasJournal ? undefined : opts.write ? openJournal(file) : openJournalForReading(file);
   return { config, root, journal, close: () => journal?.close() };
-}
-
-/** "just now", "42 s ago", "5 min ago", "3 h ago", "2 days ago". */
-export function ago(thenIso: string, now: Date): string {
-  const s = Math.round((now.getTime() - Date.parse(thenIso)) / 1000);
-  if (!Number.isFinite(s)) return 'at an unknown time';
-  if (s < 0) return 'in the future (check the clock)';
-  if (s < 5) return 'just now';
-  if (s < 90) return `${s} s ago`;
-  if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
-  if (s < 36 * 3600) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86400)} days ago`;
-}
-
-/** A local time a person reads: `2026-11-21 09:30:05`. */
-export function localTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }

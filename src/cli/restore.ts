@@ -6,7 +6,8 @@ import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
 import { restoreVersion } from '../sync/restoreVersion.js';
 import { describeVersion, mirrorPath } from './history.js';
-import { localTime, openMirrorState } from './openMirrorState.js';
+import { localTime } from './format.js';
+import { openMirrorState } from './openMirrorState.js';
 
 interface RestoreFlags {
   dir?: string;

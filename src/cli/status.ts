@@ -10,9 +10,9 @@ import { lockPath } from '../mirror/index.js';
 import { readHeldBack } from '../sync/heldBackState.js';
 import type { HeldBackFile } from '../sync/PushPlan.js';
 import { describeLink } from '../redact.js';
-import { shellQuote } from './init.js';
 import { withJsonErrors } from './jsonError.js';
-import { ago, localTime, openMirrorState } from './openMirrorState.js';
+import { ago, count as plural, indentedList, localTime, shellQuote } from './format.js';
+import { openMirrorState } from './openMirrorState.js';
 import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
 import { STATE_DIR } from '../stateDir.js';
 
@@ -112,13 +112,8 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
   }
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-function listed<T>(items: readonly T[], show: (t: T) => string, max = 10): string[] {
-  const lines = items.slice(0, max).map((t) => `                  ${show(t)}`);
-  if (items.length > max) lines.push(`                  … and ${items.length - max} more (--json lists them all)`);
-  return lines;
-}
+const listed = <T>(items: readonly T[], show: (t: T) => string, max = 10) =>
+  indentedList(items, show, { indent: ' '.repeat(18), max, more: '--json lists them all' });
 
 /** The report as a person reads it: one line per question, details indented below. */
 export function formatStatus(r: StatusReport, now = new Date()): string[] {

@@ -23,8 +23,8 @@ import { runDaemon } from '../sync/daemon.js';
 import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/afterWork.js';
 import type { PushResult } from '../sync/pushLocal.js';
 import { describePushPlan, planCycle } from './plan.js';
-import { shellQuote } from './init.js';
-import { describePull, describePush, nameList } from './describeCycle.js';
+import { indentedList, nameList, shellQuote } from './format.js';
+import { describePull, describePush } from './describeCycle.js';
 
 interface SyncFlags {
   link?: string;
@@ -40,11 +40,7 @@ interface SyncFlags {
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${redactText(line)}\n`);
 
-function listed(paths: readonly string[], max = 20): string[] {
-  const lines = paths.slice(0, max).map((p) => `  ${p}`);
-  if (paths.length > max) lines.push(`  … and ${paths.length - max} more`);
-  return lines;
-}
+const listed = (paths: readonly string[]) => indentedList(paths, (p) => p, { indent: '  ', max: 20 });
 
 /**
  * A missing root may be an unmounted disk or a moved folder: refused, unless --force asks to create

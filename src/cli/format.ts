@@ -1,0 +1,49 @@
+// The words and shapes every command's output shares: counts with their noun, names listed up to a
+// few, indented lists cut at a maximum, times as a person reads them, a path quoted for a shell line.
+// One module, so "3 documents", "A, B and 4 more" and "5 min ago" read the same in every command.
+
+/** How many names a line shows before it counts the rest. */
+export const NAMED = 3;
+
+/** `A, B, C and 4 more`. */
+export function nameList(names: readonly string[], max = NAMED): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
+/** `1 document`, `3 documents` (or the plural given). */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** One indented line per item, at most `max`, then a line counting the rest (with `more`, what shows them all). */
+export function indentedList<T>(items: readonly T[], show: (t: T) => string, opts: { indent: string; max: number; more?: string }): string[] {
+  const lines = items.slice(0, opts.max).map((t) => `${opts.indent}${show(t)}`);
+  if (items.length > opts.max) lines.push(`${opts.indent}… and ${items.length - opts.max} more${opts.more ? ` (${opts.more})` : ''}`);
+  return lines;
+}
+
+/** Quotes a path for a shell line when it needs it, so the printed next command can be pasted. */
+export function shellQuote(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}
+
+/** "just now", "42 s ago", "5 min ago", "3 h ago", "2 days ago". */
+export function ago(thenIso: string, now: Date): string {
+  const s = Math.round((now.getTime() - Date.parse(thenIso)) / 1000);
+  if (!Number.isFinite(s)) return 'at an unknown time';
+  if (s < 0) return 'in the future (check the clock)';
+  if (s < 5) return 'just now';
+  if (s < 90) return `${s} s ago`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
+  if (s < 36 * 3600) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} days ago`;
+}
+
+/** A local time a person reads: `2026-11-21 09:30:05`. */
+export function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
