@@ -68,6 +68,30 @@ export interface MergeInput {
 }
 
 
+/** What one re-identification works on: the file's blocks by whether the diff paired them, and the corrections found so far. */
+interface ReidentifyPass {
+  remote: readonly RemoteBlock[];
+  remoteById: ReadonlyMap<string, RemoteBlock>;
+  baseById: ReadonlyMap<string, BaseBlock>;
+  eq: CoreDialect['equals'];
+  /** The file's blocks the diff took for new, in document order. */
+  unassigned: DiffNode[];
+  /** The file's blocks the diff paired with a base block, in document order. */
+  assigned: DiffNode[];
+  /** The ids the diff gave to blocks of the file. */
+  inFile: Set<string>;
+  /** Blocks of the file open to be taken as a block of the service, by exact text. */
+  byText: Map<string, DiffNode[]>;
+  /** The paired blocks of the file by exact text. */
+  assignedByText: Map<string, DiffNode[]>;
+  /** Corrections: the id a block of the file is (null: new). */
+  overrides: Map<DiffNode, string | null>;
+  /** Blocks of the file found paired wrongly: new, unless another block of the service has exactly their text. */
+  freed: Set<DiffNode>;
+}
+
+const textKey = (kind: string, markdown: string) => `${kind}\u0001${markdown}`;
+
 /**
  * Corrects the diff's identification where the service shows it wrong (the diff only sees base and
  * file, and two short texts can look alike): a block of the file whose text is exactly what the
@@ -76,115 +100,146 @@ export interface MergeInput {
  * crosswise (which would look like a conflict). Works on a copy; the diff given stays as it was.
  */
 function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteById: ReadonlyMap<string, RemoteBlock>, baseById: ReadonlyMap<string, BaseBlock>, eq: CoreDialect['equals']): DocumentDiff {
-  const unassigned: DiffNode[] = [];
-  const assigned: DiffNode[] = [];
-  const inFile = new Set<string>();
-  const collect = (ns: DiffNode[]) => ns.forEach((n) => {
-    if (n.id === null) unassigned.push(n);
+  const p: ReidentifyPass = {
+    remote, remoteById, baseById, eq, unassigned: [], assigned: [], inFile: new Set(),
+    byText: new Map(), assignedByText: new Map(), overrides: new Map(), freed: new Set(),
+  };
+  collectFileBlocks(p, diff.nodes);
+  p.byText = groupByText(p.unassigned);
+  p.assignedByText = groupByText(p.assigned);
+  untangleCrosswise(p);
+  freeInsertsOnService(p);
+  claimDeletedInFile(p);
+  return p.overrides.size === 0 ? diff : withOverrides(p, diff);
+}
+
+/** Invariant: every block of the file is in `assigned` or `unassigned` (never both), in document order. */
+function collectFileBlocks(p: ReidentifyPass, ns: DiffNode[]): void {
+  ns.forEach((n) => {
+    if (n.id === null) p.unassigned.push(n);
     else {
-      assigned.push(n);
-      inFile.add(n.id);
+      p.assigned.push(n);
+      p.inFile.add(n.id);
     }
-    collect(n.children);
+    collectFileBlocks(p, n.children);
   });
-  collect(diff.nodes);
+}
+
+/** Invariant: each block is listed under its own exact text (kind and markdown), in the order given. */
+function groupByText(ns: readonly DiffNode[]): Map<string, DiffNode[]> {
   const byText = new Map<string, DiffNode[]>();
-  for (const n of unassigned) {
-    const k = `${n.local.kind}\u0001${n.local.markdown}`;
+  for (const n of ns) {
+    const k = textKey(n.local.kind, n.local.markdown);
     const list = byText.get(k);
     if (list) list.push(n);
     else byText.set(k, [n]);
   }
-  const overrides = new Map<DiffNode, string | null>();
-  /** Blocks of the file found paired wrongly: new, unless another block of the service has exactly their text. */
-  const freed = new Set<DiffNode>();
-  const take = (r: RemoteBlock): DiffNode | undefined => {
-    const list = byText.get(`${r.kind}\u0001${r.markdown}`);
-    const n = list?.find((x) => !overrides.has(x) || freed.has(x));
-    if (n) freed.delete(n);
-    return n;
-  };
-  const free = (n: DiffNode) => {
-    overrides.set(n, null);
-    freed.add(n);
-    const k = `${n.local.kind}\u0001${n.local.markdown}`;
-    byText.set(k, [...(byText.get(k) ?? []), n]);
-  };
-  // Crosswise pairs: both sides changed a block differently, and another block of the file is
-  // exactly the service's text: that one is the block (a new-looking one, or one itself paired crosswise).
-  const conflicting = (n: DiffNode): RemoteBlock | undefined => {
-    const r = n.id === null ? undefined : remoteById.get(n.id);
-    const b = n.base;
-    if (!r || !b || !n.changed || sameContent(b.type, b.markdown, r.markdown, eq) || sameContent(r.type, r.markdown, n.local.markdown, eq)) return undefined;
-    return r;
-  };
-  const assignedByText = new Map<string, DiffNode[]>();
-  for (const n of assigned) {
-    const k = `${n.local.kind}\u0001${n.local.markdown}`;
-    const list = assignedByText.get(k);
-    if (list) list.push(n);
-    else assignedByText.set(k, [n]);
-  }
-  for (const n of assigned) {
-    if (overrides.has(n)) continue;
-    const r = conflicting(n);
+  return byText;
+}
+
+/** Invariant: a block of the file is taken for a service block only while it has no correction, or was freed and not taken since. */
+function takeByText(p: ReidentifyPass, r: RemoteBlock): DiffNode | undefined {
+  const list = p.byText.get(textKey(r.kind, r.markdown));
+  const n = list?.find((x) => !p.overrides.has(x) || p.freed.has(x));
+  if (n) p.freed.delete(n);
+  return n;
+}
+
+/** Invariant: a freed block is new unless taken later, and open to be taken by its exact text. */
+function freeBlock(p: ReidentifyPass, n: DiffNode): void {
+  p.overrides.set(n, null);
+  p.freed.add(n);
+  const k = textKey(n.local.kind, n.local.markdown);
+  p.byText.set(k, [...(p.byText.get(k) ?? []), n]);
+}
+
+/** Invariant: a service block only when both sides changed the block differently since base. */
+function conflictingRemote(p: ReidentifyPass, n: DiffNode): RemoteBlock | undefined {
+  const r = n.id === null ? undefined : p.remoteById.get(n.id);
+  const b = n.base;
+  if (!r || !b || !n.changed || sameContent(b.type, b.markdown, r.markdown, p.eq) || sameContent(r.type, r.markdown, n.local.markdown, p.eq)) return undefined;
+  return r;
+}
+
+/**
+ * Crosswise pairs: both sides changed a block differently, and another block of the file is exactly
+ * the service's text: that one is the block (a new-looking one, or one itself paired crosswise).
+ * Invariant: a block of the file gets at most one correction here, and only to an id whose service text it has.
+ */
+function untangleCrosswise(p: ReidentifyPass): void {
+  for (const n of p.assigned) {
+    if (p.overrides.has(n)) continue;
+    const r = conflictingRemote(p, n);
     if (!r) continue;
-    const m = take(r);
+    const m = takeByText(p, r);
     if (m) {
-      overrides.set(m, r.id);
-      free(n);
+      p.overrides.set(m, r.id);
+      freeBlock(p, n);
       continue;
     }
-    const swap = (assignedByText.get(`${r.kind}\u0001${r.markdown}`) ?? []).find((x) => {
-      if (x === n || overrides.has(x)) return false;
-      const rx = conflicting(x);
+    const sameText = p.assignedByText.get(textKey(r.kind, r.markdown)) ?? [];
+    const swap = sameText.find((x) => {
+      if (x === n || p.overrides.has(x)) return false;
+      const rx = conflictingRemote(p, x);
       return rx !== undefined && rx.kind === n.local.kind && rx.markdown === n.local.markdown;
     });
     if (swap) {
-      overrides.set(swap, r.id);
-      overrides.set(n, swap.id);
+      p.overrides.set(swap, r.id);
+      p.overrides.set(n, swap.id);
       continue;
     }
     // The file's block with the service's text is paired with a block the service deleted (a rewrite
     // in place paired by position): that block is this one, and this one's own text is new.
-    const orphan = (assignedByText.get(`${r.kind}\u0001${r.markdown}`) ?? []).find((x) => x !== n && !overrides.has(x) && x.id !== null && !remoteById.has(x.id));
+    const orphan = sameText.find((x) => x !== n && !p.overrides.has(x) && x.id !== null && !p.remoteById.has(x.id));
     if (orphan) {
-      overrides.set(orphan, r.id);
-      free(n);
+      p.overrides.set(orphan, r.id);
+      freeBlock(p, n);
     }
   }
-  // A block of the file the diff took for an edit of a base block, whose text is exactly a block the
-  // service got since base and the file has not placed (an insert of an interrupted push that landed,
-  // or the same insert on both sides): it is new in the file, to be taken as that block where the
-  // inserts meet, and the base block it was paired with is gone from the file.
+}
+
+/**
+ * A block of the file the diff took for an edit of a base block, whose text is exactly a block the
+ * service got since base and the file has not placed (an insert of an interrupted push that landed,
+ * or the same insert on both sides): it is new in the file, to be taken as that block where the
+ * inserts meet, and the base block it was paired with is gone from the file.
+ * Invariant: no more blocks of one text are freed than the service got new blocks of that text.
+ */
+function freeInsertsOnService(p: ReidentifyPass): void {
   const newOnService = new Map<string, number>();
-  for (const r of remote) {
-    if (baseById.has(r.id) || inFile.has(r.id)) continue;
-    const k = `${r.kind}\u0001${r.markdown}`;
+  for (const r of p.remote) {
+    if (p.baseById.has(r.id) || p.inFile.has(r.id)) continue;
+    const k = textKey(r.kind, r.markdown);
     newOnService.set(k, (newOnService.get(k) ?? 0) + 1);
   }
-  for (const n of assigned) {
-    if (overrides.has(n) || !n.changed || n.base === null) continue;
-    const k = `${n.local.kind}\u0001${n.local.markdown}`;
+  for (const n of p.assigned) {
+    if (p.overrides.has(n) || !n.changed || n.base === null) continue;
+    const k = textKey(n.local.kind, n.local.markdown);
     const left = newOnService.get(k) ?? 0;
     if (left === 0) continue;
     newOnService.set(k, left - 1);
-    free(n);
+    freeBlock(p, n);
   }
-  // Blocks the file seems to have deleted, whose current text is a new-looking block of the file.
-  for (const r of remote) {
-    if (!baseById.has(r.id) || inFile.has(r.id)) continue;
-    const m = take(r);
-    if (m) overrides.set(m, r.id);
+}
+
+/** Blocks the file seems to have deleted, whose current text is a new-looking block of the file. Invariant: each is taken by one block of the file at most. */
+function claimDeletedInFile(p: ReidentifyPass): void {
+  for (const r of p.remote) {
+    if (!p.baseById.has(r.id) || p.inFile.has(r.id)) continue;
+    const m = takeByText(p, r);
+    if (m) p.overrides.set(m, r.id);
   }
-  if (overrides.size === 0) return diff;
+}
+
+/** Invariant: the diff given is not touched; the copy's moves and removed ids are recomputed from its corrected ids. */
+function withOverrides(p: ReidentifyPass, diff: DocumentDiff): DocumentDiff {
   const copy = (ns: DiffNode[]): DiffNode[] => ns.map((n) => {
     const c: DiffNode = { ...n, children: copy(n.children) };
-    const to = overrides.get(n);
+    const to = p.overrides.get(n);
     if (to === null) Object.assign(c, { id: null, base: null, changed: false, moved: false });
     else if (to !== undefined) {
-      const b = baseById.get(to)!;
-      Object.assign(c, { id: to, base: b, changed: !sameContent(b.type, b.markdown, n.local.markdown, eq) });
+      const b = p.baseById.get(to)!;
+      Object.assign(c, { id: to, base: b, changed: !sameContent(b.type, b.markdown, n.local.markdown, p.eq) });
     }
     return c;
   });
@@ -193,7 +248,7 @@ function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteBy
   const ids = new Set<string>();
   const gather = (ns: DiffNode[]) => ns.forEach((n) => { if (n.id !== null) ids.add(n.id); gather(n.children); });
   gather(nodes);
-  return { nodes, removed: [...baseById.keys()].filter((id) => !ids.has(id)), exhaustive: diff.exhaustive };
+  return { nodes, removed: [...p.baseById.keys()].filter((id) => !ids.has(id)), exhaustive: diff.exhaustive };
 }
 
 type Placement = 'remote' | 'local';
@@ -282,7 +337,73 @@ function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: 
 
 const EMPTY: MergedNode[] = [];
 
+/** What becomes of each block of the file. */
+type Fate = 'keep' | 'create' | 'hold' | 'drop';
+
+/** What one general merge works on: both sides indexed, the decisions per block, and the merged tree as it is built. */
+interface MergePass {
+  input: MergeInput;
+  dialect: CoreDialect;
+  eq: CoreDialect['equals'];
+  /** The service's blocks now (base's when the service did not change the document). */
+  remote: readonly RemoteBlock[];
+  baseById: Map<string, BaseBlock>;
+  remoteById: Map<string, RemoteBlock>;
+  /** The service's sibling lists by parent, in position order. */
+  remoteKids: Map<string | null, RemoteBlock[]>;
+  /** The diff, corrected where the service shows it wrong. */
+  diff: DocumentDiff;
+  localById: Map<string, DiffNode>;
+  localParent: Map<DiffNode, DiffNode | null>;
+  conflicts: BlockConflict[];
+  problems: BlockProblem[];
+  /** Blocks that moved on the service side (other parent, or out of base order). */
+  remoteMovedIds: Set<string>;
+  /** Per service block: it or a block under it (not in the file) changed on the service since base. */
+  touchedRemote: Map<string, boolean>;
+  /** Deleted in the file but kept. */
+  revived: Set<string>;
+  /** Deleted in the file, and deleted. */
+  deletedHere: Set<string>;
+  /** Per block of the file: it or a block under it (not on the service) changed in the file since base. */
+  touchedLocal: Map<DiffNode, boolean>;
+  fate: Map<DiffNode, Fate>;
+  merged: Map<DiffNode, MergedNode>;
+  byId: Map<string, MergedNode>;
+  /** Service blocks the file does not have: new ones, and those deleted in the file but kept. */
+  serviceOnly: Set<string>;
+  /** Service blocks taken as a new block of the file (its twin). */
+  adopted: Set<string>;
+  root: MergedNode;
+  parentOf: Map<MergedNode, MergedNode>;
+  /** Blocks that take the file's place rather than the service's. */
+  placedLocally: Set<string>;
+  /** Service blocks whose service parent is not in the merged tree (yet). */
+  unplaced: MergedNode[];
+}
+
 function mergeBoth(input: MergeInput): MergeResult {
+  const p = mergePass(input);
+  if (input.remote) {
+    findRemoteMoves(p);
+    for (const r of p.remoteKids.get(null) ?? []) touchRemote(p, r);
+  }
+  decideFileDeletes(p, p.remoteKids.get(null) ?? [], false);
+  p.diff.nodes.forEach((n) => touchLocal(p, n));
+  decideFates(p, p.diff.nodes, false, false);
+  mergeContent(p);
+  addServiceOnly(p);
+  markPlacedLocally(p);
+  placeInServiceOrder(p);
+  placeFileOrder(p, p.diff.nodes, p.root);
+  if (input.remote) breakMoveLoops(p);
+  keepStrays(p);
+  const nodes = p.root.children;
+  return { nodes, conflicts: p.conflicts, problems: p.problems, fileChanged: !sameAsFile(nodes, p.diff.nodes) };
+}
+
+/** Invariant: both sides are indexed by id, the service's sibling lists are in position order, and the diff is corrected before the file is indexed. */
+function mergePass(input: MergeInput): MergePass {
   const { base, dialect } = input;
   const eq = dialect.equals;
   const remote: readonly RemoteBlock[] = input.remote ?? base;
@@ -295,306 +416,341 @@ function mergeBoth(input: MergeInput): MergeResult {
     else remoteKids.set(r.parentId, [r]);
   }
   for (const list of remoteKids.values()) list.sort((x, y) => x.position - y.position);
-
   // Nothing to correct when the service did not change the document.
   const diff = input.remote ? reidentify(input.diff, remote, remoteById, baseById, eq) : input.diff;
-  const localById = new Map<string, DiffNode>();
-  const localParent = new Map<DiffNode, DiffNode | null>();
-  const indexLocal = (nodes: DiffNode[], parent: DiffNode | null) => {
-    for (const n of nodes) {
-      localParent.set(n, parent);
-      if (n.id !== null) localById.set(n.id, n);
-      indexLocal(n.children, n);
-    }
+  const p: MergePass = {
+    input, dialect, eq, remote, baseById, remoteById, remoteKids, diff, localById: new Map(), localParent: new Map(),
+    conflicts: [], problems: [], remoteMovedIds: new Set(), touchedRemote: new Map(), revived: new Set(), deletedHere: new Set(),
+    touchedLocal: new Map(), fate: new Map(), merged: new Map(), byId: new Map(), serviceOnly: new Set(), adopted: new Set(),
+    root: { id: null, kind: 'page', type: 'page', markdown: '', source: 'local', held: false, children: [] },
+    parentOf: new Map(), placedLocally: new Set(), unplaced: [],
   };
-  indexLocal(diff.nodes, null);
+  indexLocal(p, diff.nodes, null);
+  return p;
+}
 
-  const conflicts: BlockConflict[] = [];
-  const problems: BlockProblem[] = [];
-
-  const remoteChanged = (r: RemoteBlock): boolean => {
-    const b = baseById.get(r.id);
-    return !b || b.kind !== r.kind || !sameContent(b.type, b.markdown, r.markdown, eq);
-  };
-
-  // Blocks that moved on the service side (other parent, or out of base order).
-  const remoteMovedIds = new Set<string>();
-  if (input.remote) for (const [parentId, list] of remoteKids) {
-    const placed = list.filter((r) => baseById.has(r.id)).map((r) => baseById.get(r.id)!);
-    for (const id of movedAmong(placed, parentId)) remoteMovedIds.add(id);
+/** Invariant: every block of the file has its parent recorded, and every one with an id is found by it. */
+function indexLocal(p: MergePass, nodes: DiffNode[], parent: DiffNode | null): void {
+  for (const n of nodes) {
+    p.localParent.set(n, parent);
+    if (n.id !== null) p.localById.set(n.id, n);
+    indexLocal(p, n.children, n);
   }
+}
 
-  // Deleted in the file: kept when the service touched anything inside since (an edit beats a delete),
-  // or when the file cannot delete it (collections, whiteboards).
-  const touchedRemote = new Map<string, boolean>();
-  // Only through blocks the file does not have either: a block still in the file carries its own changes.
-  const touchRemote = (r: RemoteBlock): boolean => {
-    let t = remoteChanged(r);
-    for (const c of remoteKids.get(r.id) ?? []) t = (touchRemote(c) && !localById.has(c.id)) || t;
-    touchedRemote.set(r.id, t);
-    return t;
-  };
-  if (input.remote) for (const r of remoteKids.get(null) ?? []) touchRemote(r);
-  const revived = new Set<string>();
-  const deletedHere = new Set<string>();
-  const walkRemote = (list: readonly RemoteBlock[], parentRevived: boolean) => {
-    for (const r of list) {
-      let revive = false;
-      if (baseById.has(r.id) && !localById.has(r.id)) {
-        const kept = readOnlyReason(r, input.readOnly);
-        const protect = r.kind === 'readonly' || PROTECTED.has(r.type) || kept !== undefined;
-        if (parentRevived || touchedRemote.get(r.id) || protect) {
-          revived.add(r.id);
-          revive = true;
-          if (protect && !parentRevived) {
-            problems.push({ id: r.id, markdown: r.markdown, message: kept !== undefined
-              ? `This block is ${kept}: spacesync keeps it read-only, so it was put back; delete it in the app.`
-              : `This ${r.type} block cannot be deleted through the file, so it was put back; delete it in the app.` });
-          }
-        } else {
-          deletedHere.add(r.id);
+/** Invariant: true exactly when the service's block is new, or differs from base in kind or content. */
+function remoteChanged(p: MergePass, r: RemoteBlock): boolean {
+  const b = p.baseById.get(r.id);
+  return !b || b.kind !== r.kind || !sameContent(b.type, b.markdown, r.markdown, p.eq);
+}
+
+/** Invariant: a block is marked moved on the service when its service parent or its order among base's blocks there differs from base. */
+function findRemoteMoves(p: MergePass): void {
+  for (const [parentId, list] of p.remoteKids) {
+    const placed = list.filter((r) => p.baseById.has(r.id)).map((r) => p.baseById.get(r.id)!);
+    for (const id of movedAmong(placed, parentId)) p.remoteMovedIds.add(id);
+  }
+}
+
+/**
+ * Whether the service touched the block or anything inside since base. Invariant: only through
+ * blocks the file does not have either: a block still in the file carries its own changes.
+ */
+function touchRemote(p: MergePass, r: RemoteBlock): boolean {
+  let t = remoteChanged(p, r);
+  for (const c of p.remoteKids.get(r.id) ?? []) t = (touchRemote(p, c) && !p.localById.has(c.id)) || t;
+  p.touchedRemote.set(r.id, t);
+  return t;
+}
+
+/**
+ * Deleted in the file: kept when the service touched anything inside since (an edit beats a delete),
+ * or when the file cannot delete it (collections, whiteboards). Invariant: each base block missing
+ * from the file is either revived or deleted, and everything under a revived block is revived.
+ */
+function decideFileDeletes(p: MergePass, list: readonly RemoteBlock[], parentRevived: boolean): void {
+  for (const r of list) {
+    let revive = false;
+    if (p.baseById.has(r.id) && !p.localById.has(r.id)) {
+      const kept = readOnlyReason(r, p.input.readOnly);
+      const protect = r.kind === 'readonly' || PROTECTED.has(r.type) || kept !== undefined;
+      if (parentRevived || p.touchedRemote.get(r.id) || protect) {
+        p.revived.add(r.id);
+        revive = true;
+        if (protect && !parentRevived) {
+          p.problems.push({ id: r.id, markdown: r.markdown, message: kept !== undefined
+            ? `This block is ${kept}: spacesync keeps it read-only, so it was put back; delete it in the app.`
+            : `This ${r.type} block cannot be deleted through the file, so it was put back; delete it in the app.` });
         }
-      }
-      walkRemote(remoteKids.get(r.id) ?? [], revive);
-    }
-  };
-  walkRemote(remoteKids.get(null) ?? [], false);
-
-  // Deleted in the service: re-created when the file changed anything inside (an edit beats a delete).
-  const touchedLocal = new Map<DiffNode, boolean>();
-  // Only through blocks the service does not have either: a block still there carries its own changes.
-  const touchLocal = (n: DiffNode): boolean => {
-    let t = n.id === null || n.changed;
-    for (const c of n.children) t = (touchLocal(c) && (c.id === null || !remoteById.has(c.id))) || t;
-    touchedLocal.set(n, t);
-    return t;
-  };
-  diff.nodes.forEach(touchLocal);
-
-  /** What becomes of each block of the file. */
-  type Fate = 'keep' | 'create' | 'hold' | 'drop';
-  const fate = new Map<DiffNode, Fate>();
-  const merged = new Map<DiffNode, MergedNode>();
-  const byId = new Map<string, MergedNode>();
-
-  const fresh = (n: DiffNode, held: boolean, type: string): MergedNode => {
-    const m: MergedNode = { id: null, kind: n.local.kind, type, markdown: n.local.markdown, source: 'local', local: n.local, held, children: [] };
-    const layout = !held && n.local.kind === 'card' ? newLayout(n.local) : undefined;
-    if (layout) m.cardLayout = layout;
-    return m;
-  };
-
-  const decide = (nodes: DiffNode[], parentRecreated: boolean, parentHeld: boolean) => {
-    for (const n of nodes) {
-      const inRemote = n.id !== null && remoteById.has(n.id);
-      if (parentHeld) {
-        fate.set(n, inRemote ? 'keep' : 'hold');
-      } else if (n.id === null || (!inRemote && (parentRecreated || touchedLocal.get(n)))) {
-        const a = createAction(n.local, dialect);
-        if (a.action === 'create') {
-          fate.set(n, 'create');
-          merged.set(n, fresh(n, false, a.type));
-        } else {
-          fate.set(n, 'hold');
-          problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
-        }
-      } else if (!inRemote) {
-        fate.set(n, 'drop');
       } else {
-        fate.set(n, 'keep');
+        p.deletedHere.add(r.id);
       }
-      const f = fate.get(n)!;
-      if (f === 'hold' && !merged.has(n)) merged.set(n, fresh(n, true, n.base?.type ?? 'text'));
-      decide(n.children, f === 'create', f === 'hold');
     }
-  };
-  decide(diff.nodes, false, false);
+    decideFileDeletes(p, p.remoteKids.get(r.id) ?? [], revive);
+  }
+}
 
-  // Content of blocks on both sides.
-  for (const [id, n] of localById) {
-    if (fate.get(n) !== 'keep') continue;
-    const r = remoteById.get(id)!;
+/**
+ * Whether the file changed the block or anything inside (deleted in the service: re-created then,
+ * an edit beats a delete). Invariant: only through blocks the service does not have either: a block
+ * still there carries its own changes.
+ */
+function touchLocal(p: MergePass, n: DiffNode): boolean {
+  let t = n.id === null || n.changed;
+  for (const c of n.children) t = (touchLocal(p, c) && (c.id === null || !p.remoteById.has(c.id))) || t;
+  p.touchedLocal.set(n, t);
+  return t;
+}
+
+/** Invariant: a new node carries the file's block; only one that is sent carries a card's layout. */
+function freshNode(n: DiffNode, held: boolean, type: string): MergedNode {
+  const m: MergedNode = { id: null, kind: n.local.kind, type, markdown: n.local.markdown, source: 'local', local: n.local, held, children: [] };
+  const layout = !held && n.local.kind === 'card' ? newLayout(n.local) : undefined;
+  if (layout) m.cardLayout = layout;
+  return m;
+}
+
+/** Invariant: every block of the file gets one fate; everything under a held block is held (or kept), and created and held blocks have their node. */
+function decideFates(p: MergePass, nodes: DiffNode[], parentRecreated: boolean, parentHeld: boolean): void {
+  for (const n of nodes) {
+    const inRemote = n.id !== null && p.remoteById.has(n.id);
+    if (parentHeld) {
+      p.fate.set(n, inRemote ? 'keep' : 'hold');
+    } else if (n.id === null || (!inRemote && (parentRecreated || p.touchedLocal.get(n)))) {
+      const a = createAction(n.local, p.dialect);
+      if (a.action === 'create') {
+        p.fate.set(n, 'create');
+        p.merged.set(n, freshNode(n, false, a.type));
+      } else {
+        p.fate.set(n, 'hold');
+        p.problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
+      }
+    } else if (!inRemote) {
+      p.fate.set(n, 'drop');
+    } else {
+      p.fate.set(n, 'keep');
+    }
+    const f = p.fate.get(n)!;
+    if (f === 'hold' && !p.merged.has(n)) p.merged.set(n, freshNode(n, true, n.base?.type ?? 'text'));
+    decideFates(p, n.children, f === 'create', f === 'hold');
+  }
+}
+
+/**
+ * Content of blocks on both sides. Invariant: an edit on one side wins; the same edit on both is
+ * nothing; different edits keep the service's and record a conflict; a change of type becomes a creation.
+ */
+function mergeContent(p: MergePass): void {
+  for (const [id, n] of p.localById) {
+    if (p.fate.get(n) !== 'keep') continue;
+    const r = p.remoteById.get(id)!;
     const b = n.base!;
-    const rc = remoteChanged(r);
+    const rc = remoteChanged(p, r);
     const node: MergedNode = { id, kind: r.kind, type: r.type, markdown: r.markdown, source: 'local', local: n.local, remote: r, held: false, children: [] };
     if (n.local.kind === 'card' && r.kind === 'card') {
-      const layout = layoutChange(n.local, b, problems);
+      const layout = layoutChange(n.local, b, p.problems);
       if (layout) node.cardLayout = layout;
     }
     if (n.changed && !rc) {
-      const a = editAction(b, n.local, dialect, readOnlyReason(b, input.readOnly));
+      const a = editAction(b, n.local, p.dialect, readOnlyReason(b, p.input.readOnly));
       if (a.action === 'put') node.markdown = n.local.markdown;
       else if (a.action === 'replace') {
         // The type changed: a new block takes its place, the old one goes.
-        const created = fresh(n, false, a.type);
-        merged.set(n, created);
-        fate.set(n, 'create');
+        p.merged.set(n, freshNode(n, false, a.type));
+        p.fate.set(n, 'create');
         continue;
       } else {
-        problems.push({ id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
+        p.problems.push({ id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
       }
     } else if (!n.changed && rc) {
       node.source = 'remote';
     } else if (n.changed && rc) {
-      if (n.local.kind !== r.kind || !sameContent(r.type, r.markdown, n.local.markdown, eq)) {
-        conflicts.push({ id, base: b.markdown, local: n.local.markdown, remote: r.markdown });
+      if (n.local.kind !== r.kind || !sameContent(r.type, r.markdown, n.local.markdown, p.eq)) {
+        p.conflicts.push({ id, base: b.markdown, local: n.local.markdown, remote: r.markdown });
         node.source = 'remote';
       }
     }
-    merged.set(n, node);
-    byId.set(id, node);
+    p.merged.set(n, node);
+    p.byId.set(id, node);
   }
-  for (const r of remote) {
-    if (byId.has(r.id) || deletedHere.has(r.id)) continue;
-    if (baseById.has(r.id) && !revived.has(r.id)) continue; // in the file (kept, dropped or re-created)
-    // Service-only blocks: new on the service, or deleted in the file but kept.
-    byId.set(r.id, { id: r.id, kind: r.kind, type: r.type, markdown: r.markdown, source: 'remote', remote: r, held: false, children: [] });
+}
+
+/** Invariant: every service block that stays and that the file does not have (new ones, and deleted in the file but kept) has its node, from the service. */
+function addServiceOnly(p: MergePass): void {
+  for (const r of p.remote) {
+    if (p.byId.has(r.id) || p.deletedHere.has(r.id)) continue;
+    if (p.baseById.has(r.id) && !p.revived.has(r.id)) continue; // in the file (kept, dropped or re-created)
+    p.byId.set(r.id, { id: r.id, kind: r.kind, type: r.type, markdown: r.markdown, source: 'remote', remote: r, held: false, children: [] });
   }
-  // Service blocks the file does not have: new ones, and those deleted in the file but kept.
-  const serviceOnly = new Set(remote.filter((r) => !baseById.has(r.id) || revived.has(r.id)).map((r) => r.id));
-  const adopted = new Set<string>();
+  for (const r of p.remote) if (!p.baseById.has(r.id) || p.revived.has(r.id)) p.serviceOnly.add(r.id);
+}
 
-  // Structure. A block keeps the service's place unless only the file moved it (and its new parent survives).
-  const root: MergedNode = { id: null, kind: 'page', type: 'page', markdown: '', source: 'local', held: false, children: [] };
-  const parentOf = new Map<MergedNode, MergedNode>();
-  const survivingParent = (n: DiffNode): MergedNode | undefined => {
-    const p = localParent.get(n)!;
-    if (p === null) return root;
-    const f = fate.get(p);
-    return f === 'drop' ? undefined : merged.get(p);
-  };
-  const placement = (n: DiffNode): Placement => {
-    const parent = survivingParent(n);
-    if (!parent || parent.held) return 'remote';
-    const r = remoteById.get(n.id!)!;
-    const remoteParentGone = r.parentId !== null && !byId.has(r.parentId);
-    return remoteParentGone || (n.moved && !remoteMovedIds.has(n.id!)) ? 'local' : 'remote';
-  };
-  const placedLocally = new Set<string>();
-  for (const [id, n] of localById) if (fate.get(n) === 'keep' && byId.has(id) && placement(n) === 'local') placedLocally.add(id);
+/** Invariant: undefined exactly when the block's parent in the file is dropped. */
+function survivingParent(p: MergePass, n: DiffNode): MergedNode | undefined {
+  const parent = p.localParent.get(n)!;
+  if (parent === null) return p.root;
+  return p.fate.get(parent) === 'drop' ? undefined : p.merged.get(parent);
+}
 
-  const attach = (parent: MergedNode, child: MergedNode, at: number) => {
-    parent.children.splice(at, 0, child);
-    parentOf.set(child, parent);
-  };
-  const unplaced: MergedNode[] = [];
-  for (const r of remote) {
-    const node = byId.get(r.id);
-    if (!node || placedLocally.has(r.id)) continue;
-    const parent = r.parentId === null ? root : byId.get(r.parentId);
-    if (parent) attach(parent, node, parent.children.length);
-    else unplaced.push(node);
+/** Invariant: a block keeps the service's place unless only the file moved it (and its new parent survives, not held), or its service parent is gone. */
+function placement(p: MergePass, n: DiffNode): Placement {
+  const parent = survivingParent(p, n);
+  if (!parent || parent.held) return 'remote';
+  const r = p.remoteById.get(n.id!)!;
+  const remoteParentGone = r.parentId !== null && !p.byId.has(r.parentId);
+  return remoteParentGone || (n.moved && !p.remoteMovedIds.has(n.id!)) ? 'local' : 'remote';
+}
+
+/** Invariant: only kept blocks on both sides are placed by the file. */
+function markPlacedLocally(p: MergePass): void {
+  for (const [id, n] of p.localById) if (p.fate.get(n) === 'keep' && p.byId.has(id) && placement(p, n) === 'local') p.placedLocally.add(id);
+}
+
+/** Invariant: a child is in its parent's list exactly once and parentOf says so. */
+function attach(p: MergePass, parent: MergedNode, child: MergedNode, at: number): void {
+  parent.children.splice(at, 0, child);
+  p.parentOf.set(child, parent);
+}
+
+/** Invariant: every service-placed block is under its service parent in service order, or waits in `unplaced` when that parent is not in the tree. */
+function placeInServiceOrder(p: MergePass): void {
+  for (const r of p.remote) {
+    const node = p.byId.get(r.id);
+    if (!node || p.placedLocally.has(r.id)) continue;
+    const parent = r.parentId === null ? p.root : p.byId.get(r.parentId);
+    if (parent) attach(p, parent, node, parent.children.length);
+    else p.unplaced.push(node);
   }
+}
 
-  /**
-   * A new block of the file that the service already holds at that place, with the same children:
-   * what an interrupted push left, or the same insert (or the same move into a new page) on both sides.
-   */
-  // Existing blocks under a new page (moved into it) are not part of the comparison: they are
-  // placed into whichever block becomes that page.
-  const newKids = (n: DiffNode) => n.children.filter((c) => fate.get(c) === 'create');
-  const twinKids = (r: MergedNode) => r.children.filter((c) => c.id !== null && serviceOnly.has(c.id));
-  const alike = (n: DiffNode, r: MergedNode): boolean => {
-    if (r.id === null || !serviceOnly.has(r.id) || adopted.has(r.id) || n.local.kind !== r.kind) return false;
-    if (!sameContent(r.type, r.markdown, n.local.markdown, eq)) return false;
-    const nk = newKids(n);
-    const rk = twinKids(r);
-    return nk.length === rk.length && nk.every((c, i) => alike(c, rk[i]!));
-  };
-  /** `n` (built as `m`) is the service's `r`: r takes m's place and children, its own twins standing in for the new ones. */
-  const adopt = (n: DiffNode, r: MergedNode, m: MergedNode) => {
-    adopted.add(r.id!);
-    r.source = 'local';
-    r.local = n.local;
-    merged.set(n, r);
-    const rk = twinKids(r);
-    const swap = new Map<MergedNode, MergedNode>();
-    newKids(n).forEach((c, i) => {
-      const built = merged.get(c)!;
-      adopt(c, rk[i]!, built);
-      swap.set(built, rk[i]!);
-    });
-    const children = m.children.map((c) => swap.get(c) ?? c);
-    // The service's own blocks under r that the file placed nowhere else keep their place after their predecessor.
-    r.children.forEach((c, i) => {
-      if (children.includes(c)) return;
-      const prev = r.children.slice(0, i).reverse().find((p) => children.includes(p));
-      children.splice(prev ? children.indexOf(prev) + 1 : 0, 0, c);
-    });
-    r.children = children;
-    for (const c of children) parentOf.set(c, r);
-  };
+/**
+ * A new block of the file's new children. Existing blocks under a new page (moved into it) are not
+ * part of the twin comparison: they are placed into whichever block becomes that page.
+ */
+function newKids(p: MergePass, n: DiffNode): DiffNode[] {
+  return n.children.filter((c) => p.fate.get(c) === 'create');
+}
 
-  const place = (nodes: DiffNode[], parent: MergedNode | undefined) => {
-    let prev: MergedNode | null = null;
-    for (const n of nodes) {
-      const f = fate.get(n)!;
-      const m: MergedNode | undefined = f === 'drop' ? undefined : merged.get(n);
-      const isNew = f === 'create' || f === 'hold';
-      if (m && parent && (isNew || (n.id !== null && placedLocally.has(n.id)))) {
-        const at: number = prev === null ? 0 : parent.children.lastIndexOf(prev) + 1;
-        // Children first, so a new page can be compared whole with what the service already has.
-        place(n.children, m);
-        let twin: MergedNode | undefined;
-        if (isNew && !m.held) {
-          for (let k = at; k < parent.children.length; k++) {
-            const cand: MergedNode = parent.children[k]!;
-            if (cand.id === null || !serviceOnly.has(cand.id) || adopted.has(cand.id)) break;
-            if (alike(n, cand)) {
-              twin = cand;
-              break;
-            }
-          }
-        }
-        if (twin) {
-          adopt(n, twin, m);
-          prev = twin;
-        } else {
-          attach(parent, m, at);
-          prev = m;
-        }
-        continue;
+/** Invariant: only the service-only children of a service block stand as twins of new ones. */
+function twinKids(p: MergePass, r: MergedNode): MergedNode[] {
+  return r.children.filter((c) => c.id !== null && p.serviceOnly.has(c.id));
+}
+
+/**
+ * A new block of the file that the service already holds at that place, with the same children:
+ * what an interrupted push left, or the same insert (or the same move into a new page) on both sides.
+ * Invariant: a service block is the twin of one new block at most (not once adopted).
+ */
+function alike(p: MergePass, n: DiffNode, r: MergedNode): boolean {
+  if (r.id === null || !p.serviceOnly.has(r.id) || p.adopted.has(r.id) || n.local.kind !== r.kind) return false;
+  if (!sameContent(r.type, r.markdown, n.local.markdown, p.eq)) return false;
+  const nk = newKids(p, n);
+  const rk = twinKids(p, r);
+  return nk.length === rk.length && nk.every((c, i) => alike(p, c, rk[i]!));
+}
+
+/**
+ * `n` (built as `m`) is the service's `r`: r takes m's place and children, its own twins standing in
+ * for the new ones. Invariant: the service's own blocks under r that the file placed nowhere else
+ * keep their place after their predecessor.
+ */
+function adopt(p: MergePass, n: DiffNode, r: MergedNode, m: MergedNode): void {
+  p.adopted.add(r.id!);
+  r.source = 'local';
+  r.local = n.local;
+  p.merged.set(n, r);
+  const rk = twinKids(p, r);
+  const swap = new Map<MergedNode, MergedNode>();
+  newKids(p, n).forEach((c, i) => {
+    const built = p.merged.get(c)!;
+    adopt(p, c, rk[i]!, built);
+    swap.set(built, rk[i]!);
+  });
+  const children = m.children.map((c) => swap.get(c) ?? c);
+  r.children.forEach((c, i) => {
+    if (children.includes(c)) return;
+    const prev = r.children.slice(0, i).reverse().find((x) => children.includes(x));
+    children.splice(prev ? children.indexOf(prev) + 1 : 0, 0, c);
+  });
+  r.children = children;
+  for (const c of children) p.parentOf.set(c, r);
+}
+
+/** Invariant: new and file-placed blocks go right after their predecessor in the file, or become their service twin; children are placed before their parent. */
+function placeFileOrder(p: MergePass, nodes: DiffNode[], parent: MergedNode | undefined): void {
+  let prev: MergedNode | null = null;
+  for (const n of nodes) {
+    const f = p.fate.get(n)!;
+    const m: MergedNode | undefined = f === 'drop' ? undefined : p.merged.get(n);
+    const isNew = f === 'create' || f === 'hold';
+    if (m && parent && (isNew || (n.id !== null && p.placedLocally.has(n.id)))) {
+      const at: number = prev === null ? 0 : parent.children.lastIndexOf(prev) + 1;
+      // Children first, so a new page can be compared whole with what the service already has.
+      placeFileOrder(p, n.children, m);
+      const twin = isNew && !m.held ? twinAt(p, n, parent, at) : undefined;
+      if (twin) {
+        adopt(p, n, twin, m);
+        prev = twin;
+      } else {
+        attach(p, parent, m, at);
+        prev = m;
       }
-      place(n.children, m);
-      if (m && parentOf.get(m) === parent) prev = m;
+      continue;
     }
-  };
-  place(diff.nodes, root);
+    placeFileOrder(p, n.children, m);
+    if (m && p.parentOf.get(m) === parent) prev = m;
+  }
+}
 
-  // Both sides moved blocks into each other (A into B in the file, B into A on the service): the
-  // file's move of a block caught in such a loop gives way to the service's place.
-  // (Only possible when the file moved blocks and the service changed the document.)
-  for (; placedLocally.size > 0 && input.remote;) {
+/** Invariant: a twin is looked for only among the run of not-yet-adopted service-only blocks from `at`. */
+function twinAt(p: MergePass, n: DiffNode, parent: MergedNode, at: number): MergedNode | undefined {
+  for (let k = at; k < parent.children.length; k++) {
+    const cand: MergedNode = parent.children[k]!;
+    if (cand.id === null || !p.serviceOnly.has(cand.id) || p.adopted.has(cand.id)) break;
+    if (alike(p, n, cand)) return cand;
+  }
+  return undefined;
+}
+
+/**
+ * Both sides moved blocks into each other (A into B in the file, B into A on the service): the
+ * file's move of a block caught in such a loop gives way to the service's place. (Only possible when
+ * the file moved blocks and the service changed the document.) Invariant: afterwards every
+ * file-placed block is reachable from the root.
+ */
+function breakMoveLoops(p: MergePass): void {
+  while (p.placedLocally.size > 0) {
     const reachable = new Set<MergedNode>();
     const walk = (m: MergedNode) => { reachable.add(m); m.children.forEach(walk); };
-    walk(root);
-    const stray = [...parentOf.keys()].find((m) => !reachable.has(m) && m.id !== null && placedLocally.has(m.id));
+    walk(p.root);
+    const stray = [...p.parentOf.keys()].find((m) => !reachable.has(m) && m.id !== null && p.placedLocally.has(m.id));
     if (!stray) break;
-    const from = parentOf.get(stray)!;
+    const from = p.parentOf.get(stray)!;
     from.children.splice(from.children.indexOf(stray), 1);
-    placedLocally.delete(stray.id!);
-    const r = remoteById.get(stray.id!)!;
-    const parent = r.parentId === null ? root : byId.get(r.parentId) ?? root;
-    const siblings = remoteKids.get(r.parentId) ?? [];
+    p.placedLocally.delete(stray.id!);
+    const r = p.remoteById.get(stray.id!)!;
+    const parent = r.parentId === null ? p.root : p.byId.get(r.parentId) ?? p.root;
+    const siblings = p.remoteKids.get(r.parentId) ?? [];
     let at = 0;
     for (let k = siblings.indexOf(r) - 1; k >= 0; k--) {
-      const prev = byId.get(siblings[k]!.id);
+      const prev = p.byId.get(siblings[k]!.id);
       const i = prev ? parent.children.indexOf(prev) : -1;
       if (i >= 0) {
         at = i + 1;
         break;
       }
     }
-    attach(parent, stray, at);
+    attach(p, parent, stray, at);
   }
-  // A block whose places on both sides are gone still stays (at the end): nothing is lost.
-  for (const node of unplaced) if (!parentOf.has(node)) attach(root, node, root.children.length);
-  for (const [id, n] of localById) {
-    const m = byId.get(id);
-    if (m && placedLocally.has(id) && !parentOf.has(m) && fate.get(n) === 'keep') attach(root, m, root.children.length);
-  }
+}
 
-  return { nodes: root.children, conflicts, problems, fileChanged: !sameAsFile(root.children, diff.nodes) };
+/** A block whose places on both sides are gone still stays (at the end). Invariant: nothing is lost. */
+function keepStrays(p: MergePass): void {
+  for (const node of p.unplaced) if (!p.parentOf.has(node)) attach(p, p.root, node, p.root.children.length);
+  for (const [id, n] of p.localById) {
+    const m = p.byId.get(id);
+    if (m && p.placedLocally.has(id) && !p.parentOf.has(m) && p.fate.get(n) === 'keep') attach(p, p.root, m, p.root.children.length);
+  }
 }
 
 /** Whether the merged tree is exactly the file's blocks, all from the file. */
