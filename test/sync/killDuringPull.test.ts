@@ -7,6 +7,7 @@ import { flattenRemote } from '../../src/core/flattenRemote.js';
 import { sameContent } from '../../src/core/blockContent.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { openJournal } from '../../src/journal/index.js';
+import { openJournalForReading } from '../../src/journal/openJournalForReading.js';
 import { isTempFileName } from '../../src/mirror/index.js';
 import { generateSpace } from '../../src/server/index.js';
 import { journalPath } from '../../src/sync/index.js';
@@ -26,6 +27,19 @@ afterAll(async () => {
   await space.close();
   fs.rmSync(root, { recursive: true, force: true });
 });
+
+/** Documents the running sync has recorded as written; 0 while its journal is not there or not set up yet. */
+function recordedNow(): number {
+  let journal;
+  try {
+    journal = openJournalForReading(journalPath(root));
+    return journal.listDocuments().filter((d) => d.fileHash !== null).length;
+  } catch {
+    return 0;
+  } finally {
+    journal?.close();
+  }
+}
 
 function walk(dir: string, rel = ''): string[] {
   return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
@@ -52,8 +66,9 @@ it('leaves no torn file, and the next run reads only what was not recorded', asy
     await new Promise((r) => setTimeout(r, 10));
     if (walk(root).filter((p) => p.endsWith('.md')).length >= 10) break;
   }
-  // Long enough for the files seen to be recorded, short of the next reads' answers.
-  await new Promise((r) => setTimeout(r, 60));
+  // Until the journal records a written file (the records are committed in batches), short of the
+  // next reads' answers: watched, not guessed with a fixed wait that a loaded machine outlasts.
+  while (recordedNow() === 0) await new Promise((r) => setTimeout(r, 10));
   run.child.kill('SIGKILL');
   const killed = await run.done;
   expect(killed.signal).toBe('SIGKILL');
