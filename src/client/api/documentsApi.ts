@@ -1,7 +1,8 @@
 // Documents: list (one request for the whole space), create, soft-delete, move, search.
 import type { CallOptions, Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
-import { createdDocuments, documentList, idStrings, movedDocuments, objectItems } from '../schemas.js';
+import { checkDocumentList } from '../checkDocumentList.js';
+import { createdDocuments, idStrings, movedDocuments, objectItems } from '../schemas.js';
 import type { CreateDocumentsInput, CreatedDocument, DocumentDestination, DocumentListItem, DocumentSearchHit, Items, ListDocumentsQuery, MovedDocument, SearchDocumentsQuery } from '../../wire/types.js';
 
 export interface DocumentsApi {
@@ -19,7 +20,7 @@ export function documentsApi(send: Send): DocumentsApi {
   return {
     listDocuments: (query = {}, options) =>
       // The whole listing (or a location's) exists only while the link does.
-      send({ method: 'GET', endpoint: 'GET /documents', path: '/documents', query: { ...query }, blockCost: 0, root: query.folderId === undefined }, options, check(documentList)),
+      send({ method: 'GET', endpoint: 'GET /documents', path: '/documents', query: { ...query }, blockCost: 0, root: query.folderId === undefined }, options, checkDocumentList),
     createDocuments: (input, options) =>
       send({ method: 'POST', endpoint: 'POST /documents', path: '/documents', json: input, blockCost: 0 }, options, check(createdDocuments)),
     deleteDocuments: (input, options) =>
