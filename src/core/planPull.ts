@@ -28,6 +28,8 @@ export interface PullInput {
 
 /** Where a path is once the folder moves are done: each directory rename carries what is inside. */
 function carriedBy(folders: ReadonlyArray<{ from: string; to: string }>): (path: string, self?: string) => string {
+  // No folder moves (every poll but the rare one): every path stays where it is.
+  if (folders.every((f) => f.from === f.to)) return (path) => path;
   const byDepth = [...folders].sort((a, b) => b.from.length - a.from.length);
   return (path, self) => {
     for (const f of byDepth) if (f.from !== self && path.startsWith(`${f.from}/`)) return f.to + path.slice(f.from.length);
@@ -67,8 +69,10 @@ export function planPull(input: PullInput): PullPlan {
   const moves = new Map<string, Extract<DocumentStep, { kind: 'move' }>>();
   const added: string[] = [];
   // Who keeps each path (the last one recorded there, as the journal's unique path allows one).
-  let holders = new Map([...at].map(([id, p]) => [p, id] as const));
+  // Built when first asked (nothing is asked when nothing moves or is added), again once moves are placed.
+  let holders: Map<string, string> | undefined;
   const holderAt = (path: string, except: string) => {
+    holders ??= new Map([...at].map(([id, p]) => [p, id] as const));
     const id = holders.get(path);
     return id === except ? undefined : id;
   };
@@ -77,6 +81,9 @@ export function planPull(input: PullInput): PullPlan {
     if (target === undefined) continue;
     const rec = byId.get(id);
     const cur = rec ? at.get(id)! : undefined;
+    // Where it is, as it was placed, not changed here: no step whether its path is ignored or not
+    // (an idle poll's every document), so the ignore rules are not asked.
+    if (rec && cur === target && !local.has(id) && samePlacement(rec, placement)) continue;
     if (input.ignored(target)) {
       if (!rec || cur !== target) {
         documents.push({ kind: 'blocked', id, path: target, reason: 'ignored' });
@@ -116,7 +123,7 @@ export function planPull(input: PullInput): PullPlan {
   }
   for (const d of documents) if (d.kind === 'place') at.set(d.id, d.path);
   for (const m of moves.values()) at.set(m.id, m.to);
-  holders = new Map([...at].map(([id, p]) => [p, id] as const));
+  holders = undefined;
   const fresh = new Set<string>();
   for (const id of added) {
     const path = layout.documents.get(id)!;

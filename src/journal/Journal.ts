@@ -284,7 +284,7 @@ export class Journal {
 
   /** Replaces the remembered listing with a new one, whole. */
   replaceListing(takenAt: string, items: Iterable<readonly [string, ListingEntry]> | ReadonlyMap<string, ListingEntry>): void {
-    const next = new Map(items);
+    const next: ReadonlyMap<string, ListingEntry> = items instanceof Map ? items : new Map(items);
     const print = listingPrint(next);
     this.transaction(() => {
       // The same listing as the one recorded (an idle poll): only its time is written, not the rows.

@@ -28,19 +28,25 @@ export class LayoutMemo {
     LayoutMemo.byJournal.delete(journal);
   }
 
-  /** True when planning `documents` and `folders` again would give every record and folder the path it has. */
-  static unchanged(journal: Journal, documents: readonly LayoutDocument[], folders: readonly RemoteFolder[], records: readonly DocumentRecord[], folderRecords: readonly FolderRecord[]): boolean {
+  /**
+   * True when planning `documents` and `folders` again would give every record and folder the path
+   * it has. `documents` is gone through once, and need not be an array (an idle poll does not build one).
+   */
+  static unchanged(journal: Journal, documents: Iterable<LayoutDocument>, folders: readonly RemoteFolder[], records: readonly DocumentRecord[], folderRecords: readonly FolderRecord[]): boolean {
     const last = LayoutMemo.byJournal.get(journal);
-    if (!last || documents.length !== last.documents.size || folders.length !== last.folders.size || records.length !== documents.length || folderRecords.length !== folders.length) return false;
+    if (!last || folders.length !== last.folders.size || records.length !== last.documents.size || folderRecords.length !== folders.length) return false;
     for (const f of folders) {
       const was = last.folders.get(f.id);
       if (!was || was.name !== f.name || was.parentId !== f.parentId || was.documentCount !== f.documentCount) return false;
     }
     for (const f of folderRecords) if (last.layout.folders.get(f.id) !== f.path) return false;
+    let count = 0;
     for (const d of documents) {
       const was = last.documents.get(d.id);
       if (!was || !sameDocument(was, d)) return false;
+      count++;
     }
+    if (count !== last.documents.size) return false;
     for (const r of records) if (last.layout.documents.get(r.id) !== r.path) return false;
     return true;
   }

@@ -23,7 +23,7 @@ export interface PullReading {
   /** Files changed here, as detected (those found moved included). */
   local: Map<string, LocalChange>;
   layout: Layout | null;
-  /** The layout's input (null when refused). */
+  /** The layout's input (null when refused, and when quiet). */
   layoutInput: LayoutDocument[] | null;
   /**
    * A poll whose listing places every document where the last layout applied whole put it, with no
@@ -47,15 +47,23 @@ export interface ReadPullOptions {
 }
 
 /** The layout's input: every placed document, and known ones no listing placed this time where they were. */
-export function layoutDocuments(snapshot: RemoteSnapshot, records: readonly DocumentRecord[]): LayoutDocument[] {
-  const docs: LayoutDocument[] = [];
-  const known = new Map(records.map((r) => [r.id, r]));
+export function layoutDocuments(snapshot: RemoteSnapshot, known: ReadonlyMap<string, DocumentRecord>): LayoutDocument[] {
+  return [...eachLayoutDocument(snapshot, known)];
+}
+
+function pathsOf(records: readonly DocumentRecord[]): Map<string, string> {
+  const paths = new Map<string, string>();
+  for (const r of records) paths.set(r.id, r.path);
+  return paths;
+}
+
+/** The layout's input, one document at a time. */
+function* eachLayoutDocument(snapshot: RemoteSnapshot, known: ReadonlyMap<string, DocumentRecord>): Generator<LayoutDocument> {
   for (const [id, remote] of snapshot.documents) {
     const p = snapshot.placements.get(id) ?? known.get(id);
     if (!p) continue;
-    docs.push({ id, title: remote.title, location: p.location, folderId: p.folderId, dailyNoteDate: p.dailyNoteDate, createdAt: remote.createdAt });
+    yield { id, title: remote.title, location: p.location, folderId: p.folderId, dailyNoteDate: p.dailyNoteDate, createdAt: remote.createdAt };
   }
-  return docs;
 }
 
 export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {}): Promise<PullReading> {
@@ -75,16 +83,17 @@ export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {})
     return { snapshot, records, refused, local: new Map(), layout: null, layoutInput: null, quiet: false, plan: null };
   }
   const local = await detectLocalChanges(ctx, opts.localCandidates);
-  const layoutInput = layoutDocuments(snapshot, records);
+  const byId = new Map(records.map((r) => [r.id, r]));
   const folderRecords = ctx.journal.listFolders();
   const quiet = opts.localCandidates !== undefined && local.size === 0 && snapshot.unplaced.length === 0
-    && LayoutMemo.unchanged(ctx.journal, layoutInput, snapshot.folders, records, folderRecords);
+    && LayoutMemo.unchanged(ctx.journal, eachLayoutDocument(snapshot, byId), snapshot.folders, records, folderRecords);
+  // A quiet poll lays nothing out: its input is not built.
+  const layoutInput = quiet ? null : layoutDocuments(snapshot, byId);
   const layout: Layout = quiet
-    ? { documents: new Map(records.map((r) => [r.id, r.path])), folders: new Map(folderRecords.map((f) => [f.id, f.path])) }
-    : planLayout({ documents: layoutInput, folders: snapshot.folders });
+    ? { documents: pathsOf(records), folders: new Map(folderRecords.map((f) => [f.id, f.path])) }
+    : planLayout({ documents: layoutInput!, folders: snapshot.folders });
   // A file missing where it was recorded may be found, unchanged, where the layout puts it.
   const found = new Set<string>();
-  const byId = new Map(records.map((r) => [r.id, r]));
   for (const [id, change] of local) {
     const rec = byId.get(id)!;
     const target = layout.documents.get(id);

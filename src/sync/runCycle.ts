@@ -219,7 +219,8 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
     }
     if (step.kind === 'purge') purgeIds.push(step.id);
   }
-  const inJournal = journal.listDocuments().map((r) => r.id);
+  // Nothing read and nothing changed (an idle poll): the journal's order is not needed.
+  const inJournal = reads.size + remoteChanged.size === 0 ? [] : journal.listDocuments().map((r) => r.id);
   const toPull = inJournal.filter((id) => reads.has(id));
   result.remoteChanged = inJournal.filter((id) => remoteChanged.has(id));
   const bulk = toPull.length > 8 || records.length === 0;
@@ -237,7 +238,7 @@ export async function runCycle(ctx: SyncContext, opts: CycleOptions = {}): Promi
   result.removedDirs = await removeVacatedDirs(ctx.root, shape.vacated, live);
 
   journal.transaction(() => {
-    journal.replaceListing(snapshot.takenAt, [...snapshot.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }] as const));
+    journal.replaceListing(snapshot.takenAt, snapshot.documents);
     journal.setState('lastCycle', {
       at: result.startedAt, written: result.written.length, moved: result.moved.length + result.folderMoves.length,
       purged: result.purged.length, localPending: result.localPending.length, failed: result.failed.length, blocked: result.blocked.length,
