@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 // The journal's queries: one typed method per question the sync shell asks, every multi-row
 // update in one transaction. Opened (checked and migrated) by openJournal.
 import type Database from 'better-sqlite3';
-import { packHash, packTime, unpackHash, unpackTime } from './compactValues.js';
+import { packHash, packNs, packTime, unpackHash, unpackNs, unpackTime } from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
 import {
   BLOCK_KINDS, type BaseBlock, type ConflictInput, type ConflictRecord, type DocumentInput, type DocumentLocation, type DocumentRecord,
   type FileStatRecord, type FolderRecord, type HistoryBlock, type HistoryInput, type HistoryRecord, type Intent, type IntentInput, type JournalCounts, type Listing, type ListingEntry,
 } from './types.js';
+
+/** A nanosecond count or an inode as stored (compactValues.packNs), read with safeIntegers. */
+type StoredNs = bigint | string;
 
 interface DocumentRow {
   id: string; path: string; title: string; location: DocumentLocation; folder_id: string | null;
@@ -446,10 +449,11 @@ export class Journal {
   }
 
   private readFileStats(): Map<string, FileStatRecord> {
-    const rows = this.sql('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().all() as Array<[string, number, string, string, string, string, string]>;
+    // safeIntegers: nanosecond times do not fit a double; every integer comes back as a bigint.
+    const rows = this.sql('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().safeIntegers().all() as Array<[string, bigint, StoredNs, StoredNs, StoredNs, string | Buffer, StoredNs]>;
     const stats = new Map<string, FileStatRecord>();
     for (const [p, size, mtime, ctime, ino, hash, recorded] of rows) {
-      stats.set(p, Object.freeze({ path: p, size, mtimeNs: BigInt(mtime), ctimeNs: BigInt(ctime), ino: BigInt(ino), hash, recordedNs: BigInt(recorded) }));
+      stats.set(p, Object.freeze({ path: p, size: Number(size), mtimeNs: unpackNs(mtime), ctimeNs: unpackNs(ctime), ino: unpackNs(ino), hash: unpackHash(hash)!, recordedNs: unpackNs(recorded) }));
     }
     return stats;
   }
@@ -464,7 +468,7 @@ export class Journal {
         ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns,
           ino = excluded.ino, hash = excluded.hash, recorded_ns = excluded.recorded_ns
       `);
-      for (const f of put) insert.run(f.path, f.size, String(f.mtimeNs), String(f.ctimeNs), String(f.ino), f.hash, String(f.recordedNs));
+      for (const f of put) insert.run(f.path, f.size, packNs(f.mtimeNs), packNs(f.ctimeNs), packNs(f.ino), packHash(f.hash), packNs(f.recordedNs));
       const remove = this.sql('DELETE FROM file_stats WHERE path = ?');
       for (const p of gone) remove.run(p);
     });

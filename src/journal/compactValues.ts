@@ -1,6 +1,7 @@
 // Values the journal stores in fewer bytes than their text, given back exactly: a sha256 as its 32
 // bytes, a time as 6 bytes of milliseconds since 1970. A value of another form (a hash that is not
 // 64 lower-case hex digits, a time not written as toISOString writes it) is stored as it is.
+// A nanosecond count or an inode is an int64 when it fits one, else its decimal text.
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -23,4 +24,16 @@ export function packTime(time: string | null): string | Buffer | null {
 
 export function unpackTime<T extends string | null>(stored: T | Buffer): T {
   return (Buffer.isBuffer(stored) ? new Date(stored.readUIntBE(0, 6)).toISOString() : stored) as T;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+export function packNs(n: bigint): bigint | string {
+  return n >= INT64_MIN && n <= INT64_MAX ? n : String(n);
+}
+
+/** What packNs stored, read with safeIntegers (an integer comes back as a bigint). */
+export function unpackNs(stored: bigint | number | string): bigint {
+  return BigInt(stored);
 }

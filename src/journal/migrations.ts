@@ -1,7 +1,7 @@
 // The journal's schema as an ordered list of migrations; PRAGMA user_version records the last
 // one applied. Each migration runs in its own transaction together with the version bump.
 import type Database from 'better-sqlite3';
-import { packHash, packTime } from './compactValues.js';
+import { packHash, packNs, packTime } from './compactValues.js';
 import { encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
 import type { BaseBlock } from './types.js';
 
@@ -201,6 +201,35 @@ export const MIGRATIONS: readonly Migration[] = [
         id: string; remote_modified_at: string | null; created_at: string | null; file_hash: string | null; synced_at: string;
       }>;
       for (const r of rows) update.run(packTime(r.remote_modified_at), packTime(r.created_at), packHash(r.file_hash), packTime(r.synced_at), r.id);
+    },
+  },
+  {
+    // Compaction of the stat cache (issue 14): a file's times and inode as 8-byte integers instead
+    // of 19-digit text and its sha256 as 32 bytes instead of 64 hex characters (compactValues);
+    // about half the bytes of a row, which every file of the mirror has. The columns have no type,
+    // so a value that is not an int64 (an inode above 2^63) is kept as its text, never rounded.
+    version: 6,
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE file_stats_v6 (
+          path        TEXT PRIMARY KEY,
+          size        INTEGER NOT NULL,
+          mtime_ns    NOT NULL,
+          ctime_ns    NOT NULL,
+          ino         NOT NULL,
+          hash        NOT NULL,
+          recorded_ns NOT NULL
+        ) WITHOUT ROWID;
+      `);
+      const insert = db.prepare('INSERT INTO file_stats_v6 (path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      const rows = db.prepare('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().all() as Array<[string, number, string, string, string, string, string]>;
+      for (const [p, size, mtime, ctime, ino, hash, recorded] of rows) {
+        insert.run(p, size, packNs(BigInt(mtime)), packNs(BigInt(ctime)), packNs(BigInt(ino)), packHash(hash), packNs(BigInt(recorded)));
+      }
+      db.exec(`
+        DROP TABLE file_stats;
+        ALTER TABLE file_stats_v6 RENAME TO file_stats;
+      `);
     },
   },
 ];
