@@ -4,7 +4,8 @@
 // figure, target, measured, ratio, met, with the machine, the date and the other work the machine
 // was doing meanwhile. Also checks that each benchmark cleaned up: no process left running, no
 // `spacesync-bench-*` temp folder left behind.
-//   node bin/run-ts.js bench/run.ts [NAME…] [--timeout=SECONDS]
+//   node bin/run-ts.js bench/run.ts [NAME…] [--timeout=SECONDS]   (per benchmark; 1200 by default, as the
+//   idle benchmark watches the daemon idle for 10 minutes)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
@@ -249,7 +250,7 @@ function report(outcomes: Outcome[], started: Date, totalSeconds: number): strin
 
 async function main(): Promise<void> {
   const timeoutArg = args.find((a) => a.startsWith('--timeout='));
-  const timeoutMs = (timeoutArg ? Number(timeoutArg.slice('--timeout='.length)) : 300) * 1000;
+  const timeoutMs = (timeoutArg ? Number(timeoutArg.slice('--timeout='.length)) : 1200) * 1000;
   if (!(timeoutMs > 0)) throw new Error(`--timeout must be a number of seconds, not ${timeoutArg}`);
   const only = args.filter((a) => !a.startsWith('-'));
   const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort()
