@@ -131,6 +131,9 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     if (cycleDue) {
       cycleDue = false;
       const full = fullDue || ctx.now().getTime() - lastFullAt >= fullScanMs;
+      // Taken now: a folder change or a watcher error reported while this cycle runs asks for the
+      // next full scan (this one may have looked before it); an unsettled full scan is asked again.
+      if (full) fullDue = false;
       // Taken from the sets now (what the watcher reports from here on is kept for the next look),
       // and given back unless the cycle settles them.
       const taken = new Set([...paths, ...retry]);
@@ -187,10 +190,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         const startedFull = ctx.now().getTime();
         const r = await syncCycle(ctx, w.paths === null ? {} : { paths: [...w.paths] });
         settled = isSettled(r);
-        if (full && settled) {
-          fullDue = false;
-          lastFullAt = startedFull;
-        }
+        if (full && settled) lastFullAt = startedFull;
+        else if (full) fullDue = true;
         // Files the pull left as they are (changed here, not sent): looked at again next time.
         for (const p of r.pull?.localPending ?? []) retry.add(p.path);
         noteRefusal(ctx, { cycle: r });

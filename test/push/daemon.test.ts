@@ -176,6 +176,20 @@ describe('poll cycles look at the files the watcher named', () => {
     expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
   });
 
+  it('a folder made while a full scan runs is looked at by the next full scan, not lost to polls that look only at named files', async () => {
+    await start(150, { fullScanMs: 60_000 });
+    // The next poll cycle is a full one (a minute later by the daemon's clock), and its listing is slow.
+    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '^/documents$' }, kind: 'delay', delayMs: 1500, count: 1 });
+    w.session.ctx.now = () => new Date(Date.now() + 61_000);
+    await new Promise((r) => setTimeout(r, 400));
+    fs.mkdirSync(w.file('Fresh'));
+    fs.writeFileSync(w.file('Fresh/Inside.md'), 'made while the scan ran\n');
+    const titles = async () => ((await w.space.call('GET', '/documents')).items as Array<{ title: string }>).map((d) => d.title);
+    await waitFor('the new folder\'s document in the space', async () => (await titles()).includes('Inside'));
+    await waitFor('the file claimed', () => w.read('Fresh/Inside.md').includes('id: '));
+    await expectConverged(w);
+  });
+
   it('the files of a push that failed are looked at again by the next poll cycle', async () => {
     await start(2_000, { fullScanMs: 60_000 });
     // Every try of the push's listing fails (the client tries five times): the push sends nothing, and records nothing to settle.
