@@ -4,14 +4,13 @@
 // pull of 200 documents × 40 blocks: wall time against the bound the server's windows allow, and
 // the 429 answers it got.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { resolveLimits } from '../src/client/index.js';
 import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, runCycle } from '../src/sync/index.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
 const SERVER_SCALE = 0.05;
@@ -19,7 +18,7 @@ const DOCUMENTS = 200;
 const BLOCKS = 40;
 
 export default async function headerPacingBench(): Promise<Figure[]> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-headers-'));
+  const tmp = benchTempDir('headers');
   const fixtureFile = path.join(tmp, 'space.json');
   fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: 3, seed: 16 })));
   const root = path.join(tmp, 'mirror');

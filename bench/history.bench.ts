@@ -7,7 +7,6 @@
 // the default retention (30 days, 200 MiB) applied at the start of each day's cycle, and each
 // file's stat recorded by a full scan (the stat cache every daemon fills).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/log.js';
@@ -16,7 +15,7 @@ import { openSyncSession, pushLocal, syncCycle, type DocumentTask, type SyncSess
 import { pruneVersions } from '../src/sync/pruneVersions.js';
 import { recordRemoteHistory } from '../src/sync/recordRemoteHistory.js';
 import { saveLocalVersion } from '../src/sync/saveLocalVersion.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 
 const ROUNDS = 25;
@@ -27,7 +26,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const silent = () => createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 
 async function withMirror<T>(name: string, space: Parameters<typeof generateSpace>[0], run: (s: SyncSession, server: ServerProcess, root: string) => Promise<T>): Promise<T> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `spacesync-bench-${name}-`));
+  const tmp = benchTempDir(name);
   const fixtureFile = path.join(tmp, 'space.json');
   fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace(space)));
   const root = path.join(tmp, 'mirror');

@@ -5,7 +5,6 @@
 // runs as its own process, so only the sync's work is counted.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { generateSpace } from '../src/server/index.js';
@@ -13,7 +12,7 @@ import { createLogger } from '../src/log.js';
 import { openSyncSession } from '../src/sync/index.js';
 import { scanLocal } from '../src/sync/scanLocal.js';
 import { syncCycle } from '../src/sync/syncCycle.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
 const DOCUMENTS = 10_000;
@@ -75,7 +74,7 @@ async function idleDaemon(root: string, seconds: number, cache: boolean) {
 }
 
 export default async function idleBench(): Promise<Figure[]> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-idle-'));
+  const tmp = benchTempDir('idle');
   const root = path.join(tmp, 'mirror');
   const fixture = path.join(tmp, 'space.json');
   fs.writeFileSync(fixture, JSON.stringify(generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: 5, seed: 21 })));

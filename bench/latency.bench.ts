@@ -7,10 +7,9 @@
 // measured from the answer to the listing of the cycle that brought the change.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { generateSpace, startServer, type LoggedRequest } from '../src/server/index.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 
 const POLL_SECONDS = 2;
 const CHANGES = 10;
@@ -53,7 +52,7 @@ async function stopDaemon(child: ChildProcess): Promise<void> {
 }
 
 export default async function latencyBench(): Promise<Figure[]> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-latency-'));
+  const tmp = benchTempDir('latency');
   const root = path.join(tmp, 'mirror');
   const space = generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: 1, seed: 31 });
   const server = await startServer({ seed: space, limits: 'spec', admin: true });

@@ -4,14 +4,13 @@
 // the cost of bringing one remote block change into its file. The server runs in its own process
 // (`spacesync server`), so the RSS is the sync engine's alone.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { resolveLimits } from '../src/client/index.js';
 import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, runCycle } from '../src/sync/index.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
 const SCALE = 0.01;
@@ -23,7 +22,7 @@ const LOCATIONS = 4;
 
 
 export default async function pullBench(): Promise<Figure[]> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-pull-'));
+  const tmp = benchTempDir('pull');
   const fixtureFile = path.join(tmp, 'space.json');
   fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: FOLDERS, seed: 11 })));
   const root = path.join(tmp, 'mirror');

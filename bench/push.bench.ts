@@ -4,7 +4,6 @@
 // one file of 10,000 blocks with 1 and with 100 scattered changes (diff + merge + plan, as the
 // push runs them, and with the file's text cut into blocks first). The server runs in its own process.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { flattenRemote } from '../src/core/flattenRemote.js';
@@ -17,7 +16,7 @@ import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, pushLocal, runDaemon, syncCycle } from '../src/sync/index.js';
 import { mergeFile } from '../src/core/mergeFile.js';
 import { parseLocalDocument } from '../src/sync/readLocalDocument.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
 const BLOCKS = 1_000;
@@ -42,7 +41,7 @@ function editParagraph(text: string, n: number, tag: string): string {
 }
 
 async function requestCosts(): Promise<Figure[]> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-push-'));
+  const tmp = benchTempDir('push');
   const fixtureFile = path.join(tmp, 'space.json');
   fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace({ documents: 1, blocksPerDocument: BLOCKS, folders: 0, seed: 5 })));
   const root = path.join(tmp, 'mirror');

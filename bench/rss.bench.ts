@@ -5,11 +5,10 @@
 // the memory a pull holds does not depend on how fast it goes (documents are pulled 16 at a time).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { generateSpace, startServer } from '../src/server/index.js';
 import { builtCommand } from './builtCommand.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 
 const DOCUMENTS = 10_000;
 const BLOCKS = 10;
@@ -109,7 +108,7 @@ async function idleDaemon(root: string): Promise<{ rssMiB: number; settledMiB: n
 const requestsOf = (stdout: string) => /\((\d+) requests\)/.exec(stdout)?.[1] ?? '?';
 
 export default async function rssBench(): Promise<Figure[]> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-rss-'));
+  const tmp = benchTempDir('rss');
   const root = path.join(tmp, 'mirror');
   const rssFile = path.join(tmp, 'peak-rss');
   const server = await startServer({ seed: generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: FOLDERS, seed: 21 }), limits: 'off' });

@@ -3,7 +3,7 @@
 // with everything it started), prints each figure, and — when all ran — writes bench/REPORT.md:
 // figure, target, measured, ratio, met, with the machine, the date and the other work the machine
 // was doing meanwhile. Also checks that each benchmark cleaned up: no process left running, no
-// `spacesync-bench-*` temp folder left behind.
+// `spacesync-bench-<run>-*` temp folder left behind (only this run's: a concurrent run's are not its business).
 //   node bin/run-ts.js bench/run.ts [NAME…] [--timeout=SECONDS]   (per benchmark; 1200 by default, as the
 //   idle benchmark watches the daemon idle for 10 minutes)
 import { spawn } from 'node:child_process';
@@ -16,7 +16,9 @@ import { meets, ratio, type Benchmark, type Figure } from './figure.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
 const args = process.argv.slice(2);
-const TEMP_PREFIX = 'spacesync-bench-';
+/** This run's id, handed to each benchmark so its temp folders are told from a concurrent run's. */
+const RUN_ID = process.env.SPACESYNC_BENCH_RUN ?? String(process.pid);
+const TEMP_PREFIX = `spacesync-bench-${RUN_ID}-`;
 /** How long a benchmark's process may take to exit after it returned its figures. */
 const EXIT_GRACE_MS = 15_000;
 
@@ -92,7 +94,7 @@ async function runOne(file: string, timeoutMs: number): Promise<Outcome> {
   const ticksBefore = cpuTicks();
   const t0 = performance.now();
   const proc = spawn(process.execPath, [path.join(repo, 'bin', 'run-ts.js'), path.join(here, 'run.ts'), '--child', file], {
-    cwd: repo, stdio: ['ignore', 'inherit', 'inherit', 'pipe'], detached: true,
+    cwd: repo, stdio: ['ignore', 'inherit', 'inherit', 'pipe'], detached: true, env: { ...process.env, SPACESYNC_BENCH_RUN: RUN_ID },
   });
   current = proc.pid;
   const problems: string[] = [];

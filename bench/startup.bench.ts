@@ -3,10 +3,9 @@
 // wall time and its peak resident set. `--help` (which loads every command) is shown for context.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { builtCommand } from './builtCommand.js';
-import type { Figure } from './figure.js';
+import { benchTempDir, type Figure } from './figure.js';
 
 const RUNS = 11;
 /**
@@ -22,7 +21,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export default async function startup(): Promise<Figure[]> {
   const bin = builtCommand();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-bench-startup-'));
+  const tmp = benchTempDir('startup');
   const rssFile = path.join(tmp, 'rss');
   const commands = { node: ['-e', '0'], version: [bin, '--version'], help: [bin, '--help'] };
   const wall: Record<keyof typeof commands, number[]> = { node: [], version: [], help: [] };
