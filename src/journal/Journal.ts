@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 // The journal's queries: one typed method per question the sync shell asks, every multi-row
 // update in one transaction. Opened (checked and migrated) by openJournal.
 import type Database from 'better-sqlite3';
-import { packHash, packNs, packTime, unpackHash, unpackNs, unpackTime } from './compactValues.js';
+import {
+  packHash, packId, packNs, packTime, packVersionFile, unpackHash, unpackId, unpackNs, unpackTime, unpackVersionFile,
+} from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
 import {
@@ -14,7 +16,7 @@ import {
 type StoredNs = bigint | string;
 
 interface DocumentRow {
-  id: string; path: string; title: string; location: DocumentLocation; folder_id: string | null;
+  id: string | Buffer; path: string; title: string; location: DocumentLocation; folder_id: string | Buffer | null;
   daily_note_date: string | null; remote_modified_at: string | Buffer | null; created_at: string | Buffer | null;
   file_hash: string | Buffer | null; synced_at: string | Buffer;
 }
@@ -27,16 +29,17 @@ interface ConflictRow {
 }
 
 interface HistoryRow {
-  id: number; at: string; side: 'local' | 'remote'; doc_id: string | null; path: string; cause: string; request: string | null;
+  id: number; at: string | Buffer; side: 'local' | 'remote'; doc_id: string | Buffer | null; path: string; cause: string; request: string | null;
   version_file: string | null; size: number; blocks: Buffer | null; added: number; removed: number; edited: number;
 }
 const toHistory = (r: HistoryRow): HistoryRecord => ({
-  id: r.id, at: r.at, side: r.side, docId: r.doc_id, path: r.path, cause: r.cause, request: r.request, versionFile: r.version_file,
+  id: r.id, at: unpackTime(r.at), side: r.side, docId: unpackId(r.doc_id), path: r.path, cause: r.cause, request: r.request,
+  versionFile: unpackVersionFile(r.version_file, r.path),
   size: r.size, blocks: r.blocks === null ? null : (decodeBlocks(r.blocks) as HistoryBlock[]), summary: { added: r.added, removed: r.removed, edited: r.edited },
 });
 
 const toDocument = (r: DocumentRow): DocumentRecord => ({
-  id: r.id, path: r.path, title: r.title, location: r.location, folderId: r.folder_id,
+  id: unpackId(r.id), path: r.path, title: r.title, location: r.location, folderId: unpackId(r.folder_id),
   dailyNoteDate: r.daily_note_date, remoteModifiedAt: unpackTime(r.remote_modified_at), createdAt: unpackTime(r.created_at),
   fileHash: unpackHash(r.file_hash), syncedAt: unpackTime(r.synced_at),
 });
@@ -161,7 +164,7 @@ export class Journal {
   }
 
   getDocument(id: string): DocumentRecord | undefined {
-    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
+    const row = this.sql(`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = ?`).get(packId(id)) as DocumentRow | undefined;
     return row && toDocument(row);
   }
 
@@ -189,7 +192,7 @@ export class Journal {
         remote_modified_at = excluded.remote_modified_at, created_at = excluded.created_at,
         file_hash = excluded.file_hash, synced_at = excluded.synced_at
     `).run({
-      ...doc, remoteModifiedAt: packTime(doc.remoteModifiedAt), createdAt: packTime(doc.createdAt), fileHash: packHash(doc.fileHash),
+      ...doc, id: packId(doc.id), folderId: packId(doc.folderId), remoteModifiedAt: packTime(doc.remoteModifiedAt), createdAt: packTime(doc.createdAt), fileHash: packHash(doc.fileHash),
       syncedAt: packTime(doc.syncedAt ?? this.stamp()),
     });
   }
@@ -197,19 +200,19 @@ export class Journal {
   /** Forgets a document and its base blocks. Returns whether it was known. */
   deleteDocument(id: string): boolean {
     this.documentsChanged();
-    return this.sql('DELETE FROM documents WHERE id = ?').run(id).changes > 0;
+    return this.sql('DELETE FROM documents WHERE id = ?').run(packId(id)).changes > 0;
   }
 
   /** Records that the document's file now lives at `path`. Returns whether the document was known. */
   renameDocumentPath(id: string, path: string): boolean {
     this.documentsChanged();
-    return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, packTime(this.stamp()), id).changes > 0;
+    return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, packTime(this.stamp()), packId(id)).changes > 0;
   }
 
   /** Records the hash of the file as the daemon just wrote or read it. */
   setFileHash(id: string, fileHash: string | null): boolean {
     this.documentsChanged();
-    return this.sql('UPDATE documents SET file_hash = ?, synced_at = ? WHERE id = ?').run(packHash(fileHash), packTime(this.stamp()), id).changes > 0;
+    return this.sql('UPDATE documents SET file_hash = ?, synced_at = ? WHERE id = ?').run(packHash(fileHash), packTime(this.stamp()), packId(id)).changes > 0;
   }
 
   /**
@@ -236,7 +239,7 @@ export class Journal {
 
   /** The document's base blocks in document order (pre-order, siblings by position). */
   getBaseBlocks(docId: string): BaseBlock[] {
-    const row = this.sql('SELECT base FROM documents WHERE id = ?').get(docId) as { base: Buffer | null } | undefined;
+    const row = this.sql('SELECT base FROM documents WHERE id = ?').get(packId(docId)) as { base: Buffer | null } | undefined;
     return row?.base ? decodeBase(row.base) : [];
   }
 
@@ -247,7 +250,7 @@ export class Journal {
       if (!BLOCK_KINDS.includes(b.kind)) throw new Error(`Base blocks of document ${docId}: block ${b.id} is of kind "${b.kind}", not one of ${BLOCK_KINDS.join(', ')}.`);
     }
     const changed = this.sql('UPDATE documents SET base_count = ?, base = ? WHERE id = ?')
-      .run(ordered.length, ordered.length === 0 ? null : encodeBase(ordered), docId).changes;
+      .run(ordered.length, ordered.length === 0 ? null : encodeBase(ordered), packId(docId)).changes;
     if (changed === 0) throw new Error(`Base blocks of document ${docId}: the journal does not hold that document (record it first).`);
   }
 
@@ -255,7 +258,7 @@ export class Journal {
   countBaseBlocks(docId?: string): number {
     const row = docId === undefined
       ? this.sql('SELECT coalesce(sum(base_count), 0) AS n FROM documents').get() as { n: number }
-      : this.sql('SELECT base_count AS n FROM documents WHERE id = ?').get(docId) as { n: number } | undefined;
+      : this.sql('SELECT base_count AS n FROM documents WHERE id = ?').get(packId(docId)) as { n: number } | undefined;
     return row?.n ?? 0;
   }
 
@@ -398,7 +401,7 @@ export class Journal {
     const blocks = h.blocks === null ? null : encodeBlocks(h.blocks);
     const r = this.sql(`INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-      h.at, h.side, h.docId, h.path, h.cause, h.request, h.versionFile, blocks === null ? h.size : blocks.length, blocks, h.summary.added, h.summary.removed, h.summary.edited,
+      packTime(h.at), h.side, packId(h.docId), h.path, h.cause, h.request, packVersionFile(h.versionFile, h.path), blocks === null ? h.size : blocks.length, blocks, h.summary.added, h.summary.removed, h.summary.edited,
     );
     return Number(r.lastInsertRowid);
   }
@@ -406,7 +409,7 @@ export class Journal {
   /** Versions, newest first: of one file (its path then), a document's, or all. */
   listHistory(filter: { path?: string; docId?: string } = {}): HistoryRecord[] {
     const rows = filter.path !== undefined || filter.docId !== undefined
-      ? this.sql('SELECT * FROM history WHERE path = ? OR doc_id = ? ORDER BY id DESC').all(filter.path ?? null, filter.docId ?? null)
+      ? this.sql('SELECT * FROM history WHERE path = ? OR doc_id = ? ORDER BY id DESC').all(filter.path ?? null, packId(filter.docId ?? null))
       : this.sql('SELECT * FROM history ORDER BY id DESC').all();
     return (rows as HistoryRow[]).map(toHistory);
   }
@@ -418,8 +421,8 @@ export class Journal {
 
   /** Oldest first, without the blocks: what retention weighs. */
   historySizes(): Array<{ id: number; at: string; size: number; versionFile: string | null }> {
-    return (this.sql('SELECT id, at, size, version_file FROM history ORDER BY id').all() as Array<{ id: number; at: string; size: number; version_file: string | null }>)
-      .map((r) => ({ id: r.id, at: r.at, size: r.size, versionFile: r.version_file }));
+    return (this.sql('SELECT id, at, size, path, version_file FROM history ORDER BY id').all() as Array<{ id: number; at: string | Buffer; size: number; path: string; version_file: string | null }>)
+      .map((r) => ({ id: r.id, at: unpackTime(r.at), size: r.size, versionFile: unpackVersionFile(r.version_file, r.path) }));
   }
 
   deleteHistory(ids: readonly number[]): void {

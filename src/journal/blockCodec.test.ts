@@ -1,5 +1,7 @@
+import { brotliCompressSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { hashBlock } from '../core/hashBlock.js';
+import { BLOCK_DICTIONARY } from './blockDictionary.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
 import type { BaseBlock } from './types.js';
 
@@ -25,6 +27,16 @@ describe('blockCodec', () => {
     const mixed = [block('0005D471-2D2D-4A17-AF2B-B5898D8E41C4', null, 0), block('b1', 'elsewhere', 3)];
     expect(decodeBlocks(encodeBlocks(mixed))).toEqual(mixed);
     expect(decodeBlocks(encodeBlocks([]))).toEqual([]);
+  });
+
+  it('writes format 2 (deflate over the shared dictionary) and still reads format 1 (brotli), as schemas 4 to 6 wrote', () => {
+    const blocks = [block('0005D471-2D2D-4A17-AF2B-B5898D8E41C4', null, 0, { markdown: '- [ ] call the bank' }), block('b1', 'elsewhere', 3, { change: 'edited' })];
+    const two = encodeBlocks(blocks);
+    expect(two[0]).toBe(2);
+    const json = inflateRawSync(two.subarray(2), { dictionary: BLOCK_DICTIONARY });
+    const one = Buffer.concat([Buffer.from([1, two[1]!]), brotliCompressSync(json)]);
+    expect(decodeBlocks(one)).toEqual(blocks);
+    expect(decodeBlocks(two)).toEqual(blocks);
   });
 
   it('refuses a format it does not know instead of guessing', () => {

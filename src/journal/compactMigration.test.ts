@@ -69,10 +69,10 @@ it('moves a schema-3 journal\'s base blocks and history into the compact form, e
   const after = new Database(file, { readonly: true });
   const names = (after.prepare("SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all());
   // A sha256 takes its 32 bytes; a value that is not one stays as it was.
-  expect(after.prepare('SELECT id, typeof(file_hash) AS t, length(file_hash) AS n FROM documents ORDER BY id').all()).toEqual([
-    { id: D1, t: 'blob', n: 32 }, { id: 'empty', t: 'blob', n: 32 },
+  expect(after.prepare('SELECT path, typeof(file_hash) AS t, length(file_hash) AS n FROM documents ORDER BY path').all()).toEqual([
+    { path: 'Unsorted/Empty.md', t: 'blob', n: 32 }, { path: 'Unsorted/Note.md', t: 'blob', n: 32 },
   ]);
-  expect(after.prepare('SELECT typeof(remote_modified_at) AS r, typeof(synced_at) AS s FROM documents WHERE id = ?').get(D1)).toEqual({ r: 'blob', s: 'blob' });
+  expect(after.prepare("SELECT typeof(remote_modified_at) AS r, typeof(synced_at) AS s FROM documents WHERE path = 'Unsorted/Note.md'").get()).toEqual({ r: 'blob', s: 'blob' });
   after.close();
   expect(names).not.toContain('history_path');
   expect(names).not.toContain('base_blocks');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packHash, packTime, unpackHash, unpackTime } from './compactValues.js';
+import { packHash, packId, packTime, packVersionFile, unpackHash, unpackId, unpackTime, unpackVersionFile } from './compactValues.js';
 
 describe('compactValues', () => {
   it('stores a sha256 in 32 bytes and a toISOString time in 6, and gives both back exactly', () => {
@@ -17,6 +17,24 @@ describe('compactValues', () => {
     for (const t of ['2026-01-02T00:00:00Z', '2026-01-02T00:00:00.000+01:00', '1969-12-31T23:59:59.999Z', '2026-02-30T00:00:00.000Z', 'soon', null]) {
       expect(packTime(t)).toBe(t);
       expect(unpackTime(packTime(t))).toBe(t);
+    }
+  });
+
+  it('stores an upper-case UUID in 16 bytes and any other id as its text', () => {
+    const id = '0005D471-2D2D-4A17-AF2B-B5898D8E41C4';
+    expect(packId(id)).toHaveLength(16);
+    expect(unpackId(packId(id))).toBe(id);
+    for (const other of ['0005d471-2d2d-4a17-af2b-b5898d8e41c4', 'folder-7', '', null]) expect(unpackId(packId(other))).toBe(other);
+    expect(packId('0005d471-2d2d-4a17-af2b-b5898d8e41c4')).toBe('0005d471-2d2d-4a17-af2b-b5898d8e41c4');
+  });
+
+  it('stores a version file in its document\'s folder by its name only, any other whole', () => {
+    const file = '.spacesync/versions/Area/Note.md/2026-01-04T00-00-00.000Z.md.gz';
+    expect(packVersionFile(file, 'Area/Note.md')).toBe('2026-01-04T00-00-00.000Z.md.gz');
+    expect(unpackVersionFile(packVersionFile(file, 'Area/Note.md'), 'Area/Note.md')).toBe(file);
+    for (const [f, p] of [[file, 'Other.md'], ['.spacesync/versions/Area/Note.md/sub/x.md.gz', 'Area/Note.md'], [null, 'A.md']] as const) {
+      expect(packVersionFile(f, p)).toBe(f);
+      expect(unpackVersionFile(packVersionFile(f, p), p)).toBe(f);
     }
   });
 });

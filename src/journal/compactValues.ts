@@ -37,3 +37,31 @@ export function packNs(n: bigint): bigint | string {
 export function unpackNs(stored: bigint | number | string): bigint {
   return BigInt(stored);
 }
+
+const UUID_UPPER = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
+
+/** An id: an upper-case UUID (the service's form) as its 16 bytes, any other as its text. */
+export function packId<T extends string | null>(id: T): T | Buffer {
+  return id !== null && UUID_UPPER.test(id) ? Buffer.from(id.replace(/-/g, ''), 'hex') : id;
+}
+
+export function unpackId<T extends string | null>(stored: T | Buffer): T {
+  if (!Buffer.isBuffer(stored)) return stored;
+  const h = stored.toString('hex').toUpperCase();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}` as T;
+}
+
+/**
+ * A local version's file, stored without the folder its document's path gives it
+ * (`.spacesync/versions/<path>/`): only its name, which holds no slash; any other as it is.
+ */
+export function packVersionFile(versionFile: string | null, docPath: string): string | null {
+  const folder = `.spacesync/versions/${docPath}/`;
+  if (versionFile === null || !versionFile.startsWith(folder)) return versionFile;
+  const name = versionFile.slice(folder.length);
+  return name.length > 0 && !name.includes('/') ? name : versionFile;
+}
+
+export function unpackVersionFile(stored: string | null, docPath: string): string | null {
+  return stored === null || stored.includes('/') ? stored : `.spacesync/versions/${docPath}/${stored}`;
+}

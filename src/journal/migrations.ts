@@ -1,8 +1,8 @@
 // The journal's schema as an ordered list of migrations; PRAGMA user_version records the last
 // one applied. Each migration runs in its own transaction together with the version bump.
 import type Database from 'better-sqlite3';
-import { packHash, packNs, packTime } from './compactValues.js';
-import { encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
+import { packHash, packId, packNs, packTime, packVersionFile } from './compactValues.js';
+import { decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
 import type { BaseBlock } from './types.js';
 
 /** Marks a database file as a spacesync journal (PRAGMA application_id): "SpSy". */
@@ -230,6 +230,26 @@ export const MIGRATIONS: readonly Migration[] = [
         DROP TABLE file_stats;
         ALTER TABLE file_stats_v6 RENAME TO file_stats;
       `);
+    },
+  },
+  {
+    // Compaction, continued (issue 14): beside a 10,000-document mirror `.spacesync/` still weighed
+    // 2.05 times its files. Block lists are compressed with deflate over a shared dictionary
+    // (blockCodec format 2) instead of brotli alone; a document's id and folder id, and a version's
+    // document id, as 16 bytes when they are upper-case UUIDs (compactValues.packId); a version's
+    // time as 6 bytes, and its file only by its name when it lies in `.spacesync/versions/<path>/`.
+    version: 7,
+    up: (db) => {
+      const reencode = (data: Buffer | null): Buffer | null => (data === null ? null : encodeBlocks(decodeBlocks(data)));
+      const documents = db.prepare('SELECT rowid, id, folder_id, base FROM documents').raw().all() as Array<[number, string, string | null, Buffer | null]>;
+      const setDocument = db.prepare('UPDATE documents SET id = ?, folder_id = ?, base = ? WHERE rowid = ?');
+      for (const [rowid, id, folder, base] of documents) setDocument.run(packId(id), packId(folder), reencode(base), rowid);
+      const history = db.prepare('SELECT id, at, doc_id, path, version_file, blocks FROM history').raw().all() as Array<[number, string, string | null, string, string | null, Buffer | null]>;
+      const setHistory = db.prepare('UPDATE history SET at = ?, doc_id = ?, version_file = ?, blocks = ?, size = coalesce(length(?), size) WHERE id = ?');
+      for (const [id, at, doc, p, versionFile, blocks] of history) {
+        const coded = reencode(blocks);
+        setHistory.run(packTime(at), packId(doc), packVersionFile(versionFile, p), coded, coded, id);
+      }
     },
   },
 ];

@@ -108,7 +108,10 @@ export function openJournal(file: string, opts: OpenJournalOptions = {}): Journa
     // 1 MiB after each checkpoint instead of keeping the largest size it ever reached.
     db.pragma(`wal_autocheckpoint = ${WAL_PAGES}`);
     db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
-    migrate(db, migrations);
+    const applied = migrate(db, migrations);
+    // Migration 7 rewrites every document's row smaller: VACUUM gives the pages it freed back to the
+    // disk. It never waits: with another process reading, the pages stay free for later writes.
+    if (!inMemory && version > 0 && applied.includes(7)) vacuumNow(db, opts.busyTimeoutMs ?? 5000);
   } catch (e) {
     db.close();
     if (e instanceof SpacesyncError) throw e;
@@ -116,4 +119,15 @@ export function openJournal(file: string, opts: OpenJournalOptions = {}): Journa
     throw e;
   }
   return new Journal(db, file, opts.now ?? (() => new Date()));
+}
+
+function vacuumNow(db: Database.Database, busyTimeoutMs: number): void {
+  db.pragma('busy_timeout = 0');
+  try {
+    db.exec('VACUUM');
+  } catch {
+    // Busy: another process holds the journal open; nothing is lost, only the space is not returned yet.
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  }
 }
