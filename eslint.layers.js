@@ -53,6 +53,55 @@ const shell = (layer, others) => ({
   },
 });
 
+// Inside src/sync the stages are folders, each entered only through its index.ts:
+//   session → versions → pull, push → cycle → daemon
+// A stage imports only the stages before it (pull and push never import each other; nothing but
+// the CLI, through src/sync/index.ts, imports daemon/). The CLI imports src/sync/index.ts only.
+const SYNC_STAGES = ['session', 'versions', 'pull', 'push', 'cycle', 'daemon'];
+const SYNC_BELOW = {
+  session: [],
+  versions: ['session'],
+  pull: ['session', 'versions'],
+  push: ['session', 'versions'],
+  cycle: ['session', 'versions', 'pull', 'push'],
+  daemon: ['session', 'versions', 'pull', 'push', 'cycle'],
+};
+const deepRegex = (prefix) => `^${prefix}(${SYNC_STAGES.join('|')})/(?!index\\.js$).+$`;
+const deepMessage = 'enter another stage of src/sync only through its index.ts (see docs/architecture.md).';
+
+const syncStage = (stage) => {
+  const above = SYNC_STAGES.filter((s) => s !== stage && !SYNC_BELOW[stage].includes(s));
+  return {
+    files: [`src/sync/${stage}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
+          ...(above.length ? [{ regex: `^\\.\\./(${above.join('|')})(/.*)?$`, message: `src/sync/${stage} may not import ${above.join(', ')} (stages import only the ones before them; pull and push never each other; see docs/architecture.md).` }] : []),
+          { regex: deepRegex('\\.\\./'), message: `src/sync/${stage}: ${deepMessage}` },
+        ],
+      }],
+    },
+  };
+};
+
+export const syncStageRules = [
+  ...SYNC_STAGES.map(syncStage),
+  {
+    files: ['src/sync/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [
+      { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
+      { regex: deepRegex('\\./'), message: `src/sync/index.ts: ${deepMessage}` },
+    ] }] },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [
+      { regex: `^(\\.\\./)+sync/(${SYNC_STAGES.join('|')})(/.*)?$`, message: 'src/cli imports the sync shell through src/sync/index.ts only (see docs/architecture.md).' },
+    ] }] },
+  },
+];
+
 export const layerRules = [
   pure('dialect', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config', 'wire', 'defaults']),
   pure('wire', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config', 'defaults']),
@@ -63,4 +112,5 @@ export const layerRules = [
   shell('sync', ['server', 'cli']),
   shell('server', ['core', 'client', 'journal', 'mirror', 'sync', 'cli']),
   shell('service', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'config']),
+  ...syncStageRules,
 ];

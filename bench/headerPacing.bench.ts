@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { resolveLimits } from '../src/client/index.js';
 import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
-import { openSyncSession, runCycle } from '../src/sync/index.js';
+import { openSyncSession, runPull } from '../src/sync/index.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
@@ -29,7 +29,7 @@ export default async function headerPacingBench(): Promise<Figure[]> {
   const session = await openSyncSession({ root, link: server.link, logger: silent });
   try {
     const t0 = performance.now();
-    const pull = await runCycle(session.ctx);
+    const pull = await runPull(session.ctx);
     const wallMs = performance.now() - t0;
     if (pull.written.length !== DOCUMENTS) throw new Error(`the initial pull wrote ${pull.written.length} of ${DOCUMENTS} documents`);
     const log = ((await (await fetch(`${server.admin}/requests`)).json()) as { items: LoggedRequest[] }).items;

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/log.js';
 import { generateSpace } from '../src/server/index.js';
-import { openSyncSession, pushLocal, syncCycle, type DocumentTask, type SyncSession } from '../src/sync/index.js';
-import { pruneVersions } from '../src/sync/pruneVersions.js';
-import { recordRemoteHistory } from '../src/sync/recordRemoteHistory.js';
-import { saveLocalVersion } from '../src/sync/saveLocalVersion.js';
+import { openSyncSession, pushLocal, syncOnce, type DocumentTask, type SyncSession } from '../src/sync/index.js';
+import { pruneVersions } from '../src/sync/versions/pruneVersions.js';
+import { recordRemoteHistory } from '../src/sync/push/recordRemoteHistory.js';
+import { saveLocalVersion } from '../src/sync/versions/saveLocalVersion.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 
@@ -35,7 +35,7 @@ async function withMirror<T>(name: string, space: Parameters<typeof generateSpac
   // The server's limits are off and the client's budget out of the way: the figures time the sync, not its pacing.
   const session = await openSyncSession({ root, link: server.link, logger: silent(), budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000 } });
   try {
-    await syncCycle(session.ctx);
+    await syncOnce(session.ctx);
     return await run(session, server, root);
   } finally {
     session.close();
@@ -90,7 +90,7 @@ async function pullCost(): Promise<Figure[]> {
         body: JSON.stringify({ blocks: firstBlocks.map((id) => ({ id, markdown: `remote change ${i}` })) }),
       });
       if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
-      const cycle = await syncCycle(session.ctx);
+      const cycle = await syncOnce(session.ctx);
       if (cycle.pull?.written.length !== ids.length) throw new Error(`the pull wrote ${cycle.pull?.written.length} files, expected ${ids.length}`);
     });
     // Retention alone over a history of 2,000 versions, none due (what each cycle's start costs then).
@@ -133,7 +133,7 @@ async function stateSize(): Promise<Figure[]> {
     const docs = session.journal.listDocuments();
     if (docs.length < DOCS) throw new Error(`${docs.length} documents pulled, expected ${DOCS}`);
     // A daemon's next cycle scans every file and records its stat (the stat cache): weighed with the rest.
-    await syncCycle(session.ctx);
+    await syncOnce(session.ctx);
     const stats = session.journal.listFileStats().size;
     if (stats < DOCS) throw new Error(`${stats} file stats recorded after a full scan, expected ${DOCS}`);
     session.journal.transaction(() => undefined);

@@ -10,8 +10,8 @@ import Database from 'better-sqlite3';
 import { generateSpace } from '../src/server/index.js';
 import { createLogger } from '../src/log.js';
 import { openSyncSession } from '../src/sync/index.js';
-import { scanLocal } from '../src/sync/scanLocal.js';
-import { syncCycle } from '../src/sync/syncCycle.js';
+import { scanLocal } from '../src/sync/push/scanLocal.js';
+import { syncOnce } from '../src/sync/cycle/syncOnce.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
@@ -102,7 +102,7 @@ export default async function idleBench(): Promise<Figure[]> {
     const polls: number[] = [];
     let read = 0;
     try {
-      await syncCycle(ctx); // records every file's stat
+      await syncOnce(ctx); // records every file's stat
       for (const mode of ['on', 'off'] as const) {
         ctx.settings = { ...ctx.settings, statCache: mode === 'on' };
         for (let i = 0; i < 5; i++) {
@@ -110,8 +110,8 @@ export default async function idleBench(): Promise<Figure[]> {
             const s = await scanLocal(ctx);
             if (mode === 'on') read = Math.max(read, s.filesRead);
           }));
-          fulls[mode].push(await cpuMs(() => syncCycle(ctx)));
-          if (mode === 'on') polls.push(await cpuMs(() => syncCycle(ctx, { paths: [] })));
+          fulls[mode].push(await cpuMs(() => syncOnce(ctx)));
+          if (mode === 'on') polls.push(await cpuMs(() => syncOnce(ctx, { paths: [] })));
         }
       }
     } finally {

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { resolveLimits } from '../src/client/index.js';
 import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
-import { openSyncSession, runCycle } from '../src/sync/index.js';
+import { openSyncSession, runPull } from '../src/sync/index.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
@@ -36,7 +36,7 @@ export default async function pullBench(): Promise<Figure[]> {
     let peakRss = rssBefore;
     const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
     const t0 = performance.now();
-    const initial = await runCycle(session.ctx);
+    const initial = await runPull(session.ctx);
     const wallMs = performance.now() - t0;
     clearInterval(sampler);
     const log = await requests();
@@ -48,7 +48,7 @@ export default async function pullBench(): Promise<Figure[]> {
     if (initial.written.length !== DOCUMENTS) throw new Error(`the initial pull wrote ${initial.written.length} of ${DOCUMENTS} documents`);
 
     await fetch(`${server.admin}/requests`, { method: 'DELETE' });
-    const idle = await runCycle(session.ctx);
+    const idle = await runPull(session.ctx);
 
     const docId = initial.written[0]!.id;
     const doc = (await (await fetch(`${server.link}/blocks?id=${docId}&maxDepth=1`)).json()) as { content: Array<{ id: string }> };
@@ -58,7 +58,7 @@ export default async function pullBench(): Promise<Figure[]> {
     });
     if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
     await fetch(`${server.admin}/requests`, { method: 'DELETE' });
-    const change = await runCycle(session.ctx);
+    const change = await runPull(session.ctx);
     const changeRequests = (await requests()).length;
     if (change.written.length !== 1 || !fs.readFileSync(path.join(root, change.written[0]!.path), 'utf8').includes('one remote change')) {
       throw new Error('the remote change did not reach its file');

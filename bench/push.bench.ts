@@ -13,9 +13,9 @@ import type { BaseBlock } from '../src/core/types.js';
 import { renderFileBody, type Block } from '../src/dialect/index.js';
 import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
-import { openSyncSession, pushLocal, runDaemon, syncCycle } from '../src/sync/index.js';
+import { openSyncSession, pushLocal, runDaemon, syncOnce } from '../src/sync/index.js';
 import { mergeFile } from '../src/core/mergeFile.js';
-import { parseLocalDocument } from '../src/sync/readLocalDocument.js';
+import { parseLocalDocument } from '../src/sync/push/readLocalDocument.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 
@@ -52,7 +52,7 @@ async function requestCosts(): Promise<Figure[]> {
   const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
   const session = await openSyncSession({ root, link: server.link, logger: silent });
   try {
-    await syncCycle(session.ctx);
+    await syncOnce(session.ctx);
     const [doc] = session.journal.listDocuments();
     const file = path.join(root, doc!.path);
     const blocks = session.journal.countBaseBlocks(doc!.id);

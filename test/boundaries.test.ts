@@ -29,6 +29,22 @@ describe('layer boundaries', () => {
     ['src/wire/x.ts', "import { x } from '../client/index.js';\nexport const a = x;"],
     ['src/wire/x.ts', "import { x } from '../server/app.js';\nexport const a = x;"],
     ['src/dialect/x.ts', "import { x } from '../wire/types.js';\nexport const a = x;"],
+    // The stages of src/sync: pull and push never import each other, nothing below daemon/ imports
+    // it, a stage imports only the ones before it, and enters another only through its index.ts.
+    ['src/sync/pull/x.ts', "import { x } from '../push/index.js';\nexport const a = x;"],
+    ['src/sync/push/x.ts', "import { x } from '../pull/index.js';\nexport const a = x;"],
+    ['src/sync/pull/x.ts', "import { x } from '../daemon/index.js';\nexport const a = x;"],
+    ['src/sync/push/x.ts', "import { x } from '../daemon/index.js';\nexport const a = x;"],
+    ['src/sync/cycle/x.ts', "import { x } from '../daemon/index.js';\nexport const a = x;"],
+    ['src/sync/session/x.ts', "import { x } from '../pull/index.js';\nexport const a = x;"],
+    ['src/sync/versions/x.ts', "import { x } from '../push/index.js';\nexport const a = x;"],
+    ['src/sync/pull/x.ts', "import { x } from '../cycle/index.js';\nexport const a = x;"],
+    ['src/sync/cycle/x.ts', "import { x } from '../pull/runPull.js';\nexport const a = x;"],
+    ['src/sync/daemon/x.ts', "import { x } from '../session/SyncContext.js';\nexport const a = x;"],
+    ['src/sync/index.ts', "export { x } from './push/pushLocal.js';"],
+    ['src/cli/x.ts', "import { x } from '../sync/push/pushLocal.js';\nexport const a = x;"],
+    ['src/cli/x.ts', "import { x } from '../sync/daemon/index.js';\nexport const a = x;"],
+    ['src/sync/pull/x.ts', "import { x } from '../../cli/main.js';\nexport const a = x;"],
   ])('rejects %s importing against the direction: %s', async (file, code) => {
     expect(await problems(file, code)).not.toEqual([]);
   });
@@ -40,6 +56,12 @@ describe('layer boundaries', () => {
     ['src/server/x.ts', "import { SPEC_LIMITS } from '../wire/limits.js';\nexport const a = SPEC_LIMITS;"],
     ['src/client/x.ts', "import { SPEC_LIMITS } from '../wire/limits.js';\nexport const a = SPEC_LIMITS;"],
     ['src/core/x.test.ts', "import fs from 'node:fs';\nexport const a = fs;"],
+    ['src/sync/cycle/x.ts', "import { x } from '../pull/index.js';\nimport { y } from '../push/index.js';\nexport const a = [x, y];"],
+    ['src/sync/daemon/x.ts', "import { x } from '../cycle/index.js';\nimport { y } from '../session/index.js';\nexport const a = [x, y];"],
+    ['src/sync/pull/x.ts', "import { x } from './pullDocument.js';\nimport { y } from '../session/index.js';\nimport { z } from '../../core/merge.js';\nexport const a = [x, y, z];"],
+    ['src/sync/push/x.ts', "import { x } from '../versions/index.js';\nexport const a = x;"],
+    ['src/sync/index.ts', "export { x } from './push/index.js';"],
+    ['src/cli/x.ts', "import { x } from '../sync/index.js';\nexport const a = x;"],
   ])('allows %s: %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

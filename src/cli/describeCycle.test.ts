@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CycleResult } from '../sync/index.js';
-import type { PushResult } from '../sync/pushLocal.js';
+import type { PullCycleResult } from '../sync/index.js';
+import type { PushResult } from '../sync/index.js';
 import { describePull, describePush } from './describeCycle.js';
 import { nameList } from './format.js';
 
-const cycle = (over: Partial<CycleResult>): CycleResult => ({
+const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({
   startedAt: '', finishedAt: '', refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],
   written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
   blocked: [], failed: [], ignored: [], unplaced: [], requests: 3, plan: null, ...over,

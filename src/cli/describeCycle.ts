@@ -3,9 +3,9 @@
 // not "1 new".
 import path from 'node:path';
 import { BUILTIN_DIRS } from '../core/layout.js';
-import type { CycleResult } from '../sync/index.js';
-import type { PushResult } from '../sync/pushLocal.js';
-import type { DocumentTask } from '../sync/PushPlan.js';
+import type { PullCycleResult } from '../sync/index.js';
+import type { PushResult } from '../sync/index.js';
+import type { DocumentTask } from '../sync/index.js';
 import { count, nameList } from './format.js';
 
 const stem = (p: string) => path.posix.basename(p).replace(/\.md$/, '');
@@ -50,7 +50,7 @@ export function describePush(push: PushResult): string | null {
  * null when the pull changed nothing here. A new file in Trash/ is a document deleted here (or in the
  * space) whose last version is kept there, not a new document.
  */
-export function describePull(result: CycleResult): string | null {
+export function describePull(result: PullCycleResult): string | null {
   const trash = (p: string) => p.startsWith(`${BUILTIN_DIRS.trash}/`);
   const builtIn = new Set<string>(Object.values(BUILTIN_DIRS));
   const groups: Array<[string, string[]]> = [

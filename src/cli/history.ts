@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { Wrap } from './types.js';
 import type { HistoryRecord } from '../journal/index.js';
-import { versionsOf } from '../sync/restoreVersion.js';
+import { versionsOf } from '../sync/index.js';
 import { withJsonErrors } from './jsonError.js';
 import { localTime } from './format.js';
 import { openMirrorState } from './openMirrorState.js';

@@ -8,7 +8,7 @@ import { loadConfig, requireLink } from '../config.js';
 import { createLogger } from '../log.js';
 import { Writable } from 'node:stream';
 import { describePull, listRemote, openSyncSession, type PullDryRun, type SyncContext } from '../sync/index.js';
-import { pushLocal, type PushResult } from '../sync/pushLocal.js';
+import { pushLocal, type PushResult } from '../sync/index.js';
 
 interface PlanFlags {
   dir?: string;

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
-import { restoreVersion } from '../sync/restoreVersion.js';
+import { restoreVersion } from '../sync/index.js';
 import { describeVersion, mirrorPath } from './history.js';
 import { localTime } from './format.js';
 import { openMirrorState } from './openMirrorState.js';

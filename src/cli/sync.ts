@@ -16,12 +16,12 @@ import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import {
-  openSyncSession, type CycleResult, type PullDryRun, type PullProgress, type SyncSession,
+  openSyncSession, type PullCycleResult, type PullDryRun, type PullProgress, type SyncSession,
 } from '../sync/index.js';
-import { syncCycle, type SyncCycleResult } from '../sync/syncCycle.js';
-import { runDaemon } from '../sync/daemon.js';
-import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/afterWork.js';
-import type { PushResult } from '../sync/pushLocal.js';
+import { syncOnce, type SyncOnceResult } from '../sync/index.js';
+import { runDaemon } from '../sync/index.js';
+import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/index.js';
+import type { PushResult } from '../sync/index.js';
 import { describePushPlan, planCycle } from './plan.js';
 import { indentedList, nameList, shellQuote } from './format.js';
 import { describePull, describePush } from './describeCycle.js';
@@ -111,7 +111,7 @@ function reportPush(push: PushResult, heldSaid?: Set<string>): void {
 }
 
 /** Prints what a cycle did; returns its exit code. */
-function report(result: CycleResult, quietWhenIdle: boolean, pushed = false, pushReported = false): number {
+function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false, pushReported = false): number {
   if (result.refused) {
     err(`spacesync: ${result.refused.message}`);
     return 2;
@@ -134,7 +134,7 @@ function report(result: CycleResult, quietWhenIdle: boolean, pushed = false, pus
 }
 
 /** Prints what a full cycle did; returns the contract's exit code. */
-function reportCycle(r: SyncCycleResult, quietWhenIdle: boolean, heldSaid?: Set<string>): number {
+function reportCycle(r: SyncOnceResult, quietWhenIdle: boolean, heldSaid?: Set<string>): number {
   reportPush(r.push, heldSaid);
   const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
   if (r.pull) report(r.pull, quietWhenIdle, pushed, true);
@@ -152,7 +152,7 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
   const timer = process.stderr.isTTY ? setInterval(() => bar.update({ ...last, waitingFor: session.client.stats().waitingFor }), 250) : undefined;
   const startedAt = session.ctx.now().toISOString();
   try {
-    const cycle = await syncCycle(session.ctx);
+    const cycle = await syncOnce(session.ctx);
     noteRefusal(session.ctx, { cycle });
     await backUp(session.ctx, filesOfCycle(session.ctx, cycle), config.git.autoCommit);
     // The bar's line is cleared (and not drawn again) before the summary, which would otherwise run on after it.

@@ -1,22 +1,26 @@
-// The daemon's shell: the pull (list → layout → pull → purge → record), the push (scan → decide →
-// plan → send → record), one full cycle of both, and the daemon (watcher + poll).
-export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
-export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions } from './openSyncSession.js';
-export { runCycle, type CycleOptions, type CycleResult, type LocalPending } from './runCycle.js';
-export { describePull, summarizePullPlan, type PullDryRun, type PullPlanSummary } from './describePull.js';
-export { readPullPlan, type PullReading } from './readPullPlan.js';
+// The daemon's shell, by stage (docs/architecture.md): session/ (what every stage shares), pull/
+// (list → layout → pull → purge → record), push/ (scan → decide → plan → send → record),
+// versions/ (local versions), cycle/ (one full cycle: push then pull), daemon/ (watcher + poll).
+export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './session/index.js';
+export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions } from './session/index.js';
+export { runPull, type PullCycleOptions, type PullCycleResult, type LocalPending } from './pull/index.js';
+export { describePull, summarizePullPlan, type PullDryRun, type PullPlanSummary } from './pull/index.js';
+export { readPullPlan, type PullReading } from './pull/index.js';
 export type { PullPlan, DocumentStep, FolderStep } from '../core/PullPlan.js';
-export { listRemote, type RemoteSnapshot } from './listRemote.js';
-export { detectLocalChanges } from './detectLocalChanges.js';
+export { listRemote, type RemoteSnapshot } from './pull/index.js';
+export { detectLocalChanges } from './pull/index.js';
 export type { LocalChange } from '../core/PullPlan.js';
 export { detectRemoteChanges, type RemoteChanges } from '../core/detectRemoteChanges.js';
-export { pullDocument, type PullOutcome } from './pullDocument.js';
-export { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
+export { pullDocument, type PullOutcome } from './pull/index.js';
+export { applyLayout, type LayoutOutcome, type Move } from './pull/index.js';
 export { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
-export { PURGED_DIR } from './purgeDocuments.js';
+export { PURGED_DIR } from './pull/index.js';
 export * from '../core/remoteTypes.js';
-export { syncCycle, type SyncCycleResult } from './syncCycle.js';
-export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './pushLocal.js';
-export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon.js';
-export type { PushPlan, DocumentTask } from './PushPlan.js';
-export type { PushOutcome } from './executePlan.js';
+export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './cycle/index.js';
+export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './push/index.js';
+export { readHeldBack, type HeldBackFile } from './push/index.js';
+export { restoreVersion, versionsOf } from './versions/index.js';
+export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon/index.js';
+export { backUp, filesOfCycle, noteRefusal, saveStats } from './daemon/index.js';
+export type { PushPlan, DocumentTask } from './push/index.js';
+export type { PushOutcome } from './push/index.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/dialect/index.js';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { syncCycle } from '../../src/sync/syncCycle.js';
+import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import { applyLocal, closeWorld, expectConverged, expectIdle, openWorld, runScenario, writesOf, type Scenario, type World } from './pushHarness.js';
 
 const cards: SpaceFixture = {
@@ -38,7 +38,7 @@ async function serviceBlock(w: World, id: string): Promise<Block> {
 }
 
 /** The bodies of the PUT /blocks steps the cycle planned. */
-const putBodies = (r: Awaited<ReturnType<typeof syncCycle>>) => r.push.plan.steps.filter((s) => s.method === 'PUT' && s.path === '/blocks').map((s) => s.body);
+const putBodies = (r: Awaited<ReturnType<typeof syncOnce>>) => r.push.plan.steps.filter((s) => s.method === 'PUT' && s.path === '/blocks').map((s) => s.body);
 
 const scenarios: Scenario[] = [
   {
@@ -106,7 +106,7 @@ const scenarios: Scenario[] = [
       expect(w.read(FILE)).toContain('<card cardLayout="large">');
       applyLocal(w, [{ edit: FILE, from: 'closing', to: 'closing, edited' }]);
       await w.space.clearRequests();
-      const again = await syncCycle(w.session.ctx);
+      const again = await syncOnce(w.session.ctx);
       expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
       expect(putBodies(again)).toEqual([{ blocks: [{ id: 'K2', markdown: 'closing, edited' }] }]);
       expect(await serviceBlock(w, 'K-CARD')).toMatchObject({ cardLayout: 'large' });
@@ -134,7 +134,7 @@ const scenarios: Scenario[] = [
     check: async (w) => {
       expect(w.read(FILE)).toContain('<card cardLayout="huge">\n<pageTitle>Big card</pageTitle>');
       // Held content is reported every cycle until it is fixed.
-      const again = await syncCycle(w.session.ctx);
+      const again = await syncOnce(w.session.ctx);
       expect(again.push.plan.problems.map((p) => p.message)).toEqual([expect.stringMatching(/card layout "huge"/)]);
     },
   },
@@ -149,7 +149,7 @@ const scenarios: Scenario[] = [
       expect(await serviceBlock(w, 'K-CARD')).toMatchObject({ cardLayout: 'small' });
       applyLocal(w, [{ edit: FILE, from: 'cardLayout="huge"', to: 'cardLayout="regular"' }]);
       await w.space.clearRequests();
-      const fixed = await syncCycle(w.session.ctx);
+      const fixed = await syncOnce(w.session.ctx);
       expect(fixed.push.plan.problems).toEqual([]);
       expect(putBodies(fixed)).toEqual([{ blocks: [{ id: 'K-CARD', markdown: 'A card', cardLayout: 'regular' }] }]);
       expect(await serviceBlock(w, 'K-CARD')).toMatchObject({ cardLayout: 'regular' });
@@ -166,7 +166,7 @@ describe('card layouts through the push', () => {
       await w.space.call('PUT', '/blocks', { blocks: [{ id: 'K-CARD', cardLayout: 'large' }] });
       applyLocal(w, [{ edit: FILE, from: 'intro', to: 'intro, edited' }]);
       await w.space.clearRequests();
-      const first = await syncCycle(w.session.ctx);
+      const first = await syncOnce(w.session.ctx);
       expect(first.exitCode).toBe(0);
       expect(putBodies(first)).toEqual([{ blocks: [{ id: 'K1', markdown: 'intro, edited' }] }]);
       expect(await serviceBlock(w, 'K-CARD')).toMatchObject({ cardLayout: 'large' });
@@ -174,13 +174,13 @@ describe('card layouts through the push', () => {
       // so later pushes, with more edits of the file, still leave the app's layout alone.
       applyLocal(w, [{ edit: FILE, from: 'closing', to: 'closing, edited' }]);
       await w.space.clearRequests();
-      const second = await syncCycle(w.session.ctx);
+      const second = await syncOnce(w.session.ctx);
       expect(putBodies(second)).toEqual([{ blocks: [{ id: 'K2', markdown: 'closing, edited' }] }]);
       expect(await serviceBlock(w, 'K-CARD')).toMatchObject({ cardLayout: 'large' });
       await expectIdle(w);
       // The next change in the app has the pull read the document: the file then shows the layout.
       await w.space.call('PUT', '/blocks', { blocks: [{ id: 'K-IN', markdown: 'inside, edited in the app' }] });
-      const third = await syncCycle(w.session.ctx);
+      const third = await syncOnce(w.session.ctx);
       expect(third.exitCode).toBe(0);
       expect(w.read(FILE)).toContain('<card cardLayout="large">\n<pageTitle>A card</pageTitle>\n<content>\ninside, edited in the app\n');
       await expectConverged(w);

@@ -4,9 +4,9 @@
 // its push is out is not lost.
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { pushLocal } from '../../src/sync/pushLocal.js';
-import { runCycle } from '../../src/sync/runCycle.js';
-import { syncCycle } from '../../src/sync/syncCycle.js';
+import { pushLocal } from '../../src/sync/push/pushLocal.js';
+import { runPull } from '../../src/sync/pull/runPull.js';
+import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import { applyLocal, applyRemote, closeWorld, expectConverged, expectIdle, openWorld, remoteBlocks, writesOf, type World } from './pushHarness.js';
 
 let w: World;
@@ -25,7 +25,7 @@ it('a POST reset after the service applied it: read again and merged in the same
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'third paragraph', to: 'third paragraph\n\na new ending' }]);
   await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/blocks' }, count: 1 });
   await w.space.clearRequests();
-  const r = await syncCycle(w.session.ctx);
+  const r = await syncOnce(w.session.ctx);
   expect(r.exitCode).toBe(0);
   // Sent once; the second look finds the block there and takes it.
   expect(await writesOf(w.space)).toEqual(['POST /blocks']);
@@ -42,12 +42,12 @@ it('a new document whose create was reset after the service applied it is adopte
   await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/documents$' }, count: 1 });
   const push = await pushLocal(w.session.ctx);
   expect(push.outcome!.failed).toHaveLength(1);
-  const pull = await runCycle(w.session.ctx);
+  const pull = await runPull(w.session.ctx);
   expect(pull.blocked).toEqual([]);
   const record = w.session.journal.getDocumentByPath('Projects/Fresh.md');
   expect(record).toMatchObject({ title: 'Fresh', folderId: 'F-PROJ' });
   expect(record!.fileHash).not.toBeNull();
-  const again = await syncCycle(w.session.ctx);
+  const again = await syncOnce(w.session.ctx);
   expect(again.exitCode).toBe(0);
   const docs = (await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
   expect(docs.filter((d) => d.title === 'Fresh')).toEqual([expect.objectContaining({ id: record!.id })]);
@@ -62,7 +62,7 @@ it('a PUT that keeps failing is reported, the document stays pending with its in
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'second paragraph', to: 'second, edited' }]);
   const before = w.session.journal.getDocument('D-NOTE')!;
   await fault({ kind: '500', match: { method: 'PUT', path: '^/blocks$' }, count: 100 });
-  const r = await syncCycle(w.session.ctx);
+  const r = await syncOnce(w.session.ctx);
   expect(r.exitCode).toBe(1);
   expect(r.push.outcome!.failed[0]).toMatchObject({ path: 'Unsorted/Note.md', code: 'server' });
   const after = w.session.journal.getDocument('D-NOTE')!;
@@ -72,7 +72,7 @@ it('a PUT that keeps failing is reported, the document stays pending with its in
   expect(w.read('Unsorted/Note.md')).toContain('second, edited');
 
   await fetch(`${w.space.server.adminUrl}/faults`, { method: 'DELETE' });
-  const again = await syncCycle(w.session.ctx);
+  const again = await syncOnce(w.session.ctx);
   expect(again.exitCode).toBe(0);
   expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second, edited', 'third paragraph']);
   expect(w.session.journal.pendingIntents()).toEqual([]);
@@ -83,14 +83,14 @@ it('a PUT that keeps failing is reported, the document stays pending with its in
 it('a file edited again while its push is out keeps the newer edit; the next cycle sends it', async () => {
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'first paragraph', to: 'first, edit one' }]);
   await fault({ kind: 'delay', delayMs: 400, match: { method: 'PUT', path: '^/blocks$' }, count: 1 });
-  const cycle = syncCycle(w.session.ctx);
+  const cycle = syncOnce(w.session.ctx);
   await new Promise((r) => setTimeout(r, 150));
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'third paragraph', to: 'third, edit two' }]);
   const r = await cycle;
   expect(r.exitCode).toBe(0);
   expect(w.read('Unsorted/Note.md')).toContain('third, edit two');
   expect(w.read('Unsorted/Note.md')).toContain('first, edit one');
-  await syncCycle(w.session.ctx);
+  await syncOnce(w.session.ctx);
   expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first, edit one', 'second paragraph', 'third, edit two']);
   await expectConverged(w);
   await expectIdle(w);
@@ -100,13 +100,13 @@ it('a file edited again while a merged push is out: nothing of either side is lo
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'first paragraph', to: 'first, edit one' }]);
   await applyRemote(w, [{ method: 'PUT', path: '/blocks', body: { blocks: [{ id: 'N2', markdown: 'second, from the app' }] } }]);
   await fault({ kind: 'delay', delayMs: 400, match: { method: 'PUT', path: '^/blocks$' }, count: 1 });
-  const cycle = syncCycle(w.session.ctx);
+  const cycle = syncOnce(w.session.ctx);
   await new Promise((r) => setTimeout(r, 200));
   const text = w.read('Unsorted/Note.md').replace('third paragraph', 'third, edit two');
   fs.writeFileSync(w.file('Unsorted/Note.md'), text);
   await cycle;
   expect(w.read('Unsorted/Note.md')).toContain('third, edit two');
-  await syncCycle(w.session.ctx);
+  await syncOnce(w.session.ctx);
   expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first, edit one', 'second, from the app', 'third, edit two']);
   expect(w.read('Unsorted/Note.md')).toBe('---\nid: D-NOTE\n---\nfirst, edit one\n\nsecond, from the app\n\nthird, edit two\n');
   await expectConverged(w);

@@ -3,8 +3,8 @@
 // of the killed run make its documents read again and merged, never sent again blindly.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { readTree } from '../sync/harness.js';
-import { spawnCli } from '../sync/spawnCli.js';
+import { readTree } from '../pull/harness.js';
+import { spawnCli } from '../cli/spawnCli.js';
 import { applyLocal, closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type LocalStep, type World } from './pushHarness.js';
 
 const EDITS: LocalStep[] = [

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { SyncSession } from '../../src/sync/index.js';
-import { pushLocal } from '../../src/sync/pushLocal.js';
-import { demoSpace } from '../sync/demoSpace.js';
-import { describeRequests, usePulledMirror, type Space } from '../sync/harness.js';
+import { pushLocal } from '../../src/sync/push/pushLocal.js';
+import { demoSpace } from '../pull/demoSpace.js';
+import { describeRequests, usePulledMirror, type Space } from '../pull/harness.js';
 
 let space: Space;
 let root: string;

@@ -3,8 +3,8 @@
 // message naming the numbers, `--force` overrides; conflicts end `sync --once` with exit 3.
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { readTree } from '../sync/harness.js';
-import { spawnCli } from '../sync/spawnCli.js';
+import { readTree } from '../pull/harness.js';
+import { spawnCli } from '../cli/spawnCli.js';
 import { applyLocal, applyRemote, closeWorld, openWorld, writesOf, type World } from './pushHarness.js';
 
 let w: World;

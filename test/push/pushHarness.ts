@@ -10,10 +10,10 @@ import { parseFrontMatter } from '../../src/core/frontMatter.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { isConflictCopy } from '../../src/mirror/index.js';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { runCycle, type SyncSession } from '../../src/sync/index.js';
+import { runPull, type SyncSession } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/core/fileText.js';
-import { syncCycle, type SyncCycleResult } from '../../src/sync/syncCycle.js';
-import { makeRoot, openSession, readTree, startSpace, type Space } from '../sync/harness.js';
+import { syncOnce, type SyncOnceResult } from '../../src/sync/cycle/syncOnce.js';
+import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
 
 export const scenarioSpace: SpaceFixture = {
   version: 1,
@@ -69,7 +69,7 @@ export interface Scenario {
   conflicts?: number;
   /** Block ids that must still exist (nobody touched them). */
   keptIds?: string[];
-  check?: (w: World, r: SyncCycleResult) => Promise<void> | void;
+  check?: (w: World, r: SyncOnceResult) => Promise<void> | void;
 }
 
 export interface World {
@@ -86,7 +86,7 @@ export async function openWorld(fixture: SpaceFixture = scenarioSpace): Promise<
   const space = await startSpace(fixture);
   const root = makeRoot();
   const session = await openSession(root, space);
-  await runCycle(session.ctx);
+  await runPull(session.ctx);
   return {
     space, root, session,
     file: (p) => path.join(root, p),
@@ -157,7 +157,7 @@ export async function expectConverged(w: World): Promise<void> {
 export async function expectIdle(w: World): Promise<void> {
   const before = readTree(w.root);
   await w.space.clearRequests();
-  const r = await syncCycle(w.session.ctx);
+  const r = await syncOnce(w.session.ctx);
   expect(r.exitCode).toBe(0);
   expect(await writesOf(w.space)).toEqual([]);
   const after = readTree(w.root);
@@ -174,7 +174,7 @@ export async function runScenario(s: Scenario): Promise<void> {
     applyLocal(w, s.local ?? []);
     await applyRemote(w, s.remote ?? []);
     await w.space.clearRequests();
-    const r = await syncCycle(w.session.ctx);
+    const r = await syncOnce(w.session.ctx);
     if (s.writes) expect(await writesOf(w.space)).toEqual(s.writes);
     expect(r.exitCode).toBe(s.exitCode ?? 0);
     for (const [p, want] of Object.entries(s.files ?? {})) {

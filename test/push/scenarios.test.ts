@@ -1,9 +1,9 @@
 // Acceptance scenarios 2–9 of scenarios.md that concern push and merge, as data: the steps on each
 // side, one full cycle against the real server, and what must hold after (then O2 and O3 always).
 import { describe, expect, it } from 'vitest';
-import { syncCycle } from '../../src/sync/syncCycle.js';
+import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { demoSpace } from '../sync/demoSpace.js';
+import { demoSpace } from '../pull/demoSpace.js';
 import { remoteBlocks, runScenario, type Scenario } from './pushHarness.js';
 
 const traps: SpaceFixture = {
@@ -212,7 +212,7 @@ const scenarios: Scenario[] = [
     files: { 'Projects/Roadmap.md': /First item, edited here/ },
     check: async (w) => {
       expect(w.session.journal.getDocument('D-ROAD')!.fileHash).toBe('unsent');
-      const again = await syncCycle(w.session.ctx);
+      const again = await syncOnce(w.session.ctx);
       expect(again.push.plan.problems).toHaveLength(1);
       expect(w.read('Projects/Roadmap.md')).toContain('First item, edited here');
     },

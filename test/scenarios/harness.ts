@@ -16,7 +16,7 @@ import { generateSpace, type FaultSpec, type LoggedRequest, type SpaceFixture } 
 import type { FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/core/fileText.js';
-import { unpackVersion } from '../../src/sync/versionsDir.js';
+import { unpackVersion } from '../../src/sync/versions/versionsDir.js';
 import type { CliResult } from '../cli/cliHarness.js';
 import { checkOracles, treeState, type OracleOptions } from './oracles.js';
 import { normalizeLine } from './texts.js';

@@ -14,7 +14,7 @@ import type { FixtureBlock, FixtureFolder } from '../../src/server/fixture/types
 import { journalPath } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/core/fileText.js';
 import { normalizeLine, type Entry } from './texts.js';
-import { RECHECK_AFTER_MS } from '../../src/sync/executePlan.js';
+import { RECHECK_AFTER_MS } from '../../src/sync/push/executePlan.js';
 import { fixtureBlocks, type World } from './world.js';
 
 export type OracleName = 'O1' | 'O2' | 'O3' | 'O4' | 'O5' | 'O6';

@@ -11,8 +11,8 @@ import { createLogger } from '../../src/log.js';
 import { startServer, type FaultSpec, type LoggedRequest, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
 import type { FixtureBlock } from '../../src/server/fixture/types.js';
 import { journalPath, openSyncSession } from '../../src/sync/index.js';
-import { syncCycle } from '../../src/sync/syncCycle.js';
-import { unpackVersion } from '../../src/sync/versionsDir.js';
+import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
+import { unpackVersion } from '../../src/sync/versions/versionsDir.js';
 import { spawnCli, type CliProcess, type CliResult } from '../cli/cliHarness.js';
 import { markdownLines, normalizeLine, TextLedger, textLines } from './texts.js';
 
@@ -139,7 +139,7 @@ export class World {
   async initialPull(): Promise<void> {
     const session = await openSyncSession({ root: this.root, link: this.server.baseUrl, logger: silentLogger(), budget: { scale: this.config.budget.scale } });
     try {
-      const r = await syncCycle(session.ctx);
+      const r = await syncOnce(session.ctx);
       if (r.exitCode !== 0) throw new Error(`the first pull ended with exit code ${r.exitCode}`);
     } finally {
       session.close();

@@ -1,0 +1,2 @@
+// One full cycle: the push, then the pull, then the pruning of old versions.
+export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './syncOnce.js';

@@ -1,0 +1,81 @@
+// One full cycle, both ways: local changes first (merged with the service's where both changed,
+// checked by the safety rules), then the pull of what only the service changed. Pushing first
+// means a local rename or delete is never undone by a pull that did not know of it yet.
+import type { SyncContext } from '../session/index.js';
+import { listRemote } from '../pull/index.js';
+import { pruneVersions } from '../versions/index.js';
+import { pushLocal, type PushResult } from '../push/index.js';
+import { runPull, type PullCycleOptions, type PullCycleResult } from '../pull/index.js';
+import type { DocumentRecord } from '../../journal/index.js';
+
+export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
+  /**
+   * Only these files are looked at (the watcher's, and those an earlier operation left unsettled):
+   * pushed when changed, and kept from the pull when changed. The whole mirror when omitted.
+   */
+  paths?: readonly string[];
+}
+
+export interface SyncOnceResult {
+  push: PushResult;
+  /** Null when the push was refused (nothing changed on either side). */
+  pull: PullCycleResult | null;
+  /**
+   * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
+   * wipe its document included), 3 conflicts kept, 4 a file held back because it is not UTF-8 text.
+   */
+  exitCode: 0 | 1 | 2 | 3 | 4;
+}
+
+function combinePushes(first: PushResult, again: PushResult): PushResult {
+  const a = first.outcome!;
+  const b = again.outcome;
+  if (!b) return { ...again, outcome: { ...a, failed: again.plan.refused ? a.failed : [] }, requests: first.requests + again.requests };
+  return {
+    plan: again.plan,
+    outcome: { sent: [...a.sent, ...b.sent], documents: [...a.documents, ...b.documents], failed: b.failed, stale: b.stale, blocksWritten: a.blocksWritten + b.blocksWritten, conflicts: a.conflicts + b.conflicts, aborted: b.aborted },
+    requests: first.requests + again.requests,
+  };
+}
+
+export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Promise<SyncOnceResult> {
+  const { paths, ...cycleOpts } = opts;
+  const only = paths ? { paths } : {};
+  // The push asks for a full listing only when there is something to push.
+  const listing = async () => {
+    const snapshot = await listRemote(ctx);
+    return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
+  };
+  await pruneVersions(ctx);
+  let push = await pushLocal(ctx, { listing, ...only });
+  if ((push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0 && !ctx.signal?.aborted) {
+    // A failed request may have been applied all the same: its documents are read again and
+    // merged at once (their intents say so), never sent again blindly. Documents the space changed
+    // while the push waited are merged with that change.
+    const again = await pushLocal(ctx, { listing, ...only });
+    push = combinePushes(push, again);
+  }
+  if (push.plan.refused) return { push, pull: null, exitCode: 2 };
+  const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
+  // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
+  ctx.journal.checkpoint();
+  const o = push.outcome;
+  const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
+  let exitCode: SyncOnceResult['exitCode'] = 0;
+  if (pull.refused) exitCode = 2;
+  else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length > 0) exitCode = 1;
+  else if (held('wipe')) exitCode = 2;
+  else if (held('undecodable')) exitCode = 4;
+  else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
+  return { push, pull, exitCode };
+}
+
+/** The documents recorded at these paths (after the push, which may have moved some). */
+function recordsAt(ctx: SyncContext, paths: readonly string[]): DocumentRecord[] {
+  const records = new Map<string, DocumentRecord>();
+  for (const p of new Set(paths)) {
+    const r = ctx.journal.getDocumentByPath(p);
+    if (r) records.set(r.id, r);
+  }
+  return [...records.values()];
+}

@@ -1,0 +1,32 @@
+// Reads one document's blocks for a merge: flattened as the decisions compare them, the service's
+// block objects by id (to render the blocks a merge takes into the file), and its title.
+import type { Priority } from '../../client/index.js';
+import { flattenRemote, markdownOf } from '../../core/flattenRemote.js';
+import type { BaseBlock, RemoteBlock } from '../../core/types.js';
+import type { Block } from '../../dialect/index.js';
+import type { SyncContext } from '../session/index.js';
+import { keepSignedUrls } from '../../core/keepSignedUrls.js';
+
+export interface RemoteDocumentState {
+  blocks: RemoteBlock[];
+  byId: Map<string, Block>;
+  title: string;
+  /** The listing's `lastModifiedAt` this read stands for. */
+  lastModifiedAt: string | null;
+}
+
+export function remoteStateOf(root: Block, base: readonly BaseBlock[], lastModifiedAt: string | null): RemoteDocumentState {
+  const kept = keepSignedUrls(root, base);
+  const byId = new Map<string, Block>();
+  const index = (b: Block) => {
+    byId.set(b.id, b);
+    for (const c of b.content ?? []) index(c);
+  };
+  for (const c of kept.content ?? []) index(c);
+  return { blocks: flattenRemote(kept), byId, title: markdownOf(kept), lastModifiedAt };
+}
+
+export async function fetchRemoteDocument(ctx: SyncContext, id: string, base: readonly BaseBlock[], lastModifiedAt: string | null, priority: Priority = 'user'): Promise<RemoteDocumentState> {
+  const root = await ctx.client.getBlocks({ id }, { priority, ...(base.length ? { blockCost: base.length + 1 } : {}) });
+  return remoteStateOf(root, base, lastModifiedAt);
+}

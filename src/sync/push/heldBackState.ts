@@ -1,0 +1,23 @@
+// The files a cycle held back (not UTF-8 text, or wiping their document), kept in the journal's
+// state so `spacesync status` names them without reading the mirror again. A scan of some paths
+// (the watcher's) replaces only what it looked at.
+import type { Journal } from '../../journal/index.js';
+import type { HeldBackFile } from './PushPlan.js';
+
+const HELD_BACK = 'push.heldBack';
+
+export function readHeldBack(journal: Journal): HeldBackFile[] {
+  const list = journal.getState<HeldBackFile[]>(HELD_BACK);
+  return Array.isArray(list) ? list : [];
+}
+
+/** Records `found`: the whole list after a full scan, else in place of the entries for `scanned`. */
+export function recordHeldBack(journal: Journal, found: readonly HeldBackFile[], scanned?: readonly string[]): void {
+  const looked = scanned ? new Set(scanned) : null;
+  const before = readHeldBack(journal);
+  const kept = looked ? before.filter((h) => !looked.has(h.path) && !found.some((f) => f.path === h.path)) : [];
+  const next = [...kept, ...found].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (JSON.stringify(next) === JSON.stringify(before)) return; // unchanged (an idle poll): not written again
+  if (next.length === 0) journal.deleteState(HELD_BACK);
+  else journal.setState(HELD_BACK, next);
+}

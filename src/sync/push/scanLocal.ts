@@ -1,0 +1,187 @@
+// What changed in the mirror since the journal's base, by content (never by mtime): edited files,
+// files moved or renamed (paired by the `id` in their front matter), files gone, new files (a copy
+// of a known file is a new document), new directories and folders whose directory is gone.
+import { collisionKey, dirOfPath, stemOfPath } from '../../core/fileName.js';
+import { BUILTIN_DIRS, STATE_DIR } from '../../core/layout.js';
+import type { DocumentRecord, FolderRecord } from '../../journal/index.js';
+import { scanMirror } from '../../mirror/index.js';
+import type { SyncContext } from '../session/index.js';
+import { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from './readLocalDocument.js';
+import { undecodableMessage } from '../../mirror/index.js';
+import type { HeldBackFile } from './PushPlan.js';
+import { pathExists } from '../session/index.js';
+import { StatCache } from '../session/index.js';
+
+export interface ChangedFile {
+  record: DocumentRecord;
+  local: LocalDocument;
+  /** The file is at another path than base recorded (moved or renamed). */
+  moved: boolean;
+}
+
+export interface LocalScan {
+  changed: ChangedFile[];
+  /** Known documents whose file is gone and found nowhere else. */
+  missing: DocumentRecord[];
+  /** Files that are no document yet (or copies of one). */
+  added: LocalDocument[];
+  /** Directories that are no folder of the space yet, parents first. */
+  addedDirs: string[];
+  /** Folders whose directory is gone. */
+  removedDirs: FolderRecord[];
+  /** Every user directory now (a full scan only; the built-in ones and what is inside them aside). */
+  dirs: string[];
+  /** Directories inside the built-in ones, which the space cannot hold as folders. */
+  strayDirs: string[];
+  /** Files that cannot be synced as they are. */
+  problems: Array<{ path: string; message: string }>;
+  /** Files that are not UTF-8 text: neither sent nor written over, nor taken as deleted. */
+  heldBack: HeldBackFile[];
+  /** Document files seen (a full scan only). */
+  filesSeen: number;
+  /** Files read and hashed (the others' stat said they still hold their synced content). */
+  filesRead: number;
+}
+
+export interface ScanOptions {
+  /** Only these paths (what the watcher named); every file and directory when omitted. */
+  paths?: readonly string[];
+}
+
+const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS).map(collisionKey));
+const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
+
+export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
+  const { journal, root } = ctx;
+  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], heldBack: [], filesSeen: 0, filesRead: 0 };
+  // A scan of some paths looks their documents up one by one; a full scan loads them all at once.
+  const records = opts.paths ? null : journal.listDocuments();
+  const byPath = new Map<string, DocumentRecord | undefined>(records?.map((r) => [r.path, r]));
+  const byId = new Map(records?.map((r) => [r.id, r]));
+  const recordAt = (p: string): DocumentRecord | undefined => {
+    if (records || byPath.has(p)) return byPath.get(p);
+    const r = journal.getDocumentByPath(p);
+    byPath.set(p, r);
+    return r;
+  };
+  const recordOf = (id: string): DocumentRecord | undefined => (records ? byId.get(id) : byId.get(id) ?? journal.getDocument(id));
+
+  const cache = StatCache.open(ctx);
+  let files: string[];
+  let dirs: Set<string> | undefined;
+  if (opts.paths) {
+    files = [...new Set(opts.paths)].filter((p) => p.endsWith('.md') && !ctx.ignore(p));
+  } else {
+    const m = await scanMirror(root, ctx.ignore);
+    files = m.files.map((f) => f.relPath);
+    for (const f of m.files) cache.seed(f.relPath, f);
+    dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
+    scan.filesSeen = files.length;
+  }
+  const present = new Set(files);
+
+  // Known paths: the file is its document's unless it names another known document.
+  const candidates: DocumentRecord[] = records ?? files.flatMap((p) => recordAt(p) ?? []);
+  const gone = new Map<string, DocumentRecord>();
+  const strangers: LocalDocument[] = [];
+  // Decoding happens in the read, so whatever decides which files to read sees only the verdict.
+  const read = async (p: string): Promise<LocalDocument | null | 'undecodable'> => {
+    const doc = await readLocalDocument(root, p);
+    if (isUndecodable(doc)) {
+      const id = recordAt(p)?.id;
+      scan.heldBack.push({ path: p, reason: 'undecodable', offset: doc.undecodable.offset, message: undecodableMessage(p, doc.undecodable), ...(id ? { docId: id } : {}) });
+      return 'undecodable';
+    }
+    if (doc) cache.read(p, doc.hash);
+    if (doc && !doc.frontMatter.ok) scan.problems.push({ path: p, message: doc.frontMatter.problem });
+    return doc;
+  };
+  for (const r of candidates) {
+    if (r.fileHash === null) {
+      // Not written yet: the pull's. A file there naming this document is one a stopped pull wrote
+      // but did not record; it is merged with the service's blocks (with no base), so an edit made
+      // to it since is sent and the pull stops leaving it aside.
+      const doc = present.has(r.path) ? await read(r.path) : null;
+      if (doc !== null && doc !== 'undecodable' && doc.frontMatter.ok && claimedId(doc) === r.id) scan.changed.push({ record: r, local: doc, moved: false });
+      continue;
+    }
+    // Its stat says it still holds the content recorded as synced: not read (the stat cache).
+    if (present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
+    const doc = present.has(r.path) ? await read(r.path) : null;
+    if (doc === 'undecodable') continue; // still there, unreadable: neither changed nor gone
+    if (doc === null) {
+      gone.set(r.id, r);
+      continue;
+    }
+    if (!doc.frontMatter.ok) continue;
+    const claim = claimedId(doc);
+    if (claim !== undefined && claim !== r.id && recordOf(claim) !== undefined) {
+      gone.set(r.id, r);
+      strangers.push(doc);
+    } else if (doc.hash !== r.fileHash) {
+      scan.changed.push({ record: r, local: doc, moved: false });
+    }
+  }
+  // In watcher mode a removed path is a known path no longer there.
+  if (opts.paths) for (const p of opts.paths) {
+    const r = recordAt(p);
+    if (r && r.fileHash !== null && !present.has(p)) gone.set(r.id, r);
+  }
+  for (const p of files) {
+    if (recordAt(p)) continue;
+    const doc = await read(p);
+    if (doc && doc !== 'undecodable' && doc.frontMatter.ok) strangers.push(doc);
+  }
+
+  // Watching only some paths: a file claiming a known document whose file is gone from its place is
+  // that document moved here (the watcher may report the two halves of a rename apart).
+  if (opts.paths) {
+    for (const doc of strangers) {
+      const r = recordOf(claimedId(doc) ?? '');
+      if (r && r.fileHash !== null && !gone.has(r.id) && !(await pathExists(root, r.path))) gone.set(r.id, r);
+    }
+  }
+  // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).
+  const claims = new Map<string, LocalDocument[]>();
+  for (const doc of strangers) {
+    const id = claimedId(doc);
+    if (id !== undefined && gone.has(id)) claims.set(id, [...(claims.get(id) ?? []), doc]);
+    else scan.added.push(doc);
+  }
+  for (const [id, docs] of claims) {
+    const r = gone.get(id)!;
+    const score = (d: LocalDocument) => (stemOfPath(d.path) === stemOfPath(r.path) ? 2 : 0) + (dirOfPath(d.path) === dirOfPath(r.path) ? 1 : 0);
+    const [best, ...rest] = [...docs].sort((a, b) => score(b) - score(a) || (a.path < b.path ? -1 : 1));
+    scan.changed.push({ record: r, local: best!, moved: true });
+    gone.delete(id);
+    scan.added.push(...rest);
+  }
+  // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
+  const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
+  if (gone.size > 0 && unreadable.length > 0) {
+    scan.problems.push({
+      path: '', message: `${gone.size} document file(s) are gone (${[...gone.values()].map((r) => r.path).join(', ')}), but ${unreadable.join(', ')} cannot be read and may be one of them moved: they are not moved to the trash until it is saved as UTF-8.`,
+    });
+    gone.clear();
+  }
+  scan.missing = [...gone.values()];
+
+  if (dirs) {
+    const folders = journal.listFolders();
+    const known = new Set(folders.map((f) => f.path));
+    for (const d of [...dirs].sort()) {
+      if (isBuiltin(d)) continue;
+      if (isBuiltin(d.split('/')[0]!)) {
+        scan.strayDirs.push(d);
+        continue;
+      }
+      scan.dirs.push(d);
+      if (!known.has(d)) scan.addedDirs.push(d);
+    }
+    scan.removedDirs = folders.filter((f) => !dirs.has(f.path));
+  }
+  for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
+  cache.save(opts.paths ? undefined : present);
+  scan.filesRead = cache.reads;
+  return scan;
+}

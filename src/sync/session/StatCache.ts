@@ -1,0 +1,88 @@
+// The stat cache of one scan: which files need reading. A file whose stat is the one recorded with
+// a hash (and not racy, see statTrusted) holds that hash's content; any other is read, and what was
+// read is recorded with the stat taken before the read. Content stays the judge of what changed:
+// the stat only spares reading a file whose recorded hash is the one the caller expects.
+import { promises as fsp, type BigIntStats } from 'node:fs';
+import { statTrusted, type StatKey } from '../../core/statTrusted.js';
+import type { FileStatRecord } from '../../journal/index.js';
+import { resolveInRoot } from '../../mirror/index.js';
+import type { SyncContext } from './SyncContext.js';
+
+const keyOf = (st: BigIntStats): StatKey => ({ size: Number(st.size), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino });
+const wallNs = (ctx: SyncContext) => BigInt(ctx.now().getTime()) * 1_000_000n;
+
+export class StatCache {
+  /** Loaded from the journal when first asked (a scan that looks at no file reads nothing). */
+  private loaded: Map<string, FileStatRecord> | null = null;
+  /** Stats taken this scan (before any read), by path. */
+  private readonly taken = new Map<string, StatKey & { at: bigint }>();
+  private readonly put: FileStatRecord[] = [];
+  /** Files read this scan (for the tests and the benchmarks). */
+  reads = 0;
+
+  private constructor(private readonly ctx: SyncContext, private readonly enabled: boolean) {
+    this.openedNs = wallNs(ctx);
+  }
+
+  private get recorded(): Map<string, FileStatRecord> {
+    this.loaded ??= this.enabled ? this.ctx.journal.listFileStats() : new Map();
+    return this.loaded;
+  }
+
+  static open(ctx: SyncContext): StatCache {
+    return new StatCache(ctx, ctx.settings.statCache !== false);
+  }
+
+  /** When this cache was opened: stats seeded by a scan were taken after it (an earlier time only makes an entry racy longer). */
+  private readonly openedNs: bigint;
+
+  /** A stat the caller already took (a full scan lists every file with its stat). */
+  seed(relPath: string, st: StatKey): void {
+    if (this.enabled) this.taken.set(relPath, { size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, at: this.openedNs });
+  }
+
+  /** What holds() answers when the file's stat was seeded (no I/O); undefined when it was not. */
+  holdsSeeded(relPath: string, hash: string): boolean | undefined {
+    if (!this.enabled) return false;
+    const st = this.taken.get(relPath);
+    if (!st) return undefined;
+    const r = this.recorded.get(relPath);
+    return r !== undefined && r.hash === hash && statTrusted(r, st);
+  }
+
+  /** True when the file certainly still holds the content hashed `hash`: it need not be read. */
+  async holds(relPath: string, hash: string): Promise<boolean> {
+    if (!this.enabled) return false;
+    let st = this.taken.get(relPath);
+    if (!st) {
+      const s = await fsp.stat(resolveInRoot(this.ctx.root, relPath), { bigint: true }).catch(() => null);
+      if (!s || !s.isFile()) return false;
+      st = { ...keyOf(s), at: wallNs(this.ctx) };
+      this.taken.set(relPath, st);
+    }
+    const r = this.recorded.get(relPath);
+    return r !== undefined && r.hash === hash && statTrusted(r, st);
+  }
+
+  /** The file was read and its bytes hash to `hash`: recorded with the stat taken before the read. */
+  read(relPath: string, hash: string): void {
+    this.reads++;
+    if (!this.enabled) return;
+    const st = this.taken.get(relPath);
+    if (!st) return;
+    const r = this.recorded.get(relPath);
+    if (r && r.hash === hash && statTrusted(r, st)) return;
+    if (r && r.hash === hash && r.size === st.size && r.mtimeNs === st.mtimeNs && r.ctimeNs === st.ctimeNs && r.ino === st.ino && r.recordedNs === st.at) return;
+    const entry: FileStatRecord = { path: relPath, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, hash, recordedNs: st.at };
+    this.recorded.set(relPath, entry);
+    this.put.push(entry);
+  }
+
+  /** Writes what this scan learned (nothing when it learned nothing); `present` (a full scan) forgets the other paths. */
+  save(present?: ReadonlySet<string>): void {
+    if (!this.enabled || this.ctx.readOnly || (this.put.length === 0 && !present)) return;
+    const gone = present ? [...this.recorded.keys()].filter((p) => !present.has(p)) : [];
+    this.ctx.journal.updateFileStats(this.put.splice(0), gone);
+    for (const p of gone) this.recorded.delete(p);
+  }
+}

@@ -1,0 +1,65 @@
+// Everything one sync cycle works with, handed in once: the root, the settings it needs, the
+// journal, the client, the logger, the clock and the registry of the daemon's own writes.
+import type { SpaceClient, WaitReason } from '../../client/index.js';
+import { DEFAULTS } from '../../defaults.js';
+import type { Journal } from '../../journal/index.js';
+import type { Ignore, OwnWrites } from '../../mirror/index.js';
+import type { Logger } from '../../log.js';
+
+/** The part of the configuration a cycle reads. */
+export interface SyncSettings {
+  /** Refuse to remove more than this share of the documents in one cycle (0..100). */
+  maxDeletePercent: number;
+  /** Re-list every container at least this often, to catch moves that left the counts unchanged. */
+  fullScanMinutes: number;
+  /** Purged documents' files stay in `.spacesync/purged/` this many days. */
+  trashRetentionDays: number;
+  /** Override the safety checks. */
+  force: boolean;
+  /** Documents pulled at once (each one is a request queued with the scheduler). */
+  concurrency: number;
+  /** Version history retention: days kept (0: no history) and the most it may weigh. */
+  versions: { keepDays: number; maxMiB: number };
+  /** Spare reading files whose stat is the one recorded with their hash (off only to measure its worth). */
+  statCache?: boolean;
+}
+
+export const DEFAULT_SETTINGS: SyncSettings = {
+  maxDeletePercent: DEFAULTS.maxDeletePercent,
+  fullScanMinutes: DEFAULTS.poll.fullScanMinutes,
+  trashRetentionDays: DEFAULTS.trashRetentionDays,
+  force: false,
+  concurrency: 16,
+  versions: { ...DEFAULTS.versions },
+};
+
+/** The client calls a pull makes. */
+export type PullClient = Pick<SpaceClient, 'listDocuments' | 'listFolders' | 'getBlocks' | 'stats'>;
+
+/** The client calls a push makes besides a pull's. */
+export type PushClient = Pick<SpaceClient, 'createBlocks' | 'updateBlocks' | 'deleteBlocks' | 'moveBlocks' | 'createDocuments' | 'deleteDocuments' | 'moveDocuments' | 'createFolders' | 'deleteFolders' | 'moveFolders'>;
+
+export interface PullProgress {
+  done: number;
+  total: number;
+  /** What the next request waits for, when the scheduler holds it back. */
+  waitingFor: WaitReason | undefined;
+}
+
+export interface SyncContext {
+  /** Absolute path of the mirror root. */
+  root: string;
+  settings: SyncSettings;
+  journal: Journal;
+  client: PullClient & PushClient;
+  logger: Logger;
+  now: () => Date;
+  ownWrites: OwnWrites;
+  /** Paths never synced (built-in rules and the user's patterns). */
+  ignore: Ignore;
+  /** Looks only (a dry run, a plan): nothing is written, not even the stat cache. */
+  readOnly?: boolean;
+  /** Stops the cycle between documents (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+  onProgress?: (p: PullProgress) => void;
+}

@@ -1,0 +1,53 @@
+// Directory operations the mirror layer has no call for: a folder renamed or moved in the space
+// is one rename of its directory (user files inside travel with it), made durable with fsync.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { SpacesyncError } from '../../errors.js';
+import { assertRoot, resolveInRoot } from '../../mirror/index.js';
+
+async function fsyncDir(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some file systems refuse to fsync a directory; the rename itself is still atomic.
+  } finally {
+    await handle?.close();
+  }
+}
+
+export async function pathExists(root: string, relPath: string): Promise<boolean> {
+  return fsp.lstat(resolveInRoot(root, relPath)).then(() => true, () => false);
+}
+
+export async function isDirectory(root: string, relPath: string): Promise<boolean> {
+  return fsp.lstat(resolveInRoot(root, relPath)).then((s) => s.isDirectory(), () => false);
+}
+
+/** Renames directory `from` to `to` (both relative to `root`); the target must not exist. */
+export async function moveDirectory(root: string, from: string, to: string): Promise<void> {
+  const src = resolveInRoot(root, from);
+  const dst = resolveInRoot(root, to);
+  await assertRoot(root);
+  try {
+    await fsp.mkdir(path.dirname(dst), { recursive: true });
+    await fsp.rename(src, dst);
+    await fsyncDir(path.dirname(dst));
+    if (path.dirname(dst) !== path.dirname(src)) await fsyncDir(path.dirname(src));
+  } catch (e) {
+    throw new SpacesyncError('mirror_io', `Cannot move the folder "${from}" to "${to}" in ${root}: ${(e as Error).message}. Check that nothing holds the folder open and that it is writable, then run again.`, { cause: e, details: { root, from, to } });
+  }
+}
+
+/** Creates directory `relPath` and its parents under an existing root. */
+export async function ensureDirectory(root: string, relPath: string): Promise<boolean> {
+  const abs = resolveInRoot(root, relPath);
+  await assertRoot(root);
+  try {
+    const made = await fsp.mkdir(abs, { recursive: true });
+    return made !== undefined;
+  } catch (e) {
+    throw new SpacesyncError('mirror_io', `Cannot create the folder "${relPath}" in ${root}: ${(e as Error).message}. Check that the mirror folder is writable, then run again.`, { cause: e, details: { root, relPath } });
+  }
+}

@@ -1,0 +1,40 @@
+// Before the sync replaces or removes bytes of a file that it did not write itself (a merge with the
+// space's changes over the user's edit, a conflict resolution), the old bytes go to
+// `.spacesync/versions/<path>/<timestamp>.md.gz` (gzipped) and the journal's history names them, with what
+// changed: `spacesync history` lists them, `spacesync restore` writes one back.
+import { versionSummary } from '../../core/versionSummary.js';
+import { segmentFile, type Segment } from '../../dialect/index.js';
+import { writeFileAtomic } from '../../mirror/index.js';
+import type { SyncContext, SyncSettings } from '../session/index.js';
+import { pathExists } from '../session/index.js';
+import { packVersion, versionFilePath } from './versionsDir.js';
+
+export interface LocalVersionInput {
+  /** The document file (relative to the root). */
+  path: string;
+  docId: string | null;
+  /** The bytes about to be replaced (or removed). */
+  text: string;
+  /** What replaces them; null when the file goes. */
+  replacement: string | null;
+  /** `merge`, `conflict`, `restore`… */
+  cause: string;
+}
+
+const flatten = (segs: readonly Segment[]): string[] => segs.flatMap((s) => [s.markdown, ...flatten(s.children)]);
+const blocksOf = (text: string | null) => (text === null ? [] : flatten(segmentFile(text).segments));
+
+/** Saves the version; returns its file, or null when history is off (`versions.keepDays` 0). */
+export async function saveLocalVersion(ctx: Pick<SyncContext, 'root' | 'journal' | 'now'> & { settings: Pick<SyncSettings, 'versions'> }, v: LocalVersionInput): Promise<string | null> {
+  if (ctx.settings.versions.keepDays <= 0) return null;
+  const at = ctx.now();
+  let file = versionFilePath(v.path, at);
+  for (let n = 2; await pathExists(ctx.root, file); n++) file = versionFilePath(v.path, at, n);
+  const packed = packVersion(v.text);
+  await writeFileAtomic(ctx.root, file, packed);
+  ctx.journal.addHistory({
+    at: at.toISOString(), side: 'local', docId: v.docId, path: v.path, cause: v.cause, request: null, versionFile: file,
+    size: packed.length, blocks: null, summary: versionSummary(blocksOf(v.text), blocksOf(v.replacement)),
+  });
+  return file;
+}

@@ -1,0 +1,202 @@
+// The daemon against the real server: scenario 10 (every editor's way of saving is one edit, its
+// swap, backup and temp files never sent), 11 (a file written slowly in chunks is pushed whole),
+// 23 (the daemon's own writes are never sent back), renames paired by id, and a clean stop.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashText } from '../../src/mirror/index.js';
+import { runDaemon, type DaemonHandle, type DaemonOptions, type PushResult, type SyncOnceResult } from '../../src/sync/index.js';
+import { armFault } from '../client/admin.js';
+import { closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type World } from '../push/pushHarness.js';
+import { makeRoot, openSession } from '../pull/harness.js';
+
+let w: World;
+let daemon: DaemonHandle;
+let pushes: PushResult[];
+let cycles: SyncOnceResult[];
+
+async function start(pollMs = 60_000, extra: Partial<DaemonOptions> = {}): Promise<void> {
+  pushes = [];
+  cycles = [];
+  daemon = runDaemon({
+    ctx: w.session.ctx, pollMinMs: pollMs, pollMaxMs: pollMs, debounceMs: 80, stabilityMs: 150, onPush: (r) => pushes.push(r), onCycle: (r) => cycles.push(r), ...extra,
+  });
+  await daemon.ready;
+  await w.space.clearRequests();
+}
+
+async function waitFor(what: string, cond: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const noteHas = async (text: string) => (await remoteBlocks(w.space, 'D-NOTE')).some((b) => b.markdown === text);
+const edited = (to: string) => w.read('Unsorted/Note.md').replace('second paragraph', to);
+
+beforeEach(async () => {
+  w = await openWorld();
+});
+afterEach(async () => {
+  await daemon.stop();
+  await closeWorld(w);
+});
+
+describe('editor saves: one edit each, temporary files never sent', () => {
+  const file = (name: string) => w.file(`Unsorted/${name}`);
+  const saves: Array<[string, (text: string) => void]> = [
+    ['in place (VS Code)', (text) => fs.writeFileSync(file('Note.md'), text)],
+    ['write a temp file, rename it over (vim with backup, swap file and 4913 probe)', (text) => {
+      fs.writeFileSync(file('.Note.md.swp'), 'swap');
+      fs.writeFileSync(file('4913'), '');
+      fs.unlinkSync(file('4913'));
+      fs.renameSync(file('Note.md'), file('Note.md~'));
+      fs.writeFileSync(file('Note.md'), text);
+      fs.unlinkSync(file('Note.md~'));
+      fs.unlinkSync(file('.Note.md.swp'));
+    }],
+    ['safe write (JetBrains ___jb_tmp___ / ___jb_old___)', (text) => {
+      fs.writeFileSync(file('Note.md___jb_tmp___'), text);
+      fs.renameSync(file('Note.md'), file('Note.md___jb_old___'));
+      fs.renameSync(file('Note.md___jb_tmp___'), file('Note.md'));
+      fs.unlinkSync(file('Note.md___jb_old___'));
+    }],
+    ['delete and recreate, with an emacs lock and auto-save file left behind', (text) => {
+      fs.writeFileSync(file('#Note.md#'), 'autosave');
+      fs.writeFileSync(file('.#Note.md'), 'lock');
+      fs.unlinkSync(file('Note.md'));
+      fs.writeFileSync(file('Note.md'), text);
+    }],
+  ];
+  for (const [name, save] of saves) {
+    it(name, async () => {
+      await start();
+      save(edited('second, saved'));
+      await waitFor('the edit in the space', () => noteHas('second, saved'));
+      expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
+      const titles = ((await w.space.call('GET', '/documents')).items as Array<{ title: string }>).map((d) => d.title);
+      expect(titles.filter((t) => /Note/.test(t))).toEqual(['Note']);
+      expect(w.session.journal.listDocuments().filter((d) => d.path.startsWith('Unsorted/Note'))).toHaveLength(1);
+    });
+  }
+});
+
+it('a large file written slowly in chunks is pushed whole, once', async () => {
+  await start();
+  const fd = fs.openSync(w.file('Unsorted/Big.md'), 'w');
+  const paragraphs = Array.from({ length: 30 }, (_, i) => `paragraph number ${i} of a long note`);
+  for (const p of paragraphs) {
+    fs.writeSync(fd, `${p}\n\n`);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  fs.closeSync(fd);
+  await waitFor('the document in the space', async () => {
+    const docs = (await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const big = docs.find((d) => d.title === 'Big');
+    return big !== undefined && (await remoteBlocks(w.space, big.id)).length === paragraphs.length;
+  });
+  expect(await writesOf(w.space)).toEqual(['POST /documents', 'POST /blocks']);
+});
+
+it('a renamed file renames its document (paired by its id, though the watcher reports the halves apart), one request', async () => {
+  await start();
+  fs.renameSync(w.file('Unsorted/Ideas.md'), w.file('Unsorted/Good ideas.md'));
+  await waitFor('the rename recorded', () => w.session.journal.getDocument('D-IDEA')!.path === 'Unsorted/Good ideas.md');
+  const docs = (await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+  expect(docs.find((d) => d.id === 'D-IDEA')!.title).toBe('Good ideas');
+  expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
+});
+
+it("the daemon's own writes are never sent back as edits", async () => {
+  await start(200);
+  await w.space.call('PUT', '/blocks', { blocks: [{ id: 'N2', markdown: 'second, from the app' }] });
+  await w.space.clearRequests();
+  await waitFor('the pull to write the file', () => w.read('Unsorted/Note.md').includes('second, from the app'));
+  // Long enough for the watcher to have seen the write several times over.
+  await new Promise((r) => setTimeout(r, 800));
+  expect(pushes.filter((p) => p.outcome !== null)).toEqual([]);
+  expect(await writesOf(w.space)).toEqual([]);
+  await expectConverged(w);
+});
+
+it('stops cleanly: the operation under way finishes, the watcher closes', async () => {
+  await start();
+  fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, before the stop'));
+  await waitFor('the push', () => noteHas('second, before the stop'));
+  await daemon.stop();
+  await expect(daemon.done).resolves.toBeUndefined();
+  fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, after the stop'));
+  await new Promise((r) => setTimeout(r, 400));
+  expect(await noteHas('second, after the stop')).toBe(false);
+  expect(path.basename(w.root)).toBeTruthy();
+});
+
+describe('the first pull of a daemon', () => {
+  it('the folders it creates itself start no second cycle', async () => {
+    // A second, empty mirror of the same space: the daemon's first cycle creates every folder.
+    const root = makeRoot();
+    const session = await openSession(root, w.space);
+    try {
+      daemon = runDaemon({ ctx: session.ctx, pollMinMs: 60_000, pollMaxMs: 60_000, debounceMs: 80, stabilityMs: 150 });
+      await daemon.ready;
+      expect(fs.readdirSync(root).filter((n) => !n.startsWith('.')).length).toBeGreaterThan(0);
+      await w.space.clearRequests();
+      // Longer than the watcher's debounce, stability and the daemon's grace for removals.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await w.space.requests()).toEqual([]);
+    } finally {
+      await daemon.stop();
+      session.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('poll cycles look at the files the watcher named', () => {
+  /** Written as if the daemon wrote it itself: the watcher drops the event, as when it misses one. */
+  const writeUnseen = (p: string, text: string) => {
+    w.session.ctx.ownWrites!.note(p, hashText(Buffer.from(text)));
+    fs.writeFileSync(w.file(p), text);
+  };
+  const cyclesAfter = async (n: number) => {
+    const from = cycles.length;
+    await waitFor(`${n} more poll cycles`, () => cycles.length >= from + n);
+  };
+
+  it('a file changed with no watcher event is left by the poll cycles and found by the periodic full scan', async () => {
+    await start(150, { fullScanMs: 60_000 });
+    writeUnseen('Unsorted/Note.md', edited('second, unseen'));
+    await cyclesAfter(3);
+    expect(await noteHas('second, unseen')).toBe(false);
+    // A minute later by the daemon's clock: the next poll cycle scans the whole mirror.
+    w.session.ctx.now = () => new Date(Date.now() + 61_000);
+    await waitFor('the edit in the space', () => noteHas('second, unseen'));
+    expect(await writesOf(w.space)).toEqual(['PUT /blocks']);
+  });
+
+  it('a folder made while a full scan runs is looked at by the next full scan, not lost to polls that look only at named files', async () => {
+    await start(150, { fullScanMs: 60_000 });
+    // The next poll cycle is a full one (a minute later by the daemon's clock), and its listing is slow.
+    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '^/documents$' }, kind: 'delay', delayMs: 1500, count: 1 });
+    w.session.ctx.now = () => new Date(Date.now() + 61_000);
+    await new Promise((r) => setTimeout(r, 400));
+    fs.mkdirSync(w.file('Fresh'));
+    fs.writeFileSync(w.file('Fresh/Inside.md'), 'made while the scan ran\n');
+    const titles = async () => ((await w.space.call('GET', '/documents')).items as Array<{ title: string }>).map((d) => d.title);
+    await waitFor('the new folder\'s document in the space', async () => (await titles()).includes('Inside'));
+    await waitFor('the file claimed', () => w.read('Fresh/Inside.md').includes('id: '));
+    await expectConverged(w);
+  });
+
+  it('the files of a push that failed are looked at again by the next poll cycle', async () => {
+    await start(2_000, { fullScanMs: 60_000 });
+    // Every try of the push's listing fails (the client tries five times): the push sends nothing, and records nothing to settle.
+    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '/documents' }, kind: '500', count: 5 });
+    fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, after a failure'));
+    await waitFor('the edit in the space', () => noteHas('second, after a failure'));
+    await waitFor('the push recorded', () => w.session.journal.pendingIntents().length === 0);
+    await expectConverged(w);
+  });
+});
