@@ -21,20 +21,23 @@ export function recordRemoteHistory(ctx: Pick<SyncContext, 'journal' | 'now'> & 
   const known = t.remote?.blocks ?? t.base;
   const edited = new Set(cs.edits.map((e) => e.id));
   const deleted = new Set(cs.deletes);
-  const parent = new Map(known.map((b) => [b.id, b.parentId]));
-  const gone = (id: string | null): boolean => id !== null && (deleted.has(id) || gone(parent.get(id) ?? null));
-  const blocks: HistoryBlock[] = known.flatMap((b) => {
+  // A block is gone with a deleted ancestor; without deletes (an edit, the common push) no block's
+  // ancestry needs looking at, and no map of the document's parents is built.
+  const parent = deleted.size === 0 ? null : new Map(known.map((b) => [b.id, b.parentId]));
+  const gone = (id: string | null): boolean => parent !== null && id !== null && (deleted.has(id) || gone(parent.get(id) ?? null));
+  const blocks: HistoryBlock[] = [];
+  for (const b of known) {
     const change = gone(b.id) ? 'deleted' : edited.has(b.id) ? 'edited' : undefined;
-    if (!change) return [];
-    return [{
+    if (!change) continue;
+    blocks.push({
       id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown,
       ...(b.cardLayout !== undefined ? { cardLayout: b.cardLayout } : {}), change,
-    }];
-  });
-  const json = JSON.stringify(blocks);
+    });
+  }
+  // The size retention weighs is what the journal's encoding of the blocks takes (addHistory).
   ctx.journal.addHistory({
     at: ctx.now().toISOString(), side: 'remote', docId: t.record.id, path: t.local?.path ?? t.record.path, cause: 'push', request,
-    versionFile: null, size: Buffer.byteLength(json, 'utf8'), blocks,
+    versionFile: null, size: 0, blocks,
     summary: { added: cs.inserts.reduce((a, r) => a + r.blocks.reduce((b, s) => b + treeSize(s), 0), 0), removed: cs.removedBlocks, edited: cs.edits.length },
   });
 }
