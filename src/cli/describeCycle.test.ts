@@ -7,7 +7,7 @@ import { nameList } from './format.js';
 const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({
   startedAt: '', finishedAt: '', refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],
   written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
-  blocked: [], failed: [], ignored: [], unplaced: [], requests: 3, plan: null, ...over,
+  blocked: [], failed: [], ignored: [], unplaced: [], requests: 3, quiet: false, listing: 'full', plan: null, ...over,
 });
 
 const step = (method: string) => ({ method, path: '/x', describe: '', blocks: 0, docs: [] });

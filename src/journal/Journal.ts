@@ -155,7 +155,8 @@ export class Journal {
   private documentsCache: { version: number; records: readonly DocumentRecord[] } | null = null;
   private fileStatsCache: { version: number; stats: ReadonlyMap<string, FileStatRecord> } | null = null;
 
-  private dataVersion(): number {
+  /** SQLite's data_version: it moves when another connection (another process) commits a write. */
+  dataVersion(): number {
     return this.sql('PRAGMA data_version').pluck().get() as number;
   }
 

@@ -58,7 +58,8 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   if (push.plan.refused) return { push, pull: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
-  ctx.journal.checkpoint();
+  // A quiet poll that pushed nothing wrote nothing.
+  if (!pull.quiet || push.outcome !== null) ctx.journal.checkpoint();
   const o = push.outcome;
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   let exitCode: SyncOnceResult['exitCode'] = 0;

@@ -2,6 +2,7 @@
 // listings only for the containers whose document count moved (or all of them on a full scan, or
 // when a document cannot be placed otherwise). Reads only; the cycle applies and records.
 import type { DocumentListItem } from '../../client/index.js';
+import type { Folder } from '../../wire/types.js';
 import type { SyncContext } from '../session/index.js';
 import { flattenFolders } from '../../core/flattenFolders.js';
 import { placeDocuments } from '../../core/placeDocuments.js';
@@ -13,7 +14,7 @@ import {
 export interface RemoteSnapshot {
   takenAt: string;
   /** Every document of the space listing, by id. */
-  documents: Map<string, RemoteDocument>;
+  documents: ReadonlyMap<string, RemoteDocument>;
   placements: Map<string, Placement>;
   /** Listed documents no membership listing placed. */
   unplaced: string[];
@@ -28,22 +29,30 @@ export interface RemoteSnapshot {
 export interface ListRemoteOptions {
   /** Re-list every container regardless of counts. */
   fullScan?: boolean;
+  /** The folder tree, already read this cycle (listRecent): not asked again. */
+  folders?: readonly Folder[];
+  /** Every document of the space, already known this cycle (listRecent): the listing is not asked. */
+  documents?: ReadonlyMap<string, RemoteDocument>;
+  /** When the listing began (the first request of the cycle); now by default. */
+  takenAt?: string;
 }
 
-function toRemote(d: DocumentListItem): RemoteDocument {
+export function toRemote(d: DocumentListItem): RemoteDocument {
   return { id: d.id, title: d.title, lastModifiedAt: d.lastModifiedAt ?? null, createdAt: d.createdAt ?? null };
 }
 
 export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {}): Promise<RemoteSnapshot> {
   const { client, journal } = ctx;
-  const takenAt = ctx.now().toISOString();
-  const [docs, tree] = await Promise.all([
-    client.listDocuments({ fetchMetadata: true }, { priority: 'poll' }),
-    client.listFolders({ priority: 'poll' }),
+  const takenAt = opts.takenAt ?? ctx.now().toISOString();
+  const [documents, treeItems] = await Promise.all([
+    opts.documents ?? client.listDocuments({ fetchMetadata: true }, { priority: 'poll' }).then((docs) => {
+      const byId = new Map<string, RemoteDocument>();
+      for (const d of docs.items) if (!byId.has(d.id)) byId.set(d.id, toRemote(d));
+      return byId;
+    }),
+    opts.folders ?? client.listFolders({ priority: 'poll' }).then((tree) => tree.items),
   ]);
-  const documents = new Map<string, RemoteDocument>();
-  for (const d of docs.items) if (!documents.has(d.id)) documents.set(d.id, toRemote(d));
-  const { folders, counts } = flattenFolders(tree.items);
+  const { folders, counts } = flattenFolders(treeItems);
   let listedInFolders = 0;
   for (const n of counts.values()) listedInFolders += n;
   counts.set(DAILY_NOTES, Math.max(0, documents.size - listedInFolders));

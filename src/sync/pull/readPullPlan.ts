@@ -10,6 +10,7 @@ import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { detectLocalChanges } from './detectLocalChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
+import type { RecentListing } from './listRecent.js';
 import { LayoutMemo } from './LayoutMemo.js';
 import { isDirectory } from '../session/index.js';
 import { resolveIntents } from '../session/index.js';
@@ -44,6 +45,8 @@ export interface ReadPullOptions {
    * for one of the service's own, at the very path of the file it came from.
    */
   adoptCreates?: boolean;
+  /** The poll's look at the recent changes (listRecent): the full listing is not asked when it tells everything. */
+  recent?: RecentListing | null;
 }
 
 /** The layout's input: every placed document, and known ones no listing placed this time where they were. */
@@ -67,7 +70,10 @@ function* eachLayoutDocument(snapshot: RemoteSnapshot, known: ReadonlyMap<string
 }
 
 export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {}): Promise<PullReading> {
-  const snapshot = await listRemote(ctx, { fullScan: opts.fullScan === true });
+  const recent = opts.recent ?? null;
+  const snapshot = await listRemote(ctx, recent === null
+    ? { fullScan: opts.fullScan === true }
+    : { takenAt: recent.takenAt, folders: recent.folders, ...(recent.kind === 'other' ? {} : { documents: recent.documents }) });
   if (opts.adoptCreates) {
     const creates = ctx.journal.pendingIntents().filter((i) => i.docId === null);
     if (creates.length > 0) await resolveIntents(ctx, creates, snapshot.documents);

@@ -19,6 +19,9 @@ import { isStopped, stoppedBeforeStart } from '../session/index.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from '../session/index.js';
 import { readPullPlan } from './readPullPlan.js';
+import { listRecent } from './listRecent.js';
+import { ListingMemo, treePrint } from './ListingMemo.js';
+import { detectLocalChanges } from './detectLocalChanges.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../core/remoteTypes.js';
 import { assertRoot } from '../../mirror/index.js';
@@ -70,6 +73,13 @@ export interface PullCycleResult {
   unplaced: string[];
   /** Requests sent this cycle (retries included). */
   requests: number;
+  /**
+   * The space showed no change since the last complete listing whose changes were all applied, and
+   * no file here changed: the cycle ended after its two requests and wrote nothing.
+   */
+  quiet: boolean;
+  /** How the space was listed: every document, or only those modified since yesterday (listRecent). */
+  listing: 'full' | 'recent';
   /** The plan the cycle ran (null when refused or stopped before it was read). */
   plan: PullPlan | null;
 }
@@ -78,7 +88,7 @@ function emptyResult(startedAt: string): PullCycleResult {
   return {
     startedAt, finishedAt: startedAt, refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],
     written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
-    blocked: [], failed: [], ignored: [], unplaced: [], requests: 0, plan: null,
+    blocked: [], failed: [], ignored: [], unplaced: [], requests: 0, quiet: false, listing: 'full', plan: null,
   };
 }
 
@@ -166,7 +176,21 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
   let reading: Awaited<ReturnType<typeof readPullPlan>>;
   try {
     if (ctx.signal?.aborted) throw stoppedBeforeStart();
-    reading = await readPullPlan(ctx, { ...opts, adoptCreates: true });
+    // A poll (the watcher names the files to look at) first asks only for the recent changes.
+    const recent = opts.localCandidates !== undefined && opts.fullScan !== true ? await listRecent(ctx) : null;
+    if (recent) result.listing = 'recent';
+    if (recent?.kind === 'same' && (await detectLocalChanges(ctx, opts.localCandidates)).size === 0) {
+      // Nothing changed on either side since a listing whose changes were all applied: nothing to do.
+      ListingMemo.confirm(journal, recent.takenAt);
+      result.quiet = true;
+      result.plan = { folders: [], documents: [], unsettled: [] };
+      finish();
+      ctx.logger.debug({ requests: result.requests }, 'quiet poll');
+      return result;
+    }
+    // From here on the cycle changes things: the memo holds again only if it settles everything.
+    ListingMemo.forget(journal);
+    reading = await readPullPlan(ctx, { ...opts, adoptCreates: true, recent });
   } catch (e) {
     if (!isStopped(ctx, e)) throw e;
     result.aborted = true;
@@ -238,6 +262,9 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
   for (const p of [...live]) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) live.add(p.slice(0, i));
   result.removedDirs = await removeVacatedDirs(ctx.root, shape.vacated, live);
 
+  // Every change of this listing applied: the next poll compares the recent changes with it.
+  const settled = !result.aborted && shape.unsettled.size + shape.recovered.length === 0
+    && result.failed.length + result.blocked.length + result.localPending.length + result.ignored.length + result.unplaced.length === 0;
   journal.transaction(() => {
     journal.replaceListing(snapshot.takenAt, snapshot.documents);
     journal.setState('lastCycle', {
@@ -245,6 +272,7 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
       purged: result.purged.length, localPending: result.localPending.length, failed: result.failed.length, blocked: result.blocked.length,
     });
   });
+  if (settled) ListingMemo.remember(journal, { takenAt: snapshot.takenAt, documents: snapshot.documents, tree: treePrint(snapshot.folders, snapshot.counts) });
   finish();
   ctx.logger.info({
     requests: result.requests, listed: result.listed.length, fullScan: result.fullScan, remoteChanged: result.remoteChanged.length, written: result.written.length,
