@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashText } from '../../src/mirror/index.js';
+import type { MirrorChanges, MirrorWatcher, WatchMirrorOptions } from '../../src/mirror/index.js';
 import { runDaemon, type DaemonHandle, type DaemonOptions, type PushResult, type SyncOnceResult } from '../../src/sync/index.js';
 import { armFault } from '../client/admin.js';
 import { closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type World } from '../push/pushHarness.js';
@@ -197,6 +198,53 @@ describe('poll cycles look at the files the watcher named', () => {
     fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, after a failure'));
     await waitFor('the edit in the space', () => noteHas('second, after a failure'));
     await waitFor('the push recorded', () => w.session.journal.pendingIntents().length === 0);
+    await expectConverged(w);
+  });
+});
+
+describe('what the watcher reports', () => {
+  /** A watcher that reports only what the test tells it (the files still change on disk). */
+  function toldWatcher() {
+    let opts: WatchMirrorOptions | undefined;
+    return {
+      watch: (_root: string, o: WatchMirrorOptions): MirrorWatcher => {
+        opts = o;
+        return { ready: Promise.resolve(), close: async () => undefined };
+      },
+      report: (c: Partial<MirrorChanges>) => opts!.onChanges({ added: [], changed: [], removed: [], addedDirs: [], removedDirs: [], ...c }),
+      fail: (e: Error) => opts!.onError!(e),
+    };
+  }
+  const cyclesAfter = async (n: number) => {
+    const from = cycles.length;
+    await waitFor(`${n} more poll cycles`, () => cycles.length >= from + n);
+  };
+
+  it('a watcher error makes the next poll cycle a full scan, which finds a change the watcher missed', async () => {
+    const watcher = toldWatcher();
+    await start(150, { fullScanMs: 60_000, watch: watcher.watch });
+    fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, missed by the watcher'));
+    await cyclesAfter(2);
+    expect(await noteHas('second, missed by the watcher')).toBe(false);
+    watcher.fail(new Error('the watch of a folder failed'));
+    await waitFor('the edit in the space', () => noteHas('second, missed by the watcher'), 5_000);
+    await expectConverged(w);
+  });
+
+  it('a file the watcher names while a poll cycle runs is looked at after that cycle', async () => {
+    const watcher = toldWatcher();
+    await start(150, { fullScanMs: 60_000, watch: watcher.watch });
+    // The next poll cycle waits a second for its folder listing; the save is reported meanwhile.
+    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '^/folders$' }, kind: 'delay', delayMs: 1000, count: 1 });
+    const before = cycles.length;
+    // Past the 150 ms poll interval: the next cycle is waiting for its folders.
+    await new Promise((r) => setTimeout(r, 400));
+    const running = cycles.length;
+    fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, saved during a cycle'));
+    watcher.report({ changed: ['Unsorted/Note.md'] });
+    await cyclesAfter(1);
+    expect(running - before).toBeLessThanOrEqual(1);
+    await waitFor('the edit in the space', () => noteHas('second, saved during a cycle'), 5_000);
     await expectConverged(w);
   });
 });

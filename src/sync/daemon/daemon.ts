@@ -11,7 +11,7 @@ import { isSpacesyncError } from '../../errors.js';
 import { FILE_ONLY } from '../../log.js';
 import { BUILTIN_DIRS } from '../../core/layout.js';
 import { recordStatusError } from '../../journal/daemonStatus.js';
-import { watchMirror, type MirrorChanges } from '../../mirror/index.js';
+import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
 import type { UserWait, WaitReason } from '../../client/index.js';
 import { recordWait } from '../../journal/daemonStatus.js';
 import type { SyncContext } from '../session/index.js';
@@ -52,6 +52,8 @@ export interface DaemonOptions {
   onPush?: (r: PushResult) => void;
   /** A cycle or push that failed; the daemon goes on unless the error is fatal. */
   onError?: (e: unknown, fatal: boolean) => void;
+  /** Starts the watcher of the mirror: watchMirror by default (a test passes one that reports what it is told). */
+  watch?: (root: string, opts: WatchMirrorOptions) => MirrorWatcher;
 }
 
 export interface DaemonHandle {
@@ -253,7 +255,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     kick();
   };
 
-  const watcher = watchMirror(ctx.root, {
+  const watcher = (o.watch ?? watchMirror)(ctx.root, {
     ignore: ctx.ignore, debounceMs: o.debounceMs, stabilityMs: o.stabilityMs ?? o.debounceMs, ownWrites: ctx.ownWrites, onChanges,
     onError: (e) => {
       // The watcher may have missed changes: the next poll cycle scans the whole mirror.
