@@ -52,7 +52,8 @@ describe('the sync daemon with status and the lock', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    const clean = () => git('status', '--porcelain') === '';
+    // Without optional locks: a status that refreshed the index would hold its lock while the daemon's `git add` runs.
+    const clean = () => git('--no-optional-locks', 'status', '--porcelain') === '';
     try {
       await daemon.waitFor(/Pulled: /);
       await until('the first commit', () => fs.existsSync(path.join(root, '.git')) && clean() && git('rev-list', '--all', '--count').trim() === '1');
