@@ -63,6 +63,37 @@ describe('decideFolders', () => {
     expect(d.deletes).toEqual([]);
   });
 
+  it('moves a folder into the new place of another moved folder under that folder, whatever order the two are decided in', () => {
+    // Archive → Sub/Archive while Projects/Sub → Sub: the shallower one is decided first, before "Sub" is known to be S's.
+    const d = decideFolders({
+      base, remote, localDirs: ['Projects', 'Sub', 'Sub/Archive'],
+      documents: [
+        { id: 'D1', basePath: 'Archive/a.md', localPath: 'Sub/Archive/a.md', remoteFolderId: 'A' },
+        { id: 'D3', basePath: 'Projects/Sub/c.md', localPath: 'Sub/c.md', remoteFolderId: 'S' },
+      ],
+    });
+    expect(d.moves).toEqual([
+      { id: 'A', from: 'Archive', to: 'Sub/Archive', parent: 'S' },
+      { id: 'S', from: 'Projects/Sub', to: 'Sub', parent: null },
+    ]);
+    expect(d.creates).toEqual([]);
+  });
+
+  it('creates a new directory inside a moved folder\'s new place under that folder, and a renamed one\'s under its new ref', () => {
+    const d = decideFolders({
+      base, remote, localDirs: ['Projects', 'Sub', 'Sub/Fresh', 'Attic', 'Attic/New'],
+      documents: [
+        { id: 'D3', basePath: 'Projects/Sub/c.md', localPath: 'Sub/c.md', remoteFolderId: 'S' },
+        { id: 'D1', basePath: 'Archive/a.md', localPath: 'Attic/a.md', remoteFolderId: 'A' },
+      ],
+    });
+    expect(d.creates).toEqual([
+      { ref: '@ref:folder:Attic', name: 'Attic', parent: null, path: 'Attic' },
+      { ref: '@ref:folder:Attic/New', name: 'New', parent: '@ref:folder:Attic', path: 'Attic/New' },
+      { ref: '@ref:folder:Sub/Fresh', name: 'Fresh', parent: 'S', path: 'Sub/Fresh' },
+    ]);
+  });
+
   it('lets a folder the service renamed or deleted meanwhile be', () => {
     const d = decideFolders({ base, remote: [{ id: 'P', name: 'Renamed', parentId: null }, { id: 'S', name: 'Sub', parentId: 'P' }], localDirs: ['Projects/Sub'], documents: [] });
     expect(d.deletes).toEqual([]);

@@ -75,6 +75,7 @@ export function decideFolders(input: FolderDecisionInput): FolderDecisions {
   // A folder is deleted after its subfolders (deepest first).
   s.out.deletes.sort((a, b) => b.path.split('/').length - a.path.split('/').length);
   createFreshFolders(s);
+  placeUnderParents(s);
   return s.out;
 }
 
@@ -127,14 +128,14 @@ function newDirectoryOf(s: FolderPass, f: FolderState): string | undefined {
 /** Invariant: the same name elsewhere is a move, which the API has: the folder keeps its id. */
 function moveFolder(s: FolderPass, f: FolderState, to: string): void {
   s.out.folderOfDir.set(to, f.id);
-  s.out.moves.push({ id: f.id, from: f.path, to, parent: parentFolder(s, dirOfPath(to)) });
+  s.out.moves.push({ id: f.id, from: f.path, to, parent: null }); // its parent: placeUnderParents
 }
 
 /** Invariant: a rename (the API has none) creates the new folder and moves every document and subfolder the service has in the old one. */
 function renameFolder(s: FolderPass, f: FolderState, to: string): void {
   const ref = `${FOLDER_REF}${to}`;
   s.out.folderOfDir.set(to, ref);
-  s.out.creates.push({ ref, name: nameOfDir(to), parent: parentFolder(s, dirOfPath(to)), path: to });
+  s.out.creates.push({ ref, name: nameOfDir(to), parent: null, path: to }); // its parent: placeUnderParents
   s.out.renames.push({
     id: f.id, from: f.path, to, ref,
     documentIds: s.input.documents.filter((d) => d.remoteFolderId === f.id).map((d) => d.id),
@@ -169,6 +170,16 @@ function deleteFolder(s: FolderPass, f: FolderState): void {
   s.out.deletes.push({ id: f.id, path: f.path });
 }
 
+/**
+ * Invariant: every move and create names its parent as decided once every directory has its folder.
+ * Decided earlier, a folder moved into a directory that is itself another folder's new place (Alpha →
+ * Gamma/Alpha while Beta/Gamma → Gamma) would name a folder created for "Gamma", which nothing creates.
+ */
+function placeUnderParents(s: FolderPass): void {
+  for (const m of s.out.moves) m.parent = parentFolder(s, dirOfPath(m.to));
+  for (const c of s.out.creates) c.parent = parentFolder(s, dirOfPath(c.path));
+}
+
 /** Invariant: a directory's folder is the one decided for it, else the known one there, else the ref of the folder created for it. */
 function parentFolder(s: FolderPass, dir: string): string | null {
   if (dir === '') return null;
@@ -185,7 +196,7 @@ function createFreshFolders(s: FolderPass): void {
     if (s.consumed.has(dir)) continue;
     const ref = `${FOLDER_REF}${dir}`;
     s.out.folderOfDir.set(dir, ref);
-    s.out.creates.push({ ref, name: nameOfDir(dir), parent: parentFolder(s, dirOfPath(dir)), path: dir });
+    s.out.creates.push({ ref, name: nameOfDir(dir), parent: null, path: dir }); // its parent: placeUnderParents
   }
   s.out.creates.sort((a, b) => a.path.split('/').length - b.path.split('/').length);
 }

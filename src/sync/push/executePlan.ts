@@ -105,6 +105,8 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
     const resolved = resolveStep(step, run.ids);
     if (!resolved.ok) {
       step.docs.forEach((d) => failed.add(d));
+      // A folder step names no document: say so, rather than let a folder change vanish unsent.
+      if (step.docs.length === 0) ctx.logger.warn({ step: `${step.method} ${step.path}`, missing: resolved.missing }, `${step.method} ${step.path} was not sent: it needs a folder no earlier step created (${resolved.missing.join(', ')}); the next full scan decides it again`);
       continue;
     }
     const s = resolved.step;
