@@ -1,8 +1,9 @@
 // What the next cycle would find, read from disk and the journal without asking the service:
-// files whose bytes differ from the journal's (by hash, never mtime), and documents whose entry
-// in the last listing differs from the base (so the listing is as fresh as the last cycle).
+// files that changed by core/localChange's rule (the push's and the pull's: by hash, never mtime),
+// and documents whose entry in the last listing differs from the base (so the listing is as fresh
+// as the last cycle).
 import { remoteChangeOf } from '../core/detectRemoteChanges.js';
-import { frontMatter } from '../dialect/index.js';
+import { changeOfRecordedFile, goneAreDeleted, pairMoved, readingOf, type FileReading } from '../core/localChange.js';
 import type { DocumentRecord, Journal } from '../journal/index.js';
 import { createIgnore, readMirrorFile, scanMirror } from '../mirror/index.js';
 
@@ -34,33 +35,41 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
   const scan = await scanMirror(root, createIgnore(ignorePatterns));
   const records = journal?.listDocuments() ?? [];
   const byPath = new Map(records.map((r) => [r.path, r]));
-  const seen = new Set<string>();
-  const changes: LocalPendingChange[] = [];
-  const fresh: string[] = [];
-  for (const f of scan.files) {
-    const r = byPath.get(f.relPath);
-    if (!r) {
-      fresh.push(f.relPath);
-      continue;
-    }
-    seen.add(r.id);
-    if (r.fileHash === null) continue; // recorded but never written: the pull's business
-    const file = await readMirrorFile(root, f.relPath);
-    if (file && file.hash !== r.fileHash) changes.push({ path: f.relPath, change: 'edited', docId: r.id });
-  }
-  const missing = new Map<string, DocumentRecord>(records.filter((r) => !seen.has(r.id) && r.fileHash !== null).map((r) => [r.id, r]));
-  for (const p of fresh) {
+  const known = new Set(records.map((r) => r.id));
+  const present = new Set(scan.files.map((f) => f.relPath));
+  const read = async (p: string, baseHash: string | null): Promise<FileReading> => {
     const file = await readMirrorFile(root, p);
-    const id = file?.text ? frontMatter(file.text)?.data?.id : undefined;
-    const was = typeof id === 'string' ? missing.get(id) : undefined;
-    if (was) {
-      missing.delete(was.id);
-      changes.push({ path: p, change: 'moved', from: was.path, docId: was.id });
-    } else {
-      changes.push({ path: p, change: 'new' });
+    return file === null ? null : readingOf(file.hash, file.text, baseHash, `"${p}"`);
+  };
+  const changes: LocalPendingChange[] = [];
+  const gone = new Map<string, DocumentRecord>();
+  // Files that are no recorded document's, with the id each names (none when it cannot be read).
+  const strangers: Array<{ path: string; claim: string | undefined }> = [];
+  for (const r of records) {
+    const reading = present.has(r.path) ? await read(r.path, r.fileHash) : null;
+    const change = changeOfRecordedFile(r, reading, (id) => known.has(id));
+    // A file held back or whose front matter is broken differs from the base all the same.
+    if (change === 'edited' || change === 'heldBack' || change === 'unparsable') changes.push({ path: r.path, change: 'edited', docId: r.id });
+    else if (change === 'missing') gone.set(r.id, r);
+    else if (change === 'elsewhere') {
+      gone.set(r.id, r);
+      strangers.push({ path: r.path, claim: reading && !reading.undecodable ? reading.claim : undefined });
     }
   }
-  for (const r of missing.values()) changes.push({ path: r.path, change: 'missing', docId: r.id });
+  let unreadable = 0;
+  for (const f of scan.files) {
+    if (byPath.has(f.relPath)) continue;
+    const reading = await read(f.relPath, null);
+    if (reading?.undecodable) unreadable++;
+    strangers.push({ path: f.relPath, claim: reading && !reading.undecodable && reading.frontMatterOk ? reading.claim : undefined });
+  }
+  const pairs = pairMoved(gone, strangers, (f) => f.claim);
+  for (const { id, file } of pairs.moved) {
+    changes.push({ path: file.path, change: 'moved', from: gone.get(id)!.path, docId: id });
+    gone.delete(id);
+  }
+  for (const f of pairs.added) changes.push({ path: f.path, change: 'new' });
+  if (goneAreDeleted(gone.size, unreadable)) for (const r of gone.values()) changes.push({ path: r.path, change: 'missing', docId: r.id });
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { changes, otherFiles: scan.skipped.length };
 }

@@ -96,6 +96,27 @@ describe('spacesync status', () => {
     expect(human).toMatch(/not synced\s+1 file that is not \.md/);
   });
 
+  it('lists a local change as the next push takes it: of two files naming a moved document, the likeliest is it moved', async () => {
+    const root = await syncedMirror();
+    const note = fs.readFileSync(path.join(root, 'Unsorted', 'Inbox note.md'), 'utf8');
+    fs.mkdirSync(path.join(root, 'Archive'));
+    fs.writeFileSync(path.join(root, 'Archive', 'A copy.md'), note);
+    fs.renameSync(path.join(root, 'Unsorted', 'Inbox note.md'), path.join(root, 'Archive', 'Inbox note.md'));
+    expect(JSON.parse((await status(root, true)).stdout).pendingLocal).toEqual([
+      { path: 'Archive/A copy.md', change: 'new' },
+      { path: 'Archive/Inbox note.md', change: 'moved', from: 'Unsorted/Inbox note.md', docId: 'D-NOTE' },
+    ]);
+    // The push reads the mirror by the same rule: the document is moved where status said.
+    expect((await runCli(['sync', '--dir', root, '--once'])).code).toBe(0);
+    const journal = openJournal(journalOf(root));
+    try {
+      expect(journal.getDocument('D-NOTE')?.path).toBe('Archive/Inbox note.md');
+    } finally {
+      journal.close();
+    }
+    expect(JSON.parse((await status(root, true)).stdout).pendingLocal).toEqual([]);
+  });
+
   it('remote changes come from the last listing against the base; counters, errors, conflicts and the daemon from the journal and the lock', async () => {
     const root = await syncedMirror();
     // What a cycle leaves when it listed changes it could not pull yet, and what a daemon records.

@@ -1,10 +1,12 @@
 // Which documents' files differ from what the daemon last wrote or read (by content hash; the stat
 // cache only spares reading a file whose stat says it still holds its synced content). A pull leaves those files alone; deciding what to do with them is the merge's work.
+// What counts as changed is core/localChange's rule, the one the push's scan and `status` apply.
 import type { DocumentRecord } from '../../journal/index.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { StatCache } from '../session/index.js';
 import type { LocalChange } from '../../core/PullPlan.js';
+import { changeOfRecordedFile, pullChangeOf, readingOf } from '../../core/localChange.js';
 
 export type { LocalChange } from '../../core/PullPlan.js';
 
@@ -23,8 +25,11 @@ export async function detectLocalChanges(ctx: SyncContext, records?: readonly Do
       if (await cache.holds(r.path, r.fileHash!)) continue;
       const file = await readMirrorFile(ctx.root, r.path);
       if (file) cache.read(r.path, file.hash);
-      if (file === null) changes.set(r.id, 'missing');
-      else if (file.hash !== r.fileHash) changes.set(r.id, 'edited');
+      const reading = file === null ? null : readingOf(file.hash, file.text, r.fileHash, `"${r.path}"`);
+      // Whether a named id is known does not matter here: the pull leaves an edited file and one
+      // that became another document's alike.
+      const change = pullChangeOf(changeOfRecordedFile(r, reading, () => false));
+      if (change) changes.set(r.id, change);
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, list.length) }, worker));

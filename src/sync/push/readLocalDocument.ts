@@ -5,6 +5,7 @@ import type { LocalDocument } from '../../core/types.js';
 import { segmentFile } from '../../dialect/index.js';
 import { readMirrorFile, type UndecodableFile } from '../../mirror/index.js';
 import { frontMatterParts } from '../../core/fileText.js';
+import { claimOf } from '../../core/localChange.js';
 
 export type { LocalDocument };
 
@@ -31,7 +32,7 @@ export async function readLocalDocument(root: string, path: string): Promise<Loc
 
 export const isUndecodable = (d: LocalDocument | UndecodableDocument | null): d is UndecodableDocument => d !== null && 'undecodable' in d;
 
-/** The id the front matter claims, when it parses and has one. */
+/** The id the front matter claims, when it parses and has one (core/localChange's rule). */
 export function claimedId(doc: LocalDocument): string | undefined {
-  return doc.frontMatter.ok && doc.frontMatter.id !== undefined && doc.frontMatter.id !== '' ? doc.frontMatter.id : undefined;
+  return claimOf(doc.frontMatter);
 }

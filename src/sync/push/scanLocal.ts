@@ -1,12 +1,15 @@
 // What changed in the mirror since the journal's base, by content (never by mtime): edited files,
 // files moved or renamed (paired by the `id` in their front matter), files gone, new files (a copy
 // of a known file is a new document), new directories and folders whose directory is gone.
-import { collisionKey, dirOfPath, stemOfPath } from '../../core/fileName.js';
+// The reading is here (the stat cache spares unchanged files); what counts as a change is
+// core/localChange's rule, which the pull and `status` apply too.
+import { collisionKey } from '../../core/fileName.js';
+import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } from '../../core/localChange.js';
 import { BUILTIN_DIRS, STATE_DIR } from '../../core/layout.js';
 import type { DocumentRecord, FolderRecord } from '../../journal/index.js';
 import { scanMirror } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
-import { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from './readLocalDocument.js';
+import { claimedId, isUndecodable, readLocalDocument, type LocalDocument, type UndecodableDocument } from './readLocalDocument.js';
 import { undecodableMessage } from '../../mirror/index.js';
 import type { HeldBackFile } from './PushPlan.js';
 import { pathExists } from '../session/index.js';
@@ -48,6 +51,9 @@ export interface ScanOptions {
   paths?: readonly string[];
 }
 
+const readingOf = (doc: LocalDocument | UndecodableDocument | null): FileReading =>
+  doc === null ? null : isUndecodable(doc) ? { hash: doc.hash, undecodable: true } : { hash: doc.hash, frontMatterOk: doc.frontMatter.ok, claim: claimedId(doc) };
+
 const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS).map(collisionKey));
 const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
 
@@ -85,41 +91,29 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   const gone = new Map<string, DocumentRecord>();
   const strangers: LocalDocument[] = [];
   // Decoding happens in the read, so whatever decides which files to read sees only the verdict.
-  const read = async (p: string): Promise<LocalDocument | null | 'undecodable'> => {
+  const read = async (p: string): Promise<LocalDocument | UndecodableDocument | null> => {
     const doc = await readLocalDocument(root, p);
     if (isUndecodable(doc)) {
       const id = recordAt(p)?.id;
       scan.heldBack.push({ path: p, reason: 'undecodable', offset: doc.undecodable.offset, message: undecodableMessage(p, doc.undecodable), ...(id ? { docId: id } : {}) });
-      return 'undecodable';
+      return doc;
     }
     if (doc) cache.read(p, doc.hash);
     if (doc && !doc.frontMatter.ok) scan.problems.push({ path: p, message: doc.frontMatter.problem });
     return doc;
   };
   for (const r of candidates) {
-    if (r.fileHash === null) {
-      // Not written yet: the pull's. A file there naming this document is one a stopped pull wrote
-      // but did not record; it is merged with the service's blocks (with no base), so an edit made
-      // to it since is sent and the pull stops leaving it aside.
-      const doc = present.has(r.path) ? await read(r.path) : null;
-      if (doc !== null && doc !== 'undecodable' && doc.frontMatter.ok && claimedId(doc) === r.id) scan.changed.push({ record: r, local: doc, moved: false });
-      continue;
-    }
     // Its stat says it still holds the content recorded as synced: not read (the stat cache).
-    if (present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
+    if (r.fileHash !== null && present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
     const doc = present.has(r.path) ? await read(r.path) : null;
-    if (doc === 'undecodable') continue; // still there, unreadable: neither changed nor gone
-    if (doc === null) {
+    const change = changeOfRecordedFile(r, readingOf(doc), (id) => recordOf(id) !== undefined);
+    // A file written by a stopped pull and not recorded is merged with the service's blocks (with
+    // no base): an edit made to it since is sent and the pull stops leaving it aside.
+    if (change === 'edited') scan.changed.push({ record: r, local: doc as LocalDocument, moved: false });
+    else if (change === 'missing') gone.set(r.id, r);
+    else if (change === 'elsewhere') {
       gone.set(r.id, r);
-      continue;
-    }
-    if (!doc.frontMatter.ok) continue;
-    const claim = claimedId(doc);
-    if (claim !== undefined && claim !== r.id && recordOf(claim) !== undefined) {
-      gone.set(r.id, r);
-      strangers.push(doc);
-    } else if (doc.hash !== r.fileHash) {
-      scan.changed.push({ record: r, local: doc, moved: false });
+      strangers.push(doc as LocalDocument);
     }
   }
   // In watcher mode a removed path is a known path no longer there.
@@ -130,7 +124,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   for (const p of files) {
     if (recordAt(p)) continue;
     const doc = await read(p);
-    if (doc && doc !== 'undecodable' && doc.frontMatter.ok) strangers.push(doc);
+    if (doc && !isUndecodable(doc) && doc.frontMatter.ok) strangers.push(doc);
   }
 
   // Watching only some paths: a file claiming a known document whose file is gone from its place is
@@ -142,23 +136,15 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     }
   }
   // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).
-  const claims = new Map<string, LocalDocument[]>();
-  for (const doc of strangers) {
-    const id = claimedId(doc);
-    if (id !== undefined && gone.has(id)) claims.set(id, [...(claims.get(id) ?? []), doc]);
-    else scan.added.push(doc);
-  }
-  for (const [id, docs] of claims) {
-    const r = gone.get(id)!;
-    const score = (d: LocalDocument) => (stemOfPath(d.path) === stemOfPath(r.path) ? 2 : 0) + (dirOfPath(d.path) === dirOfPath(r.path) ? 1 : 0);
-    const [best, ...rest] = [...docs].sort((a, b) => score(b) - score(a) || (a.path < b.path ? -1 : 1));
-    scan.changed.push({ record: r, local: best!, moved: true });
+  const pairs = pairMoved(gone, strangers, claimedId);
+  for (const { id, file } of pairs.moved) {
+    scan.changed.push({ record: gone.get(id)!, local: file, moved: true });
     gone.delete(id);
-    scan.added.push(...rest);
   }
+  scan.added.push(...pairs.added);
   // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
   const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
-  if (gone.size > 0 && unreadable.length > 0) {
+  if (!goneAreDeleted(gone.size, unreadable.length)) {
     scan.problems.push({
       path: '', message: `${gone.size} document file(s) are gone (${[...gone.values()].map((r) => r.path).join(', ')}), but ${unreadable.join(', ')} cannot be read and may be one of them moved: they are not moved to the trash until it is saved as UTF-8.`,
     });
