@@ -5,8 +5,25 @@
 // A wrong import is a lint error, so `npm run check` (and CI) fails on it.
 
 const IO_BUILTINS = [
-  'fs', 'fs/promises', 'http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'child_process',
-  'cluster', 'worker_threads', 'os', 'readline', 'process', 'timers', 'timers/promises', 'v8', 'vm',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'http2',
+  'net',
+  'tls',
+  'dgram',
+  'dns',
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'os',
+  'readline',
+  'process',
+  'timers',
+  'timers/promises',
+  'v8',
+  'vm',
 ];
 const IO_PACKAGES = ['better-sqlite3', 'pino', 'fastify', 'chokidar', 'commander', 'undici'];
 
@@ -20,36 +37,40 @@ const pure = (layer, others) => ({
   files: [`src/${layer}/**/*.ts`],
   ignores: [`src/${layer}/**/*.test.ts`],
   rules: {
-    'no-restricted-imports': ['error', {
-      patterns: [
-        { regex: builtinRegex, message: `src/${layer} is pure: no I/O modules (decide in pure code, act in the shell).` },
-        { regex: packageRegex, message: `src/${layer} is pure: no database, logger, server, watcher or queue packages.` },
-        { regex: layerRegex(others), message: `src/${layer} may not import that layer (imports go downward only; see docs/architecture.md).` },
-      ],
-    }],
-    'no-restricted-globals': ['error',
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { regex: builtinRegex, message: `src/${layer} is pure: no I/O modules (decide in pure code, act in the shell).` },
+          { regex: packageRegex, message: `src/${layer} is pure: no database, logger, server, watcher or queue packages.` },
+          { regex: layerRegex(others), message: `src/${layer} may not import that layer (imports go downward only; see docs/architecture.md).` },
+        ],
+      },
+    ],
+    'no-restricted-globals': [
+      'error',
       { name: 'fetch', message: `src/${layer} is pure: no network.` },
       { name: 'setTimeout', message: `src/${layer} is pure: time is passed in.` },
       { name: 'setInterval', message: `src/${layer} is pure: time is passed in.` },
     ],
-    'no-restricted-properties': ['error',
+    'no-restricted-properties': [
+      'error',
       { object: 'Date', property: 'now', message: `src/${layer} is pure: pass \`now\` in.` },
       { object: 'Math', property: 'random', message: `src/${layer} is pure: pass ids or a seeded random in.` },
     ],
-    'no-restricted-syntax': ['error',
-      { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: `src/${layer} is pure: pass \`now\` in.` },
-    ],
+    'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: `src/${layer} is pure: pass \`now\` in.` }],
   },
 });
 
 const shell = (layer, others) => ({
   files: [`src/${layer}/**/*.ts`],
   rules: {
-    'no-restricted-imports': ['error', {
-      patterns: [
-        { regex: layerRegex(others), message: `src/${layer} may not import that layer (imports go downward only; see docs/architecture.md).` },
-      ],
-    }],
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [{ regex: layerRegex(others), message: `src/${layer} may not import that layer (imports go downward only; see docs/architecture.md).` }],
+      },
+    ],
   },
 });
 
@@ -74,13 +95,23 @@ const syncStage = (stage) => {
   return {
     files: [`src/sync/${stage}/**/*.ts`],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
-          ...(above.length ? [{ regex: `^\\.\\./(${above.join('|')})(/.*)?$`, message: `src/sync/${stage} may not import ${above.join(', ')} (stages import only the ones before them; pull and push never each other; see docs/architecture.md).` }] : []),
-          { regex: deepRegex('\\.\\./'), message: `src/sync/${stage}: ${deepMessage}` },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
+            ...(above.length
+              ? [
+                  {
+                    regex: `^\\.\\./(${above.join('|')})(/.*)?$`,
+                    message: `src/sync/${stage} may not import ${above.join(', ')} (stages import only the ones before them; pull and push never each other; see docs/architecture.md).`,
+                  },
+                ]
+              : []),
+            { regex: deepRegex('\\.\\./'), message: `src/sync/${stage}: ${deepMessage}` },
+          ],
+        },
+      ],
     },
   };
 };
@@ -89,16 +120,33 @@ export const syncStageRules = [
   ...SYNC_STAGES.map(syncStage),
   {
     files: ['src/sync/index.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [
-      { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
-      { regex: deepRegex('\\./'), message: `src/sync/index.ts: ${deepMessage}` },
-    ] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
+            { regex: deepRegex('\\./'), message: `src/sync/index.ts: ${deepMessage}` },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [
-      { regex: `^(\\.\\./)+sync/(${SYNC_STAGES.join('|')})(/.*)?$`, message: 'src/cli imports the sync shell through src/sync/index.ts only (see docs/architecture.md).' },
-    ] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+sync/(${SYNC_STAGES.join('|')})(/.*)?$`,
+              message: 'src/cli imports the sync shell through src/sync/index.ts only (see docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
   },
 ];
 

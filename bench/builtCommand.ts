@@ -9,7 +9,9 @@ let built = false;
 
 export function builtCommand(): string {
   if (!built) {
-    execFileSync(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(REPO, 'tsconfig.build.json')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(REPO, 'tsconfig.build.json')], {
+      stdio: 'inherit',
+    });
     built = true;
   }
   return path.join(REPO, 'dist', 'cli', 'bin.js');

@@ -26,14 +26,28 @@ function document(): { base: BaseBlock[]; local: LocalBlock[] } {
       card = { id, block, n: 0 };
       continue;
     }
-    const md = i % 10 === 0 ? `## Section ${i}`
-      : i % 7 === 0 ? `- item ${i} with **bold** text`
-        : i % 13 === 0 ? `- [ ] task ${i} for [someone](https://example.test/${i})`
-          : i % 97 === 0 ? `\`\`\`ts\nconst x${i} = ${i};\n\`\`\``
-            : `Paragraph ${i}: a sentence of ordinary note text, with *emphasis* and a [link](https://example.test/p/${i}).`;
+    const md =
+      i % 10 === 0
+        ? `## Section ${i}`
+        : i % 7 === 0
+          ? `- item ${i} with **bold** text`
+          : i % 13 === 0
+            ? `- [ ] task ${i} for [someone](https://example.test/${i})`
+            : i % 97 === 0
+              ? `\`\`\`ts\nconst x${i} = ${i};\n\`\`\``
+              : `Paragraph ${i}: a sentence of ordinary note text, with *emphasis* and a [link](https://example.test/p/${i}).`;
     const inCard = card !== null && card.n < 20;
     const parentId = inCard ? card!.id : null;
-    base.push({ id: `B-${i}`, parentId, position: inCard ? card!.n : position++, level: 0, kind: 'block', type: md.startsWith('```') ? 'code' : 'text', markdown: md, hash: '' });
+    base.push({
+      id: `B-${i}`,
+      parentId,
+      position: inCard ? card!.n : position++,
+      level: 0,
+      kind: 'block',
+      type: md.startsWith('```') ? 'code' : 'text',
+      markdown: md,
+      hash: '',
+    });
     const block: LocalBlock = { markdown: md, kind: 'block', children: [] };
     if (inCard) {
       card!.block.children.push(block);
@@ -85,12 +99,31 @@ export default async function diffBench(): Promise<Figure[]> {
     const file = edited(local, changes);
     const steps = decide(base, file);
     const ms = median(() => decide(base, file));
-    figures.push({ name: `diff + merge + plan, ${N.toLocaleString('en')} blocks, ${changes} scattered change${changes > 1 ? 's' : ''}, median`, measured: Math.round(ms * 10) / 10, unit: 'ms', target: { op: '<', value: 20 } });
-    figures.push({ name: `requests planned for ${changes} scattered change${changes > 1 ? 's' : ''}`, measured: steps.length, unit: 'requests', note: steps.map((s) => `${s.method} ${s.path} (${s.blocks})`).join(', ') });
+    figures.push({
+      name: `diff + merge + plan, ${N.toLocaleString('en')} blocks, ${changes} scattered change${changes > 1 ? 's' : ''}, median`,
+      measured: Math.round(ms * 10) / 10,
+      unit: 'ms',
+      target: { op: '<', value: 20 },
+    });
+    figures.push({
+      name: `requests planned for ${changes} scattered change${changes > 1 ? 's' : ''}`,
+      measured: steps.length,
+      unit: 'requests',
+      note: steps.map((s) => `${s.method} ${s.path} (${s.blocks})`).join(', '),
+    });
   }
   // A rewrite of every block: past the work bound the diff pairs by position; shown for context.
-  const rewritten = local.map((b) => ({ ...b, markdown: `${b.markdown} rewritten`, children: b.children.map((c) => ({ ...c, markdown: `${c.markdown} rewritten` })) }));
+  const rewritten = local.map((b) => ({
+    ...b,
+    markdown: `${b.markdown} rewritten`,
+    children: b.children.map((c) => ({ ...c, markdown: `${c.markdown} rewritten` })),
+  }));
   const ms = median(() => decide(base, rewritten), 5);
-  figures.push({ name: `diff + merge + plan, every one of ${N.toLocaleString('en')} blocks rewritten, median`, measured: Math.round(ms), unit: 'ms', note: 'context: the bounded diff falls back to pairing by position' });
+  figures.push({
+    name: `diff + merge + plan, every one of ${N.toLocaleString('en')} blocks rewritten, median`,
+    measured: Math.round(ms),
+    unit: 'ms',
+    note: 'context: the bounded diff falls back to pairing by position',
+  });
   return figures;
 }

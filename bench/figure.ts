@@ -20,11 +20,16 @@ export function meets(f: Figure): boolean | undefined {
   if (!f.target) return undefined;
   const { op, value } = f.target;
   switch (op) {
-    case '<=': return f.measured <= value;
-    case '>=': return f.measured >= value;
-    case '<': return f.measured < value;
-    case '>': return f.measured > value;
-    case '=': return f.measured === value;
+    case '<=':
+      return f.measured <= value;
+    case '>=':
+      return f.measured >= value;
+    case '<':
+      return f.measured < value;
+    case '>':
+      return f.measured > value;
+    case '=':
+      return f.measured === value;
   }
 }
 

@@ -42,10 +42,17 @@ export default async function headerPacingBench(): Promise<Figure[]> {
     return [
       {
         name: `initial pull ${DOCUMENTS}×${BLOCKS} against windows of ${served.spaceRequests.windowMs} ms, client at the documented numbers: wall time ÷ the server's bound`,
-        measured: wallMs / boundMs, unit: 'ratio', target: { op: '<=', value: 1.2 },
+        measured: wallMs / boundMs,
+        unit: 'ratio',
+        target: { op: '<=', value: 1.2 },
         note: `${(wallMs / 1000).toFixed(2)} s against ${(boundMs / 1000).toFixed(2)} s (${windows.toFixed(2)} windows, ${log.length} requests, ${blocks} blocks); at the documented pace ${(documentedMs / 1000).toFixed(0)} s`,
       },
-      { name: 'initial pull paced by the headers: 429 answers', measured: log.filter((r) => r.status === 429).length, unit: 'responses', target: { op: '<=', value: 0 } },
+      {
+        name: 'initial pull paced by the headers: 429 answers',
+        measured: log.filter((r) => r.status === 429).length,
+        unit: 'responses',
+        target: { op: '<=', value: 0 },
+      },
     ];
   } finally {
     session.close();

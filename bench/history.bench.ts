@@ -25,7 +25,11 @@ const OFF = { keepDays: 0, maxMiB: 200 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const silent = () => createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 
-async function withMirror<T>(name: string, space: Parameters<typeof generateSpace>[0], run: (s: SyncSession, server: ServerProcess, root: string) => Promise<T>): Promise<T> {
+async function withMirror<T>(
+  name: string,
+  space: Parameters<typeof generateSpace>[0],
+  run: (s: SyncSession, server: ServerProcess, root: string) => Promise<T>,
+): Promise<T> {
   const tmp = benchTempDir(name);
   const fixtureFile = path.join(tmp, 'space.json');
   fs.writeFileSync(fixtureFile, JSON.stringify(generateSpace(space)));
@@ -33,7 +37,12 @@ async function withMirror<T>(name: string, space: Parameters<typeof generateSpac
   fs.mkdirSync(root);
   const server = await startServerProcess(fixtureFile, ['--limits', 'off']);
   // The server's limits are off and the client's budget out of the way: the figures time the sync, not its pacing.
-  const session = await openSyncSession({ root, link: server.link, logger: silent(), budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000 } });
+  const session = await openSyncSession({
+    root,
+    link: server.link,
+    logger: silent(),
+    budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000 },
+  });
   try {
     await syncOnce(session.ctx);
     return await run(session, server, root);
@@ -75,18 +84,30 @@ async function pushCost(): Promise<Figure[]> {
     const versions = session.journal.listHistory().length;
     if (versions !== ROUNDS + 1) throw new Error(`${versions} versions recorded, expected ${ROUNDS + 1}`);
     return [
-      { name: 'history: one-block edit in a 1,000-block document, push with history ÷ without', measured: Number((r.on / r.off).toFixed(3)), unit: 'ratio', target: { op: '<', value: 1.05 }, note: `medians of ${ROUNDS}: ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without` },
+      {
+        name: 'history: one-block edit in a 1,000-block document, push with history ÷ without',
+        measured: Number((r.on / r.off).toFixed(3)),
+        unit: 'ratio',
+        target: { op: '<', value: 1.05 },
+        note: `medians of ${ROUNDS}: ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without`,
+      },
     ];
   });
 }
 
 async function pullCost(): Promise<Figure[]> {
   return withMirror('hist-pull', { documents: 100, blocksPerDocument: 40, folders: 2, seed: 11 }, async (session, server) => {
-    const ids = session.journal.listDocuments().slice(0, 10).map((d) => d.id);
-    const firstBlocks = await Promise.all(ids.map(async (id) => ((await (await fetch(`${server.link}/blocks?id=${id}&maxDepth=1`)).json()) as { content: Array<{ id: string }> }).content[2]!.id));
+    const ids = session.journal
+      .listDocuments()
+      .slice(0, 10)
+      .map((d) => d.id);
+    const firstBlocks = await Promise.all(
+      ids.map(async (id) => ((await (await fetch(`${server.link}/blocks?id=${id}&maxDepth=1`)).json()) as { content: Array<{ id: string }> }).content[2]!.id),
+    );
     const r = await onOff(session, async (i) => {
       const put = await fetch(`${server.link}/blocks`, {
-        method: 'PUT', headers: { 'content-type': 'application/json' },
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ blocks: firstBlocks.map((id) => ({ id, markdown: `remote change ${i}` })) }),
       });
       if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
@@ -97,7 +118,18 @@ async function pullCost(): Promise<Figure[]> {
     const [one] = session.journal.listDocuments();
     session.journal.transaction(() => {
       for (let k = 0; k < 2_000; k++) {
-        session.journal.addHistory({ at: new Date().toISOString(), side: 'remote', docId: one!.id, path: one!.path, cause: 'push', request: 'PUT /blocks', versionFile: null, size: 2_000, blocks: [], summary: { added: 0, removed: 0, edited: 1 } });
+        session.journal.addHistory({
+          at: new Date().toISOString(),
+          side: 'remote',
+          docId: one!.id,
+          path: one!.path,
+          cause: 'push',
+          request: 'PUT /blocks',
+          versionFile: null,
+          size: 2_000,
+          blocks: [],
+          summary: { added: 0, removed: 0, edited: 1 },
+        });
       }
     });
     const prune: number[] = [];
@@ -107,8 +139,14 @@ async function pullCost(): Promise<Figure[]> {
       prune.push(performance.now() - t0);
     }
     return [
-      { name: 'history: pull of 10 remote edits (100 documents × 40 blocks), cycle with history ÷ without', measured: Number((r.on / r.off).toFixed(3)), unit: 'ratio', target: { op: '<', value: 1.05 }, note: `medians of ${ROUNDS}: ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without` },
-      { name: 'history: retention at a cycle\'s start over 2,000 kept versions, none due, median', measured: Number(median(prune).toFixed(2)), unit: 'ms' },
+      {
+        name: 'history: pull of 10 remote edits (100 documents × 40 blocks), cycle with history ÷ without',
+        measured: Number((r.on / r.off).toFixed(3)),
+        unit: 'ratio',
+        target: { op: '<', value: 1.05 },
+        note: `medians of ${ROUNDS}: ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without`,
+      },
+      { name: "history: retention at a cycle's start over 2,000 kept versions, none due, median", measured: Number(median(prune).toFixed(2)), unit: 'ms' },
     ];
   });
 }
@@ -150,8 +188,26 @@ async function stateSize(): Promise<Figure[]> {
         await saveLocalVersion(ctx, { path: d.path, docId: d.id, text, replacement: `${text}edited\n`, cause: 'merge' });
         const base = session.journal.getBaseBlocks(d.id);
         const task = {
-          doc: d.id, record: d, local: null, base, remote: null, decision: {}, next: {}, remoteModifiedAt: null, settles: [],
-          file: { changes: { edits: [{ id: base[0]!.id, markdown: 'x' }], moves: [], inserts: [], lateMoves: [], deletes: [base[1]!.id], removedBlocks: 1, expected: [] } },
+          doc: d.id,
+          record: d,
+          local: null,
+          base,
+          remote: null,
+          decision: {},
+          next: {},
+          remoteModifiedAt: null,
+          settles: [],
+          file: {
+            changes: {
+              edits: [{ id: base[0]!.id, markdown: 'x' }],
+              moves: [],
+              inserts: [],
+              lateMoves: [],
+              deletes: [base[1]!.id],
+              removedBlocks: 1,
+              expected: [],
+            },
+          },
         } as unknown as DocumentTask;
         recordRemoteHistory(ctx, task, 'PUT /blocks, DELETE /blocks');
       }
@@ -163,7 +219,13 @@ async function stateSize(): Promise<Figure[]> {
     const after = bytesUnder(state);
     const kept = session.journal.listHistory().length;
     return [
-      { name: `history: .spacesync/ of a ${DOCS.toLocaleString('en')}-document mirror after ${DAYS} days of ${PER_DAY} documents a day changed on both sides, ÷ the mirror`, measured: Number((after / mirror).toFixed(2)), unit: 'ratio', target: { op: '<', value: 2 }, note: `${(after / 2 ** 20).toFixed(1)} MiB beside ${(mirror / 2 ** 20).toFixed(1)} MiB of files (${(before / 2 ** 20).toFixed(1)} MiB before any version); ${kept} versions kept, ${pruned} pruned (keepDays 30); the stat cache of ${stats.toLocaleString('en')} files included` },
+      {
+        name: `history: .spacesync/ of a ${DOCS.toLocaleString('en')}-document mirror after ${DAYS} days of ${PER_DAY} documents a day changed on both sides, ÷ the mirror`,
+        measured: Number((after / mirror).toFixed(2)),
+        unit: 'ratio',
+        target: { op: '<', value: 2 },
+        note: `${(after / 2 ** 20).toFixed(1)} MiB beside ${(mirror / 2 ** 20).toFixed(1)} MiB of files (${(before / 2 ** 20).toFixed(1)} MiB before any version); ${kept} versions kept, ${pruned} pruned (keepDays 30); the stat cache of ${stats.toLocaleString('en')} files included`,
+      },
     ];
   });
 }

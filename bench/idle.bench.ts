@@ -35,7 +35,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** A process's CPU seconds (utime + stime) and resident set (MiB), from /proc. */
 function procUsage(pid: number): { cpuSeconds: number; rssMiB: number } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   return { cpuSeconds: (f[11]! + f[12]!) / TICKS_PER_SECOND, rssMiB: rssKiB / 1024 };
 }
@@ -58,7 +61,8 @@ const daemonSaved = (root: string): string | undefined => {
 async function idleDaemon(root: string, seconds: number, cache: boolean) {
   const before = daemonSaved(root);
   const child = spawn(process.execPath, ['bin/dev.js', 'sync', '--dir', root], {
-    stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SPACESYNC_STAT_CACHE: cache ? 'on' : 'off' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, SPACESYNC_STAT_CACHE: cache ? 'on' : 'off' },
   });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   try {
@@ -70,7 +74,12 @@ async function idleDaemon(root: string, seconds: number, cache: boolean) {
     const t0 = performance.now();
     child.kill('SIGTERM');
     await exited;
-    return { share: (end.cpuSeconds - start.cpuSeconds) / seconds, cpuSeconds: end.cpuSeconds - start.cpuSeconds, rssMiB: end.rssMiB, exitMs: performance.now() - t0 };
+    return {
+      share: (end.cpuSeconds - start.cpuSeconds) / seconds,
+      cpuSeconds: end.cpuSeconds - start.cpuSeconds,
+      rssMiB: end.rssMiB,
+      exitMs: performance.now() - t0,
+    };
   } finally {
     child.kill('SIGKILL');
   }
@@ -89,11 +98,18 @@ export default async function idleBench(): Promise<Figure[]> {
   const server = await startServerProcess(fixture, ['--limits', 'off']);
   try {
     fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
-    fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify({
-      link: server.link,
-      budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000, reservePercent: 0 },
-      log: { level: 'warn', file: false },
-    }, null, 2));
+    fs.writeFileSync(
+      path.join(root, '.spacesync', 'config.json'),
+      JSON.stringify(
+        {
+          link: server.link,
+          budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000, reservePercent: 0 },
+          log: { level: 'warn', file: false },
+        },
+        null,
+        2,
+      ),
+    );
     const first = spawn(process.execPath, ['bin/dev.js', 'sync', '--once', '--dir', root], { stdio: ['ignore', 'ignore', 'inherit'] });
     const code = await new Promise<number | null>((resolve) => first.on('close', resolve));
     if (code !== 0) throw new Error(`the first sync exited with ${code}`);
@@ -101,7 +117,12 @@ export default async function idleBench(): Promise<Figure[]> {
     await new Promise((r) => setTimeout(r, 2500));
 
     const logger = createLogger({ level: 'warn' });
-    const session = await openSyncSession({ root, link: server.link, logger, budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000, reservePercent: 0 } });
+    const session = await openSyncSession({
+      root,
+      link: server.link,
+      logger,
+      budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000, reservePercent: 0 },
+    });
     const { ctx } = session;
     const scans: Record<'on' | 'off', number[]> = { on: [], off: [] };
     /** A full cycle, as every poll was before polls took the watcher's paths (the stat cache on and off). */
@@ -119,10 +140,12 @@ export default async function idleBench(): Promise<Figure[]> {
       for (const mode of ['on', 'off'] as const) {
         ctx.settings = { ...ctx.settings, statCache: mode === 'on' };
         for (let i = 0; i < 5; i++) {
-          scans[mode].push(await cpuMs(async () => {
-            const s = await scanLocal(ctx);
-            if (mode === 'on') read = Math.max(read, s.filesRead);
-          }));
+          scans[mode].push(
+            await cpuMs(async () => {
+              const s = await scanLocal(ctx);
+              if (mode === 'on') read = Math.max(read, s.filesRead);
+            }),
+          );
           fulls[mode].push(await cpuMs(() => syncOnce(ctx)));
           if (mode === 'on') {
             ListingMemo.forget(ctx.journal);
@@ -143,14 +166,41 @@ export default async function idleBench(): Promise<Figure[]> {
     const off = await idleDaemon(root, Math.min(IDLE_SECONDS, 120), false);
     const at = `${DOCUMENTS.toLocaleString('en')} unchanged documents`;
     return [
-      { name: `full scan of ${at}: CPU`, measured: Number(median(scans.on).toFixed(1)), unit: 'ms', target: { op: '<=', value: 300 }, note: `stat cache off: ${median(scans.off).toFixed(1)} ms; files read with it on: ${read}; median of 5` },
       {
-        name: `idle poll cycle beside ${at} (the watcher named no file: the documents modified since yesterday and the folders, compared with the last complete listing): CPU`, measured: Number(median(polls).toFixed(1)), unit: 'ms', target: { op: '<=', value: 20 },
+        name: `full scan of ${at}: CPU`,
+        measured: Number(median(scans.on).toFixed(1)),
+        unit: 'ms',
+        target: { op: '<=', value: 300 },
+        note: `stat cache off: ${median(scans.off).toFixed(1)} ms; files read with it on: ${read}; median of 5`,
+      },
+      {
+        name: `idle poll cycle beside ${at} (the watcher named no file: the documents modified since yesterday and the folders, compared with the last complete listing): CPU`,
+        measured: Number(median(polls).toFixed(1)),
+        unit: 'ms',
+        target: { op: '<=', value: 20 },
         note: `the same poll with the full listing: ${median(fullListingPolls).toFixed(1)} ms (${(median(fullListingPolls) / Math.max(0.1, median(polls))).toFixed(0)}×); the first filtered poll after a full cycle: ${median(firstPolls).toFixed(1)} ms; ${Math.max(...pollRequests)} requests per idle poll; a full cycle (every file through the stat cache; what each poll was before polls took the watcher's paths): ${median(fulls.on).toFixed(1)} ms, stat cache off: ${median(fulls.off).toFixed(1)} ms; median of 5`,
       },
-      { name: `idle daemon beside ${at}: CPU share of one core over ${IDLE_SECONDS} s`, measured: Number((on.share * 100).toFixed(3)), unit: '%', target: { op: '<=', value: 0.5 }, note: `${on.cpuSeconds.toFixed(2)} CPU-s; stat cache off: ${(off.share * 100).toFixed(3)} % over ${Math.min(IDLE_SECONDS, 120)} s; poll 15–120 s` },
-      { name: `idle daemon beside ${at}: RSS after its first full cycle and ${IDLE_SECONDS} s idle`, measured: Math.round(on.rssMiB), unit: 'MiB', target: { op: '<=', value: 120 }, note: `stat cache off: ${Math.round(off.rssMiB)} MiB after ${Math.min(IDLE_SECONDS, 120)} s` },
-      { name: 'idle daemon: SIGTERM to exit', measured: Math.round(on.exitMs), unit: 'ms', target: { op: '<=', value: 1000 }, note: `stat cache off: ${Math.round(off.exitMs)} ms` },
+      {
+        name: `idle daemon beside ${at}: CPU share of one core over ${IDLE_SECONDS} s`,
+        measured: Number((on.share * 100).toFixed(3)),
+        unit: '%',
+        target: { op: '<=', value: 0.5 },
+        note: `${on.cpuSeconds.toFixed(2)} CPU-s; stat cache off: ${(off.share * 100).toFixed(3)} % over ${Math.min(IDLE_SECONDS, 120)} s; poll 15–120 s`,
+      },
+      {
+        name: `idle daemon beside ${at}: RSS after its first full cycle and ${IDLE_SECONDS} s idle`,
+        measured: Math.round(on.rssMiB),
+        unit: 'MiB',
+        target: { op: '<=', value: 120 },
+        note: `stat cache off: ${Math.round(off.rssMiB)} MiB after ${Math.min(IDLE_SECONDS, 120)} s`,
+      },
+      {
+        name: 'idle daemon: SIGTERM to exit',
+        measured: Math.round(on.exitMs),
+        unit: 'ms',
+        target: { op: '<=', value: 1000 },
+        note: `stat cache off: ${Math.round(off.exitMs)} ms`,
+      },
     ];
   } finally {
     server.child.kill('SIGTERM');

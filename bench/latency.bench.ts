@@ -59,9 +59,18 @@ export default async function latencyBench(): Promise<Figure[]> {
   let daemon: ChildProcess | undefined;
   try {
     fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
-    fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify({
-      link: server.baseUrl, poll: { minSeconds: POLL_SECONDS, maxSeconds: POLL_SECONDS }, log: { level: 'warn', file: true },
-    }, null, 2));
+    fs.writeFileSync(
+      path.join(root, '.spacesync', 'config.json'),
+      JSON.stringify(
+        {
+          link: server.baseUrl,
+          poll: { minSeconds: POLL_SECONDS, maxSeconds: POLL_SECONDS },
+          log: { level: 'warn', file: true },
+        },
+        null,
+        2,
+      ),
+    );
     const child = spawn(process.execPath, ['bin/dev.js', 'sync', '--dir', root], { stdio: ['ignore', 'pipe', 'pipe'] });
     daemon = child;
     let stdout = '';
@@ -76,7 +85,7 @@ export default async function latencyBench(): Promise<Figure[]> {
     // The pull's new directories make the daemon run one more cycle at once: start from a quiet poll.
     await sleep(POLL_SECONDS * 1000 + 500);
     const doc = space.documents![0]!;
-    const file = await until('the first document\'s file', 5_000, () => findFile(root, doc.id!));
+    const file = await until("the first document's file", 5_000, () => findFile(root, doc.id!));
     const paragraphs = doc.content!.filter((b) => /^[a-z]/.test(b.markdown ?? '')).map((b) => b.id!);
     const latencies: number[] = [];
     const ownShare: number[] = [];
@@ -85,12 +94,18 @@ export default async function latencyBench(): Promise<Figure[]> {
       await sleep((i * POLL_SECONDS * 1000) / CHANGES);
       const marker = `latency probe ${i} of ${CHANGES}`;
       const put = await fetch(`${server.baseUrl}/blocks`, {
-        method: 'PUT', headers: { 'content-type': 'application/json' },
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ blocks: [{ id: paragraphs[i % paragraphs.length]!, markdown: marker }] }),
       });
       if (put.status !== 200) throw new Error(`the change through the API answered ${put.status}: ${await put.text()}`);
       const changedAt = Date.now();
-      const seenAt = await until(`"${marker}" in ${path.relative(root, file)}`, CHANGE_TIMEOUT_MS, () => (alive(), fs.readFileSync(file, 'utf8').includes(marker) ? Date.now() : undefined), 5);
+      const seenAt = await until(
+        `"${marker}" in ${path.relative(root, file)}`,
+        CHANGE_TIMEOUT_MS,
+        () => (alive(), fs.readFileSync(file, 'utf8').includes(marker) ? Date.now() : undefined),
+        5,
+      );
       latencies.push(seenAt - changedAt);
       // The read that brought the change, and the listing of the same cycle before it.
       const log = ((await (await fetch(`${server.adminUrl}/requests`)).json()) as { items: LoggedRequest[] }).items;
@@ -102,10 +117,34 @@ export default async function latencyBench(): Promise<Figure[]> {
     const log = ((await (await fetch(`${server.adminUrl}/requests`)).json()) as { items: LoggedRequest[] }).items;
     const pollMs = POLL_SECONDS * 1000;
     return [
-      { name: `remote change → file updated, daemon polling every ${POLL_SECONDS} s: p50 of ${CHANGES}`, measured: percentile(latencies, 0.5), unit: 'ms', target: { op: '<=', value: pollMs + 1000 }, note: `target: the poll interval + 1 s; poll.minSeconds = maxSeconds = ${POLL_SECONDS}, the service's limits, changes at phases spread over the interval` },
-      { name: 'remote change → file updated, the slowest', measured: Math.max(...latencies), unit: 'ms', target: { op: '<=', value: pollMs + 1000 }, note: `all: ${latencies.join(', ')} ms` },
-      { name: "remote change → file updated, the sync's own share: from the cycle's listing answered to the file, p50", measured: percentile(ownShare, 0.5), unit: 'ms', target: { op: '<', value: 1000 }, note: `slowest ${Math.max(...ownShare)} ms; listing, read of the document, splice of its file` },
-      { name: 'remote change → file: 429 answers while the daemon ran', measured: log.filter((r) => r.status === 429).length, unit: 'responses', target: { op: '=', value: 0 }, note: `${log.length} requests in all` },
+      {
+        name: `remote change → file updated, daemon polling every ${POLL_SECONDS} s: p50 of ${CHANGES}`,
+        measured: percentile(latencies, 0.5),
+        unit: 'ms',
+        target: { op: '<=', value: pollMs + 1000 },
+        note: `target: the poll interval + 1 s; poll.minSeconds = maxSeconds = ${POLL_SECONDS}, the service's limits, changes at phases spread over the interval`,
+      },
+      {
+        name: 'remote change → file updated, the slowest',
+        measured: Math.max(...latencies),
+        unit: 'ms',
+        target: { op: '<=', value: pollMs + 1000 },
+        note: `all: ${latencies.join(', ')} ms`,
+      },
+      {
+        name: "remote change → file updated, the sync's own share: from the cycle's listing answered to the file, p50",
+        measured: percentile(ownShare, 0.5),
+        unit: 'ms',
+        target: { op: '<', value: 1000 },
+        note: `slowest ${Math.max(...ownShare)} ms; listing, read of the document, splice of its file`,
+      },
+      {
+        name: 'remote change → file: 429 answers while the daemon ran',
+        measured: log.filter((r) => r.status === 429).length,
+        unit: 'responses',
+        target: { op: '=', value: 0 },
+        note: `${log.length} requests in all`,
+      },
     ];
   } finally {
     if (daemon) await stopDaemon(daemon);

@@ -20,7 +20,6 @@ const FOLDERS = 5; // top-level folders, each with one subfolder
 /** unsorted, templates, trash and the daily notes. */
 const LOCATIONS = 4;
 
-
 export default async function pullBench(): Promise<Figure[]> {
   const tmp = benchTempDir('pull');
   const fixtureFile = path.join(tmp, 'space.json');
@@ -34,7 +33,9 @@ export default async function pullBench(): Promise<Figure[]> {
   try {
     const rssBefore = process.memoryUsage().rss;
     let peakRss = rssBefore;
-    const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, 20);
     const t0 = performance.now();
     const initial = await runPull(session.ctx);
     const wallMs = performance.now() - t0;
@@ -53,7 +54,8 @@ export default async function pullBench(): Promise<Figure[]> {
     const docId = initial.written[0]!.id;
     const doc = (await (await fetch(`${server.link}/blocks?id=${docId}&maxDepth=1`)).json()) as { content: Array<{ id: string }> };
     const put = await fetch(`${server.link}/blocks`, {
-      method: 'PUT', headers: { 'content-type': 'application/json' },
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ blocks: [{ id: doc.content[3]!.id, markdown: 'one remote change' }] }),
     });
     if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
@@ -66,12 +68,35 @@ export default async function pullBench(): Promise<Figure[]> {
 
     const rateLimited = log.filter((r) => r.status === 429).length;
     return [
-      { name: `initial pull ${DOCUMENTS}×${BLOCKS}: requests ÷ (documents + folders + locations)`, measured: log.length / items, unit: 'ratio', target: { op: '<=', value: 1.05 }, note: `${log.length} requests for ${items} items` },
-      { name: 'initial pull: wall time ÷ rate-limit bound', measured: wallMs / boundMs, unit: 'ratio', target: { op: '<=', value: 1.1 }, note: `${(wallMs / 1000).toFixed(2)} s against ${(boundMs / 1000).toFixed(2)} s (${windows.toFixed(2)} windows of ${limits.spaceRequests.windowMs} ms, ${blocks} blocks)` },
+      {
+        name: `initial pull ${DOCUMENTS}×${BLOCKS}: requests ÷ (documents + folders + locations)`,
+        measured: log.length / items,
+        unit: 'ratio',
+        target: { op: '<=', value: 1.05 },
+        note: `${log.length} requests for ${items} items`,
+      },
+      {
+        name: 'initial pull: wall time ÷ rate-limit bound',
+        measured: wallMs / boundMs,
+        unit: 'ratio',
+        target: { op: '<=', value: 1.1 },
+        note: `${(wallMs / 1000).toFixed(2)} s against ${(boundMs / 1000).toFixed(2)} s (${windows.toFixed(2)} windows of ${limits.spaceRequests.windowMs} ms, ${blocks} blocks)`,
+      },
       { name: 'initial pull: 429 answers', measured: rateLimited, unit: 'responses', target: { op: '<=', value: 0 } },
-      { name: 'initial pull: peak RSS of the sync engine', measured: Math.round(peakRss / 2 ** 20), unit: 'MiB', note: `${Math.round(rssBefore / 2 ** 20)} MiB before the pull` },
+      {
+        name: 'initial pull: peak RSS of the sync engine',
+        measured: Math.round(peakRss / 2 ** 20),
+        unit: 'MiB',
+        note: `${Math.round(rssBefore / 2 ** 20)} MiB before the pull`,
+      },
       { name: 'idle poll: requests per cycle', measured: idle.requests, unit: 'requests', target: { op: '<=', value: 2 } },
-      { name: 'one remote block change → file updated: requests (poll included)', measured: changeRequests, unit: 'requests', target: { op: '<=', value: 3 }, note: `written by ${change.written[0]!.mode}` },
+      {
+        name: 'one remote block change → file updated: requests (poll included)',
+        measured: changeRequests,
+        unit: 'requests',
+        target: { op: '<=', value: 3 },
+        note: `written by ${change.written[0]!.mode}`,
+      },
     ];
   } finally {
     session.close();

@@ -23,7 +23,6 @@ const BLOCKS = 1_000;
 const SAVES = 15;
 const DEBOUNCE_MS = 300;
 
-
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 /** Replaces the first occurrence of the `n`-th paragraph's text (a plain text line) with a new one. */
@@ -87,9 +86,26 @@ async function requestCosts(): Promise<Figure[]> {
     await daemon.stop();
     return [
       { name: `one-block edit in a ${blocks}-block document: writing requests`, measured: writes.length, unit: 'requests', target: { op: '<=', value: 1 } },
-      { name: 'one-block edit: all requests (the listing included)', measured: log.length, unit: 'requests', target: { op: '<=', value: 2 }, note: log.map((r) => `${r.method} ${r.path}`).join(', ') },
-      { name: 'one-block edit: blocks written', measured: written, unit: 'blocks', target: { op: '<=', value: 1 }, note: `a rewrite of the whole document would write ${blocks} blocks (and delete as many)` },
-      { name: `save → service through the daemon, p50 of ${SAVES} (debounce ${DEBOUNCE_MS} ms, limits off)`, measured: Math.round(percentile(latencies, 0.5)), unit: 'ms', target: { op: '<', value: 1000 } },
+      {
+        name: 'one-block edit: all requests (the listing included)',
+        measured: log.length,
+        unit: 'requests',
+        target: { op: '<=', value: 2 },
+        note: log.map((r) => `${r.method} ${r.path}`).join(', '),
+      },
+      {
+        name: 'one-block edit: blocks written',
+        measured: written,
+        unit: 'blocks',
+        target: { op: '<=', value: 1 },
+        note: `a rewrite of the whole document would write ${blocks} blocks (and delete as many)`,
+      },
+      {
+        name: `save → service through the daemon, p50 of ${SAVES} (debounce ${DEBOUNCE_MS} ms, limits off)`,
+        measured: Math.round(percentile(latencies, 0.5)),
+        unit: 'ms',
+        target: { op: '<', value: 1000 },
+      },
       { name: 'save → service through the daemon, p90', measured: Math.round(percentile(latencies, 0.9)), unit: 'ms' },
     ];
   } finally {
@@ -102,12 +118,21 @@ async function requestCosts(): Promise<Figure[]> {
 /** A 10,000-block document as the service would send it (every common block kind). */
 function bigDocument(): { root: Block; base: BaseBlock[]; text: string } {
   const fixture = generateSpace({ documents: 1, blocksPerDocument: 10_000, folders: 0, seed: 9 });
-  const content = fixture.documents![0]!.content!.filter((b) => typeof b.markdown === 'string').map((b, i): Block => ({ id: b.id ?? `B${i}`, type: 'text', markdown: b.markdown! }));
+  const content = fixture
+    .documents![0]!.content!.filter((b) => typeof b.markdown === 'string')
+    .map((b, i): Block => ({ id: b.id ?? `B${i}`, type: 'text', markdown: b.markdown! }));
   const root: Block = { id: 'DOC', type: 'page', markdown: 'Big', content };
   // One object shape, as the journal builds base blocks: spread copies would each get a hidden
   // class of their own, and the figure would measure property lookups instead of the decisions.
   const base = flattenRemote(root).map((b): BaseBlock => ({
-    id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown, hash: hashBlock(b.markdown, b.kind),
+    id: b.id,
+    parentId: b.parentId,
+    position: b.position,
+    level: b.level,
+    kind: b.kind,
+    type: b.type,
+    markdown: b.markdown,
+    hash: hashBlock(b.markdown, b.kind),
   }));
   return { root, base, text: `---\nid: DOC\n---\n${renderFileBody(content)}` };
 }
@@ -141,8 +166,18 @@ function decisionTimes(): Figure[] {
       const m = mergeFile(base, local);
       requests = planSync({ documents: [{ doc: 'DOC', name: 'Big.md', changes: m.changes }] }).length;
     };
-    figures.push({ name: `diff + merge + plan of a ${base.length}-block file, ${changes} scattered change${changes === 1 ? '' : 's'}, median`, measured: Number(median(decide).toFixed(1)), unit: 'ms', target: { op: '<', value: 20 }, note: `${requests} request${requests === 1 ? '' : 's'} planned` });
-    figures.push({ name: `the same with the file's text cut into blocks first, ${changes} change${changes === 1 ? '' : 's'}, median`, measured: Number(median(() => mergeFile(base, parseLocalDocument('Big.md', edited, 'x'))).toFixed(1)), unit: 'ms' });
+    figures.push({
+      name: `diff + merge + plan of a ${base.length}-block file, ${changes} scattered change${changes === 1 ? '' : 's'}, median`,
+      measured: Number(median(decide).toFixed(1)),
+      unit: 'ms',
+      target: { op: '<', value: 20 },
+      note: `${requests} request${requests === 1 ? '' : 's'} planned`,
+    });
+    figures.push({
+      name: `the same with the file's text cut into blocks first, ${changes} change${changes === 1 ? '' : 's'}, median`,
+      measured: Number(median(() => mergeFile(base, parseLocalDocument('Big.md', edited, 'x'))).toFixed(1)),
+      unit: 'ms',
+    });
   }
   return figures;
 }

@@ -71,7 +71,13 @@ const STEADY_AFTER_MS = 15_000;
 
 const rssMiB = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-const cpuTicks = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0);
+const cpuTicks = (pid: number) =>
+  fs
+    .readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .split(') ')[1]!
+    .split(' ')
+    .slice(11, 13)
+    .reduce((a, b) => a + Number(b), 0);
 
 /**
  * The daemon (`sync` without --once) on the mirror: its resident set once its first, full cycle is
@@ -115,11 +121,18 @@ export default async function rssBench(): Promise<Figure[]> {
   try {
     fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
     // What `spacesync init` writes, with a budget the server's limits-off mode can take.
-    fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify({
-      link: server.baseUrl,
-      budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000, reservePercent: 0 },
-      log: { level: 'warn', file: true },
-    }, null, 2));
+    fs.writeFileSync(
+      path.join(root, '.spacesync', 'config.json'),
+      JSON.stringify(
+        {
+          link: server.baseUrl,
+          budget: { requestsPerMinute: 1_000_000, requestsPerAddress10s: 1_000_000, blocksPerMinute: 100_000_000, reservePercent: 0 },
+          log: { level: 'warn', file: true },
+        },
+        null,
+        2,
+      ),
+    );
 
     const node = await runCommand([], rssFile, ['-e', '0']);
     const runtime = await runCommand(['--version'], rssFile);
@@ -135,12 +148,32 @@ export default async function rssBench(): Promise<Figure[]> {
     const space = `${DOCUMENTS.toLocaleString('en')} documents × ${BLOCKS} blocks in ${FOLDERS * 2} folders`;
     return [
       {
-        name: `first sync --once of ${space}: peak RSS of the process`, measured: Math.round(first.peakMiB), unit: 'MiB', target: { op: '<=', value: FIRST_SYNC_MIB },
+        name: `first sync --once of ${space}: peak RSS of the process`,
+        measured: Math.round(first.peakMiB),
+        unit: 'MiB',
+        target: { op: '<=', value: FIRST_SYNC_MIB },
         note: `limits off, ${first.seconds.toFixed(1)} s, ${requestsOf(first.stdout)} requests; the runtime alone (spacesync --version) peaks at ${Math.round(runtime.peakMiB)} MiB, node -e 0 at ${Math.round(node.peakMiB)} MiB`,
       },
-      { name: `idle sync --once beside the ${DOCUMENTS.toLocaleString('en')}-document mirror: peak RSS of the process`, measured: Math.round(idle.peakMiB), unit: 'MiB', target: { op: '<=', value: IDLE_ONCE_MIB }, note: `${idle.seconds.toFixed(1)} s, ${requestsOf(idle.stdout)} requests` },
-      { name: `the daemon beside the ${DOCUMENTS.toLocaleString('en')}-document mirror, idle after a full cycle: RSS`, measured: Math.round(daemon.rssMiB), unit: 'MiB', target: { op: '<=', value: IDLE_DAEMON_MIB }, note: `read from /proc 15 s after its first cycle was done and its CPU time stood still for 3 s (${daemon.seconds.toFixed(0)} s after it started): ${Math.round(daemon.settledMiB)} MiB then, before V8's memory reducer ran; node -e 0 peaks at ${Math.round(node.peakMiB)} MiB` },
-      { name: `first sync --once of ${DOCUMENTS.toLocaleString('en')} documents, limits off: wall time`, measured: Number(first.seconds.toFixed(1)), unit: 's', note: 'process start included; the service\'s budget would take ≥ 100 min' },
+      {
+        name: `idle sync --once beside the ${DOCUMENTS.toLocaleString('en')}-document mirror: peak RSS of the process`,
+        measured: Math.round(idle.peakMiB),
+        unit: 'MiB',
+        target: { op: '<=', value: IDLE_ONCE_MIB },
+        note: `${idle.seconds.toFixed(1)} s, ${requestsOf(idle.stdout)} requests`,
+      },
+      {
+        name: `the daemon beside the ${DOCUMENTS.toLocaleString('en')}-document mirror, idle after a full cycle: RSS`,
+        measured: Math.round(daemon.rssMiB),
+        unit: 'MiB',
+        target: { op: '<=', value: IDLE_DAEMON_MIB },
+        note: `read from /proc 15 s after its first cycle was done and its CPU time stood still for 3 s (${daemon.seconds.toFixed(0)} s after it started): ${Math.round(daemon.settledMiB)} MiB then, before V8's memory reducer ran; node -e 0 peaks at ${Math.round(node.peakMiB)} MiB`,
+      },
+      {
+        name: `first sync --once of ${DOCUMENTS.toLocaleString('en')} documents, limits off: wall time`,
+        measured: Number(first.seconds.toFixed(1)),
+        unit: 's',
+        note: "process start included; the service's budget would take ≥ 100 min",
+      },
     ];
   } finally {
     await server.close();

@@ -57,7 +57,10 @@ function cpuTicks(): { busy: number; ours: number } | undefined {
     // user nice system idle iowait irq softirq steal (guest time is already in user).
     const busy = cpu[0]! + cpu[1]! + cpu[2]! + (cpu[5] ?? 0) + (cpu[6] ?? 0) + (cpu[7] ?? 0);
     const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
     // Fields 14–17 of proc(5): utime, stime, cutime, cstime (f[0] is field 3).
     return { busy, ours: f[11]! + f[12]! + f[13]! + f[14]! };
   } catch {
@@ -94,7 +97,10 @@ async function runOne(file: string, timeoutMs: number): Promise<Outcome> {
   const ticksBefore = cpuTicks();
   const t0 = performance.now();
   const proc = spawn(process.execPath, [path.join(repo, 'bin', 'run-ts.js'), path.join(here, 'run.ts'), '--child', file], {
-    cwd: repo, stdio: ['ignore', 'inherit', 'inherit', 'pipe'], detached: true, env: { ...process.env, SPACESYNC_BENCH_RUN: RUN_ID },
+    cwd: repo,
+    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+    detached: true,
+    env: { ...process.env, SPACESYNC_BENCH_RUN: RUN_ID },
   });
   current = proc.pid;
   const problems: string[] = [];
@@ -152,9 +158,10 @@ async function runOne(file: string, timeoutMs: number): Promise<Outcome> {
     if ('error' in result) error ??= result.error;
     else figures = result.figures;
   } else error ??= 'its process ended without a result (see its output above)';
-  const otherCores = ticksBefore && ticksAfter && seconds > 0
-    ? Math.max(0, (ticksAfter.busy - ticksBefore.busy) - (ticksAfter.ours - ticksBefore.ours)) / TICKS_PER_SECOND / seconds
-    : undefined;
+  const otherCores =
+    ticksBefore && ticksAfter && seconds > 0
+      ? Math.max(0, ticksAfter.busy - ticksBefore.busy - (ticksAfter.ours - ticksBefore.ours)) / TICKS_PER_SECOND / seconds
+      : undefined;
   return { bench, figures, seconds, otherCores, ...(error ? { error } : {}), problems };
 }
 
@@ -181,7 +188,11 @@ const HEADLINES: ReadonlyArray<{ label: string; bench: string; match: RegExp }> 
   { label: 'initial pull of 500 documents × 40 blocks: wall time ÷ the rate-limit bound', bench: 'pull', match: /^initial pull: wall time ÷ rate-limit bound/ },
   { label: 'initial pull: requests ÷ (documents + folders + locations)', bench: 'pull', match: /^initial pull \S+: requests ÷/ },
   { label: 'idle poll: requests per cycle', bench: 'pull', match: /^idle poll: requests/ },
-  { label: 'one-block edit in a 1,000-block document: blocks written (a naive full rewrite in the notes)', bench: 'push', match: /^one-block edit: blocks written/ },
+  {
+    label: 'one-block edit in a 1,000-block document: blocks written (a naive full rewrite in the notes)',
+    bench: 'push',
+    match: /^one-block edit: blocks written/,
+  },
   { label: 'one-block edit: requests, the listing included', bench: 'push', match: /^one-block edit: all requests/ },
   { label: 'save → service latency through the daemon, p50', bench: 'push', match: /^save → service .*p50/ },
   { label: 'remote change → file latency through the daemon, p50', bench: 'latency', match: /^remote change → file updated, daemon polling .*p50/ },
@@ -212,11 +223,12 @@ function report(outcomes: Outcome[], started: Date, totalSeconds: number): strin
   const cores = os.cpus().length;
   const meanOther = measured.length ? measured.reduce((n, o) => n + o.otherCores! * o.seconds, 0) / measured.reduce((n, o) => n + o.seconds, 0) : undefined;
   const busiest = measured.reduce<Outcome | undefined>((m, o) => (!m || o.otherCores! > m.otherCores! ? o : m), undefined);
-  const noise = meanOther === undefined
-    ? 'The other work on the machine was not measured (no /proc).'
-    : meanOther >= 0.25
-      ? `**Other work was running on the machine**: on average ${meanOther.toFixed(2)} of its ${cores} cores were busy with it (${busiest!.otherCores!.toFixed(2)} during \`${busiest!.bench}\`), so times are slower and noisier than on an idle machine. The ratios that matter are measured within one run: a pull against the budget bound of the same run, an edit against a rewrite of the same document, the sync's share of a latency against the poll it waited for.`
-      : `The machine was otherwise quiet: other work used ${meanOther.toFixed(2)} of its ${cores} cores on average.`;
+  const noise =
+    meanOther === undefined
+      ? 'The other work on the machine was not measured (no /proc).'
+      : meanOther >= 0.25
+        ? `**Other work was running on the machine**: on average ${meanOther.toFixed(2)} of its ${cores} cores were busy with it (${busiest!.otherCores!.toFixed(2)} during \`${busiest!.bench}\`), so times are slower and noisier than on an idle machine. The ratios that matter are measured within one run: a pull against the budget bound of the same run, an edit against a rewrite of the same document, the sync's share of a latency against the poll it waited for.`
+        : `The machine was otherwise quiet: other work used ${meanOther.toFixed(2)} of its ${cores} cores on average.`;
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
   const lines = [
     '# Benchmark report',
@@ -234,7 +246,8 @@ function report(outcomes: Outcome[], started: Date, totalSeconds: number): strin
     '',
     '## All figures',
     '',
-    `| benchmark ${HEADER[0]}`, `|---${HEADER[1]}`,
+    `| benchmark ${HEADER[0]}`,
+    `|---${HEADER[1]}`,
     ...rows.map(({ bench, f }) => `| ${bench} ${row(f.name, f)}`),
     '',
     '## Runs',
@@ -243,7 +256,10 @@ function report(outcomes: Outcome[], started: Date, totalSeconds: number): strin
     '',
     '| benchmark | wall time | other work | result |',
     '|---|---|---|---|',
-    ...outcomes.map((o) => `| ${o.bench} | ${o.seconds.toFixed(1)} s | ${o.otherCores === undefined ? '—' : `${o.otherCores.toFixed(2)} cores`} | ${o.error ? `failed: ${cell(firstLine(o.error))}` : `${o.figures.length} figure${o.figures.length === 1 ? '' : 's'}`} |`),
+    ...outcomes.map(
+      (o) =>
+        `| ${o.bench} | ${o.seconds.toFixed(1)} s | ${o.otherCores === undefined ? '—' : `${o.otherCores.toFixed(2)} cores`} | ${o.error ? `failed: ${cell(firstLine(o.error))}` : `${o.figures.length} figure${o.figures.length === 1 ? '' : 's'}`} |`,
+    ),
     '',
   ];
   if (problems.length) lines.push('## Cleanup problems', '', ...problems, '');
@@ -255,7 +271,9 @@ async function main(): Promise<void> {
   const timeoutMs = (timeoutArg ? Number(timeoutArg.slice('--timeout='.length)) : 1200) * 1000;
   if (!(timeoutMs > 0)) throw new Error(`--timeout must be a number of seconds, not ${timeoutArg}`);
   const only = args.filter((a) => !a.startsWith('-'));
-  const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort()
+  const files = readdirSync(here)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort()
     .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)));
   if (files.length === 0) throw new Error(`no benchmark named ${only.join(', ')} in bench/`);
 
@@ -286,7 +304,9 @@ async function main(): Promise<void> {
   if (only.length === 0) {
     writeFileSync(path.join(here, 'REPORT.md'), report(outcomes, started, totalSeconds));
     const figures = outcomes.reduce((n, o) => n + o.figures.length, 0);
-    process.stdout.write(`\nwrote bench/REPORT.md (${figures} figures in ${(totalSeconds / 60).toFixed(1)} min${failed ? `, ${failed} benchmark(s) failed or did not clean up` : ''})\n`);
+    process.stdout.write(
+      `\nwrote bench/REPORT.md (${figures} figures in ${(totalSeconds / 60).toFixed(1)} min${failed ? `, ${failed} benchmark(s) failed or did not clean up` : ''})\n`,
+    );
   }
   process.exitCode = failed ? 1 : 0;
 }

@@ -8,9 +8,11 @@ async function rate(n: number, concurrency: number, one: (i: number) => Promise<
   for (let i = 0; i < Math.min(20, n); i++) await one(i); // warm up
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < n) await one(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await one(next++);
+    }),
+  );
   return n / ((performance.now() - t0) / 1000);
 }
 
@@ -28,7 +30,8 @@ export default async function serverBench(): Promise<Figure[]> {
     };
     const put = async (i: number) => {
       const r = await fetch(`${server.baseUrl}/blocks`, {
-        method: 'PUT', headers: { 'content-type': 'application/json' },
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ blocks: [{ id: blockIds[(i * 7) % blockIds.length]!, markdown: `edited paragraph number ${i}` }] }),
       });
       if (r.status !== 200) throw new Error(`PUT /blocks answered ${r.status}: ${await r.text()}`);
@@ -37,8 +40,20 @@ export default async function serverBench(): Promise<Figure[]> {
     const getRate = await rate(200, 4, get);
     const putRate = await rate(2000, 4, put);
     return [
-      { name: 'GET /blocks of a 1,000-block document, limits off', measured: Math.round(getRate), unit: 'requests/s', target: { op: '>=', value: 50 }, note: '4 concurrent clients; the service allows 100 requests/min' },
-      { name: 'PUT /blocks of one block in a 1,000-block document, limits off', measured: Math.round(putRate), unit: 'requests/s', target: { op: '>=', value: 200 }, note: '4 concurrent clients' },
+      {
+        name: 'GET /blocks of a 1,000-block document, limits off',
+        measured: Math.round(getRate),
+        unit: 'requests/s',
+        target: { op: '>=', value: 50 },
+        note: '4 concurrent clients; the service allows 100 requests/min',
+      },
+      {
+        name: 'PUT /blocks of one block in a 1,000-block document, limits off',
+        measured: Math.round(putRate),
+        unit: 'requests/s',
+        target: { op: '>=', value: 200 },
+        note: '4 concurrent clients',
+      },
     ];
   } finally {
     await server.close();

@@ -11,7 +11,9 @@ export interface ServerProcess {
 
 /** Starts `spacesync server --seed <fixtureFile> --admin` with `limitArgs` (`--limits off`…) and waits for its link. */
 export async function startServerProcess(fixtureFile: string, limitArgs: readonly string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['bin/dev.js', 'server', '--port', '0', '--seed', fixtureFile, ...limitArgs, '--admin'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['bin/dev.js', 'server', '--port', '0', '--seed', fixtureFile, ...limitArgs, '--admin'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const link = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     child.stdout!.on('data', (d) => {

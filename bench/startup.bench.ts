@@ -32,7 +32,10 @@ export default async function startup(): Promise<Figure[]> {
         const t0 = performance.now();
         execFileSync(process.execPath, args, { stdio: 'ignore' });
         wall[name].push(performance.now() - t0);
-        execFileSync(process.execPath, ['--import', PEAK_RSS_PRELOAD, ...args], { stdio: 'ignore', env: { ...process.env, SPACESYNC_BENCH_RSS_FILE: rssFile } });
+        execFileSync(process.execPath, ['--import', PEAK_RSS_PRELOAD, ...args], {
+          stdio: 'ignore',
+          env: { ...process.env, SPACESYNC_BENCH_RSS_FILE: rssFile },
+        });
         peak[name].push(Number(fs.readFileSync(rssFile, 'utf8')) / 1024);
       }
     }
@@ -43,8 +46,25 @@ export default async function startup(): Promise<Figure[]> {
   const m = (n: keyof typeof commands) => median(peak[n]);
   const note = `medians of ${RUNS}, interleaved: ${w('version').toFixed(0)} ms against node -e 0's ${w('node').toFixed(0)} ms; ${m('version').toFixed(1)} MiB against ${m('node').toFixed(1)} MiB`;
   return [
-    { name: 'spacesync --version ÷ node -e 0: wall time', measured: Number((w('version') / w('node')).toFixed(2)), unit: '×', target: { op: '<=', value: 1.5 }, note },
-    { name: 'spacesync --version ÷ node -e 0: peak RSS', measured: Number((m('version') / m('node')).toFixed(2)), unit: '×', target: { op: '<=', value: 1.3 }, note },
-    { name: 'spacesync --help (loads every command) ÷ node -e 0: wall time', measured: Number((w('help') / w('node')).toFixed(2)), unit: '×', note: `${w('help').toFixed(0)} ms, ${m('help').toFixed(1)} MiB peak` },
+    {
+      name: 'spacesync --version ÷ node -e 0: wall time',
+      measured: Number((w('version') / w('node')).toFixed(2)),
+      unit: '×',
+      target: { op: '<=', value: 1.5 },
+      note,
+    },
+    {
+      name: 'spacesync --version ÷ node -e 0: peak RSS',
+      measured: Number((m('version') / m('node')).toFixed(2)),
+      unit: '×',
+      target: { op: '<=', value: 1.3 },
+      note,
+    },
+    {
+      name: 'spacesync --help (loads every command) ÷ node -e 0: wall time',
+      measured: Number((w('help') / w('node')).toFixed(2)),
+      unit: '×',
+      note: `${w('help').toFixed(0)} ms, ${m('help').toFixed(1)} MiB peak`,
+    },
   ];
 }

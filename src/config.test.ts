@@ -28,14 +28,29 @@ describe('loadConfig', () => {
     const read = files({ [file]: JSON.stringify({ link: LINK, maxDeletePercent: 10, apiKey: 'file-key' }) });
     expect(loadConfig({ flags: { dir: '/m' }, env: {}, readFile: read })).toMatchObject({ link: LINK, apiKey: 'file-key', maxDeletePercent: 10 });
     const envLink = LINK.replace('ABCDEF', 'ENVENV');
-    expect(loadConfig({ flags: { dir: '/m' }, env: { SPACESYNC_LINK: envLink, SPACESYNC_API_KEY: 'env-key' }, readFile: read })).toMatchObject({ link: envLink, apiKey: 'env-key' });
+    expect(loadConfig({ flags: { dir: '/m' }, env: { SPACESYNC_LINK: envLink, SPACESYNC_API_KEY: 'env-key' }, readFile: read })).toMatchObject({
+      link: envLink,
+      apiKey: 'env-key',
+    });
     const flagLink = LINK.replace('ABCDEF', 'FLAGFL');
-    expect(loadConfig({ flags: { dir: '/m', link: flagLink, apiKey: 'flag-key' }, env: { SPACESYNC_LINK: envLink }, readFile: read })).toMatchObject({ link: flagLink, apiKey: 'flag-key' });
+    expect(loadConfig({ flags: { dir: '/m', link: flagLink, apiKey: 'flag-key' }, env: { SPACESYNC_LINK: envLink }, readFile: read })).toMatchObject({
+      link: flagLink,
+      apiKey: 'flag-key',
+    });
   });
 
   it('names every invalid field, its value and the file, and hides secrets', () => {
     const file = configPath('/m');
-    const read = files({ [file]: JSON.stringify({ link: 'https://x/links/SECRETID99/nope', maxDeletePercent: 120, poll: { minSeconds: 'fast' }, colour: 'red', apiKey: 'zz-secret' , git: { autoCommit: 'yes' } }) });
+    const read = files({
+      [file]: JSON.stringify({
+        link: 'https://x/links/SECRETID99/nope',
+        maxDeletePercent: 120,
+        poll: { minSeconds: 'fast' },
+        colour: 'red',
+        apiKey: 'zz-secret',
+        git: { autoCommit: 'yes' },
+      }),
+    });
     const e = errorOf(() => loadConfig({ flags: { dir: '/m' }, env: {}, readFile: read }));
     expect(e.code).toBe('config_invalid');
     expect(e.message).toContain(file);
@@ -62,7 +77,9 @@ describe('loadConfig', () => {
 
   it('rejects poll.maxSeconds below minSeconds', () => {
     const file = configPath('/m');
-    const e = errorOf(() => loadConfig({ flags: { dir: '/m' }, env: {}, readFile: files({ [file]: JSON.stringify({ poll: { minSeconds: 60, maxSeconds: 10 } }) }) }));
+    const e = errorOf(() =>
+      loadConfig({ flags: { dir: '/m' }, env: {}, readFile: files({ [file]: JSON.stringify({ poll: { minSeconds: 60, maxSeconds: 10 } }) }) }),
+    );
     expect(e.message).toMatch(/poll: maxSeconds must be at least minSeconds/);
   });
 

@@ -14,35 +14,45 @@ export const configSchema = z.strictObject({
   link: z.string().regex(LINK_SHAPE, 'must be a connection link of the form https://<host>/links/<LINK_ID>/api/v1').optional(),
   apiKey: z.string().min(1, 'must not be empty (leave it out when the link has no key)').optional(),
   dir: z.string().min(1, 'must name the folder to mirror into'),
-  poll: z.strictObject({
-    minSeconds: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.minSeconds),
-    maxSeconds: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.maxSeconds),
-    fullScanMinutes: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.fullScanMinutes),
-  }).default(DEFAULTS.poll)
+  poll: z
+    .strictObject({
+      minSeconds: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.minSeconds),
+      maxSeconds: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.maxSeconds),
+      fullScanMinutes: z.number().min(1, 'must be at least 1').default(DEFAULTS.poll.fullScanMinutes),
+    })
+    .default(DEFAULTS.poll)
     .refine((p) => p.maxSeconds >= p.minSeconds, { message: 'maxSeconds must be at least minSeconds' }),
   debounceMs: z.number().int('must be a whole number').min(0, 'must not be negative').default(DEFAULTS.debounceMs),
   maxDeletePercent: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').default(DEFAULTS.maxDeletePercent),
   ignore: z.array(z.string().min(1, 'patterns must not be empty')).default([]),
-  budget: z.strictObject({
-    requestsPerMinute: z.number().int().positive('must be positive').default(DEFAULTS.budget.requestsPerMinute),
-    requestsPerAddress10s: z.number().int().positive('must be positive').default(DEFAULTS.budget.requestsPerAddress10s),
-    blocksPerMinute: z.number().int().positive('must be positive').default(DEFAULTS.budget.blocksPerMinute),
-    reservePercent: z.number().min(0, 'must be between 0 and 90').max(90, 'must be between 0 and 90').default(DEFAULTS.budget.reservePercent),
-    // Multiplies the budgets' windows, to match a server run with --limit-scale (tests, benchmarks).
-    scale: z.number().positive('must be positive').default(DEFAULTS.budget.scale),
-  }).default(DEFAULTS.budget),
-  git: z.strictObject({
-    autoCommit: z.boolean().default(DEFAULTS.git.autoCommit),
-  }).default(DEFAULTS.git),
-  log: z.strictObject({
-    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.log.level),
-    file: z.boolean().default(DEFAULTS.log.file),
-  }).default(DEFAULTS.log),
+  budget: z
+    .strictObject({
+      requestsPerMinute: z.number().int().positive('must be positive').default(DEFAULTS.budget.requestsPerMinute),
+      requestsPerAddress10s: z.number().int().positive('must be positive').default(DEFAULTS.budget.requestsPerAddress10s),
+      blocksPerMinute: z.number().int().positive('must be positive').default(DEFAULTS.budget.blocksPerMinute),
+      reservePercent: z.number().min(0, 'must be between 0 and 90').max(90, 'must be between 0 and 90').default(DEFAULTS.budget.reservePercent),
+      // Multiplies the budgets' windows, to match a server run with --limit-scale (tests, benchmarks).
+      scale: z.number().positive('must be positive').default(DEFAULTS.budget.scale),
+    })
+    .default(DEFAULTS.budget),
+  git: z
+    .strictObject({
+      autoCommit: z.boolean().default(DEFAULTS.git.autoCommit),
+    })
+    .default(DEFAULTS.git),
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.log.level),
+      file: z.boolean().default(DEFAULTS.log.file),
+    })
+    .default(DEFAULTS.log),
   trashRetentionDays: z.number().int().min(0).default(DEFAULTS.trashRetentionDays),
-  versions: z.strictObject({
-    keepDays: z.number().int('must be a whole number').min(0, 'must not be negative').default(DEFAULTS.versions.keepDays),
-    maxMiB: z.number().min(0, 'must not be negative').default(DEFAULTS.versions.maxMiB),
-  }).default(DEFAULTS.versions),
+  versions: z
+    .strictObject({
+      keepDays: z.number().int('must be a whole number').min(0, 'must not be negative').default(DEFAULTS.versions.keepDays),
+      maxMiB: z.number().min(0, 'must not be negative').default(DEFAULTS.versions.maxMiB),
+    })
+    .default(DEFAULTS.versions),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -82,7 +92,11 @@ function readFileIfPresent(file: string): string | undefined {
       };
       let p = path.dirname(file);
       while (path.dirname(p) !== p && !exists(p)) p = path.dirname(p);
-      throw new SpacesyncError('usage', `${p} is a file, not a folder, so it holds no .spacesync/config.json. Pass the mirror folder with --dir (or SPACESYNC_DIR).`, { cause: e });
+      throw new SpacesyncError(
+        'usage',
+        `${p} is a file, not a folder, so it holds no .spacesync/config.json. Pass the mirror folder with --dir (or SPACESYNC_DIR).`,
+        { cause: e },
+      );
     }
     throw new SpacesyncError('config_invalid', `Cannot read the config file ${file}: ${(e as Error).message}. Check its permissions.`, { cause: e });
   }
@@ -95,10 +109,10 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unkno
       const where = issue.path.length ? issue.path.join('.') : '(top level)';
       let got: unknown = input;
       for (const key of issue.path) got = got && typeof got === 'object' ? (got as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
-      const shown = typeof got === 'string' && issue.path[0] === 'link' ? describeLink(got)
-        : issue.path[0] === 'apiKey' ? '[hidden]' : JSON.stringify(got);
+      const shown = typeof got === 'string' && issue.path[0] === 'link' ? describeLink(got) : issue.path[0] === 'apiKey' ? '[hidden]' : JSON.stringify(got);
       let message = issue.message;
-      if (issue.code === 'unrecognized_keys') message = `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (see sync.config.example.json for the options)`;
+      if (issue.code === 'unrecognized_keys')
+        message = `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (see sync.config.example.json for the options)`;
       else if (issue.code === 'invalid_type') message = `must be ${issue.expected}`;
       return `  - ${where}: ${message}${got === undefined || issue.code === 'unrecognized_keys' ? '' : ` (got ${shown})`}`;
     })
@@ -125,7 +139,10 @@ export function loadConfig(input: LoadConfigInput = {}): Config {
   const file = flags.config ? path.resolve(cwd, flags.config) : configPath(dir);
   const text = read(file);
   if (text === undefined && flags.config) {
-    throw new SpacesyncError('config_missing', `The config file ${file} does not exist. Check the --config path, or create one with \`spacesync init DIR --link URL\`.`);
+    throw new SpacesyncError(
+      'config_missing',
+      `The config file ${file} does not exist. Check the --config path, or create one with \`spacesync init DIR --link URL\`.`,
+    );
   }
 
   let fromFile: Record<string, unknown> = {};
@@ -134,7 +151,10 @@ export function loadConfig(input: LoadConfigInput = {}): Config {
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      throw new SpacesyncError('config_invalid', `The config file ${file} is not valid JSON (${(e as Error).message}). Fix it, or move it away and run \`spacesync init\` again.`);
+      throw new SpacesyncError(
+        'config_invalid',
+        `The config file ${file} is not valid JSON (${(e as Error).message}). Fix it, or move it away and run \`spacesync init\` again.`,
+      );
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new SpacesyncError('config_invalid', `The config file ${file} must hold a JSON object of options (see sync.config.example.json).`);
@@ -144,9 +164,10 @@ export function loadConfig(input: LoadConfigInput = {}): Config {
 
   const merged: Record<string, unknown> = { ...fromFile };
   // A dir inside the file is relative to the file's folder's owner (the mirror root).
-  merged.dir = flags.dir !== undefined || env.SPACESYNC_DIR !== undefined || fromFile.dir === undefined
-    ? dir
-    : path.resolve(path.dirname(path.dirname(file)), String(fromFile.dir));
+  merged.dir =
+    flags.dir !== undefined || env.SPACESYNC_DIR !== undefined || fromFile.dir === undefined
+      ? dir
+      : path.resolve(path.dirname(path.dirname(file)), String(fromFile.dir));
   const link = flags.link ?? env.SPACESYNC_LINK ?? fromFile.link;
   if (link !== undefined) merged.link = typeof link === 'string' ? normalizeLink(link) : link;
   const apiKey = flags.apiKey ?? env.SPACESYNC_API_KEY ?? fromFile.apiKey;
@@ -156,7 +177,10 @@ export function loadConfig(input: LoadConfigInput = {}): Config {
   const result = configSchema.safeParse(merged);
   if (!result.success) {
     const source = text === undefined ? 'the command line and environment' : `${file} (with the command line and environment)`;
-    throw new SpacesyncError('config_invalid', `The configuration from ${source} is invalid:\n${describeIssues(result.error.issues, merged)}\nFix these and run the command again.`);
+    throw new SpacesyncError(
+      'config_invalid',
+      `The configuration from ${source} is invalid:\n${describeIssues(result.error.issues, merged)}\nFix these and run the command again.`,
+    );
   }
   return result.data;
 }
@@ -164,7 +188,10 @@ export function loadConfig(input: LoadConfigInput = {}): Config {
 /** The link is required by commands that talk to a space; say where to put it when it is missing. */
 export function requireLink(config: Config): string {
   if (!config.link) {
-    throw new SpacesyncError('config_missing', `No connection link for ${config.dir}. Pass --link URL, set SPACESYNC_LINK, or run \`spacesync init ${config.dir} --link URL\` once.`);
+    throw new SpacesyncError(
+      'config_missing',
+      `No connection link for ${config.dir}. Pass --link URL, set SPACESYNC_LINK, or run \`spacesync init ${config.dir} --link URL\` once.`,
+    );
   }
   return config.link;
 }

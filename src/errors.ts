@@ -3,18 +3,37 @@
 
 export type ErrorCode =
   // configuration and command line
-  | 'config_invalid' | 'config_missing' | 'usage'
+  | 'config_invalid'
+  | 'config_missing'
+  | 'usage'
   // the API client
-  | 'rate_limited' | 'not_found' | 'validation' | 'auth_missing' | 'auth_rejected' | 'link_not_found'
-  | 'server' | 'network' | 'timeout' | 'maybe_applied' | 'bad_response' | 'unavailable' | 'too_large' | 'cancelled'
+  | 'rate_limited'
+  | 'not_found'
+  | 'validation'
+  | 'auth_missing'
+  | 'auth_rejected'
+  | 'link_not_found'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'maybe_applied'
+  | 'bad_response'
+  | 'unavailable'
+  | 'too_large'
+  | 'cancelled'
   // the dialect
   | 'dialect_input'
   // local state
-  | 'journal_corrupt' | 'journal_newer' | 'locked' | 'mirror_io'
+  | 'journal_corrupt'
+  | 'journal_newer'
+  | 'locked'
+  | 'mirror_io'
   // sync decisions
-  | 'refused_safety' | 'not_implemented'
+  | 'refused_safety'
+  | 'not_implemented'
   // git backups
-  | 'git_missing' | 'git_failed'
+  | 'git_missing'
+  | 'git_failed'
   // the service manager (systemd, launchd)
   | 'service_failed';
 

@@ -29,21 +29,23 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     logger.child = redacted as unknown as Logger['child'];
     return logger;
   };
-  return guard(pino(
-    {
-      name: options.name ?? 'spacesync',
-      level: options.level ?? 'info',
-      base: undefined,
-      hooks: {
-        logMethod(args, method) {
-          const clean = args.map((a) => (typeof a === 'string' ? redactText(a, secrets) : redactValue(a, secrets)));
-          return method.apply(this, clean as Parameters<typeof method>);
+  return guard(
+    pino(
+      {
+        name: options.name ?? 'spacesync',
+        level: options.level ?? 'info',
+        base: undefined,
+        hooks: {
+          logMethod(args, method) {
+            const clean = args.map((a) => (typeof a === 'string' ? redactText(a, secrets) : redactValue(a, secrets)));
+            return method.apply(this, clean as Parameters<typeof method>);
+          },
+        },
+        formatters: {
+          log: (obj) => redactValue(obj, secrets) as Record<string, unknown>,
         },
       },
-      formatters: {
-        log: (obj) => redactValue(obj, secrets) as Record<string, unknown>,
-      },
-    },
-    options.destination ?? pino.destination(1),
-  ));
+      options.destination ?? pino.destination(1),
+    ),
+  );
 }

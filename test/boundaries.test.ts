@@ -58,7 +58,10 @@ describe('layer boundaries', () => {
     ['src/core/x.test.ts', "import fs from 'node:fs';\nexport const a = fs;"],
     ['src/sync/cycle/x.ts', "import { x } from '../pull/index.js';\nimport { y } from '../push/index.js';\nexport const a = [x, y];"],
     ['src/sync/daemon/x.ts', "import { x } from '../cycle/index.js';\nimport { y } from '../session/index.js';\nexport const a = [x, y];"],
-    ['src/sync/pull/x.ts', "import { x } from './pullDocument.js';\nimport { y } from '../session/index.js';\nimport { z } from '../../core/merge.js';\nexport const a = [x, y, z];"],
+    [
+      'src/sync/pull/x.ts',
+      "import { x } from './pullDocument.js';\nimport { y } from '../session/index.js';\nimport { z } from '../../core/merge.js';\nexport const a = [x, y, z];",
+    ],
     ['src/sync/push/x.ts', "import { x } from '../versions/index.js';\nexport const a = x;"],
     ['src/sync/index.ts', "export { x } from './push/index.js';"],
     ['src/cli/x.ts', "import { x } from '../sync/index.js';\nexport const a = x;"],

@@ -34,8 +34,13 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
   beforeAll(async () => {
     const packed = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
     pack = (JSON.parse(packed.stdout) as PackResult[])[0]!;
-    process.stdout.write(`package: ${pack.filename}, ${(pack.size / 1024).toFixed(0)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${pack.files.length} files\n`);
-    await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', path.join(tmp, pack.filename)], { cwd: tmp, maxBuffer: 64 * 1024 * 1024 });
+    process.stdout.write(
+      `package: ${pack.filename}, ${(pack.size / 1024).toFixed(0)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${pack.files.length} files\n`,
+    );
+    await run('npm', ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', path.join(tmp, pack.filename)], {
+      cwd: tmp,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   }, INSTALL_MS);
 
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -62,7 +67,10 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
   });
 
   it('serves the demo space with `spacesync server` and mirrors it with `init` and `sync --once`', async () => {
-    const server = spawnCli(['server', '--port', '0', '--seed', path.join(installed, 'fixtures', 'spaces', 'demo.json'), '--limits', 'off', '--link', 'package-link-0001'], opts());
+    const server = spawnCli(
+      ['server', '--port', '0', '--seed', path.join(installed, 'fixtures', 'spaces', 'demo.json'), '--limits', 'off', '--link', 'package-link-0001'],
+      opts(),
+    );
     try {
       await server.waitFor(/^spacesync server listening: \S+$/m, 'stdout');
       const link = /^spacesync server listening: (\S+)$/m.exec(server.output().stdout)![1]!;

@@ -18,7 +18,12 @@ function terminal() {
   return { lines, stream: { write: (s: string) => lines.push(...s.split('\n').filter(Boolean)), isTTY: false } };
 }
 
-const fileLines = (r: string) => fs.readFileSync(logFilePath(r), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const fileLines = (r: string) =>
+  fs
+    .readFileSync(logFilePath(r), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('createCliLogger', () => {
   it('writes JSON lines to .spacesync/logs/spacesync.log and only warnings and SHOW lines to the terminal', () => {
@@ -62,7 +67,7 @@ describe('createCliLogger', () => {
     expect(t.lines[2]).toMatch(/^\s+Error: boom$/);
   });
 
-  it('an error line carries the error\'s own message, which says what to do', () => {
+  it("an error line carries the error's own message, which says what to do", () => {
     const t = terminal();
     const { logger, close } = createCliLogger({ root: root(), level: 'info', terminal: t.stream });
     logger.error({ err: new SpacesyncError('network', 'Could not reach the service. Check the network connection.') }, 'cycle failed');
@@ -119,7 +124,11 @@ describe('createCliLogger', () => {
     for (const name of fs.readdirSync(dir)) expect(fs.statSync(path.join(dir, name)).size).toBeLessThanOrEqual(400);
     // The newest lines are in the current file, the ones before in .1, in order.
     const current = fileLines(r).map((l) => l.i as number);
-    const older = fs.readFileSync(`${logFilePath(r)}.1`, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { i: number }).i);
+    const older = fs
+      .readFileSync(`${logFilePath(r)}.1`, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { i: number }).i);
     expect(current.at(-1)).toBe(39);
     expect(older.at(-1)).toBe(current[0]! - 1);
   });

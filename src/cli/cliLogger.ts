@@ -98,11 +98,27 @@ export function createCliLogger(options: CliLoggerOptions): CliLogger {
   try {
     if (options.file !== false) {
       file = openLogFile(options.root, options.rotation, (e) => {
-        terminal.write(formatRecord({ level: LEVEL.warn!, msg: `cannot write the log file ${logFilePath(options.root)} (${e.message}); logging to it stopped. Free some disk space or fix the folder's permissions, then restart spacesync.` }, { verbose: false, color }));
+        terminal.write(
+          formatRecord(
+            {
+              level: LEVEL.warn!,
+              msg: `cannot write the log file ${logFilePath(options.root)} (${e.message}); logging to it stopped. Free some disk space or fix the folder's permissions, then restart spacesync.`,
+            },
+            { verbose: false, color },
+          ),
+        );
       });
     }
   } catch (e) {
-    terminal.write(formatRecord({ level: LEVEL.warn!, msg: `cannot open the log file ${logFilePath(options.root)} (${(e as Error).message}); logging to the terminal only. Check the folder's permissions.` }, { verbose: false, color }));
+    terminal.write(
+      formatRecord(
+        {
+          level: LEVEL.warn!,
+          msg: `cannot open the log file ${logFilePath(options.root)} (${(e as Error).message}); logging to the terminal only. Check the folder's permissions.`,
+        },
+        { verbose: false, color },
+      ),
+    );
   }
 
   const destination = {

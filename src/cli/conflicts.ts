@@ -48,8 +48,14 @@ async function describeConflict(root: string, c: ConflictRecord): Promise<Confli
   const copy = await readText(root, c.copyPath);
   const diff = file !== null && copy !== null ? diffBlocks(fileBlocks(file), fileBlocks(copy)) : [];
   return {
-    id: c.id, docId: c.docId, path: c.path, copyPath: c.copyPath, createdAt: c.createdAt, resolvedAt: c.resolvedAt,
-    fileExists: file !== null, copyExists: copy !== null,
+    id: c.id,
+    docId: c.docId,
+    path: c.path,
+    copyPath: c.copyPath,
+    createdAt: c.createdAt,
+    resolvedAt: c.resolvedAt,
+    fileExists: file !== null,
+    copyExists: copy !== null,
     diff: diff.map((l) => ({ op: l.op, ...l.block })),
   };
 }
@@ -58,11 +64,11 @@ function formatConflict(v: ConflictView, dir: string, now: Date): string[] {
   const lines = [`#${v.id}  ${v.path}  (${localTime(v.createdAt)}, ${ago(v.createdAt, now)}${v.resolvedAt ? `; resolved ${localTime(v.resolvedAt)}` : ''})`];
   lines.push(`    your version: ${v.copyPath}${v.copyExists ? '' : ' (deleted)'}`);
   if (!v.copyExists && !v.resolvedAt) lines.push(`    The copy is gone: mark this done with \`spacesync conflicts resolve ${v.id} --dir ${dir}\`.`);
-  else if (!v.fileExists) lines.push('    The document\'s file is gone (moved or deleted); compare the copy with the document by hand.');
+  else if (!v.fileExists) lines.push("    The document's file is gone (moved or deleted); compare the copy with the document by hand.");
   else {
     const shown = formatDiff(v.diff.map(({ op, ...block }) => ({ op, block })));
     if (shown.length === 0) lines.push('    The copy and the file now hold the same blocks: nothing is left to merge.');
-    else lines.push('    (- only in the file: the space\'s version; + only in your copy)', ...shown.map((l) => `    ${l}`));
+    else lines.push("    (- only in the file: the space's version; + only in your copy)", ...shown.map((l) => `    ${l}`));
   }
   return lines;
 }
@@ -92,7 +98,9 @@ async function listConflicts(flags: ConflictsFlags): Promise<number> {
       out(`No ${flags.all ? '' : 'open '}conflicts in ${root}.`);
       return 0;
     }
-    out(`${views.length} ${flags.all ? '' : 'open '}conflict${views.length === 1 ? '' : 's'} in ${root}. The space's version stayed in each document; yours is in the copy beside it, never synced.`);
+    out(
+      `${views.length} ${flags.all ? '' : 'open '}conflict${views.length === 1 ? '' : 's'} in ${root}. The space's version stayed in each document; yours is in the copy beside it, never synced.`,
+    );
     const now = new Date();
     for (const v of views) {
       out('');
@@ -114,7 +122,10 @@ async function resolveConflict(which: string, flags: ResolveFlags): Promise<numb
     const dir = shellQuote(root);
     const found = journal ? findConflict(journal, root, which) : undefined;
     if (!journal || !found) {
-      throw new SpacesyncError('usage', `No conflict "${which}" in ${root}. List them with \`spacesync conflicts --dir ${dir}\` and pass a number or a copy's path from that list.`);
+      throw new SpacesyncError(
+        'usage',
+        `No conflict "${which}" in ${root}. List them with \`spacesync conflicts --dir ${dir}\` and pass a number or a copy's path from that list.`,
+      );
     }
     const out = (line: string) => process.stdout.write(`${line}\n`);
     if (found.resolvedAt === null) {
@@ -125,13 +136,18 @@ async function resolveConflict(which: string, flags: ResolveFlags): Promise<numb
     }
     if (flags.deleteCopy) {
       // Only ever a conflict copy inside the mirror: never the document's own file.
-      if (!isConflictCopy(found.copyPath)) throw new SpacesyncError('usage', `${found.copyPath} is not named like a conflict copy, so it was not deleted. Delete it by hand if you are sure.`);
+      if (!isConflictCopy(found.copyPath))
+        throw new SpacesyncError('usage', `${found.copyPath} is not named like a conflict copy, so it was not deleted. Delete it by hand if you are sure.`);
       try {
         await fsp.rm(resolveInRoot(root, found.copyPath));
         out(`Deleted the copy ${found.copyPath}.`);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new SpacesyncError('mirror_io', `Could not delete the copy ${found.copyPath}: ${(e as Error).message}. The conflict is marked resolved; delete the copy by hand.`, { cause: e });
+          throw new SpacesyncError(
+            'mirror_io',
+            `Could not delete the copy ${found.copyPath}: ${(e as Error).message}. The conflict is marked resolved; delete the copy by hand.`,
+            { cause: e },
+          );
         }
         out(`The copy ${found.copyPath} was already gone.`);
       }
@@ -155,8 +171,8 @@ export function registerConflicts(program: Command, wrap: Wrap): void {
     .action(wrap(async (flags: ConflictsFlags) => withJsonErrors(flags.json, () => listConflicts(flags))));
   conflicts
     .command('resolve')
-    .description('mark a conflict resolved, by its number or its copy\'s path')
-    .argument('<copy-or-number>', 'the conflict copy\'s path, or the conflict\'s number from the list')
+    .description("mark a conflict resolved, by its number or its copy's path")
+    .argument('<copy-or-number>', "the conflict copy's path, or the conflict's number from the list")
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--delete-copy', 'delete the conflict copy as well')

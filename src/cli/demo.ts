@@ -27,11 +27,17 @@ function checkFolder(root: string): void {
   if (st && !st.isDirectory()) throw new SpacesyncError('usage', `${root} is a file, not a folder. Give the demo a new folder to fill: spacesync demo DIR.`);
   if (!st || existsSync(demoDataFile(root))) return;
   if (existsSync(configPath(root))) {
-    throw new SpacesyncError('refused_safety', `${root} is already synced with a space, so the demo left it alone. Give the demo a folder of its own: spacesync demo DIR.`);
+    throw new SpacesyncError(
+      'refused_safety',
+      `${root} is already synced with a space, so the demo left it alone. Give the demo a folder of its own: spacesync demo DIR.`,
+    );
   }
   const entries = readdirSync(root).filter((n) => n !== '.DS_Store');
   if (entries.length > 0) {
-    throw new SpacesyncError('refused_safety', `${root} is not empty, and the demo would write its sample files among yours. Give it a new or empty folder: spacesync demo DIR.`);
+    throw new SpacesyncError(
+      'refused_safety',
+      `${root} is not empty, and the demo would write its sample files among yours. Give it a new or empty folder: spacesync demo DIR.`,
+    );
   }
 }
 
@@ -52,7 +58,9 @@ function writeDemoConfig(root: string, link: string): void {
   let existing: Record<string, unknown> = {};
   try {
     existing = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch { /* a first run, or a file to replace */ }
+  } catch {
+    /* a first run, or a file to replace */
+  }
   const config = { poll: { minSeconds: 2, maxSeconds: 6 }, ...existing, link };
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);

@@ -15,10 +15,15 @@ function pushedWhat(t: DocumentTask | undefined): string {
   const d = t?.decision;
   if (!d) return 'sent';
   if (d.create) return 'new';
-  if (d.trash) return 'deleted here: moved to the space\'s trash';
+  if (d.trash) return "deleted here: moved to the space's trash";
   const words: string[] = [];
   if (d.rename !== undefined) words.push(`renamed from "${t.record?.title ?? '?'}"`);
-  if (d.move) words.push(d.rename !== undefined ? 'moved' : `moved from ${path.posix.dirname(t.record?.path ?? '') === '.' ? 'the top level' : `${path.posix.dirname(t.record!.path)}/`}`);
+  if (d.move)
+    words.push(
+      d.rename !== undefined
+        ? 'moved'
+        : `moved from ${path.posix.dirname(t.record?.path ?? '') === '.' ? 'the top level' : `${path.posix.dirname(t.record!.path)}/`}`,
+    );
   if (d.content === 'push' || d.content === 'merge' || d.content === 'create') words.push('edited');
   return words.join(' and ') || 'sent';
 }
@@ -57,16 +62,20 @@ export function describePull(result: PullCycleResult): string | null {
     ['new', result.written.filter((w) => w.mode === 'new' && !trash(w.path)).map((w) => stem(w.path))],
     ['updated', result.written.filter((w) => w.mode !== 'new').map((w) => stem(w.path))],
     ['deleted, kept in Trash/', result.written.filter((w) => w.mode === 'new' && trash(w.path)).map((w) => stem(w.path))],
-    ['moved', [...result.moved.map((m) => `${stem(m.to)} to ${path.posix.dirname(m.to) === '.' ? 'the top level' : `${path.posix.dirname(m.to)}/`}`), ...result.folderMoves.map((m) => `folder ${m.from} to ${m.to}`)]],
-    ['purged from the space\'s trash (files kept in .spacesync/purged/)', result.purged.map((p) => stem(p.from))],
+    [
+      'moved',
+      [
+        ...result.moved.map((m) => `${stem(m.to)} to ${path.posix.dirname(m.to) === '.' ? 'the top level' : `${path.posix.dirname(m.to)}/`}`),
+        ...result.folderMoves.map((m) => `folder ${m.from} to ${m.to}`),
+      ],
+    ],
+    ["purged from the space's trash (files kept in .spacesync/purged/)", result.purged.map((p) => stem(p.from))],
     ['new folders', result.createdDirs.filter((d) => !builtIn.has(d) && !result.folderMoves.some((m) => m.to === d))],
     ['folders removed', result.removedDirs],
   ];
   const busy = groups.filter(([, names]) => names.length > 0);
   if (busy.length === 0) return null;
   const counts = busy.map(([kind, names]) => `${names.length} ${kind}`).join(', ');
-  const named = busy.length === 1
-    ? nameList(busy[0]![1])
-    : busy.map(([kind, names]) => `${nameList(names, 2)} (${kind.replace(/ \(.*$/, '')})`).join(', ');
+  const named = busy.length === 1 ? nameList(busy[0]![1]) : busy.map(([kind, names]) => `${nameList(names, 2)} (${kind.replace(/ \(.*$/, '')})`).join(', ');
   return `Pulled: ${counts} (${count(result.requests, 'request')}): ${named}.`;
 }

@@ -14,8 +14,11 @@ describe('the words every command shares', () => {
   });
 
   it('lists indented lines up to a maximum and says what shows the rest', () => {
-    expect(indentedList(['a', 'b', 'c'], (s) => s.toUpperCase(), { indent: '  ', max: 2, more: '--json lists them all' }))
-      .toEqual(['  A', '  B', '  … and 1 more (--json lists them all)']);
+    expect(indentedList(['a', 'b', 'c'], (s) => s.toUpperCase(), { indent: '  ', max: 2, more: '--json lists them all' })).toEqual([
+      '  A',
+      '  B',
+      '  … and 1 more (--json lists them all)',
+    ]);
     expect(indentedList(['a'], (s) => s, { indent: '  ', max: 2 })).toEqual(['  a']);
   });
 

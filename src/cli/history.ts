@@ -25,15 +25,17 @@ export function mirrorPath(root: string, file: string): string {
 }
 
 const CAUSES: Record<string, string> = {
-  merge: 'your file, before the space\'s changes were merged into it',
-  conflict: 'your file, before a conflict put the space\'s version in it',
+  merge: "your file, before the space's changes were merged into it",
+  conflict: "your file, before a conflict put the space's version in it",
   restore: 'the file, before a restore wrote another version over it',
-  push: 'the space\'s blocks, before the push changed them',
+  push: "the space's blocks, before the push changed them",
 };
 
 export function describeVersion(v: HistoryRecord): string {
   const s = v.summary;
-  const changed = [s.edited ? `${s.edited} edited` : '', s.added ? `${s.added} added` : '', s.removed ? `${s.removed} removed` : ''].filter(Boolean).join(', ') || 'no block changed';
+  const changed =
+    [s.edited ? `${s.edited} edited` : '', s.added ? `${s.added} added` : '', s.removed ? `${s.removed} removed` : ''].filter(Boolean).join(', ') ||
+    'no block changed';
   return `${CAUSES[v.cause] ?? v.cause}${v.request ? ` (${v.request})` : ''}: blocks ${changed} since`;
 }
 
@@ -53,10 +55,14 @@ async function runHistory(file: string | undefined, flags: HistoryFlags): Promis
       return 0;
     }
     if (list.length === 0) {
-      process.stdout.write(`No versions${rel ? ` of "${rel}"` : ''}: the sync has replaced or deleted nothing${rel ? ' of it' : ''} since the history began (or retention pruned it).\n`);
+      process.stdout.write(
+        `No versions${rel ? ` of "${rel}"` : ''}: the sync has replaced or deleted nothing${rel ? ' of it' : ''} since the history began (or retention pruned it).\n`,
+      );
       return 0;
     }
-    const lines = [`${list.length} version${list.length === 1 ? '' : 's'}${rel ? ` of "${rel}"` : ''}, newest first (restore one with \`spacesync restore FILE --version N\`):`];
+    const lines = [
+      `${list.length} version${list.length === 1 ? '' : 's'}${rel ? ` of "${rel}"` : ''}, newest first (restore one with \`spacesync restore FILE --version N\`):`,
+    ];
     for (const v of list) {
       lines.push(`  ${String(v.id).padStart(4)}  ${localTime(v.at)}  ${v.side === 'local' ? 'local ' : 'remote'}  ${v.path}`);
       lines.push(`        ${describeVersion(v)}${v.versionFile ? `; kept in ${v.versionFile}` : ''}`);

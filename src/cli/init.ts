@@ -34,18 +34,38 @@ function initError(e: SpacesyncError, host: string): SpacesyncError {
   const keep = { cause: e, details: e.details ?? {} };
   switch (e.code) {
     case 'link_not_found':
-      return new SpacesyncError('link_not_found', `The service at ${host} does not know this connection link (404): it was deleted, revoked or mistyped. Nothing was written. ${COPY_AGAIN}`, keep);
+      return new SpacesyncError(
+        'link_not_found',
+        `The service at ${host} does not know this connection link (404): it was deleted, revoked or mistyped. Nothing was written. ${COPY_AGAIN}`,
+        keep,
+      );
     case 'auth_missing':
-      return new SpacesyncError('auth_missing', `This connection link needs an API key, and none was given. Nothing was written. Run init again with --api-key KEY (or SPACESYNC_API_KEY), using the key created with the link.`, keep);
+      return new SpacesyncError(
+        'auth_missing',
+        `This connection link needs an API key, and none was given. Nothing was written. Run init again with --api-key KEY (or SPACESYNC_API_KEY), using the key created with the link.`,
+        keep,
+      );
     case 'auth_rejected':
-      return new SpacesyncError('auth_rejected', `The service at ${host} did not accept the API key given for this link. Nothing was written. Check the key (it is shown once, when the link is created in the app) and run init again with the right --api-key.`, keep);
+      return new SpacesyncError(
+        'auth_rejected',
+        `The service at ${host} did not accept the API key given for this link. Nothing was written. Check the key (it is shown once, when the link is created in the app) and run init again with the right --api-key.`,
+        keep,
+      );
     case 'network':
     case 'timeout': {
       if (speaksNoTls(e)) {
-        return new SpacesyncError('network', `The server at ${host} does not speak TLS (https://): it answered in plain HTTP. Nothing was written. If it is a local or test server, try the link with http:// instead of https://.`, keep);
+        return new SpacesyncError(
+          'network',
+          `The server at ${host} does not speak TLS (https://): it answered in plain HTTP. Nothing was written. If it is a local or test server, try the link with http:// instead of https://.`,
+          keep,
+        );
       }
       const why = e.cause instanceof Error ? e.cause.message : e.code === 'timeout' ? 'no answer in time' : 'no connection';
-      return new SpacesyncError(e.code, `Could not reach the service at ${host} to check the link (${why}). Nothing was written. Check the network connection and the host part of the link, then run init again.`, keep);
+      return new SpacesyncError(
+        e.code,
+        `Could not reach the service at ${host} to check the link (${why}). Nothing was written. Check the network connection and the host part of the link, then run init again.`,
+        keep,
+      );
     }
     default:
       return new SpacesyncError(e.code, `Checking the link failed: ${e.message} Nothing was written; run init again once that is fixed.`, keep);
@@ -65,7 +85,7 @@ function hostOf(link: string): string {
   try {
     return new URL(link).host;
   } catch {
-    return 'the link\'s host';
+    return "the link's host";
   }
 }
 
@@ -81,9 +101,14 @@ function readExisting(file: string, force: boolean): Record<string, unknown> | u
   try {
     const parsed = JSON.parse(text) as unknown;
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   if (force) return {};
-  throw new SpacesyncError('config_invalid', `The existing config file ${file} is not a JSON object of options, so it was left as it is. Fix it, or run init again with --force to replace it.`);
+  throw new SpacesyncError(
+    'config_invalid',
+    `The existing config file ${file} is not a JSON object of options, so it was left as it is. Fix it, or run init again with --force to replace it.`,
+  );
 }
 
 /** Writes the file aside with mode 0600 and renames it into place: never half written, never readable by others. */
@@ -98,11 +123,17 @@ export async function runInit(o: InitOptions): Promise<number> {
   // One spelling stored and compared: `…/api/v1/` and `…/api/v1` are the same link.
   const link = o.link === undefined ? undefined : normalizeLink(o.link);
   if (!link) {
-    throw new SpacesyncError('usage', `init needs the space's connection link: spacesync init ${shellQuote(o.dir)} --link ${LINK_FORM} (or set SPACESYNC_LINK). The link is made in the app.`);
+    throw new SpacesyncError(
+      'usage',
+      `init needs the space's connection link: spacesync init ${shellQuote(o.dir)} --link ${LINK_FORM} (or set SPACESYNC_LINK). The link is made in the app.`,
+    );
   }
   // The value is never echoed: a mistyped link is still a secret.
   if (!configSchema.shape.link.safeParse(link).success) {
-    throw new SpacesyncError('config_invalid', `The link given to init is not a connection link: it must look like ${LINK_FORM}. Nothing was written. ${COPY_AGAIN}`);
+    throw new SpacesyncError(
+      'config_invalid',
+      `The link given to init is not a connection link: it must look like ${LINK_FORM}. Nothing was written. ${COPY_AGAIN}`,
+    );
   }
   const apiKey = o.apiKey === undefined || o.apiKey === '' ? undefined : o.apiKey;
   const root = path.resolve(o.cwd, o.dir);
@@ -112,7 +143,10 @@ export async function runInit(o: InitOptions): Promise<number> {
   const file = configPath(root);
   const existing = readExisting(file, o.force);
   if (existing && typeof existing.link === 'string' && normalizeLink(existing.link) !== link && !o.force) {
-    throw new SpacesyncError('refused_safety', `${root} is already connected to another link (${describeLink(existing.link)}), so its config was left as it is. Run init again with --force to connect it to the new link.`);
+    throw new SpacesyncError(
+      'refused_safety',
+      `${root} is already connected to another link (${describeLink(existing.link)}), so its config was left as it is. Run init again with --force to connect it to the new link.`,
+    );
   }
 
   // A person is waiting: one quick retry, then the answer (the daemon's client is more patient).
@@ -143,7 +177,9 @@ export async function runInit(o: InitOptions): Promise<number> {
   o.out(`Connected to the space "${info.space.name}" (time zone ${info.space.timezone}) through ${describeLink(link)}.`);
   o.out(`Wrote ${file} (readable only by you: it holds the link${apiKey ? ' and the API key' : ''}).`);
   if (replaced && existsSync(journalPath(root))) {
-    o.out(`Note: ${root} was synced with another link before; its journal still describes that space. If this is a different space, move ${journalPath(root)} aside before syncing.`);
+    o.out(
+      `Note: ${root} was synced with another link before; its journal still describes that space. If this is a different space, move ${journalPath(root)} aside before syncing.`,
+    );
   }
   o.out('Next, start syncing (it keeps running; Ctrl-C stops it, --once does a single pass):');
   o.out(`  spacesync sync --dir ${shellQuote(root)}`);
@@ -158,12 +194,16 @@ export function registerInit(program: Command, wrap: Wrap): void {
     .option('--link <url>', 'connection link of the space (or SPACESYNC_LINK)')
     .option('--api-key <key>', 'API key, when the link needs one (or SPACESYNC_API_KEY)')
     .option('--force', 'replace a config that holds another link')
-    .action(wrap(async (dir: string, flags: InitFlags) => runInit({
-      dir,
-      link: flags.link ?? process.env.SPACESYNC_LINK,
-      apiKey: flags.apiKey ?? process.env.SPACESYNC_API_KEY,
-      force: flags.force === true,
-      cwd: process.cwd(),
-      out: (line) => process.stdout.write(`${line}\n`),
-    })));
+    .action(
+      wrap(async (dir: string, flags: InitFlags) =>
+        runInit({
+          dir,
+          link: flags.link ?? process.env.SPACESYNC_LINK,
+          apiKey: flags.apiKey ?? process.env.SPACESYNC_API_KEY,
+          force: flags.force === true,
+          cwd: process.cwd(),
+          out: (line) => process.stdout.write(`${line}\n`),
+        }),
+      ),
+    );
 }

@@ -58,7 +58,8 @@ export function describePushPlan(push: PushResult): string[] {
     lines.push(`A real run would stop here, sending nothing: ${p.refused.message}`);
     return lines;
   }
-  if (p.pendingIntents > 0) lines.push(`${p.pendingIntents} request(s) of an interrupted run are checked first: their documents are read again and merged (nothing is sent twice).`);
+  if (p.pendingIntents > 0)
+    lines.push(`${p.pendingIntents} request(s) of an interrupted run are checked first: their documents are read again and merged (nothing is sent twice).`);
   const writes = p.steps.filter((s) => s.method !== 'GET');
   if (writes.length === 0) lines.push('Nothing to send: no change here needs the space.');
   else {
@@ -67,7 +68,9 @@ export function describePushPlan(push: PushResult): string[] {
   }
   const conflicts = pushPlanJson(push).conflicts;
   if (conflicts.length > 0) {
-    lines.push(`Would keep ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'} (the space's version stays, yours goes to a copy beside the file):`);
+    lines.push(
+      `Would keep ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'} (the space's version stays, yours goes to a copy beside the file):`,
+    );
     for (const c of conflicts) lines.push(`  ${c}`);
   }
   if (p.heldBack.length > 0) {
@@ -83,12 +86,22 @@ export function describePushPlan(push: PushResult): string[] {
 
 async function runPlan(flags: PlanFlags): Promise<number> {
   const config = loadConfig({
-    flags: { ...(flags.dir !== undefined ? { dir: flags.dir } : {}), ...(flags.config !== undefined ? { config: flags.config } : {}), ...(flags.link !== undefined ? { link: flags.link } : {}) },
+    flags: {
+      ...(flags.dir !== undefined ? { dir: flags.dir } : {}),
+      ...(flags.config !== undefined ? { config: flags.config } : {}),
+      ...(flags.link !== undefined ? { link: flags.link } : {}),
+    },
   });
   const link = requireLink(config);
   const logger = createLogger({ level: 'silent', secrets: [link], destination: new Writable({ write: (_c, _e, cb) => cb() }) });
   const session = await openSyncSession({
-    root: config.dir, link, ...(config.apiKey ? { apiKey: config.apiKey } : {}), logger, readOnly: true, ignore: config.ignore, budget: config.budget,
+    root: config.dir,
+    link,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    logger,
+    readOnly: true,
+    ignore: config.ignore,
+    budget: config.budget,
     settings: { maxDeletePercent: config.maxDeletePercent, fullScanMinutes: config.poll.fullScanMinutes, trashRetentionDays: config.trashRetentionDays },
   });
   try {

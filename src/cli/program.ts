@@ -38,9 +38,11 @@ export async function buildProgram(exit: ExitHolder, args: readonly string[]): P
     .enablePositionalOptions()
     .showHelpAfterError('(run `spacesync --help` for the commands)')
     .exitOverride();
-  const wrap: Wrap = (fn) => async (...a) => {
-    exit.code = await fn(...a);
-  };
+  const wrap: Wrap =
+    (fn) =>
+    async (...a) => {
+      exit.code = await fn(...a);
+    };
   for (const name of commandsFor(args)) (await COMMANDS[name]!())(program, wrap, buildProgram);
   return program;
 }

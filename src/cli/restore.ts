@@ -20,16 +20,24 @@ interface RestoreFlags {
 async function runRestore(file: string, flags: RestoreFlags): Promise<number> {
   if (flags.version !== undefined && flags.at !== undefined) throw new SpacesyncError('usage', 'Give --version or --at, not both.');
   const version = flags.version === undefined ? undefined : Number(flags.version);
-  if (version !== undefined && !Number.isInteger(version)) throw new SpacesyncError('usage', `--version takes a version's number as \`spacesync history\` lists it (got "${flags.version}").`);
+  if (version !== undefined && !Number.isInteger(version))
+    throw new SpacesyncError('usage', `--version takes a version's number as \`spacesync history\` lists it (got "${flags.version}").`);
   const at = flags.at === undefined ? undefined : new Date(flags.at);
-  if (at !== undefined && Number.isNaN(at.getTime())) throw new SpacesyncError('usage', `--at takes a time such as 2026-11-24T16:40:00Z or "2026-11-24 16:40" (got "${flags.at}").`);
+  if (at !== undefined && Number.isNaN(at.getTime()))
+    throw new SpacesyncError('usage', `--at takes a time such as 2026-11-24T16:40:00Z or "2026-11-24 16:40" (got "${flags.at}").`);
   const state = openMirrorState(flags, { write: !flags.dryRun });
   try {
     const rel = mirrorPath(state.root, file);
     if (!state.journal) throw new SpacesyncError('usage', `"${rel}" has no versions: this folder was never synced.`);
     const r = await restoreVersion({
-      root: state.root, journal: state.journal, settings: { versions: state.config.versions }, now: () => new Date(), path: rel,
-      ...(version !== undefined ? { version } : {}), ...(at ? { at } : {}), dryRun: flags.dryRun === true,
+      root: state.root,
+      journal: state.journal,
+      settings: { versions: state.config.versions },
+      now: () => new Date(),
+      path: rel,
+      ...(version !== undefined ? { version } : {}),
+      ...(at ? { at } : {}),
+      dryRun: flags.dryRun === true,
     });
     const v = r.version;
     const what = `version ${v.id} (${localTime(v.at)}: ${describeVersion(v)})`;
@@ -39,7 +47,9 @@ async function runRestore(file: string, flags: RestoreFlags): Promise<number> {
       out(r.text);
       return 0;
     }
-    out(`Restored "${rel}" to ${what}${r.fromTrash ? `, moved back from "${r.fromTrash}"` : ''}. The next sync sends it as an ordinary edit; what the file held is itself a version now (\`spacesync history "${rel}"\`).`);
+    out(
+      `Restored "${rel}" to ${what}${r.fromTrash ? `, moved back from "${r.fromTrash}"` : ''}. The next sync sends it as an ordinary edit; what the file held is itself a version now (\`spacesync history "${rel}"\`).`,
+    );
     return 0;
   } finally {
     state.close();
@@ -50,7 +60,7 @@ export function registerRestore(program: Command, wrap: Wrap): void {
   program
     .command('restore <file>')
     .description('write a version from the history back into a file (the next sync sends it)')
-    .option('--version <n>', 'the version\'s number, as `spacesync history` lists it')
+    .option('--version <n>', "the version's number, as `spacesync history` lists it")
     .option('--at <time>', 'the newest version at or before this time')
     .option('--dry-run', 'show what would be written, change nothing')
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')

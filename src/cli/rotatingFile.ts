@@ -67,7 +67,9 @@ export class RotatingFile {
     if (this.fd === undefined) return;
     try {
       fs.closeSync(this.fd);
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
     this.fd = undefined;
   }
 

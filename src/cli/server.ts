@@ -42,30 +42,37 @@ export function registerServer(program: Command, wrap: Wrap): void {
     .option('--admin', 'serve the test-only admin routes under /__admin/')
     .option('--verbose', 'log one line per request')
     .option('--shared-space', 'the link creator is not the only active participant: reminders are unavailable')
-    .action(wrap(async (flags: ServerFlags) => {
-      const port = number(flags.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number from 0 to 65535');
-      const limitScale = number(flags.limitScale, '--limit-scale', (n) => n > 0, 'a positive number');
-      if (flags.limits !== 'spec' && flags.limits !== 'off') throw new SpacesyncError('usage', `--limits must be spec or off, not "${flags.limits}".`);
-      const server = await startServer({
-        port, host: flags.host, limits: flags.limits, limitScale, admin: flags.admin === true, log: flags.verbose === true,
-        soleParticipant: flags.sharedSpace !== true,
-        ...(flags.data !== undefined ? { dataFile: flags.data } : {}),
-        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-        ...(flags.link !== undefined ? { linkId: flags.link } : {}),
-        ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
-        ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
-      });
-      process.stdout.write(`spacesync server listening: ${server.baseUrl}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await server.close();
-      return 0;
-    }));
+    .action(
+      wrap(async (flags: ServerFlags) => {
+        const port = number(flags.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number from 0 to 65535');
+        const limitScale = number(flags.limitScale, '--limit-scale', (n) => n > 0, 'a positive number');
+        if (flags.limits !== 'spec' && flags.limits !== 'off') throw new SpacesyncError('usage', `--limits must be spec or off, not "${flags.limits}".`);
+        const server = await startServer({
+          port,
+          host: flags.host,
+          limits: flags.limits,
+          limitScale,
+          admin: flags.admin === true,
+          log: flags.verbose === true,
+          soleParticipant: flags.sharedSpace !== true,
+          ...(flags.data !== undefined ? { dataFile: flags.data } : {}),
+          ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+          ...(flags.link !== undefined ? { linkId: flags.link } : {}),
+          ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+          ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
+        });
+        process.stdout.write(`spacesync server listening: ${server.baseUrl}\n`);
+        await new Promise<void>((resolve) => {
+          const stop = () => {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            resolve();
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
+        await server.close();
+        return 0;
+      }),
+    );
 }

@@ -34,45 +34,53 @@ export function formatServices(services: readonly ServiceState[]): string[] {
 export function installedServicesStatus(json: boolean): string | undefined {
   const services = listServices(systemServiceHost());
   if (services.length === 0) return undefined;
-  return json ? JSON.stringify({ services: services.map(({ dir, name, state, file }) => ({ dir, name, state, file })) }, null, 2) : formatServices(services).join('\n');
+  return json
+    ? JSON.stringify({ services: services.map(({ dir, name, state, file }) => ({ dir, name, state, file })) }, null, 2)
+    : formatServices(services).join('\n');
 }
 
 export function registerService(program: Command, wrap: Wrap): void {
-  const service = program
-    .command('service')
-    .description('run the daemon of a folder as a service started with your session (systemd, launchd)');
+  const service = program.command('service').description('run the daemon of a folder as a service started with your session (systemd, launchd)');
   service
     .command('install')
     .description('write, enable and start the service of a mirror folder (one per folder)')
     .requiredOption('--dir <dir>', 'the mirror folder')
-    .action(wrap(async (flags: DirFlags) => {
-      const dir = mirrorDir(flags);
-      // The absolute paths of this node and this spacesync: the service manager needs no PATH.
-      const installed = installService(systemServiceHost(), { node: process.execPath, script: fs.realpathSync(process.argv[1]!), dir });
-      process.stdout.write([
-        `Installed ${installed.name} for ${dir}: started now and at every login (${installed.file}).`,
-        `Follow its log:  ${installed.followLog}`,
-        `Its state:       spacesync service status   (the mirror's: spacesync status --dir ${dir})`,
-        `Remove it:       spacesync service uninstall --dir ${dir}`,
-      ].join('\n') + '\n');
-      return 0;
-    }));
+    .action(
+      wrap(async (flags: DirFlags) => {
+        const dir = mirrorDir(flags);
+        // The absolute paths of this node and this spacesync: the service manager needs no PATH.
+        const installed = installService(systemServiceHost(), { node: process.execPath, script: fs.realpathSync(process.argv[1]!), dir });
+        process.stdout.write(
+          [
+            `Installed ${installed.name} for ${dir}: started now and at every login (${installed.file}).`,
+            `Follow its log:  ${installed.followLog}`,
+            `Its state:       spacesync service status   (the mirror's: spacesync status --dir ${dir})`,
+            `Remove it:       spacesync service uninstall --dir ${dir}`,
+          ].join('\n') + '\n',
+        );
+        return 0;
+      }),
+    );
   service
     .command('uninstall')
     .description('stop, disable and remove the service of a mirror folder (the files stay)')
     .requiredOption('--dir <dir>', 'the mirror folder')
-    .action(wrap(async (flags: DirFlags) => {
-      const given = flags.dir ?? '';
-      const dir = fs.existsSync(given) ? fs.realpathSync(given) : path.resolve(given);
-      const removed = uninstallService(systemServiceHost(), dir);
-      process.stdout.write(`Stopped and removed ${removed.name}; the files in ${dir} stay as they are.\n`);
-      return 0;
-    }));
+    .action(
+      wrap(async (flags: DirFlags) => {
+        const given = flags.dir ?? '';
+        const dir = fs.existsSync(given) ? fs.realpathSync(given) : path.resolve(given);
+        const removed = uninstallService(systemServiceHost(), dir);
+        process.stdout.write(`Stopped and removed ${removed.name}; the files in ${dir} stay as they are.\n`);
+        return 0;
+      }),
+    );
   service
     .command('status')
     .description('every mirror folder installed as a service, one line each')
-    .action(wrap(async () => {
-      process.stdout.write(`${formatServices(listServices(systemServiceHost())).join('\n')}\n`);
-      return 0;
-    }));
+    .action(
+      wrap(async () => {
+        process.stdout.write(`${formatServices(listServices(systemServiceHost())).join('\n')}\n`);
+        return 0;
+      }),
+    );
 }

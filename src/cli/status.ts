@@ -5,7 +5,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
 import type { Wrap } from './types.js';
-import { readDaemonStats, readLastCycle, readRefusal, readStatusErrors, readWait, type DaemonStats, type StatusError, type StatusRefusal, type StatusWait } from '../journal/daemonStatus.js';
+import {
+  readDaemonStats,
+  readLastCycle,
+  readRefusal,
+  readStatusErrors,
+  readWait,
+  type DaemonStats,
+  type StatusError,
+  type StatusRefusal,
+  type StatusWait,
+} from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
 import { readHeldBack } from '../sync/index.js';
 import type { HeldBackFile } from '../sync/index.js';
@@ -64,7 +74,12 @@ function daemonInfo(root: string): DaemonInfo {
     return { running: false };
   }
   if (typeof lock.pid !== 'number') return { running: false };
-  const info: DaemonInfo = { running: true, pid: lock.pid, ...(typeof lock.hostname === 'string' ? { host: lock.hostname } : {}), ...(typeof lock.startedAt === 'string' ? { since: lock.startedAt } : {}) };
+  const info: DaemonInfo = {
+    running: true,
+    pid: lock.pid,
+    ...(typeof lock.hostname === 'string' ? { host: lock.hostname } : {}),
+    ...(typeof lock.startedAt === 'string' ? { since: lock.startedAt } : {}),
+  };
   if (info.host === undefined || info.host === os.hostname()) {
     try {
       process.kill(lock.pid, 0);
@@ -91,7 +106,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       link: config.link ? describeLink(config.link) : null,
       daemon,
       waiting: wait ?? null,
-      lastCycle: journal ? readLastCycle(journal) ?? null : null,
+      lastCycle: journal ? (readLastCycle(journal) ?? null) : null,
       documents: counts?.documents ?? 0,
       pendingLocal: local.changes,
       pendingRemote: remote.changes,
@@ -99,10 +114,17 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       conflicts: counts?.openConflicts ?? 0,
       heldBack: journal ? readHeldBack(journal) : [],
       pendingIntents: counts?.pendingIntents ?? 0,
-      requests: stats ? {
-        ...stats,
-        lastMinute: { requests: stats.budgets.space.used, requestLimit: stats.budgets.space.limit, blocks: stats.budgets.blocks.used, blockLimit: stats.budgets.blocks.limit },
-      } : null,
+      requests: stats
+        ? {
+            ...stats,
+            lastMinute: {
+              requests: stats.budgets.space.used,
+              requestLimit: stats.budgets.space.limit,
+              blocks: stats.budgets.blocks.used,
+              blockLimit: stats.budgets.blocks.limit,
+            },
+          }
+        : null,
       errors: journal ? readStatusErrors(journal) : [],
       refused: refusal ? { ...refusal, proceed: `spacesync sync --dir ${shellQuote(root)} --once --force` } : null,
       otherFiles: local.otherFiles,
@@ -122,28 +144,43 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
   const row = (label: string, text: string) => lines.push(`  ${label.padEnd(15)} ${text}`);
   row('space link', r.link ?? `none configured (run \`spacesync init ${dir} --link URL\`)`);
   if (r.daemon.running) {
-    row('daemon', `running (pid ${r.daemon.pid}${r.daemon.host && r.daemon.host !== os.hostname() ? ` on ${r.daemon.host}` : ''}${r.daemon.since ? `, since ${localTime(r.daemon.since)}` : ''})`);
+    row(
+      'daemon',
+      `running (pid ${r.daemon.pid}${r.daemon.host && r.daemon.host !== os.hostname() ? ` on ${r.daemon.host}` : ''}${r.daemon.since ? `, since ${localTime(r.daemon.since)}` : ''})`,
+    );
   } else {
-    row('daemon', `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; start it with \`spacesync sync --dir ${dir}\``);
+    row(
+      'daemon',
+      `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; start it with \`spacesync sync --dir ${dir}\``,
+    );
   }
   if (r.waiting) {
     const w = r.waiting;
     const left = Math.max(0, Math.ceil((Date.parse(w.until) - now.getTime()) / 1000));
-    const budget = w.reason === 'retry-after' ? 'the service\'s rate limit (it answered 429)' : w.reason === 'blocks' ? 'the service\'s block budget' : 'the request budget';
-    const what = w.paths.length === 0 ? 'your edits are queued' : `queued: ${w.paths.slice(0, 3).join(', ')}${w.paths.length > 3 ? ` and ${w.paths.length - 3} more` : ''}`;
+    const budget =
+      w.reason === 'retry-after' ? "the service's rate limit (it answered 429)" : w.reason === 'blocks' ? "the service's block budget" : 'the request budget';
+    const what =
+      w.paths.length === 0
+        ? 'your edits are queued'
+        : `queued: ${w.paths.slice(0, 3).join(', ')}${w.paths.length > 3 ? ` and ${w.paths.length - 3} more` : ''}`;
     row('waiting', `since ${localTime(w.since)} for ${budget}, about ${left} s more; ${what}`);
   }
   if (r.lastCycle) {
     const c = r.lastCycle.counts;
     const did = ['written', 'moved', 'pushed', 'purged'].filter((k) => (c[k] ?? 0) > 0).map((k) => `${c[k]} ${k}`);
-    row('last cycle', `${localTime(r.lastCycle.at)} (${ago(r.lastCycle.at, now)})${did.length ? `: ${did.join(', ')}` : ''}; ${plural(r.documents, 'document')} in sync`);
+    row(
+      'last cycle',
+      `${localTime(r.lastCycle.at)} (${ago(r.lastCycle.at, now)})${did.length ? `: ${did.join(', ')}` : ''}; ${plural(r.documents, 'document')} in sync`,
+    );
   } else {
     row('last cycle', `never: run \`spacesync sync --dir ${dir} --once\` for a first pass`);
   }
   if (r.pendingLocal.length === 0) row('local changes', 'none waiting');
   else {
     row('local changes', `${plural(r.pendingLocal.length, 'file')} changed here, not yet in the space:`);
-    lines.push(...listed(r.pendingLocal, (c) => `${c.path} (${c.change === 'moved' ? `moved from ${c.from}` : c.change === 'missing' ? 'deleted' : c.change})`));
+    lines.push(
+      ...listed(r.pendingLocal, (c) => `${c.path} (${c.change === 'moved' ? `moved from ${c.from}` : c.change === 'missing' ? 'deleted' : c.change})`),
+    );
   }
   if (!r.listedAt) row('remote changes', 'unknown until the first cycle lists the space');
   else if (r.pendingRemote.length === 0) row('remote changes', `none waiting (as of the listing at ${localTime(r.listedAt)})`);
@@ -156,11 +193,15 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     lines.push(...listed(r.heldBack, (h) => h.message));
   }
   row('conflicts', r.conflicts === 0 ? 'none' : `${r.conflicts}: see them with \`spacesync conflicts --dir ${dir}\``);
-  if (r.pendingIntents > 0) row('unconfirmed', `${plural(r.pendingIntents, 'request')} sent without a confirmed answer; the next sync re-reads those documents`);
+  if (r.pendingIntents > 0)
+    row('unconfirmed', `${plural(r.pendingIntents, 'request')} sent without a confirmed answer; the next sync re-reads those documents`);
   if (r.requests) {
     const q = r.requests;
     const minute = `${q.lastMinute.requests}/${q.lastMinute.requestLimit} requests and ${q.lastMinute.blocks}/${q.lastMinute.blockLimit} blocks in the last minute`;
-    row('requests', `${minute} (as of ${ago(q.savedAt, now)}); ${q.requests} since ${localTime(q.startedAt)}, ${q.rateLimited} ${q.rateLimited === 1 ? 'answer' : 'answers'} 429 (rate limited), ${plural(q.retries, 'retry', 'retries')}`);
+    row(
+      'requests',
+      `${minute} (as of ${ago(q.savedAt, now)}); ${q.requests} since ${localTime(q.startedAt)}, ${q.rateLimited} ${q.rateLimited === 1 ? 'answer' : 'answers'} 429 (rate limited), ${plural(q.retries, 'retry', 'retries')}`,
+    );
   } else {
     row('requests', 'no counts yet (the daemon records them after each cycle)');
   }
@@ -192,20 +233,24 @@ export function registerStatus(program: Command, wrap: Wrap): void {
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder; outside a mirror, every mirror installed as a service)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--json', 'print JSON')
-    .action(wrap(async (flags: StatusFlags) => withJsonErrors(flags.json, async () => {
-      if (flags.dir === undefined && flags.config === undefined && !process.env.SPACESYNC_DIR && !existsSync(STATE_DIR)) {
-        // Outside a mirror with no --dir: every mirror installed as a service, one line each.
-        const { installedServicesStatus } = await import('./service.js');
-        const listed = installedServicesStatus(flags.json === true);
-        if (listed !== undefined) {
-          process.stdout.write(`${listed}\n`);
+    .action(
+      wrap(async (flags: StatusFlags) =>
+        withJsonErrors(flags.json, async () => {
+          if (flags.dir === undefined && flags.config === undefined && !process.env.SPACESYNC_DIR && !existsSync(STATE_DIR)) {
+            // Outside a mirror with no --dir: every mirror installed as a service, one line each.
+            const { installedServicesStatus } = await import('./service.js');
+            const listed = installedServicesStatus(flags.json === true);
+            if (listed !== undefined) {
+              process.stdout.write(`${listed}\n`);
+              return 0;
+            }
+          }
+          const now = new Date();
+          const report = await collectStatus(flags);
+          const text = flags.json ? JSON.stringify(report, null, 2) : formatStatus(report, now).join('\n');
+          process.stdout.write(`${text}\n`);
           return 0;
-        }
-      }
-      const now = new Date();
-      const report = await collectStatus(flags);
-      const text = flags.json ? JSON.stringify(report, null, 2) : formatStatus(report, now).join('\n');
-      process.stdout.write(`${text}\n`);
-      return 0;
-    })));
+        }),
+      ),
+    );
 }

@@ -15,9 +15,7 @@ import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
-import {
-  openSyncSession, type PullCycleResult, type PullDryRun, type PullProgress, type SyncSession,
-} from '../sync/index.js';
+import { openSyncSession, type PullCycleResult, type PullDryRun, type PullProgress, type SyncSession } from '../sync/index.js';
 import { syncOnce, type SyncOnceResult } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
 import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/index.js';
@@ -36,7 +34,6 @@ interface SyncFlags {
   verbose?: boolean;
 }
 
-
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${redactText(line)}\n`);
 
@@ -53,13 +50,19 @@ function checkRoot(root: string, force: boolean, hasLink: boolean): void {
   if (kind === 'dir') return;
   if (!hasLink) {
     // Still a refusal (exit 2): the folder, with the config and link in it, may be on a disk not mounted.
-    throw new SpacesyncError('refused_safety', `The folder ${root} does not exist, so nothing was synced or created (a missing folder can be a disk that is not mounted, or a folder moved away; its config and link were inside it). Mount or restore it, pass the right --dir, or set up a new mirror there with \`spacesync init ${shellQuote(root)} --link URL\`.`);
+    throw new SpacesyncError(
+      'refused_safety',
+      `The folder ${root} does not exist, so nothing was synced or created (a missing folder can be a disk that is not mounted, or a folder moved away; its config and link were inside it). Mount or restore it, pass the right --dir, or set up a new mirror there with \`spacesync init ${shellQuote(root)} --link URL\`.`,
+    );
   }
   if (force) {
     mkdirSync(root, { recursive: true });
     return;
   }
-  throw new SpacesyncError('refused_safety', `The folder ${root} does not exist, so nothing was synced (a missing folder can be a disk that is not mounted). Create it, pass the right --dir, or run again with --force to create it.`);
+  throw new SpacesyncError(
+    'refused_safety',
+    `The folder ${root} does not exist, so nothing was synced (a missing folder can be a disk that is not mounted). Create it, pass the right --dir, or run again with --force to create it.`,
+  );
 }
 
 function printPlan(plan: PullDryRun): void {
@@ -98,7 +101,8 @@ function reportPush(push: PushResult, heldSaid?: Set<string>): void {
     out(`${copies.length} conflict(s): the space's version stays in the file, yours is kept beside it (\`spacesync conflicts\` lists them):`);
     for (const line of listed(copies.map((d) => `${d.path} → ${d.conflictCopy}`))) out(line);
   }
-  if (o?.aborted) out('Stopped before the end of the push: what was sent is recorded; the changes not sent yet stay in the files, and the next run sends them.');
+  if (o?.aborted)
+    out('Stopped before the end of the push: what was sent is recorded; the changes not sent yet stay in the files, and the next run sends them.');
   for (const f of o?.failed ?? []) err(`spacesync: could not send the changes of ${f.path}: ${f.message}`);
   if ((o?.failed.length ?? 0) > 0) err('spacesync: those documents are read again and merged on the next run; nothing of them is lost.');
   // The daemon says a held-back file once, not on every cycle it stays so.
@@ -129,7 +133,10 @@ function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false,
   for (const b of result.blocked) err(`spacesync: ${b.message}`);
   for (const f of result.failed) err(`spacesync: could not pull "${f.path}": ${f.message}`);
   if (result.failed.length > 0) err('spacesync: the documents above are pulled again on the next run.');
-  if (result.aborted) out(`Stopped before the end: ${result.written.length + result.unchanged.length} of ${result.remoteChanged.length} documents pulled; the next run goes on from there.`);
+  if (result.aborted)
+    out(
+      `Stopped before the end: ${result.written.length + result.unchanged.length} of ${result.remoteChanged.length} documents pulled; the next run goes on from there.`,
+    );
   return result.failed.length > 0 || result.blocked.length > 0 ? 1 : 0;
 }
 
@@ -172,12 +179,17 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
   let lastRefusal = '';
   const heldSaid = new Set<string>();
   const handle = runDaemon({
-    ctx: session.ctx, pollMinMs: minSeconds * 1000, pollMaxMs: maxSeconds * 1000, debounceMs: config.debounceMs,
-    autoCommit: config.git.autoCommit, secrets: [link, ...(config.apiKey ? [config.apiKey] : [])],
+    ctx: session.ctx,
+    pollMinMs: minSeconds * 1000,
+    pollMaxMs: maxSeconds * 1000,
+    debounceMs: config.debounceMs,
+    autoCommit: config.git.autoCommit,
+    secrets: [link, ...(config.apiKey ? [config.apiKey] : [])],
     userWaits: (listener) => session.client.scheduler.onUserWait(listener),
     onWait: (w) => {
-      const what = w.paths.length === 0 ? 'your edits are' : `your edit${w.paths.length === 1 ? '' : 's'} to ${nameList(w.paths)} ${w.paths.length === 1 ? 'is' : 'are'}`;
-      const budget = w.reason === 'retry-after' ? 'the service\'s rate limit' : w.reason === 'blocks' ? 'the service\'s block budget' : 'the request budget';
+      const what =
+        w.paths.length === 0 ? 'your edits are' : `your edit${w.paths.length === 1 ? '' : 's'} to ${nameList(w.paths)} ${w.paths.length === 1 ? 'is' : 'are'}`;
+      const budget = w.reason === 'retry-after' ? "the service's rate limit" : w.reason === 'blocks' ? "the service's block budget" : 'the request budget';
       out(`spacesync: waiting ${Math.ceil(w.waitMs / 1000)} s for ${budget}; ${what} queued.`);
     },
     onCycle: (cycle) => {
@@ -223,19 +235,32 @@ async function runSync(flags: SyncFlags): Promise<number> {
   // The command tells the user what happens in its own lines; the logger keeps the details in
   // .spacesync/logs/ (not for a dry run, which writes nothing) and shows warnings on the terminal.
   const log = createCliLogger({
-    root: config.dir, level: config.log.level, file: config.log.file && !dryRun, verbose: flags.verbose === true, secrets,
+    root: config.dir,
+    level: config.log.level,
+    file: config.log.file && !dryRun,
+    verbose: flags.verbose === true,
+    secrets,
     ...(dryRun && !flags.verbose ? { terminal: new Writable({ write: (_c, _e, cb) => cb() }) } : {}),
   });
   const logger = log.logger;
   const abort = new AbortController();
   const session = await openSyncSession({
-    root: config.dir, link, ...(config.apiKey ? { apiKey: config.apiKey } : {}), logger, readOnly: dryRun, signal: abort.signal,
-    ignore: config.ignore, budget: config.budget,
+    root: config.dir,
+    link,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    logger,
+    readOnly: dryRun,
+    signal: abort.signal,
+    ignore: config.ignore,
+    budget: config.budget,
     settings: {
-      maxDeletePercent: config.maxDeletePercent, fullScanMinutes: config.poll.fullScanMinutes,
-      trashRetentionDays: config.trashRetentionDays, force: flags.force === true,
+      maxDeletePercent: config.maxDeletePercent,
+      fullScanMinutes: config.poll.fullScanMinutes,
+      trashRetentionDays: config.trashRetentionDays,
+      force: flags.force === true,
       // Off only to measure what the stat cache saves (the benchmarks).
-      statCache: process.env.SPACESYNC_STAT_CACHE !== 'off', versions: config.versions,
+      statCache: process.env.SPACESYNC_STAT_CACHE !== 'off',
+      versions: config.versions,
     },
   });
   // The first SIGINT/SIGTERM stops: waits end at once, a request already sent finishes (or times
@@ -244,7 +269,8 @@ async function runSync(flags: SyncFlags): Promise<number> {
   // the next run read their documents again.
   const stop = (signal: NodeJS.Signals) => {
     if (!abort.signal.aborted) {
-      if (!dryRun) out(`spacesync: stopping (${signal}): a request already sent is waited for; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again stops at once.`);
+      if (!dryRun)
+        out(`spacesync: stopping (${signal}): a request already sent is waited for; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again stops at once.`);
       abort.abort();
       return;
     }

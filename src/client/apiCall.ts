@@ -52,4 +52,3 @@ export interface CallOptions {
 export type Parse<T> = (value: unknown) => T;
 /** Sends a call through the space's scheduler and parses its answer. */
 export type Send = <T>(call: ApiCall, options: CallOptions | undefined, parse: Parse<T>) => Promise<T>;
-

@@ -8,7 +8,10 @@ export function check<S extends z.ZodType>(schema: S): Parse<z.infer<S>> {
   return (value) => {
     const r = schema.safeParse(value);
     if (r.success) return r.data;
-    const where = r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');
+    const where = r.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`)
+      .join('; ');
     throw new SpacesyncError('bad_response', `unexpected shape (${where})`);
   };
 }

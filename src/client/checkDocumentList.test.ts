@@ -8,14 +8,30 @@ const answers: unknown[] = [
   { items: [] },
   { items: [{ id: 'a', title: 'A', lastModifiedAt: '2026-01-01T00:00:00Z', createdAt: '2026-01-01T00:00:00Z', clickableLink: 'x', extra: 1 }] },
   { items: [{ id: 'a' }] },
-  { items: [{ id: 'a', title: '' , dailyNoteDate: '2026-01-02' }], next: 'kept' },
-  null, 'text', [], {}, { items: {} },
-  { items: [null] }, { items: [[]] }, { items: ['a'] },
-  { items: [{ title: 'no id' }] }, { items: [{ id: '' }] }, { items: [{ id: 3 }] },
-  { items: [{ id: 'a', title: null }] }, { items: [{ id: 'a', title: 5 }] },
-  { items: [{ id: 'a', lastModifiedAt: null }] }, { items: [{ id: 'a', createdAt: 1 }] },
-  { items: [{ id: 'a', dailyNoteDate: false }] }, { items: [{ id: 'a', clickableLink: {} }] },
-  { items: [{ id: 'a', title: 'ok' }, { id: 'b', title: 'ok', lastModifiedAt: 7 }] },
+  { items: [{ id: 'a', title: '', dailyNoteDate: '2026-01-02' }], next: 'kept' },
+  null,
+  'text',
+  [],
+  {},
+  { items: {} },
+  { items: [null] },
+  { items: [[]] },
+  { items: ['a'] },
+  { items: [{ title: 'no id' }] },
+  { items: [{ id: '' }] },
+  { items: [{ id: 3 }] },
+  { items: [{ id: 'a', title: null }] },
+  { items: [{ id: 'a', title: 5 }] },
+  { items: [{ id: 'a', lastModifiedAt: null }] },
+  { items: [{ id: 'a', createdAt: 1 }] },
+  { items: [{ id: 'a', dailyNoteDate: false }] },
+  { items: [{ id: 'a', clickableLink: {} }] },
+  {
+    items: [
+      { id: 'a', title: 'ok' },
+      { id: 'b', title: 'ok', lastModifiedAt: 7 },
+    ],
+  },
 ];
 
 describe('checkDocumentList', () => {
@@ -42,7 +58,9 @@ describe('checkDocumentList', () => {
   });
 
   it('names the first item at fault', () => {
-    expect(() => checkDocumentList({ items: [{ id: 'a' }, { id: 'b', lastModifiedAt: 7 }] })).toThrow('unexpected shape (items.1.lastModifiedAt: expected a string)');
+    expect(() => checkDocumentList({ items: [{ id: 'a' }, { id: 'b', lastModifiedAt: 7 }] })).toThrow(
+      'unexpected shape (items.1.lastModifiedAt: expected a string)',
+    );
     expect(() => checkDocumentList({ documents: [] })).toThrow('unexpected shape (items: expected an array)');
   });
 });

@@ -37,13 +37,28 @@ function client(replies: Reply[], extra: Partial<ClientOptions> = {}) {
 }
 
 async function failure(p: Promise<unknown>): Promise<SpacesyncError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!isSpacesyncError(e)) throw new Error(`expected a SpacesyncError, got ${String(e)}`);
   return e;
 }
 
-const CONNECTION = { space: { id: 'S', name: 'My Space', timezone: 'UTC', time: '2026-09-05T12:00:00', friendlyDate: '5 Sep' }, utc: { time: '2026-09-05T12:00:00Z' }, urlTemplates: { app: 'x' } };
-const doc = { id: 'DOC1', type: 'page', markdown: 'Title', content: [{ id: 'B1', type: 'text', markdown: 'hello' }, { id: 'B2', type: 'text', markdown: '' }] };
+const CONNECTION = {
+  space: { id: 'S', name: 'My Space', timezone: 'UTC', time: '2026-09-05T12:00:00', friendlyDate: '5 Sep' },
+  utc: { time: '2026-09-05T12:00:00Z' },
+  urlTemplates: { app: 'x' },
+};
+const doc = {
+  id: 'DOC1',
+  type: 'page',
+  markdown: 'Title',
+  content: [
+    { id: 'B1', type: 'text', markdown: 'hello' },
+    { id: 'B2', type: 'text', markdown: '' },
+  ],
+};
 
 describe('requests on the wire', () => {
   it('sends arrays as repeated query keys, booleans as true/false, and names itself', async () => {
@@ -144,9 +159,19 @@ describe('answers', () => {
 describe('errors', () => {
   it.each([
     ['shape 1', json(400, { error: 'Cannot create documents in trash', code: 'VALIDATION_ERROR' }), 'validation', 'Cannot create documents in trash'],
-    ['shape 2', json(400, { error: 'Validation failed', code: 'VALIDATION_ERROR', details: [{ code: 'custom', message: "Either 'date' or 'id' must be specified." }] }), 'validation', "Either 'date' or 'id' must be specified."],
+    [
+      'shape 2',
+      json(400, { error: 'Validation failed', code: 'VALIDATION_ERROR', details: [{ code: 'custom', message: "Either 'date' or 'id' must be specified." }] }),
+      'validation',
+      "Either 'date' or 'id' must be specified.",
+    ],
     ['shape 3', json(404, { errors: [{ code: 'NOT_FOUND_ERROR', message: 'Block not found' }] }), 'not_found', 'Block not found'],
-    ['shape 4', json(400, { error: 'Invalid regular expression', code: 'INVALID_REGEX_ERROR', details: { pattern: '(', reason: 'missing )' } }), 'validation', 'missing )'],
+    [
+      'shape 4',
+      json(400, { error: 'Invalid regular expression', code: 'INVALID_REGEX_ERROR', details: { pattern: '(', reason: 'missing )' } }),
+      'validation',
+      'missing )',
+    ],
     ['401', json(401, { error: 'Invalid Authorization header', code: 'INVALID_AUTH_HEADER' }), 'auth_missing', 'SPACESYNC_API_KEY'],
     ['413', json(413, { error: 'Body too large' }), 'too_large', 'smaller'],
   ])('turns %s into its code with the request and the service message', async (_name, reply, code, text) => {
@@ -160,7 +185,11 @@ describe('errors', () => {
   });
 
   it('says a 404 on a root listing means the link is dead, and what to do', async () => {
-    for (const call of [(c: ReturnType<typeof createClient>) => c.getConnection(), (c: ReturnType<typeof createClient>) => c.listDocuments(), (c: ReturnType<typeof createClient>) => c.listFolders()]) {
+    for (const call of [
+      (c: ReturnType<typeof createClient>) => c.getConnection(),
+      (c: ReturnType<typeof createClient>) => c.listDocuments(),
+      (c: ReturnType<typeof createClient>) => c.listFolders(),
+    ]) {
       const { c } = client([json(404, { error: 'Link not found', code: 'NOT_FOUND_ERROR' })]);
       const e = await failure(call(c));
       expect(e.code).toBe('link_not_found');

@@ -47,7 +47,10 @@ const LINK = /^(https?:\/\/[^/\s?#]+)((?:\/[^\s?#]*)?\/links\/([^/\s?#]+)\/api\/
 export function createClient(options: ClientOptions) {
   const m = LINK.exec(options.link.trim());
   if (!m) {
-    throw new SpacesyncError('config_invalid', `The connection link ${describeLink(options.link)} is not of the form https://<host>/links/<LINK_ID>/api/v1. Copy the link again from the app.`);
+    throw new SpacesyncError(
+      'config_invalid',
+      `The connection link ${describeLink(options.link)} is not of the form https://<host>/links/<LINK_ID>/api/v1. Copy the link again from the app.`,
+    );
   }
   const origin = m[1]!;
   const basePath = m[2]!;
@@ -58,12 +61,14 @@ export function createClient(options: ClientOptions) {
   // Every queued request listens for the stop request: thousands may wait on one signal.
   if (options.signal) setMaxListeners(0, options.signal);
   const ownsScheduler = options.scheduler === undefined;
-  const scheduler = options.scheduler ?? new Scheduler({
-    limits,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-  });
+  const scheduler =
+    options.scheduler ??
+    new Scheduler({
+      limits,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
   const ownsTransport = options.transport === undefined;
   const transport = options.transport ?? httpTransport({ maxSockets: options.maxInFlight ?? 8 });
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -138,20 +143,44 @@ export function createClient(options: ClientOptions) {
         return parse(value);
       } catch (e) {
         const why = e instanceof SpacesyncError ? e.message : 'not valid JSON';
-        return fail(new SpacesyncError('bad_response', redactText(`The service's answer to ${call.method} ${call.path} could not be used: ${why}. Nothing was recorded from it; check that the link points at the space service, and report it if it repeats.`, secrets), {
-          details: { method: call.method, path: call.path, endpoint: call.endpoint, status: 200 },
-        }));
+        return fail(
+          new SpacesyncError(
+            'bad_response',
+            redactText(
+              `The service's answer to ${call.method} ${call.path} could not be used: ${why}. Nothing was recorded from it; check that the link points at the space service, and report it if it repeats.`,
+              secrets,
+            ),
+            {
+              details: { method: call.method, path: call.path, endpoint: call.endpoint, status: 200 },
+            },
+          ),
+        );
       }
     }
     let error = errorForResult(call, result, ctx);
     // A link revoked mid-cycle answers 404 everywhere: "not found" must not read as "deleted".
     if (error.code === 'not_found' && !call.root && aliveSeq < lastAttempt && (await linkGone(callOptions))) {
-      error = new SpacesyncError('link_not_found', `${call.method} ${call.path} answered 404, and so did GET /connection: the connection link was deleted or revoked. Create a new connection link in the app and run \`spacesync init\` again with it.`, {
-        details: { method: call.method, path: call.path, endpoint: call.endpoint, status: 404 },
-      });
+      error = new SpacesyncError(
+        'link_not_found',
+        `${call.method} ${call.path} answered 404, and so did GET /connection: the connection link was deleted or revoked. Create a new connection link in the app and run \`spacesync init\` again with it.`,
+        {
+          details: { method: call.method, path: call.path, endpoint: call.endpoint, status: 404 },
+        },
+      );
     }
     // The caller reports the error in its own words: the terminal does not show it a second time.
-    if (!closed) log?.warn({ ...FILE_ONLY, endpoint: call.endpoint, code: error.code, status: outcome.kind === 'response' ? outcome.status : outcome.reason, attempts: result.attempts, ms }, error.message);
+    if (!closed)
+      log?.warn(
+        {
+          ...FILE_ONLY,
+          endpoint: call.endpoint,
+          code: error.code,
+          status: outcome.kind === 'response' ? outcome.status : outcome.reason,
+          attempts: result.attempts,
+          ms,
+        },
+        error.message,
+      );
     return fail(error);
   };
 
@@ -159,8 +188,16 @@ export function createClient(options: ClientOptions) {
 
   /** Asks `GET /connection` whether the link is gone (concurrent 404s share one question). */
   const linkGone = (callOptions: CallOptions | undefined): Promise<boolean> => {
-    probe ??= sendCall({ method: 'GET', endpoint: 'GET /connection', path: '/connection', blockCost: 0, root: true }, { priority: callOptions?.priority ?? 'poll' }, (v) => v, false)
-      .then(() => false, (e: unknown) => e instanceof SpacesyncError && e.code === 'link_not_found')
+    probe ??= sendCall(
+      { method: 'GET', endpoint: 'GET /connection', path: '/connection', blockCost: 0, root: true },
+      { priority: callOptions?.priority ?? 'poll' },
+      (v) => v,
+      false,
+    )
+      .then(
+        () => false,
+        (e: unknown) => e instanceof SpacesyncError && e.code === 'link_not_found',
+      )
       .finally(() => (probe = undefined));
     return probe;
   };

@@ -41,44 +41,83 @@ export function errorForResult(call: ApiCall, result: JobResult, ctx: ErrorConte
     : '';
 
   if (status === 429) {
-    return make('rate_limited', `The service kept refusing ${req} for exceeding the rate limit (429)${tries(result)}. Another client may be spending this space's budget; spacesync slows down on its own, so try again in a minute.`, details);
+    return make(
+      'rate_limited',
+      `The service kept refusing ${req} for exceeding the rate limit (429)${tries(result)}. Another client may be spending this space's budget; spacesync slows down on its own, so try again in a minute.`,
+      details,
+    );
   }
   if (status === 401) {
     return ctx.hasApiKey
-      ? make('auth_rejected', `The service did not accept the API key sent with ${req} (${said}). Check SPACESYNC_API_KEY or "apiKey" in .spacesync/config.json.`, details)
-      : make('auth_missing', `The service wants an API key for this link (${req} answered ${said}). Set SPACESYNC_API_KEY or "apiKey" in .spacesync/config.json to the key created with the link.`, details);
+      ? make(
+          'auth_rejected',
+          `The service did not accept the API key sent with ${req} (${said}). Check SPACESYNC_API_KEY or "apiKey" in .spacesync/config.json.`,
+          details,
+        )
+      : make(
+          'auth_missing',
+          `The service wants an API key for this link (${req} answered ${said}). Set SPACESYNC_API_KEY or "apiKey" in .spacesync/config.json to the key created with the link.`,
+          details,
+        );
   }
   if (call.path.startsWith('/reminders') && status >= 400 && status < 500 && (status === 403 || /availab/i.test(service.message))) {
-    return make('unavailable', `Reminders are not available with this link (${req} answered ${said}): an ordinary link needs its creator to be the only active participant of the space. Use a sign-in connection, or leave reminders out.`, details);
+    return make(
+      'unavailable',
+      `Reminders are not available with this link (${req} answered ${said}): an ordinary link needs its creator to be the only active participant of the space. Use a sign-in connection, or leave reminders out.`,
+      details,
+    );
   }
   if (status === 403) {
-    return make('auth_rejected', ctx.hasApiKey
-      ? `The service rejected the API key for ${req} (${said}). Check SPACESYNC_API_KEY or "apiKey" in .spacesync/config.json, or create a new link in the app.`
-      : `The service refused ${req} (${said}). The link may lack access; ${NEW_LINK}`, details);
+    return make(
+      'auth_rejected',
+      ctx.hasApiKey
+        ? `The service rejected the API key for ${req} (${said}). Check SPACESYNC_API_KEY or "apiKey" in .spacesync/config.json, or create a new link in the app.`
+        : `The service refused ${req} (${said}). The link may lack access; ${NEW_LINK}`,
+      details,
+    );
   }
   if (status === 404) {
     if (call.root) {
       return make('link_not_found', `The service does not know this connection link (404 on ${req}): it was deleted or revoked. ${NEW_LINK}`, details);
     }
     if (service.html) {
-      return make('not_found', `The service has no route ${req} (404, an HTML page: "${service.message}"). The link may be wrong, or the endpoint changed; check the link, and ${NEW_LINK.charAt(0).toLowerCase()}${NEW_LINK.slice(1)}`, details);
+      return make(
+        'not_found',
+        `The service has no route ${req} (404, an HTML page: "${service.message}"). The link may be wrong, or the endpoint changed; check the link, and ${NEW_LINK.charAt(0).toLowerCase()}${NEW_LINK.slice(1)}`,
+        details,
+      );
     }
-    return make('not_found', `${req} found nothing (${said}). It was probably deleted or moved meanwhile; re-read the document or listing and try again.${earlier}`, details);
+    return make(
+      'not_found',
+      `${req} found nothing (${said}). It was probably deleted or moved meanwhile; re-read the document or listing and try again.${earlier}`,
+      details,
+    );
   }
   if (status === 413) {
     return make('too_large', `${req} was too large for the service (${said}). Send it in smaller parts.`, details);
   }
   if (status >= 500) {
     if (call.method === 'POST') {
-      return make('maybe_applied', `${req} failed with ${said}, and the service may have applied it before failing. It was not sent again, to avoid doing it twice: re-read the document before sending it again.`, { ...details, maybeApplied: true });
+      return make(
+        'maybe_applied',
+        `${req} failed with ${said}, and the service may have applied it before failing. It was not sent again, to avoid doing it twice: re-read the document before sending it again.`,
+        { ...details, maybeApplied: true },
+      );
     }
     return make('server', `The service failed on ${req} (${said})${tries(result)}. It may be having trouble; try again later.`, details);
   }
   if (status >= 400) {
-    const hint = service.code === 'INVALID_REGEX_ERROR' ? ' The search pattern must be an RE2 regular expression; fix the pattern.' : ' Check the input of the request; if spacesync sent it on its own, report it with the log.';
+    const hint =
+      service.code === 'INVALID_REGEX_ERROR'
+        ? ' The search pattern must be an RE2 regular expression; fix the pattern.'
+        : ' Check the input of the request; if spacesync sent it on its own, report it with the log.';
     return make('validation', `The service refused ${req} as invalid (${said}).${hint}${earlier}`, details);
   }
-  return make('bad_response', `${req} answered with status ${status}, which the service does not use. Check that the link points at the space service.`, details);
+  return make(
+    'bad_response',
+    `${req} answered with status ${status}, which the service does not use. Check that the link points at the space service.`,
+    details,
+  );
 }
 
 function failureError(
@@ -93,10 +132,25 @@ function failureError(
   const details = { reason: failure.reason, sent: failure.sent };
   if (call.method === 'POST' && failure.sent) {
     const what = failure.reason === 'timeout' ? 'got no answer in time' : 'lost its connection before the answer';
-    return make('maybe_applied', `${req} ${what} (${why}); the service may have applied it. It was not sent again, to avoid doing it twice: re-read the document before sending it again.`, { ...details, maybeApplied: true }, failure.error);
+    return make(
+      'maybe_applied',
+      `${req} ${what} (${why}); the service may have applied it. It was not sent again, to avoid doing it twice: re-read the document before sending it again.`,
+      { ...details, maybeApplied: true },
+      failure.error,
+    );
   }
   if (failure.reason === 'timeout') {
-    return make('timeout', `${req} got no answer from ${ctx.host} in time${tries(result)} (${why}). The service or the network is slow; try again later.`, details, failure.error);
+    return make(
+      'timeout',
+      `${req} got no answer from ${ctx.host} in time${tries(result)} (${why}). The service or the network is slow; try again later.`,
+      details,
+      failure.error,
+    );
   }
-  return make('network', `Could not reach the service at ${ctx.host} for ${req}${tries(result)} (${why}). Check the network connection and the host of the link.`, details, failure.error);
+  return make(
+    'network',
+    `Could not reach the service at ${ctx.host} for ${req}${tries(result)} (${why}). Check the network connection and the host of the link.`,
+    details,
+    failure.error,
+  );
 }

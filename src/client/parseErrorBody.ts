@@ -43,7 +43,11 @@ const TAGS = /<[^>]*>/g;
 
 function htmlText(html: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
-  const text = (title ?? html).replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(TAGS, ' ').replace(/\s+/g, ' ').trim();
+  const text = (title ?? html)
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(TAGS, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.slice(0, 200) || 'an HTML page';
 }
 

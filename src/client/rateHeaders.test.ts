@@ -5,8 +5,11 @@ const now = Date.UTC(2026, 8, 5, 10, 0, 0);
 
 describe('rate headers', () => {
   it('reads the request and block budgets', () => {
-    expect(requestBudgetReport({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '42', 'x-ratelimit-reset': '12.5' }, now))
-      .toEqual({ limit: 100, remaining: 42, resetAt: now + 12_500 });
+    expect(requestBudgetReport({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '42', 'x-ratelimit-reset': '12.5' }, now)).toEqual({
+      limit: 100,
+      remaining: 42,
+      resetAt: now + 12_500,
+    });
     expect(blockBudgetReport({ 'x-blockbudget-remaining': '19000' }, now)).toEqual({ limit: undefined, remaining: 19000, resetAt: undefined });
     expect(requestBudgetReport({ 'x-ratelimit-limit': '100' }, now)).toBeUndefined();
     expect(requestBudgetReport({ 'x-ratelimit-remaining': 'lots' }, now)).toBeUndefined();

@@ -5,7 +5,13 @@ import { resolveLimits, type SchedulerLimits } from './limits.js';
 import { Scheduler, type AttemptOutcome, type Job, type Priority, type SchedulerEvent, type SchedulerOptions } from './scheduler.js';
 import { UsageWindow } from './usageWindow.js';
 
-const ok = (headers: Record<string, string> = {}, blocks?: number): AttemptOutcome => ({ kind: 'response', status: 200, headers, body: Buffer.from('{}'), ...(blocks === undefined ? {} : { blocks }) });
+const ok = (headers: Record<string, string> = {}, blocks?: number): AttemptOutcome => ({
+  kind: 'response',
+  status: 200,
+  headers,
+  body: Buffer.from('{}'),
+  ...(blocks === undefined ? {} : { blocks }),
+});
 const status = (code: number, headers: Record<string, string> = {}): AttemptOutcome => ({ kind: 'response', status: code, headers, body: Buffer.from('{}') });
 
 function job(priority: Priority, outcomes: AttemptOutcome[] | (() => AttemptOutcome) = [ok()], extra: Partial<Job> = {}): Job & { calls: number } {
@@ -174,7 +180,9 @@ describe('Scheduler budgets', () => {
 
   it('adopts the limits the service reports', async () => {
     const { scheduler } = setup();
-    await scheduler.run(job('poll', [ok({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-blockbudget-limit': '5000', 'x-blockbudget-remaining': '4990' })]));
+    await scheduler.run(
+      job('poll', [ok({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-blockbudget-limit': '5000', 'x-blockbudget-remaining': '4990' })]),
+    );
     expect(scheduler.stats().budgets.space.limit).toBe(60);
     expect(scheduler.stats().budgets.blocks.limit).toBe(5000);
   });
@@ -191,7 +199,7 @@ describe('Scheduler budgets', () => {
   });
 });
 
-describe('Scheduler pacing by the service\'s rate headers', () => {
+describe("Scheduler pacing by the service's rate headers", () => {
   /** Runs timers until `done`; with no timer pending, lets answers still on their way arrive first. */
   async function drainAll(clock: ManualClock, done: () => boolean): Promise<void> {
     for (let i = 0; i < 20_000 && !done(); i++) if (!(await clock.next())) await clock.advance(0);
@@ -211,7 +219,12 @@ describe('Scheduler pacing by the service\'s rate headers', () => {
       const reset = String((start + windowMs - now) / 1000);
       if (used >= limit) {
         refused++;
-        return status(429, { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset, 'retry-after-ms': String(start + windowMs - now) });
+        return status(429, {
+          'x-ratelimit-limit': String(limit),
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': reset,
+          'retry-after-ms': String(start + windowMs - now),
+        });
       }
       used++;
       return ok({ 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - used), 'x-ratelimit-reset': reset });
@@ -219,7 +232,7 @@ describe('Scheduler pacing by the service\'s rate headers', () => {
     return { answer, refused: () => refused };
   }
 
-  it('learns a shorter window from the reset times and goes at the service\'s pace, with no 429', async () => {
+  it("learns a shorter window from the reset times and goes at the service's pace, with no 429", async () => {
     // The client is configured with the documented 100 per 60 s; the service allows 100 per 3 s.
     const { clock, scheduler, admits } = setup({}, { maxInFlight: 8 });
     const service = fixedWindowService(clock, 100, 3_000);
@@ -244,11 +257,16 @@ describe('Scheduler pacing by the service\'s rate headers', () => {
     for (const j of jobs) void j.then(() => done++);
     await drainAll(clock, () => done === jobs.length);
     expect(service.refused()).toBe(0);
-    expect(maxInWindow(admits().map((e) => e.at), 120_000)).toBeLessThanOrEqual(100);
+    expect(
+      maxInWindow(
+        admits().map((e) => e.at),
+        120_000,
+      ),
+    ).toBeLessThanOrEqual(100);
     expect(scheduler.stats().budgets.space.windowMs).toBe(120_000);
   });
 
-  it('keeps the configured window when the reset times show it less only the answer\'s way back', async () => {
+  it("keeps the configured window when the reset times show it less only the answer's way back", async () => {
     const { scheduler } = setup({ ...resolveLimits({ scale: 0.05, reservePercent: 0 }), addressRequests: { limit: 10_000, windowMs: 10_000 } });
     await scheduler.run(job('poll', [ok({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '2.95' })]));
     expect(scheduler.stats().budgets.space.windowMs).toBe(3_000);
@@ -265,7 +283,12 @@ describe('Scheduler pacing by the service\'s rate headers', () => {
     for (const j of jobs) void j.then(() => done++);
     await drainAll(clock, () => done === jobs.length);
     expect(scheduler.stats().budgets.space.windowMs).toBe(3_000);
-    expect(maxInWindow(admits().map((e) => e.at), 3_000)).toBeLessThanOrEqual(100);
+    expect(
+      maxInWindow(
+        admits().map((e) => e.at),
+        3_000,
+      ),
+    ).toBeLessThanOrEqual(100);
     expect(Math.max(...admits().map((e) => e.at)) - admits()[0]!.at).toBeLessThan(2 * 3_000 * 1.2);
   });
 });
@@ -285,7 +308,15 @@ describe('Scheduler priorities and the reserve', () => {
 
   it('orders the lanes user, recent, poll, bulk and keeps each lane in order', async () => {
     const { clock, scheduler, admits } = setup({}, { maxInFlight: 1 });
-    const jobs: Array<[Priority, string]> = [['bulk', 'b1'], ['poll', 'p1'], ['bulk', 'b2'], ['recent', 'r1'], ['user', 'u1'], ['poll', 'p2'], ['user', 'u2']];
+    const jobs: Array<[Priority, string]> = [
+      ['bulk', 'b1'],
+      ['poll', 'p1'],
+      ['bulk', 'b2'],
+      ['recent', 'r1'],
+      ['user', 'u1'],
+      ['poll', 'p2'],
+      ['user', 'u2'],
+    ];
     // The first one goes at once (nothing else is queued yet); the rest wait for it.
     const all = jobs.map(([p, label]) => scheduler.run(job(p, [ok()], { label })));
     await drain(clock, () => admits().length === jobs.length);
@@ -363,7 +394,7 @@ describe('Scheduler retries', () => {
     expect(waits).toHaveLength(1);
   });
 
-  it('reads Retry-After as an HTTP date against the answer\'s Date header', async () => {
+  it("reads Retry-After as an HTTP date against the answer's Date header", async () => {
     const { clock, scheduler, admits } = setup();
     const served = new Date(clock.now() - 3600_000); // the local clock is an hour ahead of the service
     const until = new Date(served.getTime() + 5000);
@@ -432,7 +463,10 @@ describe('Scheduler retries', () => {
     const limited = job('user', [status(429, { 'retry-after': '0' }), ok()], { idempotent: false });
     const r = [scheduler.run(refused), scheduler.run(limited)];
     await drain(clock, () => refused.calls === 2 && limited.calls === 2);
-    await expect(Promise.all(r)).resolves.toMatchObject([{ attempts: 2, retriedAfter: ['connect'] }, { attempts: 2, retriedAfter: ['429'] }]);
+    await expect(Promise.all(r)).resolves.toMatchObject([
+      { attempts: 2, retriedAfter: ['connect'] },
+      { attempts: 2, retriedAfter: ['429'] },
+    ]);
   });
 
   it('treats an attempt that throws as a failure to connect', async () => {

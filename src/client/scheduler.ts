@@ -122,9 +122,14 @@ interface Hint {
   until: number;
 }
 
-const stopped = (label: string, mayHaveApplied = false) => new SpacesyncError('cancelled', mayHaveApplied
-  ? `The request ${label} was not sent again: the sync was asked to stop. An earlier try may have been applied; the next run reads its documents again before sending anything.`
-  : `The request ${label} was not sent: the sync was asked to stop. The next run sends it if it is still needed.`, { details: { endpoint: label, mayHaveApplied } });
+const stopped = (label: string, mayHaveApplied = false) =>
+  new SpacesyncError(
+    'cancelled',
+    mayHaveApplied
+      ? `The request ${label} was not sent again: the sync was asked to stop. An earlier try may have been applied; the next run reads its documents again before sending anything.`
+      : `The request ${label} was not sent: the sync was asked to stop. The next run sends it if it is still needed.`,
+    { details: { endpoint: label, mayHaveApplied } },
+  );
 
 function costOf(job: Job): number {
   const cost = typeof job.blockCost === 'function' ? job.blockCost() : job.blockCost;
@@ -193,7 +198,8 @@ export class Scheduler {
 
   /** Queues `job`; resolves with its final attempt once it is done (after any retries). */
   run(job: Job): Promise<JobResult> {
-    if (this.closed) return Promise.reject(new SpacesyncError('cancelled', `The request ${job.label} was not sent: the client was closed. Open a new client to send it.`));
+    if (this.closed)
+      return Promise.reject(new SpacesyncError('cancelled', `The request ${job.label} was not sent: the client was closed. Open a new client to send it.`));
     if (job.signal?.aborted) return Promise.reject(stopped(job.label));
     return new Promise<JobResult>((resolve, reject) => {
       const now = this.clock.now();
@@ -236,7 +242,10 @@ export class Scheduler {
 
   stats(): SchedulerStats {
     const now = this.clock.now();
-    const queued = Object.fromEntries(PRIORITIES.map((p) => [p, this.lane(p).length + this.delayed.filter((q) => q.job.priority === p).length])) as Record<Priority, number>;
+    const queued = Object.fromEntries(PRIORITIES.map((p) => [p, this.lane(p).length + this.delayed.filter((q) => q.job.priority === p).length])) as Record<
+      Priority,
+      number
+    >;
     return {
       ...this.counters,
       requests: structuredClone(this.counters.requests),
@@ -262,7 +271,8 @@ export class Scheduler {
     const pending = [...PRIORITIES.flatMap((p) => this.lane(p)), ...this.delayed];
     for (const p of PRIORITIES) this.lane(p).length = 0;
     this.delayed = [];
-    for (const q of pending) q.reject(new SpacesyncError('cancelled', `The request ${q.job.label} was not sent: the client was closed. Open a new client to send it.`));
+    for (const q of pending)
+      q.reject(new SpacesyncError('cancelled', `The request ${q.job.label} was not sent: the client was closed. Open a new client to send it.`));
   }
 
   private lane(p: Priority): Queued[] {
@@ -490,8 +500,13 @@ export class Scheduler {
     }
     this.counters.retries++;
     this.onEvent?.({ type: 'retry', seq, label: q.job.label, at: now, cause, delayMs: delay, floor });
-    if (floor) this.log?.info({ endpoint: q.job.label, waitMs: delay }, `The service asked to slow down (429): every request of the space waits ${Math.ceil(delay)} ms`);
-    else this.log?.warn({ endpoint: q.job.label, cause, waitMs: delay, attempt: q.attempts }, `${q.job.label} failed (${cause}); sending it again in ${Math.ceil(delay)} ms`);
+    if (floor)
+      this.log?.info({ endpoint: q.job.label, waitMs: delay }, `The service asked to slow down (429): every request of the space waits ${Math.ceil(delay)} ms`);
+    else
+      this.log?.warn(
+        { endpoint: q.job.label, cause, waitMs: delay, attempt: q.attempts },
+        `${q.job.label} failed (${cause}); sending it again in ${Math.ceil(delay)} ms`,
+      );
     q.notBefore = now + delay;
     q.readySince = now;
     if (floor || delay <= 0) this.lane(q.job.priority).unshift(q);

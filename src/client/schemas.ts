@@ -57,7 +57,9 @@ export const folderSchema: z.ZodType<FolderShape> = z.looseObject({
 });
 export const folderList = items(folderSchema);
 export const createdFolders = items(z.looseObject({ id: z.string().min(1), name: z.string(), parentFolderId: z.string().optional() }));
-export const movedFolders = items(z.looseObject({ id: z.string().min(1), destination: z.union([z.literal('root'), z.looseObject({ parentFolderId: z.string() })]) }));
+export const movedFolders = items(
+  z.looseObject({ id: z.string().min(1), destination: z.union([z.literal('root'), z.looseObject({ parentFolderId: z.string() })]) }),
+);
 
 export const connectionInfo = z.looseObject({
   space: z.looseObject({ id: z.string(), name: z.string(), timezone: z.string(), time: z.string(), friendlyDate: z.string() }),
@@ -66,14 +68,20 @@ export const connectionInfo = z.looseObject({
 });
 
 export const tasks = items(z.looseObject({ id: z.string().min(1), markdown: z.string().optional(), taskInfo: taskInfo.optional() }));
-export const collectionItems = items(z.looseObject({ id: z.string().min(1), title: z.string().optional(), properties: z.record(z.string(), z.unknown()).optional() }));
+export const collectionItems = items(
+  z.looseObject({ id: z.string().min(1), title: z.string().optional(), properties: z.record(z.string(), z.unknown()).optional() }),
+);
 export const reminderPage = z.looseObject({
   items: z.array(z.looseObject({ id: z.string().min(1), blockId: z.string() })),
   pagination: z.looseObject({ cursor: z.string().nullable().optional() }).optional(),
 });
 export const anyObject = z.looseObject({});
 export const uploadResult = z.looseObject({ blockId: z.string().min(1), assetUrl: z.string() });
-export const whiteboardContent = z.looseObject({ elements: z.array(z.looseObject({})), assets: z.record(z.string(), z.unknown()).optional(), appState: z.record(z.string(), z.unknown()).optional() });
+export const whiteboardContent = z.looseObject({
+  elements: z.array(z.looseObject({})),
+  assets: z.record(z.string(), z.unknown()).optional(),
+  appState: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** Root block plus every descendant, as the block budget counts a read. */
 export function countBlocks(value: unknown): number {

@@ -37,7 +37,10 @@ afterAll(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<TransportError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!(e instanceof TransportError)) throw new Error(`expected a TransportError, got ${String(e)}`);
   return e;
 }

@@ -76,8 +76,12 @@ export function httpTransport(options: { maxSockets?: number } = {}): HttpTransp
       const fail = (error: NodeJS.ErrnoException) =>
         finish(() => {
           if (timedOut) reject(new TransportError(`No answer within ${request.timeoutMs} ms`, 'timeout', sent, { cause: error }));
-          else if (!sent || (error.code !== undefined && CONNECT_CODES.has(error.code))) reject(new TransportError(`Could not send the request (${error.code ?? error.message})`, 'connect', false, { cause: error }));
-          else reject(new TransportError(`The connection broke before the whole answer arrived (${error.code ?? error.message})`, 'reset', true, { cause: error }));
+          else if (!sent || (error.code !== undefined && CONNECT_CODES.has(error.code)))
+            reject(new TransportError(`Could not send the request (${error.code ?? error.message})`, 'connect', false, { cause: error }));
+          else
+            reject(
+              new TransportError(`The connection broke before the whole answer arrived (${error.code ?? error.message})`, 'reset', true, { cause: error }),
+            );
         });
       req.on('error', fail);
       req.on('response', (res) => {

@@ -18,7 +18,10 @@ export class UsageWindow {
   private entries: UsageEntry[] = [];
   private readonly listeners = new Set<() => void>();
 
-  constructor(public limit: number, public windowMs: number) {}
+  constructor(
+    public limit: number,
+    public windowMs: number,
+  ) {}
 
   /** The service's window turned out to be `windowMs` long: answered entries leave it by then. */
   setWindow(windowMs: number): void {

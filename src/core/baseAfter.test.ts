@@ -5,10 +5,13 @@ import { readYields } from './refs.js';
 import { baseOf, blk, pg, runMerge } from './testSupport.js';
 
 describe('baseAfter', () => {
-  const base = baseOf([['A', 'Alpha'], ['B', 'Beta']]);
+  const base = baseOf([
+    ['A', 'Alpha'],
+    ['B', 'Beta'],
+  ]);
   const { cs } = runMerge(base, [blk('Alpha, edited'), pg('Card', [blk('in')], 'card'), blk('Beta')], undefined);
 
-  it('records the expected document with the new ids and the service\'s own markdown', () => {
+  it("records the expected document with the new ids and the service's own markdown", () => {
     const [put, post] = planSync({ documents: [{ doc: 'D', name: 'Doc', changes: cs }] });
     const postAnswer = { items: [{ id: 'CARD', type: 'page', textStyle: 'card', markdown: 'Card', content: [{ id: 'IN', type: 'text', markdown: 'in' }] }] };
     const ids = readYields(post!, postAnswer).ids;
@@ -24,13 +27,13 @@ describe('baseAfter', () => {
     expect(next.every((b) => b.hash.length > 0)).toBe(true);
   });
 
-  it('gives nothing when a new block\'s id is unknown, so the shell re-reads', () => {
+  it("gives nothing when a new block's id is unknown, so the shell re-reads", () => {
     expect(baseAfter(cs, 'D', new Map())).toBeUndefined();
   });
 });
 
 describe('blocksOfAnswer', () => {
-  it('takes no text from an answer that names only ids (PUT /blocks/move), so the base keeps the blocks\' own', () => {
+  it("takes no text from an answer that names only ids (PUT /blocks/move), so the base keeps the blocks' own", () => {
     expect(blocksOfAnswer({ items: [{ id: 'A' }, { id: 'B' }] })).toEqual(new Map());
     expect(blocksOfAnswer({ items: [{ id: 'A', type: 'text', markdown: 'Alpha' }] })).toEqual(new Map([['A', 'Alpha']]));
   });

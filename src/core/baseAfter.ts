@@ -29,7 +29,12 @@ export function blocksOfAnswer(answer: unknown): Map<string, string> {
  * The document's new base, or undefined when a new block's id is not known (an answer did not name
  * it): then the shell re-reads the document and records that instead.
  */
-export function baseAfter(cs: ChangeSet, doc: string, ids: ReadonlyMap<string, string>, answered: ReadonlyMap<string, string> = new Map()): BaseBlock[] | undefined {
+export function baseAfter(
+  cs: ChangeSet,
+  doc: string,
+  ids: ReadonlyMap<string, string>,
+  answered: ReadonlyMap<string, string> = new Map(),
+): BaseBlock[] | undefined {
   const idOf = (x: string | null): string | null | undefined => {
     if (x === null) return null;
     if (!x.startsWith('new:')) return x;

@@ -18,7 +18,7 @@ describe('fitBudget', () => {
     expect(fitBudget(plan, { requests: 2, blocks: 20_000 })).toMatchObject({ now: plan.slice(0, 2), short: 'requests' });
   });
 
-  it('keeps the reserve from background work but not from the user\'s edits', () => {
+  it("keeps the reserve from background work but not from the user's edits", () => {
     const reserve = reserveOf({ requests: 100, blocks: 20_000 }, 20);
     expect(reserve).toEqual({ requests: 20, blocks: 4_000 });
     expect(fitBudget(plan, { requests: 22, blocks: 20_000 }, { reserve }).now.length).toBe(2);
@@ -26,7 +26,7 @@ describe('fitBudget', () => {
     expect(fitBudget(plan, { requests: 10, blocks: 20_000 }, { reserve }).now).toEqual([]);
   });
 
-  it('adds up a plan\'s cost', () => {
+  it("adds up a plan's cost", () => {
     expect(costOf(plan)).toEqual({ requests: 4, blocks: 315 });
   });
 });

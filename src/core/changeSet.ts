@@ -20,8 +20,14 @@ export interface NewBlockSpec {
   cardLayout?: CardLayout;
 }
 
-export interface InsertRun { anchor: Anchor; blocks: NewBlockSpec[] }
-export interface MoveRun { anchor: Anchor; ids: string[] }
+export interface InsertRun {
+  anchor: Anchor;
+  blocks: NewBlockSpec[];
+}
+export interface MoveRun {
+  anchor: Anchor;
+  ids: string[];
+}
 export interface BlockEdit {
   id: string;
   markdown: string;
@@ -62,7 +68,7 @@ interface SNode {
 const NONE: SNode[] = [];
 const NO_MOVES: ReadonlySet<string> = new Set();
 
-const levelOf = (kind: BlockKind, markdown: string) => (kind === 'block' ? Math.min(5, Math.floor((/^ */.exec(markdown)![0].length) / 2)) : 0);
+const levelOf = (kind: BlockKind, markdown: string) => (kind === 'block' ? Math.min(5, Math.floor(/^ */.exec(markdown)![0].length / 2)) : 0);
 
 export interface ChangeSetOptions {
   /**
@@ -94,9 +100,19 @@ interface ChangeSetPass {
 
 export function changeSetOf(merged: readonly MergedNode[], current: readonly RemoteBlock[], equals: MarkdownEquals, opts: ChangeSetOptions = {}): ChangeSet {
   const p: ChangeSetPass = {
-    current, equals, moveIn: opts.moveIntoNewPages ?? false,
-    indexOf: new Map(), inView: new Uint8Array(current.length), pinned: new Uint8Array(current.length), taken: 0, refs: 0,
-    edits: [], moves: [], inserts: [], lateMoves: [], expected: [],
+    current,
+    equals,
+    moveIn: opts.moveIntoNewPages ?? false,
+    indexOf: new Map(),
+    inView: new Uint8Array(current.length),
+    pinned: new Uint8Array(current.length),
+    taken: 0,
+    refs: 0,
+    edits: [],
+    moves: [],
+    inserts: [],
+    lateMoves: [],
+    expected: [],
   };
   for (let i = 0; i < current.length; i++) p.indexOf.set(current[i]!.id, i);
   const top = viewOf(p, merged, null, false);
@@ -138,13 +154,20 @@ function viewOf(p: ChangeSetPass, nodes: readonly MergedNode[], parentKey: strin
       last = cur.position;
     } else s.ref = `${REF_PREFIX}${++p.refs}`;
     const record: RemoteBlock = {
-      id: id ?? s.ref!, parentId: parentKey, position: out.length, kind: node.kind, type: node.type, markdown: node.markdown,
+      id: id ?? s.ref!,
+      parentId: parentKey,
+      position: out.length,
+      kind: node.kind,
+      type: node.type,
+      markdown: node.markdown,
       level: cur && cur.markdown === node.markdown ? cur.level : levelOf(node.kind, node.markdown),
     };
     p.expected.push(record);
     const sendLayout = node.kind === 'card' ? cardSide(node, cur, record) : undefined;
     if (cur && ((cur.markdown !== node.markdown && !sameContent(cur.type, cur.markdown, node.markdown, p.equals)) || sendLayout)) {
-      p.edits.push(sendLayout ? { id: id!, markdown: node.markdown, was: cur.markdown, cardLayout: sendLayout } : { id: id!, markdown: node.markdown, was: cur.markdown });
+      p.edits.push(
+        sendLayout ? { id: id!, markdown: node.markdown, was: cur.markdown, cardLayout: sendLayout } : { id: id!, markdown: node.markdown, was: cur.markdown },
+      );
     }
     if (node.children.length > 0) {
       const children = viewOf(p, node.children, id ?? s.ref!, id === null);
@@ -168,7 +191,10 @@ function pinHeld(p: ChangeSetPass, n: MergedNode): void {
 /** Invariant: a new block is created with its new descendants only; existing blocks under it move in afterwards. */
 function specOf(s: SNode): NewBlockSpec {
   const out: NewBlockSpec = {
-    ref: s.ref!, kind: s.node.kind, type: s.node.type, markdown: s.node.markdown,
+    ref: s.ref!,
+    kind: s.node.kind,
+    type: s.node.type,
+    markdown: s.node.markdown,
     children: s.children.filter((c) => c.id === null).map(specOf),
   };
   if (s.node.cardLayout !== undefined) out.cardLayout = s.node.cardLayout;

@@ -22,7 +22,10 @@ describe('decideDocument: new on one side', () => {
     expect(decideDocument({ local: local({ location: 'templates', folderId: null }) })).toMatchObject({ create: { destination: { location: 'templates' } } });
   });
   it('creates a daily note from a file named by its date, and refuses other names there', () => {
-    expect(decideDocument({ local: local({ location: 'daily_notes', folderId: null, dailyNoteDate: '2026-11-21' }) })).toMatchObject({ content: 'create', create: { dailyNoteDate: '2026-11-21' } });
+    expect(decideDocument({ local: local({ location: 'daily_notes', folderId: null, dailyNoteDate: '2026-11-21' }) })).toMatchObject({
+      content: 'create',
+      create: { dailyNoteDate: '2026-11-21' },
+    });
     const bad = decideDocument({ local: local({ location: 'daily_notes', folderId: null, dailyNoteDate: null }) });
     expect(bad.content).toBe('none');
     expect(bad.problems[0]).toContain('YYYY-MM-DD');
@@ -58,7 +61,10 @@ describe('decideDocument: deletes', () => {
   });
   it('removes an unchanged file whose document was purged, and re-creates a changed one', () => {
     expect(decideDocument({ base, local: local() })).toMatchObject({ removeFile: true, forget: true });
-    expect(decideDocument({ base, local: local({ changed: true, title: 'Plan' }) })).toMatchObject({ content: 'create', create: { title: 'Plan', destination: { folderId: 'F' } } });
+    expect(decideDocument({ base, local: local({ changed: true, title: 'Plan' }) })).toMatchObject({
+      content: 'create',
+      create: { title: 'Plan', destination: { folderId: 'F' } },
+    });
   });
 });
 
@@ -73,7 +79,10 @@ describe('decideDocument: trash', () => {
     expect(d.trash).toBeUndefined();
   });
   it('pushes an edit and restores a document trashed on the service (remote trash + local edit)', () => {
-    expect(decideDocument({ base, local: local({ changed: true }), remote: remote({ ...inTrash }) })).toMatchObject({ content: 'push', move: { folderId: 'F' } });
+    expect(decideDocument({ base, local: local({ changed: true }), remote: remote({ ...inTrash }) })).toMatchObject({
+      content: 'push',
+      move: { folderId: 'F' },
+    });
   });
   it('lets an unchanged file follow the service into the trash', () => {
     const d = decideDocument({ base, local: local(), remote: remote({ ...inTrash }) });
@@ -82,14 +91,18 @@ describe('decideDocument: trash', () => {
   });
   it('restores a document whose file moved out of Trash/', () => {
     const tb: BaseSide = { ...base, ...inTrash, path: 'Trash/Plan.md' };
-    expect(decideDocument({ base: tb, local: local({ location: 'unsorted', folderId: null }), remote: remote({ ...inTrash }) })).toMatchObject({ move: { location: 'unsorted' } });
+    expect(decideDocument({ base: tb, local: local({ location: 'unsorted', folderId: null }), remote: remote({ ...inTrash }) })).toMatchObject({
+      move: { location: 'unsorted' },
+    });
   });
 });
 
 describe('decideDocument: moves and renames', () => {
   it('moves the document of a moved file', () => {
     expect(decideDocument({ base, local: local({ folderId: 'G' }), remote: remote() })).toMatchObject({ move: { folderId: 'G' } });
-    expect(decideDocument({ base, local: local({ location: 'unsorted', folderId: null }), remote: remote() })).toMatchObject({ move: { location: 'unsorted' } });
+    expect(decideDocument({ base, local: local({ location: 'unsorted', folderId: null }), remote: remote() })).toMatchObject({
+      move: { location: 'unsorted' },
+    });
   });
   it('lets the service win when both moved it', () => {
     expect(decideDocument({ base, local: local({ folderId: 'G' }), remote: remote({ folderId: 'H' }) }).move).toBeUndefined();
@@ -100,7 +113,7 @@ describe('decideDocument: moves and renames', () => {
     expect(d.move).toBeUndefined();
     expect(d.problems[0]).toContain('Daily notes cannot be moved');
   });
-  it('renames the document of a renamed file; a rename on both sides keeps the service\'s and says so', () => {
+  it("renames the document of a renamed file; a rename on both sides keeps the service's and says so", () => {
     expect(decideDocument({ base, local: local({ title: 'Plan B' }), remote: remote() }).rename).toBe('Plan B');
     const both = decideDocument({ base, local: local({ title: 'Plan B' }), remote: remote({ title: 'Plan C' }) });
     expect(both.rename).toBeUndefined();

@@ -13,11 +13,20 @@ interface SidePlacement {
   dailyNoteDate?: string | null;
 }
 
-export interface BaseSide extends SidePlacement { id: string; path: string }
+export interface BaseSide extends SidePlacement {
+  id: string;
+  path: string;
+}
 /** The file: where it is and what its front matter and name say; `changed`: its text differs from the base's. */
-export interface LocalSide extends SidePlacement { path: string; changed: boolean }
+export interface LocalSide extends SidePlacement {
+  path: string;
+  changed: boolean;
+}
 /** The listing: `changed`: its lastModifiedAt moved since the base. */
-export interface RemoteSide extends SidePlacement { id: string; changed: boolean }
+export interface RemoteSide extends SidePlacement {
+  id: string;
+  changed: boolean;
+}
 
 export interface DocumentDecision {
   /** Block content: nothing, push the file, pull the service, merge both, or send the file to a document created now. */
@@ -70,7 +79,8 @@ export function decideDocument({ base, local, remote }: DecideInput): DocumentDe
     // The file was deleted. An edit on the service since beats that: the file comes back.
     if (remote!.changed) return { ...d, content: 'pull', rewrite: true };
     if (remote!.location === 'trash') {
-      if (base.location === 'trash') d.problems.push(`The service cannot delete a document for good; it stays in its trash (and in Trash/) until the service purges it.`);
+      if (base.location === 'trash')
+        d.problems.push(`The service cannot delete a document for good; it stays in its trash (and in Trash/) until the service purges it.`);
       return { ...d, rewrite: true };
     }
     return { ...d, trash: true };
@@ -99,7 +109,10 @@ export function decideDocument({ base, local, remote }: DecideInput): DocumentDe
     if (lc) {
       const to = destinationOf(local);
       if (to) d.move = to;
-      else d.problems.push('This daily note was moved to the trash on the service; daily notes cannot be restored through the API, so the edit is kept in the file only.');
+      else
+        d.problems.push(
+          'This daily note was moved to the trash on the service; daily notes cannot be restored through the API, so the edit is kept in the file only.',
+        );
     }
     return d;
   }
@@ -139,8 +152,9 @@ function createFromFile(local: LocalSide, d: DocumentDecision): DocumentDecision
     return d;
   }
   if (local.location === 'daily_notes') {
-    if (local.dailyNoteDate && /^\d{4}-\d{2}-\d{2}$/.test(local.dailyNoteDate)) return { ...d, content: 'create', create: { dailyNoteDate: local.dailyNoteDate } };
-    d.problems.push('A new file in Daily Notes/ must be named by its date (YYYY-MM-DD.md) to become that day\'s note.');
+    if (local.dailyNoteDate && /^\d{4}-\d{2}-\d{2}$/.test(local.dailyNoteDate))
+      return { ...d, content: 'create', create: { dailyNoteDate: local.dailyNoteDate } };
+    d.problems.push("A new file in Daily Notes/ must be named by its date (YYYY-MM-DD.md) to become that day's note.");
     return d;
   }
   const destination = destinationOf(local) ?? { location: 'unsorted' as const };

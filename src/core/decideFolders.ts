@@ -22,7 +22,12 @@ export interface FolderDecisionInput {
   documents: ReadonlyArray<{ id: string; basePath?: string; localPath?: string; remoteFolderId?: string | null }>;
 }
 
-export interface FolderCreate { ref: string; name: string; parent: string | null; path: string }
+export interface FolderCreate {
+  ref: string;
+  name: string;
+  parent: string | null;
+  path: string;
+}
 export interface FolderRename {
   /** The folder replaced. */
   id: string;
@@ -84,7 +89,9 @@ function startPass(input: FolderDecisionInput): FolderPass {
   const localDirs = new Set(input.localDirs);
   const baseByPath = new Map(input.base.map((f) => [f.path, f]));
   const s: FolderPass = {
-    input, localDirs, baseByPath,
+    input,
+    localDirs,
+    baseByPath,
     out: { creates: [], renames: [], moves: [], deletes: [], folderOfDir: new Map(), problems: [] },
     remoteById: new Map(input.remote.map((f) => [f.id, f])),
     fresh: new Set([...localDirs].filter((d) => !baseByPath.has(d))),
@@ -137,7 +144,10 @@ function renameFolder(s: FolderPass, f: FolderState, to: string): void {
   s.out.folderOfDir.set(to, ref);
   s.out.creates.push({ ref, name: nameOfDir(to), parent: null, path: to }); // its parent: placeUnderParents
   s.out.renames.push({
-    id: f.id, from: f.path, to, ref,
+    id: f.id,
+    from: f.path,
+    to,
+    ref,
     documentIds: s.input.documents.filter((d) => d.remoteFolderId === f.id).map((d) => d.id),
     subfolderIds: s.input.remote.filter((sub) => sub.parentId === f.id).map((sub) => sub.id),
   });
@@ -164,7 +174,9 @@ function carrySubfolders(s: FolderPass, f: FolderState, to: string): void {
 function deleteFolder(s: FolderPass, f: FolderState): void {
   const unknown = s.input.documents.filter((d) => d.remoteFolderId === f.id && !d.basePath);
   if (unknown.length > 0) {
-    s.out.problems.push(`The folder "${f.path}" was deleted in the mirror, but the service has ${unknown.length} new document(s) in it; it is kept and its directory comes back.`);
+    s.out.problems.push(
+      `The folder "${f.path}" was deleted in the mirror, but the service has ${unknown.length} new document(s) in it; it is kept and its directory comes back.`,
+    );
     return;
   }
   s.out.deletes.push({ id: f.id, path: f.path });

@@ -58,7 +58,10 @@ const LEAF: DiffNode[] = Object.freeze([]) as unknown as DiffNode[];
 const TWIN_SCAN_MIN = 1_024;
 
 /** A run of base blocks and a run of file blocks between two exact matches of one sibling list. */
-interface Gap { bs: BaseBlock[]; nodes: DiffNode[] }
+interface Gap {
+  bs: BaseBlock[];
+  nodes: DiffNode[];
+}
 
 /** Candidate pairs of one likeness round, with their score. */
 type Candidate = { b: BaseBlock; n: DiffNode; score: number };
@@ -109,14 +112,35 @@ interface DiffPass {
 export function diffDocument(base: readonly BaseBlock[], local: readonly LocalBlock[], opts: DiffOptions): DocumentDiff {
   const { childrenOf, notStrict } = indexBase(base);
   const d: DiffPass = {
-    base, local, equals: opts.equals, work: opts.maxWork ?? DEFAULT_MAX_WORK, exhaustive: true, childrenOf, notStrict,
-    keyIds: new Map(), nextKey: 0, matched: new Set(), unmatchedBase: [], unmatchedLocal: [], pendingGaps: [],
-    baseByKey: undefined, localByKey: undefined, claimed: undefined, liveNodes: [],
+    base,
+    local,
+    equals: opts.equals,
+    work: opts.maxWork ?? DEFAULT_MAX_WORK,
+    exhaustive: true,
+    childrenOf,
+    notStrict,
+    keyIds: new Map(),
+    nextKey: 0,
+    matched: new Set(),
+    unmatchedBase: [],
+    unmatchedLocal: [],
+    pendingGaps: [],
+    baseByKey: undefined,
+    localByKey: undefined,
+    claimed: undefined,
+    liveNodes: [],
     // Few blocks are left open in the usual edit: a twin question is then answered by looking through
     // them, and the whole-document index is built only once such scans would cost more than it.
-    scanBudget: 2 * base.length + TWIN_SCAN_MIN, looseBase: undefined, looseFrom: 0,
-    dead: new Set(), order: { lists: new Set(), late: new Set() },
-    movesByKey: new Map(), localSeen: 0, baseSeen: 0, gaps: [], expanded: new Set(),
+    scanBudget: 2 * base.length + TWIN_SCAN_MIN,
+    looseBase: undefined,
+    looseFrom: 0,
+    dead: new Set(),
+    order: { lists: new Set(), late: new Set() },
+    movesByKey: new Map(),
+    localSeen: 0,
+    baseSeen: 0,
+    gaps: [],
+    expanded: new Set(),
   };
   const topList = childrenOf.get(null) ?? [];
   const nodes = diffList(d, topList, local, !notStrict.has(topList));
@@ -180,7 +204,14 @@ function keyOf(d: DiffPass, kind: string, markdown: string): number {
  * service may hold that page already, a move into it there, and identity must survive that).
  */
 function newNode(d: DiffPass, l: LocalBlock): DiffNode {
-  const n: DiffNode = { local: l, id: null, base: null, changed: false, moved: false, children: l.children.length ? l.children.map((c) => newNode(d, c)) : LEAF };
+  const n: DiffNode = {
+    local: l,
+    id: null,
+    base: null,
+    changed: false,
+    moved: false,
+    children: l.children.length ? l.children.map((c) => newNode(d, c)) : LEAF,
+  };
   d.unmatchedLocal.push(n);
   return n;
 }
@@ -207,7 +238,11 @@ function twinIndex(d: DiffPass): { baseByKey: Map<number, BaseBlock[]>; localByK
   };
   indexLocal(d.local);
   const claimed = (d.claimed = new Set());
-  const collect = (ns: readonly DiffNode[]) => ns.forEach((n) => { if (n.id !== null) claimed.add(n.local); if (n.children.length) collect(n.children); });
+  const collect = (ns: readonly DiffNode[]) =>
+    ns.forEach((n) => {
+      if (n.id !== null) claimed.add(n.local);
+      if (n.children.length) collect(n.children);
+    });
   collect(d.liveNodes);
   return { baseByKey, localByKey: byKey };
 }
@@ -278,7 +313,12 @@ function pairNode(d: DiffPass, node: DiffNode, b: BaseBlock, changed: boolean): 
   // Paired blocks are always of one kind (every caller checks), and the file's block is the cheaper read.
   if (isWrapper(node.local.kind)) {
     const list = d.childrenOf.get(b.id) ?? [];
-    node.children = diffList(d, list.filter((c) => !d.matched.has(c)), node.local.children, !d.notStrict.has(list));
+    node.children = diffList(
+      d,
+      list.filter((c) => !d.matched.has(c)),
+      node.local.children,
+      !d.notStrict.has(list),
+    );
   }
 }
 
@@ -384,7 +424,11 @@ function likenessRound(d: DiffPass): boolean {
     for (const b of bs) for (const n of ns) consider(b, n, SAME_GAP_BONUS, MIN_SIMILARITY);
   }
   // Pairs within a gap this alike are taken before anything across the document is weighed.
-  if (cands.some((c) => c.score >= CONFIDENT + SAME_GAP_BONUS)) return take(d, cands.filter((c) => c.score >= CONFIDENT + SAME_GAP_BONUS));
+  if (cands.some((c) => c.score >= CONFIDENT + SAME_GAP_BONUS))
+    return take(
+      d,
+      cands.filter((c) => c.score >= CONFIDENT + SAME_GAP_BONUS),
+    );
   const leftBase = d.unmatchedBase.filter((b) => !d.matched.has(b));
   const leftLocal = d.unmatchedLocal.filter((n) => open(d, n));
   if (leftBase.length <= CROSS_LIMIT && leftLocal.length <= CROSS_LIMIT) {
@@ -430,7 +474,11 @@ function expandGonePages(d: DiffPass): boolean {
   for (const b of d.unmatchedBase.slice()) {
     if (d.matched.has(b) || !isWrapper(b.kind) || d.expanded.has(b.id)) continue;
     d.expanded.add(b.id);
-    for (const c of d.childrenOf.get(b.id) ?? []) if (!d.matched.has(c)) { d.unmatchedBase.push(c); more = true; }
+    for (const c of d.childrenOf.get(b.id) ?? [])
+      if (!d.matched.has(c)) {
+        d.unmatchedBase.push(c);
+        more = true;
+      }
   }
   return more;
 }
@@ -457,7 +505,10 @@ function rewriteGaps(d: DiffPass): boolean {
  * ordered list of base blocks under their parent, so their pairs from that match are in base order;
  * `late` are the blocks paired afterwards (their place is read).
  */
-interface SequenceOrder { lists: ReadonlySet<DiffNode[]>; late: ReadonlySet<DiffNode> }
+interface SequenceOrder {
+  lists: ReadonlySet<DiffNode[]>;
+  late: ReadonlySet<DiffNode>;
+}
 
 /** Whether a sequence-matched list's paired blocks are all under `parentId` in strictly increasing base positions. */
 function inBaseOrder(nodes: readonly DiffNode[], parentId: string | null, late: ReadonlySet<DiffNode>): boolean {

@@ -58,16 +58,19 @@ describe('fileStem', () => {
   });
 
   it('property: a stem is always a valid, NFC, bounded, stable file name', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (title) => {
-      const stem = fileStem(title);
-      expect(stem.length).toBeGreaterThan(0);
-      expect(stem).not.toMatch(/[/\\:*?"<>|\u0000-\u001f]/);
-      expect(stem).not.toMatch(/^[. ]|[. ]$/);
-      expect(stem.normalize('NFC')).toBe(stem);
-      // Room for an id suffix and a conflict copy's stamp (src/mirror/conflictCopyName.ts) under 255 bytes.
-      expect(utf8Length(`${suffixedStem(stem, 'ABCDEFGH')} (conflict 2026-11-21 093005 99).md`)).toBeLessThan(255);
-      expect(fileStem(stem)).toBe(stem);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (title) => {
+        const stem = fileStem(title);
+        expect(stem.length).toBeGreaterThan(0);
+        expect(stem).not.toMatch(/[/\\:*?"<>|\u0000-\u001f]/);
+        expect(stem).not.toMatch(/^[. ]|[. ]$/);
+        expect(stem.normalize('NFC')).toBe(stem);
+        // Room for an id suffix and a conflict copy's stamp (src/mirror/conflictCopyName.ts) under 255 bytes.
+        expect(utf8Length(`${suffixedStem(stem, 'ABCDEFGH')} (conflict 2026-11-21 093005 99).md`)).toBeLessThan(255);
+        expect(fileStem(stem)).toBe(stem);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -21,7 +21,10 @@ describe('file text', () => {
   it('sets id and title keeping every other byte, and adds front matter to a file without', () => {
     const text = '---\r\nid: D\r\ntags: [x]   # mine\r\n---\r\nbody\r\n';
     expect(withFrontMatter(text, { id: 'D' }, 'f.md')).toEqual({ ok: true, text });
-    expect(withFrontMatter(text, { id: 'D', title: 'T?' }, 'f.md')).toEqual({ ok: true, text: '---\r\nid: D\r\ntitle: T?\r\ntags: [x]   # mine\r\n---\r\nbody\r\n' });
+    expect(withFrontMatter(text, { id: 'D', title: 'T?' }, 'f.md')).toEqual({
+      ok: true,
+      text: '---\r\nid: D\r\ntitle: T?\r\ntags: [x]   # mine\r\n---\r\nbody\r\n',
+    });
     expect(withFrontMatter('body\n', { id: 'D' }, 'f.md')).toEqual({ ok: true, text: '---\nid: D\n---\nbody\n' });
   });
 

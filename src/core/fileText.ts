@@ -41,7 +41,8 @@ export function withFrontMatter(text: string, want: FrontMatterFields, where: st
   const updated = updateFrontMatter(parts?.inner, want, where);
   if (!updated.ok) return updated;
   // A UTF-8 byte-order mark stays the file's first bytes.
-  if (!parts) return { ok: true, text: text.startsWith('\uFEFF') ? `\uFEFF${frontMatterBlock(updated.text)}${text.slice(1)}` : frontMatterBlock(updated.text) + text };
+  if (!parts)
+    return { ok: true, text: text.startsWith('\uFEFF') ? `\uFEFF${frontMatterBlock(updated.text)}${text.slice(1)}` : frontMatterBlock(updated.text) + text };
   if (updated.text === parts.inner) return { ok: true, text };
   const eol = parts.open.endsWith('\r\n') ? '\r\n' : '\n';
   const inner = updated.text === '' || updated.text.endsWith('\n') ? updated.text : updated.text + eol;

@@ -94,15 +94,24 @@ describe('updateFrontMatter', () => {
 
   it('property: what it writes reads back as written, with the user keys unchanged', () => {
     const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/).filter((k) => k !== 'id' && k !== 'title');
-    fc.assert(fc.property(
-      fc.dictionary(key, fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.array(fc.integer(), { maxLength: 3 }))),
-      fc.string({ maxLength: 20 }), fc.option(fc.string({ maxLength: 30 }), { nil: undefined }),
-      (user, id, title) => {
-        const start = Object.keys(user).length ? update(undefined, { id: 'seed' }) + Object.entries(user).map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`).join('') : undefined;
-        const text = update(start, { id, title });
-        expect(parseFrontMatter(text)).toEqual({ ok: true, id, ...(title === undefined ? {} : { title }), user });
-        expect(update(text, { id, title })).toBe(text);
-      },
-    ), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.dictionary(key, fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.array(fc.integer(), { maxLength: 3 }))),
+        fc.string({ maxLength: 20 }),
+        fc.option(fc.string({ maxLength: 30 }), { nil: undefined }),
+        (user, id, title) => {
+          const start = Object.keys(user).length
+            ? update(undefined, { id: 'seed' }) +
+              Object.entries(user)
+                .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
+                .join('')
+            : undefined;
+          const text = update(start, { id, title });
+          expect(parseFrontMatter(text)).toEqual({ ok: true, id, ...(title === undefined ? {} : { title }), user });
+          expect(update(text, { id, title })).toBe(text);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -5,8 +5,7 @@ import YAML, { isMap, isScalar, type Document, type Pair } from 'yaml';
 export const FRONT_MATTER_KEYS = ['id', 'title'] as const;
 
 export type ParsedFrontMatter =
-  | { ok: true; id?: string; title?: string; /** the user's own keys, parsed; never sent */ user: Record<string, unknown> }
-  | { ok: false; problem: string };
+  { ok: true; id?: string; title?: string; /** the user's own keys, parsed; never sent */ user: Record<string, unknown> } | { ok: false; problem: string };
 
 /** The fields spacesync owns; `title: undefined` means the key must not be there. */
 export interface FrontMatterFields {
@@ -43,7 +42,10 @@ export function parseFrontMatter(yamlText: string | undefined, where = 'this fil
     const node = exact.get(key, true);
     if (node === undefined) continue;
     if (!isScalar(node)) {
-      return { ok: false, problem: `The front matter of ${where} has a "${key}" that is not a single value. Write it as "${key}: value"; until then the file is not synced.` };
+      return {
+        ok: false,
+        problem: `The front matter of ${where} has a "${key}" that is not a single value. Write it as "${key}: value"; until then the file is not synced.`,
+      };
     }
     out[key] = node.value === null ? '' : String(node.value);
   }
@@ -69,7 +71,11 @@ function lineEnd(text: string, offset: number): number {
   return nl < 0 ? text.length : nl + 1;
 }
 
-interface Edit { from: number; to: number; text: string }
+interface Edit {
+  from: number;
+  to: number;
+  text: string;
+}
 
 /** Edits the source text in place so every byte the user wrote elsewhere stays; undefined when that is not safe. */
 function textualUpdate(source: string, doc: Document, want: FrontMatterFields): string | undefined {
@@ -126,7 +132,11 @@ function textualUpdate(source: string, doc: Document, want: FrontMatterFields): 
  * Unchanged fields give the input back byte for byte, so a file nobody touched is never rewritten.
  * Broken YAML is never overwritten: the problem comes back and the user's text stays as it is.
  */
-export function updateFrontMatter(yamlText: string | undefined, want: FrontMatterFields, where?: string): { ok: true; text: string } | { ok: false; problem: string } {
+export function updateFrontMatter(
+  yamlText: string | undefined,
+  want: FrontMatterFields,
+  where?: string,
+): { ok: true; text: string } | { ok: false; problem: string } {
   const source = yamlText ?? '';
   const current = parseFrontMatter(source, where);
   if (!current.ok) return current;

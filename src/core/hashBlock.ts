@@ -5,5 +5,8 @@ import { canonicalMarkdown } from '../dialect/index.js';
 
 export function hashBlock(markdown: string, kind = 'block', cardLayout?: string): string {
   const layout = kind === 'card' ? `\u0000layout:${cardLayout ?? ''}` : '';
-  return createHash('sha256').update(`${kind}\u0000${canonicalMarkdown(markdown)}${layout}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${kind}\u0000${canonicalMarkdown(markdown)}${layout}`)
+    .digest('hex')
+    .slice(0, 32);
 }

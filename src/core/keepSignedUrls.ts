@@ -11,8 +11,14 @@ export function keepSignedUrls(root: Block, base: readonly BaseBlock[]): Block {
   const visit = (b: Block): Block => {
     let out = b;
     const old = byId.get(b.id);
-    if (old && MEDIA_TYPES.has(b.type) && b.markdown !== undefined && b.markdown !== old.markdown
-      && old.type === b.type && sameContent(b.type, old.markdown, b.markdown, markdownEquals)) {
+    if (
+      old &&
+      MEDIA_TYPES.has(b.type) &&
+      b.markdown !== undefined &&
+      b.markdown !== old.markdown &&
+      old.type === b.type &&
+      sameContent(b.type, old.markdown, b.markdown, markdownEquals)
+    ) {
       out = { ...b, markdown: old.markdown };
     }
     if (b.content && b.content.length > 0) {

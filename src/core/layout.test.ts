@@ -3,8 +3,13 @@ import fc from 'fast-check';
 import { collisionKey, dirOfPath } from './fileName.js';
 import { locationOfDir, needsTitle, planLayout, type LayoutDocument, type LayoutFolder } from './layout.js';
 
-const doc = (id: string, title: string, extra: Partial<LayoutDocument> = {}): LayoutDocument =>
-  ({ id, title, location: 'unsorted', createdAt: `2026-01-01T00:00:0${id.length % 10}Z`, ...extra });
+const doc = (id: string, title: string, extra: Partial<LayoutDocument> = {}): LayoutDocument => ({
+  id,
+  title,
+  location: 'unsorted',
+  createdAt: `2026-01-01T00:00:0${id.length % 10}Z`,
+  ...extra,
+});
 
 describe('planLayout', () => {
   it('puts documents in the built-in locations and user folders', () => {
@@ -36,7 +41,11 @@ describe('planLayout', () => {
 
   it('never merges a user folder into a built-in directory', () => {
     const layout = planLayout({
-      folders: [{ id: 'ABCDEF1234', name: 'trash', parentId: null }, { id: 'X2', name: 'Daily Notes', parentId: null }, { id: 'X3', name: '.spacesync', parentId: null }],
+      folders: [
+        { id: 'ABCDEF1234', name: 'trash', parentId: null },
+        { id: 'X2', name: 'Daily Notes', parentId: null },
+        { id: 'X3', name: '.spacesync', parentId: null },
+      ],
       documents: [doc('D1', 'A', { location: 'folder', folderId: 'ABCDEF1234' })],
     });
     expect(layout.folders.get('ABCDEF1234')).toBe('trash (ABCDEF12)');
@@ -73,7 +82,10 @@ describe('planLayout', () => {
 
   it('does not let a document shadow a folder of the same name', () => {
     const layout = planLayout({
-      folders: [{ id: 'P', name: 'Projects', parentId: null }, { id: 'S', name: 'Plan.md', parentId: 'P' }],
+      folders: [
+        { id: 'P', name: 'Projects', parentId: null },
+        { id: 'S', name: 'Plan.md', parentId: 'P' },
+      ],
       documents: [doc('DOC12345', 'Plan', { location: 'folder', folderId: 'P' })],
     });
     expect(layout.documents.get('DOC12345')).toBe('Projects/Plan (DOC12345).md');
@@ -81,7 +93,11 @@ describe('planLayout', () => {
 
   it('treats unknown and cyclic folders safely', () => {
     const layout = planLayout({
-      folders: [{ id: 'A', name: 'A', parentId: 'B' }, { id: 'B', name: 'B', parentId: 'A' }, { id: 'C', name: 'C', parentId: 'nope' }],
+      folders: [
+        { id: 'A', name: 'A', parentId: 'B' },
+        { id: 'B', name: 'B', parentId: 'A' },
+        { id: 'C', name: 'C', parentId: 'nope' },
+      ],
       documents: [doc('D', 'x', { location: 'folder', folderId: 'missing' })],
     });
     expect(layout.folders.get('A')).toBe('A');
@@ -105,67 +121,91 @@ describe('planLayout', () => {
 
 describe('planLayout properties', () => {
   const titles = fc.constantFrom('Plan', 'plan', 'PLAN', 'Caf\u00e9', 'Cafe\u0301', '', 'a/b', 'CON', 'Notes', 'Plan (x)', '.x', 'Projects');
-  const space = fc.record({
-    folders: fc.uniqueArray(fc.record({ id: fc.stringMatching(/^[A-Z0-9]{1,10}$/), name: titles, parent: fc.nat(5) }), { selector: (f) => f.id, maxLength: 6 }),
-    documents: fc.uniqueArray(fc.record({
-      id: fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/),
-      title: titles,
-      where: fc.constantFrom('unsorted', 'templates', 'trash', 'daily_notes', 'folder'),
-      folder: fc.nat(5),
-      created: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
-    }), { selector: (d) => d.id, maxLength: 25 }),
-  }).map(({ folders, documents }) => {
-    const fs: LayoutFolder[] = folders.map((f, i) => ({ id: f.id, name: f.name, parentId: i > 0 && f.parent < i ? folders[f.parent]!.id : null }));
-    const ds: LayoutDocument[] = documents.map((d) => ({
-      id: d.id,
-      title: d.title,
-      location: d.where as LayoutDocument['location'],
-      folderId: fs.length ? fs[d.folder % fs.length]!.id : null,
-      dailyNoteDate: d.where === 'daily_notes' ? `2026-01-0${d.folder + 1}` : null,
-      createdAt: d.created === undefined ? undefined : `2026-01-0${d.created}`,
-    }));
-    return { folders: fs, documents: ds };
-  });
+  const space = fc
+    .record({
+      folders: fc.uniqueArray(fc.record({ id: fc.stringMatching(/^[A-Z0-9]{1,10}$/), name: titles, parent: fc.nat(5) }), {
+        selector: (f) => f.id,
+        maxLength: 6,
+      }),
+      documents: fc.uniqueArray(
+        fc.record({
+          id: fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/),
+          title: titles,
+          where: fc.constantFrom('unsorted', 'templates', 'trash', 'daily_notes', 'folder'),
+          folder: fc.nat(5),
+          created: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }),
+        }),
+        { selector: (d) => d.id, maxLength: 25 },
+      ),
+    })
+    .map(({ folders, documents }) => {
+      const fs: LayoutFolder[] = folders.map((f, i) => ({ id: f.id, name: f.name, parentId: i > 0 && f.parent < i ? folders[f.parent]!.id : null }));
+      const ds: LayoutDocument[] = documents.map((d) => ({
+        id: d.id,
+        title: d.title,
+        location: d.where as LayoutDocument['location'],
+        folderId: fs.length ? fs[d.folder % fs.length]!.id : null,
+        dailyNoteDate: d.where === 'daily_notes' ? `2026-01-0${d.folder + 1}` : null,
+        createdAt: d.created === undefined ? undefined : `2026-01-0${d.created}`,
+      }));
+      return { folders: fs, documents: ds };
+    });
 
   it('gives every document and folder a unique path, also case-insensitively', () => {
-    fc.assert(fc.property(space, (input) => {
-      const layout = planLayout(input);
-      const all = [...layout.documents.values(), ...layout.folders.values()].map(collisionKey);
-      expect(new Set(all).size).toBe(all.length);
-      expect(layout.documents.size).toBe(input.documents.length);
-      for (const p of layout.documents.values()) expect(p.endsWith('.md')).toBe(true);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(space, (input) => {
+        const layout = planLayout(input);
+        const all = [...layout.documents.values(), ...layout.folders.values()].map(collisionKey);
+        expect(new Set(all).size).toBe(all.length);
+        expect(layout.documents.size).toBe(input.documents.length);
+        for (const p of layout.documents.values()) expect(p.endsWith('.md')).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('does not depend on the order the service lists things in', () => {
-    fc.assert(fc.property(space, fc.infiniteStream(fc.nat()), (input, rnd) => {
-      const shuffle = <T>(a: readonly T[]) => a.map((x) => [rnd.next().value, x] as const).sort((p, q) => p[0] - q[0]).map(([, x]) => x);
-      const a = planLayout(input);
-      const b = planLayout({ folders: shuffle(input.folders), documents: shuffle(input.documents) });
-      expect(b.documents).toEqual(a.documents);
-      expect(b.folders).toEqual(a.folders);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(space, fc.infiniteStream(fc.nat()), (input, rnd) => {
+        const shuffle = <T>(a: readonly T[]) =>
+          a
+            .map((x) => [rnd.next().value, x] as const)
+            .sort((p, q) => p[0] - q[0])
+            .map(([, x]) => x);
+        const a = planLayout(input);
+        const b = planLayout({ folders: shuffle(input.folders), documents: shuffle(input.documents) });
+        expect(b.documents).toEqual(a.documents);
+        expect(b.folders).toEqual(a.folders);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('is idempotent: the titles read back from the paths (and front matter) give the same layout', () => {
-    fc.assert(fc.property(space, (input) => {
-      const a = planLayout(input);
-      const readBack = input.documents.map((d) => {
-        const path = a.documents.get(d.id)!;
-        const title = needsTitle(d.title, path) ? d.title : path.slice(path.lastIndexOf('/') + 1, -3);
-        return { ...d, title: d.location === 'daily_notes' ? d.title : title };
-      });
-      expect(planLayout({ folders: input.folders, documents: readBack }).documents).toEqual(a.documents);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(space, (input) => {
+        const a = planLayout(input);
+        const readBack = input.documents.map((d) => {
+          const path = a.documents.get(d.id)!;
+          const title = needsTitle(d.title, path) ? d.title : path.slice(path.lastIndexOf('/') + 1, -3);
+          return { ...d, title: d.location === 'daily_notes' ? d.title : title };
+        });
+        expect(planLayout({ folders: input.folders, documents: readBack }).documents).toEqual(a.documents);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('keeps existing paths when a newer document arrives (listings carry createdAt)', () => {
-    fc.assert(fc.property(space, titles, (space0, title) => {
-      const input = { ...space0, documents: space0.documents.map((d) => ({ ...d, createdAt: d.createdAt ?? '2026-01-09' })) };
-      const a = planLayout(input);
-      const withNew = planLayout({ ...input, documents: [...input.documents, { id: 'zzzzNEW', title, location: 'unsorted', createdAt: '2027-01-01' }] });
-      for (const [id, p] of a.documents) expect(withNew.documents.get(id)).toBe(p);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(space, titles, (space0, title) => {
+        const input = { ...space0, documents: space0.documents.map((d) => ({ ...d, createdAt: d.createdAt ?? '2026-01-09' })) };
+        const a = planLayout(input);
+        const withNew = planLayout({ ...input, documents: [...input.documents, { id: 'zzzzNEW', title, location: 'unsorted', createdAt: '2027-01-01' }] });
+        for (const [id, p] of a.documents) expect(withNew.documents.get(id)).toBe(p);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -76,7 +76,11 @@ export function pullChangeOf(change: RecordedFileChange): LocalChange | null {
  * a gone document's id is that document moved (the likeliest first when several name it: same name,
  * then same folder, then the first path); every other file is new.
  */
-export function pairMoved<F extends { path: string }>(gone: ReadonlyMap<string, { path: string }>, strangers: readonly F[], claimOfFile: (f: F) => string | undefined): { moved: Array<{ id: string; file: F }>; added: F[] } {
+export function pairMoved<F extends { path: string }>(
+  gone: ReadonlyMap<string, { path: string }>,
+  strangers: readonly F[],
+  claimOfFile: (f: F) => string | undefined,
+): { moved: Array<{ id: string; file: F }>; added: F[] } {
   const claims = new Map<string, F[]>();
   const added: F[] = [];
   for (const f of strangers) {

@@ -19,13 +19,16 @@ describe('localTitle', () => {
     expect(localTitle('Projects/Plan.md', fm('id: D\ntitle: "Plan: 2027"\n'), rec)).toBe('Plan: 2027');
     expect(localTitle('Projects/Better.md', fm('id: D\ntitle: Plan\n'), rec)).toBe('Better');
   });
-  it('a daily note keeps the service\'s title', () => {
+  it("a daily note keeps the service's title", () => {
     expect(localTitle('Daily Notes/2026-09-04.md', fm('id: D\n'), { path: 'Daily Notes/2026-09-04.md', title: '2026.09.04' })).toBe('2026.09.04');
   });
 });
 
 describe('placementOfPath', () => {
-  const folders = new Map([['F1', 'Projects'], ['F2', 'Projects/Sub']]);
+  const folders = new Map([
+    ['F1', 'Projects'],
+    ['F2', 'Projects/Sub'],
+  ]);
   it('places files by their directory: built-ins, folders, the top of the mirror', () => {
     expect(placementOfPath('Unsorted/a.md', folders)).toEqual({ ok: true, placement: { location: 'unsorted', folderId: null, dailyNoteDate: null } });
     expect(placementOfPath('templates/a.md', folders)).toMatchObject({ placement: { location: 'templates' } });

@@ -8,8 +8,12 @@ import type { LocalBlock, RemoteBlock } from './types.js';
 
 function run(baseSpecs: Spec[], local: LocalBlock[], remoteSpecs?: Spec[] | RemoteBlock[]) {
   const base = baseOf(baseSpecs);
-  const remote = remoteSpecs === undefined ? undefined
-    : remoteSpecs.length > 0 && !Array.isArray(remoteSpecs[0]) && 'parentId' in (remoteSpecs[0] as object) ? remoteSpecs as RemoteBlock[] : remoteOf(remoteSpecs as Spec[]);
+  const remote =
+    remoteSpecs === undefined
+      ? undefined
+      : remoteSpecs.length > 0 && !Array.isArray(remoteSpecs[0]) && 'parentId' in (remoteSpecs[0] as object)
+        ? (remoteSpecs as RemoteBlock[])
+        : remoteOf(remoteSpecs as Spec[]);
   const diff = diffDocument(base, local, { equals: coreDialect.equals });
   const m = mergeDocument({ base, diff, remote, dialect: coreDialect });
   const current = remote ?? base;
@@ -18,7 +22,11 @@ function run(baseSpecs: Spec[], local: LocalBlock[], remoteSpecs?: Spec[] | Remo
   return { m, cs, after, file: outlineOfMerged(m.nodes, 'file'), service: outlineOfMerged(m.nodes, 'service') };
 }
 
-const DOC: Spec[] = [['A', 'Alpha paragraph'], ['B', 'Beta paragraph'], ['C', 'Gamma paragraph']];
+const DOC: Spec[] = [
+  ['A', 'Alpha paragraph'],
+  ['B', 'Beta paragraph'],
+  ['C', 'Gamma paragraph'],
+];
 const local = (...mds: string[]) => mds.map(blk);
 
 describe('mergeDocument: one side changed', () => {
@@ -37,7 +45,11 @@ describe('mergeDocument: one side changed', () => {
   });
 
   it('takes a remote edit into the file and sends nothing', () => {
-    const r = run(DOC, localOfSpecs(DOC), [['A', 'Alpha paragraph'], ['B', 'Beta from the app'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, localOfSpecs(DOC), [
+      ['A', 'Alpha paragraph'],
+      ['B', 'Beta from the app'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(isEmptyChangeSet(r.cs)).toBe(true);
     expect(r.m.fileChanged).toBe(true);
     expect(r.file).toEqual(['Alpha paragraph', 'Beta from the app', 'Gamma paragraph']);
@@ -55,7 +67,11 @@ describe('mergeDocument: one side changed', () => {
   });
 
   it('pulls remote inserts and deletes', () => {
-    const r = run(DOC, localOfSpecs(DOC), [['A', 'Alpha paragraph'], ['N', 'From the app'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, localOfSpecs(DOC), [
+      ['A', 'Alpha paragraph'],
+      ['N', 'From the app'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(isEmptyChangeSet(r.cs)).toBe(true);
     expect(r.file).toEqual(['Alpha paragraph', 'From the app', 'Gamma paragraph']);
   });
@@ -69,7 +85,11 @@ describe('mergeDocument: one side changed', () => {
 
 describe('mergeDocument: both sides changed', () => {
   it('merges edits of different blocks', () => {
-    const r = run(DOC, local('Alpha, local edit', 'Beta paragraph', 'Gamma paragraph'), [['A', 'Alpha paragraph'], ['B', 'Beta paragraph'], ['C', 'Gamma, remote edit']]);
+    const r = run(DOC, local('Alpha, local edit', 'Beta paragraph', 'Gamma paragraph'), [
+      ['A', 'Alpha paragraph'],
+      ['B', 'Beta paragraph'],
+      ['C', 'Gamma, remote edit'],
+    ]);
     expect(r.cs.edits.map((e) => e.id)).toEqual(['A']);
     expect(r.file).toEqual(['Alpha, local edit', 'Beta paragraph', 'Gamma, remote edit']);
     expect(outlineOfRemote(r.after)).toEqual(r.service);
@@ -77,47 +97,75 @@ describe('mergeDocument: both sides changed', () => {
   });
 
   it('does nothing for the same edit on both sides, also when spelled differently', () => {
-    const r = run(DOC, local('Alpha _em_', 'Beta paragraph', 'Gamma paragraph'), [['A', 'Alpha *em*'], ['B', 'Beta paragraph'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, local('Alpha _em_', 'Beta paragraph', 'Gamma paragraph'), [
+      ['A', 'Alpha *em*'],
+      ['B', 'Beta paragraph'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(isEmptyChangeSet(r.cs)).toBe(true);
     expect(r.m.conflicts).toEqual([]);
     expect(r.m.fileChanged).toBe(false);
   });
 
   it('keeps the remote and reports a conflict when one block changed differently on both sides', () => {
-    const r = run(DOC, local('Alpha paragraph', 'Beta, mine', 'Gamma paragraph'), [['A', 'Alpha paragraph'], ['B', 'Beta, theirs'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, local('Alpha paragraph', 'Beta, mine', 'Gamma paragraph'), [
+      ['A', 'Alpha paragraph'],
+      ['B', 'Beta, theirs'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(r.m.conflicts).toEqual([{ id: 'B', base: 'Beta paragraph', local: 'Beta, mine', remote: 'Beta, theirs' }]);
     expect(isEmptyChangeSet(r.cs)).toBe(true);
     expect(r.file).toEqual(['Alpha paragraph', 'Beta, theirs', 'Gamma paragraph']);
   });
 
   it('keeps a block deleted in the file but edited remotely (an edit beats a delete)', () => {
-    const r = run(DOC, local('Alpha paragraph', 'Gamma paragraph'), [['A', 'Alpha paragraph'], ['B', 'Beta, edited remotely'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, local('Alpha paragraph', 'Gamma paragraph'), [
+      ['A', 'Alpha paragraph'],
+      ['B', 'Beta, edited remotely'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(r.cs.deletes).toEqual([]);
     expect(r.file).toEqual(['Alpha paragraph', 'Beta, edited remotely', 'Gamma paragraph']);
     expect(r.m.fileChanged).toBe(true);
   });
 
   it('re-inserts a block edited in the file but deleted remotely', () => {
-    const r = run(DOC, local('Alpha paragraph', 'Beta, edited here', 'Gamma paragraph'), [['A', 'Alpha paragraph'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, local('Alpha paragraph', 'Beta, edited here', 'Gamma paragraph'), [
+      ['A', 'Alpha paragraph'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(r.cs.inserts).toEqual([{ anchor: { after: 'A' }, blocks: [expect.objectContaining({ markdown: 'Beta, edited here', type: 'text' })] }]);
     expect(outlineOfRemote(r.after)).toEqual(['Alpha paragraph', 'Beta, edited here', 'Gamma paragraph']);
   });
 
   it('drops a block deleted remotely that the file did not change', () => {
-    const r = run(DOC, localOfSpecs(DOC), [['A', 'Alpha paragraph'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, localOfSpecs(DOC), [
+      ['A', 'Alpha paragraph'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(isEmptyChangeSet(r.cs)).toBe(true);
     expect(r.file).toEqual(['Alpha paragraph', 'Gamma paragraph']);
   });
 
-  it('keeps both inserts at one place, the file\'s first', () => {
-    const r = run(DOC, local('Alpha paragraph', 'Mine', 'Beta paragraph', 'Gamma paragraph'), [['A', 'Alpha paragraph'], ['R', 'Theirs'], ['B', 'Beta paragraph'], ['C', 'Gamma paragraph']]);
+  it("keeps both inserts at one place, the file's first", () => {
+    const r = run(DOC, local('Alpha paragraph', 'Mine', 'Beta paragraph', 'Gamma paragraph'), [
+      ['A', 'Alpha paragraph'],
+      ['R', 'Theirs'],
+      ['B', 'Beta paragraph'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(r.file).toEqual(['Alpha paragraph', 'Mine', 'Theirs', 'Beta paragraph', 'Gamma paragraph']);
     expect(r.cs.inserts).toEqual([{ anchor: { after: 'A' }, blocks: [expect.objectContaining({ markdown: 'Mine' })] }]);
   });
 
   it('takes the same insert on both sides once (also after an interrupted push)', () => {
-    const r = run(DOC, local('Alpha paragraph', 'Same new', 'Also new', 'Beta paragraph', 'Gamma paragraph'),
-      [['A', 'Alpha paragraph'], ['R1', 'Same new'], ['R2', 'Also new'], ['B', 'Beta paragraph'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, local('Alpha paragraph', 'Same new', 'Also new', 'Beta paragraph', 'Gamma paragraph'), [
+      ['A', 'Alpha paragraph'],
+      ['R1', 'Same new'],
+      ['R2', 'Also new'],
+      ['B', 'Beta paragraph'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(isEmptyChangeSet(r.cs)).toBe(true);
     expect(r.m.fileChanged).toBe(false);
     expect(r.m.nodes.map((n) => n.id)).toEqual(['A', 'R1', 'R2', 'B', 'C']);
@@ -126,7 +174,12 @@ describe('mergeDocument: both sides changed', () => {
   it('takes a file block paired as an edit as the block the service got with exactly its text (an insert that landed), not twice', () => {
     // An interrupted push had inserted the rewritten paragraph, and not yet deleted the old one.
     const rewritten = 'Beta paragraph, rewritten';
-    const r = run(DOC, local('Alpha paragraph', rewritten, 'Gamma paragraph'), [['A', 'Alpha paragraph'], ['B', 'Beta paragraph'], ['R1', rewritten], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, local('Alpha paragraph', rewritten, 'Gamma paragraph'), [
+      ['A', 'Alpha paragraph'],
+      ['B', 'Beta paragraph'],
+      ['R1', rewritten],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(r.after.map((b) => b.markdown)).toEqual(['Alpha paragraph', rewritten, 'Gamma paragraph']);
     expect(r.cs.deletes).toEqual(['B']);
     expect(r.cs.edits).toEqual([]);
@@ -135,14 +188,30 @@ describe('mergeDocument: both sides changed', () => {
   });
 
   it('takes the remote place when both sides moved a block', () => {
-    const FIVE: Spec[] = [['A', 'a'], ['B', 'b'], ['C', 'c'], ['D', 'd'], ['E', 'e']];
-    const r = run(FIVE, local('b', 'c', 'd', 'e', 'a'), [['B', 'b'], ['C', 'c'], ['A', 'a'], ['D', 'd'], ['E', 'e']]);
+    const FIVE: Spec[] = [
+      ['A', 'a'],
+      ['B', 'b'],
+      ['C', 'c'],
+      ['D', 'd'],
+      ['E', 'e'],
+    ];
+    const r = run(FIVE, local('b', 'c', 'd', 'e', 'a'), [
+      ['B', 'b'],
+      ['C', 'c'],
+      ['A', 'a'],
+      ['D', 'd'],
+      ['E', 'e'],
+    ]);
     expect(r.file).toEqual(['b', 'c', 'a', 'd', 'e']);
     expect(isEmptyChangeSet(r.cs)).toBe(true);
   });
 
   it('moves a block locally while its text changes remotely', () => {
-    const r = run(DOC, local('Beta paragraph', 'Gamma paragraph', 'Alpha paragraph'), [['A', 'Alpha, remote'], ['B', 'Beta paragraph'], ['C', 'Gamma paragraph']]);
+    const r = run(DOC, local('Beta paragraph', 'Gamma paragraph', 'Alpha paragraph'), [
+      ['A', 'Alpha, remote'],
+      ['B', 'Beta paragraph'],
+      ['C', 'Gamma paragraph'],
+    ]);
     expect(r.file).toEqual(['Beta paragraph', 'Gamma paragraph', 'Alpha, remote']);
     expect(r.cs.moves.map((m) => m.ids)).toEqual([['A']]);
     expect(r.cs.edits).toEqual([]);
@@ -150,10 +219,32 @@ describe('mergeDocument: both sides changed', () => {
 });
 
 describe('mergeDocument: pages and cards', () => {
-  const PAGES: Spec[] = [['A', 'Intro'], ['P', 'Plans', [['C1', 'first plan'], ['C2', 'second plan']]], ['Z', 'End']];
+  const PAGES: Spec[] = [
+    ['A', 'Intro'],
+    [
+      'P',
+      'Plans',
+      [
+        ['C1', 'first plan'],
+        ['C2', 'second plan'],
+      ],
+    ],
+    ['Z', 'End'],
+  ];
 
   it('keeps a page deleted in the file when the service changed something inside it', () => {
-    const r = run(PAGES, local('Intro', 'End'), [['A', 'Intro'], ['P', 'Plans', [['C1', 'first plan, edited'], ['C2', 'second plan']]], ['Z', 'End']]);
+    const r = run(PAGES, local('Intro', 'End'), [
+      ['A', 'Intro'],
+      [
+        'P',
+        'Plans',
+        [
+          ['C1', 'first plan, edited'],
+          ['C2', 'second plan'],
+        ],
+      ],
+      ['Z', 'End'],
+    ]);
     expect(r.cs.deletes).toEqual([]);
     expect(r.file).toEqual(['Intro', ['page:Plans', ['first plan, edited', 'second plan']], 'End']);
   });
@@ -164,7 +255,14 @@ describe('mergeDocument: pages and cards', () => {
   });
 
   it('re-creates a page deleted remotely when the file added to it', () => {
-    const r = run(PAGES, [blk('Intro'), pg('Plans', [blk('first plan'), blk('second plan'), blk('third, new')]), blk('End')], [['A', 'Intro'], ['Z', 'End']]);
+    const r = run(
+      PAGES,
+      [blk('Intro'), pg('Plans', [blk('first plan'), blk('second plan'), blk('third, new')]), blk('End')],
+      [
+        ['A', 'Intro'],
+        ['Z', 'End'],
+      ],
+    );
     expect(r.cs.inserts.length).toBe(1);
     expect(r.cs.inserts[0]!.anchor).toEqual({ after: 'A' });
     expect(outlineOfRemote(r.after)).toEqual(['Intro', ['page:Plans', ['first plan', 'second plan', 'third, new']], 'End']);
@@ -177,7 +275,20 @@ describe('mergeDocument: pages and cards', () => {
 
   it('creates a new card with its children in one insert', () => {
     const r = run(PAGES, [...localOfSpecs(PAGES), pg('Card', [blk('inside')], 'card')]);
-    expect(r.cs.inserts).toEqual([{ anchor: { after: 'Z' }, blocks: [{ ref: 'new:1', kind: 'card', type: 'page', markdown: 'Card', children: [{ ref: 'new:2', kind: 'block', type: 'text', markdown: 'inside', children: [] }] }] }]);
+    expect(r.cs.inserts).toEqual([
+      {
+        anchor: { after: 'Z' },
+        blocks: [
+          {
+            ref: 'new:1',
+            kind: 'card',
+            type: 'page',
+            markdown: 'Card',
+            children: [{ ref: 'new:2', kind: 'block', type: 'text', markdown: 'inside', children: [] }],
+          },
+        ],
+      },
+    ]);
   });
 
   it('without moves into new pages, re-creates wrapped blocks inside the new card (text kept, ids not)', () => {
@@ -192,7 +303,12 @@ describe('mergeDocument: pages and cards', () => {
 
   it('wraps existing blocks into a new card keeping their ids: create the card, then move them in', () => {
     const r = run(DOC, [blk('Alpha paragraph'), pg('Wrapper', [blk('Intro'), blk('Beta paragraph'), blk('Gamma paragraph')], 'card')]);
-    expect(r.cs.inserts).toEqual([{ anchor: { after: 'A' }, blocks: [expect.objectContaining({ ref: 'new:1', markdown: 'Wrapper', children: [expect.objectContaining({ ref: 'new:2', markdown: 'Intro' })] })] }]);
+    expect(r.cs.inserts).toEqual([
+      {
+        anchor: { after: 'A' },
+        blocks: [expect.objectContaining({ ref: 'new:1', markdown: 'Wrapper', children: [expect.objectContaining({ ref: 'new:2', markdown: 'Intro' })] })],
+      },
+    ]);
     expect(r.cs.lateMoves).toEqual([{ anchor: { after: 'new:2' }, ids: ['B', 'C'] }]);
     expect(r.cs.deletes).toEqual([]);
     expect(outlineOfRemote(r.after)).toEqual(['Alpha paragraph', ['card:Wrapper', ['Intro', 'Beta paragraph', 'Gamma paragraph']]]);

@@ -67,7 +67,6 @@ export interface MergeInput {
   readOnly?: ReadonlyMap<string, string>;
 }
 
-
 /** What one re-identification works on: the file's blocks by whether the diff paired them, and the corrections found so far. */
 interface ReidentifyPass {
   remote: readonly RemoteBlock[];
@@ -99,10 +98,25 @@ const textKey = (kind: string, markdown: string) => `${kind}\u0001${markdown}`;
  * while the file followed (the diff took it for deleted and new), and two blocks the diff paired
  * crosswise (which would look like a conflict). Works on a copy; the diff given stays as it was.
  */
-function reidentify(diff: DocumentDiff, remote: readonly RemoteBlock[], remoteById: ReadonlyMap<string, RemoteBlock>, baseById: ReadonlyMap<string, BaseBlock>, eq: CoreDialect['equals']): DocumentDiff {
+function reidentify(
+  diff: DocumentDiff,
+  remote: readonly RemoteBlock[],
+  remoteById: ReadonlyMap<string, RemoteBlock>,
+  baseById: ReadonlyMap<string, BaseBlock>,
+  eq: CoreDialect['equals'],
+): DocumentDiff {
   const p: ReidentifyPass = {
-    remote, remoteById, baseById, eq, unassigned: [], assigned: [], inFile: new Set(),
-    byText: new Map(), assignedByText: new Map(), overrides: new Map(), freed: new Set(),
+    remote,
+    remoteById,
+    baseById,
+    eq,
+    unassigned: [],
+    assigned: [],
+    inFile: new Set(),
+    byText: new Map(),
+    assignedByText: new Map(),
+    overrides: new Map(),
+    freed: new Set(),
   };
   collectFileBlocks(p, diff.nodes);
   p.byText = groupByText(p.unassigned);
@@ -233,20 +247,25 @@ function claimDeletedInFile(p: ReidentifyPass): void {
 
 /** Invariant: the diff given is not touched; the copy's moves and removed ids are recomputed from its corrected ids. */
 function withOverrides(p: ReidentifyPass, diff: DocumentDiff): DocumentDiff {
-  const copy = (ns: DiffNode[]): DiffNode[] => ns.map((n) => {
-    const c: DiffNode = { ...n, children: copy(n.children) };
-    const to = p.overrides.get(n);
-    if (to === null) Object.assign(c, { id: null, base: null, changed: false, moved: false });
-    else if (to !== undefined) {
-      const b = p.baseById.get(to)!;
-      Object.assign(c, { id: to, base: b, changed: !sameContent(b.type, b.markdown, n.local.markdown, p.eq) });
-    }
-    return c;
-  });
+  const copy = (ns: DiffNode[]): DiffNode[] =>
+    ns.map((n) => {
+      const c: DiffNode = { ...n, children: copy(n.children) };
+      const to = p.overrides.get(n);
+      if (to === null) Object.assign(c, { id: null, base: null, changed: false, moved: false });
+      else if (to !== undefined) {
+        const b = p.baseById.get(to)!;
+        Object.assign(c, { id: to, base: b, changed: !sameContent(b.type, b.markdown, n.local.markdown, p.eq) });
+      }
+      return c;
+    });
   const nodes = copy(diff.nodes);
   markMoved(nodes, null);
   const ids = new Set<string>();
-  const gather = (ns: DiffNode[]) => ns.forEach((n) => { if (n.id !== null) ids.add(n.id); gather(n.children); });
+  const gather = (ns: DiffNode[]) =>
+    ns.forEach((n) => {
+      if (n.id !== null) ids.add(n.id);
+      gather(n.children);
+    });
   gather(nodes);
   return { nodes, removed: [...p.baseById.keys()].filter((id) => !ids.has(id)), exhaustive: diff.exhaustive };
 }
@@ -261,7 +280,11 @@ type Placement = 'remote' | 'local';
 function layoutChange(local: LocalBlock, b: BaseBlock, problems: BlockProblem[]): CardLayout | undefined {
   const wanted = fileCardLayout(local);
   if ('invalid' in wanted) {
-    problems.push({ id: b.id, markdown: local.markdown, message: `This card's layout is not sent: ${invalidLayoutReason(wanted.invalid)}. It stays in the file; fix it there.` });
+    problems.push({
+      id: b.id,
+      markdown: local.markdown,
+      message: `This card's layout is not sent: ${invalidLayoutReason(wanted.invalid)}. It stays in the file; fix it there.`,
+    });
     return undefined;
   }
   if (wanted.layout === undefined || b.kind !== 'card') return undefined;
@@ -288,7 +311,12 @@ export function mergeDocument(input: MergeInput): MergeResult {
  * an edit, a replacement, a creation, or held back. Undefined when a block the file deleted cannot
  * be deleted (then the general merge puts it back in its place).
  */
-function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: CoreDialect, readOnly: ReadonlyMap<string, string> | undefined): MergeResult | undefined {
+function mergeFileOnly(
+  diff: DocumentDiff,
+  base: readonly BaseBlock[],
+  dialect: CoreDialect,
+  readOnly: ReadonlyMap<string, string> | undefined,
+): MergeResult | undefined {
   if (diff.removed.length > 0) {
     const removed = new Set(diff.removed);
     if (base.some((b) => removed.has(b.id) && (b.kind === 'readonly' || PROTECTED.has(b.type) || readOnlyReason(b, readOnly) !== undefined))) return undefined;
@@ -310,7 +338,8 @@ function mergeFileOnly(diff: DocumentDiff, base: readonly BaseBlock[], dialect: 
         if (n.changed) {
           const a = editAction(b, n.local, dialect, readOnlyReason(b, readOnly));
           if (a.action === 'put') m.markdown = n.local.markdown;
-          else if (a.action === 'replace') m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
+          else if (a.action === 'replace')
+            m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
           else problems.push({ id: b.id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
         }
       } else if (b && parentHeld) {
@@ -419,11 +448,32 @@ function mergePass(input: MergeInput): MergePass {
   // Nothing to correct when the service did not change the document.
   const diff = input.remote ? reidentify(input.diff, remote, remoteById, baseById, eq) : input.diff;
   const p: MergePass = {
-    input, dialect, eq, remote, baseById, remoteById, remoteKids, diff, localById: new Map(), localParent: new Map(),
-    conflicts: [], problems: [], remoteMovedIds: new Set(), touchedRemote: new Map(), revived: new Set(), deletedHere: new Set(),
-    touchedLocal: new Map(), fate: new Map(), merged: new Map(), byId: new Map(), serviceOnly: new Set(), adopted: new Set(),
+    input,
+    dialect,
+    eq,
+    remote,
+    baseById,
+    remoteById,
+    remoteKids,
+    diff,
+    localById: new Map(),
+    localParent: new Map(),
+    conflicts: [],
+    problems: [],
+    remoteMovedIds: new Set(),
+    touchedRemote: new Map(),
+    revived: new Set(),
+    deletedHere: new Set(),
+    touchedLocal: new Map(),
+    fate: new Map(),
+    merged: new Map(),
+    byId: new Map(),
+    serviceOnly: new Set(),
+    adopted: new Set(),
     root: { id: null, kind: 'page', type: 'page', markdown: '', source: 'local', held: false, children: [] },
-    parentOf: new Map(), placedLocally: new Set(), unplaced: [],
+    parentOf: new Map(),
+    placedLocally: new Set(),
+    unplaced: [],
   };
   indexLocal(p, diff.nodes, null);
   return p;
@@ -478,9 +528,14 @@ function decideFileDeletes(p: MergePass, list: readonly RemoteBlock[], parentRev
         p.revived.add(r.id);
         revive = true;
         if (protect && !parentRevived) {
-          p.problems.push({ id: r.id, markdown: r.markdown, message: kept !== undefined
-            ? `This block is ${kept}: spacesync keeps it read-only, so it was put back; delete it in the app.`
-            : `This ${r.type} block cannot be deleted through the file, so it was put back; delete it in the app.` });
+          p.problems.push({
+            id: r.id,
+            markdown: r.markdown,
+            message:
+              kept !== undefined
+                ? `This block is ${kept}: spacesync keeps it read-only, so it was put back; delete it in the app.`
+                : `This ${r.type} block cannot be deleted through the file, so it was put back; delete it in the app.`,
+          });
         }
       } else {
         p.deletedHere.add(r.id);
@@ -669,7 +724,10 @@ function adopt(p: MergePass, n: DiffNode, r: MergedNode, m: MergedNode): void {
   const children = m.children.map((c) => swap.get(c) ?? c);
   r.children.forEach((c, i) => {
     if (children.includes(c)) return;
-    const prev = r.children.slice(0, i).reverse().find((x) => children.includes(x));
+    const prev = r.children
+      .slice(0, i)
+      .reverse()
+      .find((x) => children.includes(x));
     children.splice(prev ? children.indexOf(prev) + 1 : 0, 0, c);
   });
   r.children = children;
@@ -721,7 +779,10 @@ function twinAt(p: MergePass, n: DiffNode, parent: MergedNode, at: number): Merg
 function breakMoveLoops(p: MergePass): void {
   while (p.placedLocally.size > 0) {
     const reachable = new Set<MergedNode>();
-    const walk = (m: MergedNode) => { reachable.add(m); m.children.forEach(walk); };
+    const walk = (m: MergedNode) => {
+      reachable.add(m);
+      m.children.forEach(walk);
+    };
     walk(p.root);
     const stray = [...p.parentOf.keys()].find((m) => !reachable.has(m) && m.id !== null && p.placedLocally.has(m.id));
     if (!stray) break;
@@ -729,7 +790,7 @@ function breakMoveLoops(p: MergePass): void {
     from.children.splice(from.children.indexOf(stray), 1);
     p.placedLocally.delete(stray.id!);
     const r = p.remoteById.get(stray.id!)!;
-    const parent = r.parentId === null ? p.root : p.byId.get(r.parentId) ?? p.root;
+    const parent = r.parentId === null ? p.root : (p.byId.get(r.parentId) ?? p.root);
     const siblings = p.remoteKids.get(r.parentId) ?? [];
     let at = 0;
     for (let k = siblings.indexOf(r) - 1; k >= 0; k--) {

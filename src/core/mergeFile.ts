@@ -15,7 +15,13 @@ export interface FileMerge {
 }
 
 /** `remote`: the service's blocks when they changed since base; the base stands for them otherwise. */
-export function mergeFile(base: readonly BaseBlock[], local: LocalDocument, remote?: readonly RemoteBlock[], dialect: CoreDialect = coreDialect, readOnly?: ReadonlyMap<string, string>): FileMerge {
+export function mergeFile(
+  base: readonly BaseBlock[],
+  local: LocalDocument,
+  remote?: readonly RemoteBlock[],
+  dialect: CoreDialect = coreDialect,
+  readOnly?: ReadonlyMap<string, string>,
+): FileMerge {
   const diff = diffDocument(base, local.segments, { equals: dialect.equals });
   const merge = mergeDocument({ base, diff, ...(remote ? { remote } : {}), dialect, ...(readOnly ? { readOnly } : {}) });
   // planSync runs the late moves after the inserts, so a block wrapped into a new page keeps its id.

@@ -39,6 +39,8 @@ export function movedAmong(items: readonly Placed[], parentId: string | null): S
   }
   const stay = new Set<number>();
   for (let k = tails.length ? tails[tails.length - 1]! : -1; k >= 0; k = prev[k]!) stay.add(k);
-  same.forEach((it, i) => { if (!stay.has(i)) moved.add(it.id); });
+  same.forEach((it, i) => {
+    if (!stay.has(i)) moved.add(it.id);
+  });
   return moved;
 }

@@ -3,8 +3,19 @@ import { narrowStep } from './narrowStep.js';
 import type { PlanStep } from './plan.js';
 
 const put: PlanStep = {
-  method: 'PUT', path: '/blocks', blocks: 3, docs: ['D1', 'D2'], parts: ['D1', 'D2', 'D1'], describe: 'PUT /blocks',
-  body: { blocks: [{ id: 'a', markdown: 'A' }, { id: 'b', markdown: 'B' }, { id: 'c', markdown: 'C' }] },
+  method: 'PUT',
+  path: '/blocks',
+  blocks: 3,
+  docs: ['D1', 'D2'],
+  parts: ['D1', 'D2', 'D1'],
+  describe: 'PUT /blocks',
+  body: {
+    blocks: [
+      { id: 'a', markdown: 'A' },
+      { id: 'b', markdown: 'B' },
+      { id: 'c', markdown: 'C' },
+    ],
+  },
 };
 
 describe('narrowStep', () => {
@@ -21,9 +32,25 @@ describe('narrowStep', () => {
   });
 
   it('splits block deletes and document moves by their id lists', () => {
-    const del: PlanStep = { method: 'DELETE', path: '/blocks', blocks: 4, docs: ['D1', 'D2'], parts: ['D1', 'D2'], body: { blockIds: ['x', 'y'] }, describe: '' };
+    const del: PlanStep = {
+      method: 'DELETE',
+      path: '/blocks',
+      blocks: 4,
+      docs: ['D1', 'D2'],
+      parts: ['D1', 'D2'],
+      body: { blockIds: ['x', 'y'] },
+      describe: '',
+    };
     expect(narrowStep(del, new Set(['D2']))!.body).toEqual({ blockIds: ['x'] });
-    const move: PlanStep = { method: 'PUT', path: '/documents/move', blocks: 0, docs: ['D1', 'D2'], parts: ['D1', 'D2'], body: { documentIds: ['D1', 'D2'], destination: { destination: 'unsorted' } }, describe: '' };
+    const move: PlanStep = {
+      method: 'PUT',
+      path: '/documents/move',
+      blocks: 0,
+      docs: ['D1', 'D2'],
+      parts: ['D1', 'D2'],
+      body: { documentIds: ['D1', 'D2'], destination: { destination: 'unsorted' } },
+      describe: '',
+    };
     const m = narrowStep(move, new Set(['D1']))!;
     expect(m.body).toEqual({ documentIds: ['D2'], destination: { destination: 'unsorted' } });
     expect(m.blocks).toBe(0);

@@ -3,10 +3,17 @@ import { placeDocuments } from './placeDocuments.js';
 import type { ContainerRead, Placement } from './remoteTypes.js';
 
 // Projects (P) ⊃ Archive (A) ⊃ Old (O); Personal (X).
-const folderParents = new Map<string, string | null>([['P', null], ['A', 'P'], ['O', 'A'], ['X', null]]);
+const folderParents = new Map<string, string | null>([
+  ['P', null],
+  ['A', 'P'],
+  ['O', 'A'],
+  ['X', null],
+]);
 const inFolder = (id: string): Placement => ({ location: 'folder', folderId: id, dailyNoteDate: null });
 const reads = (entries: Record<string, string[]>, dates?: Record<string, string>) =>
-  new Map<string, ContainerRead>(Object.entries(entries).map(([k, ids]) => [k, k === 'daily_notes' && dates ? { ids, dates: new Map(Object.entries(dates)) } : { ids }]));
+  new Map<string, ContainerRead>(
+    Object.entries(entries).map(([k, ids]) => [k, k === 'daily_notes' && dates ? { ids, dates: new Map(Object.entries(dates)) } : { ids }]),
+  );
 
 describe('placeDocuments', () => {
   it('puts each document in the deepest folder that lists it, whether listings are recursive or direct-only', () => {
@@ -32,7 +39,10 @@ describe('placeDocuments', () => {
   });
 
   it('keeps documents of containers not re-listed, and leaves unplaced the new ones and those that left a re-listed container', () => {
-    const known = new Map<string, Placement>([['k', inFolder('X')], ['gone', { location: 'trash', folderId: null, dailyNoteDate: null }]]);
+    const known = new Map<string, Placement>([
+      ['k', inFolder('X')],
+      ['gone', { location: 'trash', folderId: null, dailyNoteDate: null }],
+    ]);
     const { placements, unplaced } = placeDocuments({ ids: ['k', 'gone', 'fresh'], known, folderParents, reads: reads({ trash: [] }) });
     expect(placements.get('k')).toEqual(inFolder('X'));
     expect(unplaced.sort()).toEqual(['fresh', 'gone']);
@@ -45,7 +55,9 @@ describe('placeDocuments', () => {
 
   it('takes built-in locations and daily-note dates from their listings', () => {
     const { placements } = placeDocuments({
-      ids: ['t', 'n'], known: new Map(), folderParents,
+      ids: ['t', 'n'],
+      known: new Map(),
+      folderParents,
       reads: reads({ templates: ['t'], daily_notes: ['n'] }, { n: '2026-09-07' }),
     });
     expect(placements.get('t')).toEqual({ location: 'templates', folderId: null, dailyNoteDate: null });

@@ -19,7 +19,10 @@ export function placementOfPath(relPath: string, folderPaths: ReadonlyMap<string
   if (at?.location === 'daily_notes') {
     const date = stemOfPath(relPath);
     if (!DATE.test(date)) {
-      return { ok: false, problem: `"${relPath}" is in ${BUILTIN_DIRS.daily_notes}/ but is not named by a date (YYYY-MM-DD.md), so it is not sent. Rename it to the day it belongs to, or move it to another folder.` };
+      return {
+        ok: false,
+        problem: `"${relPath}" is in ${BUILTIN_DIRS.daily_notes}/ but is not named by a date (YYYY-MM-DD.md), so it is not sent. Rename it to the day it belongs to, or move it to another folder.`,
+      };
     }
     return { ok: true, placement: { location: 'daily_notes', folderId: null, dailyNoteDate: date } };
   }
@@ -28,7 +31,10 @@ export function placementOfPath(relPath: string, folderPaths: ReadonlyMap<string
   const top = dir.split('/')[0]!;
   const builtin = locationOfDir(top, new Map());
   if (builtin) {
-    return { ok: false, problem: `"${relPath}" is in a folder inside ${top}/, and the space has no folders there, so it is not sent. Move it into ${top}/ itself or into one of your own folders.` };
+    return {
+      ok: false,
+      problem: `"${relPath}" is in a folder inside ${top}/, and the space has no folders there, so it is not sent. Move it into ${top}/ itself or into one of your own folders.`,
+    };
   }
   return { ok: false, problem: `"${relPath}" is in "${dir}", which is not a folder of the space yet, so it is not sent.` };
 }

@@ -6,14 +6,28 @@ import { readYields, resolveStep } from './refs.js';
 import { baseOf, blk, localOfSpecs, pg, runMerge, type Spec } from './testSupport.js';
 import type { LocalBlock, RemoteBlock } from './types.js';
 
-const DOC: Spec[] = [['A', 'Alpha'], ['B', 'Beta'], ['C', 'Gamma']];
+const DOC: Spec[] = [
+  ['A', 'Alpha'],
+  ['B', 'Beta'],
+  ['C', 'Gamma'],
+];
 const changes = (specs: Spec[], local: LocalBlock[], remote?: RemoteBlock[]): ChangeSet => runMerge(baseOf(specs), local, remote).cs;
 const brief = (steps: PlanStep[]) => steps.map((s) => `${s.method} ${s.path}`);
 
 describe('planSync: one document', () => {
   it('sends a one-block edit as one PUT /blocks with one block', () => {
     const steps = planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: changes(DOC, [blk('Alpha'), blk('Beta!'), blk('Gamma')]) }] });
-    expect(steps).toEqual([{ method: 'PUT', path: '/blocks', blocks: 1, docs: ['D1'], parts: ['D1'], body: { blocks: [{ id: 'B', markdown: 'Beta!' }] }, describe: 'PUT /blocks: edit 1 block in "Plan"' }]);
+    expect(steps).toEqual([
+      {
+        method: 'PUT',
+        path: '/blocks',
+        blocks: 1,
+        docs: ['D1'],
+        parts: ['D1'],
+        body: { blocks: [{ id: 'B', markdown: 'Beta!' }] },
+        describe: 'PUT /blocks: edit 1 block in "Plan"',
+      },
+    ]);
   });
 
   it('orders edits, moves, inserts and deletes, one request each', () => {
@@ -21,8 +35,17 @@ describe('planSync: one document', () => {
     const steps = planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: cs }] });
     expect(brief(steps)).toEqual(['PUT /blocks', 'PUT /blocks/move', 'POST /blocks', 'DELETE /blocks']);
     expect(steps[1]!.body).toEqual({ blockIds: ['C'], position: { position: 'start', pageId: 'D1' } });
-    expect(steps[2]!.body).toEqual({ blocks: [{ type: 'text', markdown: 'New one' }, { type: 'text', markdown: 'New two' }], position: { position: 'after', siblingId: 'A' } });
-    expect(steps[2]!.yields).toEqual([{ ref: '@ref:block:D1:new:1', at: [0] }, { ref: '@ref:block:D1:new:2', at: [1] }]);
+    expect(steps[2]!.body).toEqual({
+      blocks: [
+        { type: 'text', markdown: 'New one' },
+        { type: 'text', markdown: 'New two' },
+      ],
+      position: { position: 'after', siblingId: 'A' },
+    });
+    expect(steps[2]!.yields).toEqual([
+      { ref: '@ref:block:D1:new:1', at: [0] },
+      { ref: '@ref:block:D1:new:2', at: [1] },
+    ]);
     expect(steps[3]!.body).toEqual({ blockIds: ['B'] });
   });
 
@@ -30,7 +53,17 @@ describe('planSync: one document', () => {
     const cs = changes(DOC, [...localOfSpecs(DOC), pg('Card', [blk('inside'), pg('Inner', [blk('deep')])], 'card')]);
     const [step] = planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: cs }] });
     expect(step!.body).toEqual({
-      blocks: [{ type: 'page', textStyle: 'card', markdown: 'Card', content: [{ type: 'text', markdown: 'inside' }, { type: 'page', markdown: 'Inner', content: [{ type: 'text', markdown: 'deep' }] }] }],
+      blocks: [
+        {
+          type: 'page',
+          textStyle: 'card',
+          markdown: 'Card',
+          content: [
+            { type: 'text', markdown: 'inside' },
+            { type: 'page', markdown: 'Inner', content: [{ type: 'text', markdown: 'deep' }] },
+          ],
+        },
+      ],
       position: { position: 'after', siblingId: 'C' },
     });
     expect(step!.blocks).toBe(4);
@@ -64,7 +97,12 @@ describe('planSync: documents and folders', () => {
     const ref = docRef('Projects/New.md');
     const cs = changeSetOf(runMerge([], [blk('hello'), blk('world')], undefined).m.nodes, [], coreDialect.equals);
     const steps = planSync({ documents: [{ doc: ref, name: 'New', decision: { create: { title: 'New', destination: { folderId: 'F' } } }, changes: cs }] });
-    expect(steps[0]).toMatchObject({ method: 'POST', path: '/documents', body: { documents: [{ title: 'New' }], destination: { folderId: 'F' } }, yields: [{ ref, at: [0] }] });
+    expect(steps[0]).toMatchObject({
+      method: 'POST',
+      path: '/documents',
+      body: { documents: [{ title: 'New' }], destination: { folderId: 'F' } },
+      yields: [{ ref, at: [0] }],
+    });
     expect(steps[1]!.body).toMatchObject({ position: { position: 'start', pageId: ref } });
   });
 
@@ -113,11 +151,19 @@ describe('planSync: documents and folders', () => {
   });
 
   it('creates nested new folders one level per request', () => {
-    const steps = planSync({ documents: [], folders: { creates: [
-      { ref: '@ref:folder:N', name: 'N', parent: null, path: 'N' },
-      { ref: '@ref:folder:N/M', name: 'M', parent: '@ref:folder:N', path: 'N/M' },
-      { ref: '@ref:folder:O', name: 'O', parent: null, path: 'O' },
-    ], renames: [], moves: [], deletes: [] } });
+    const steps = planSync({
+      documents: [],
+      folders: {
+        creates: [
+          { ref: '@ref:folder:N', name: 'N', parent: null, path: 'N' },
+          { ref: '@ref:folder:N/M', name: 'M', parent: '@ref:folder:N', path: 'N/M' },
+          { ref: '@ref:folder:O', name: 'O', parent: null, path: 'O' },
+        ],
+        renames: [],
+        moves: [],
+        deletes: [],
+      },
+    });
     expect(steps.map((s) => s.body)).toEqual([{ folders: [{ name: 'N' }, { name: 'O' }] }, { folders: [{ name: 'M', parentFolderId: '@ref:folder:N' }] }]);
   });
 });
@@ -132,7 +178,14 @@ describe('refs', () => {
     expect(got.missing).toEqual([]);
     for (const [k, v] of got.ids) ids.set(k, v);
     expect([...ids.values()]).toEqual(['CARD', 'X']);
-    const next: PlanStep = { method: 'PUT', path: '/blocks/move', blocks: 1, docs: ['D1'], body: { blockIds: ['A'], position: { position: 'start', pageId: '@ref:block:D1:new:1' } }, describe: '' };
+    const next: PlanStep = {
+      method: 'PUT',
+      path: '/blocks/move',
+      blocks: 1,
+      docs: ['D1'],
+      body: { blockIds: ['A'], position: { position: 'start', pageId: '@ref:block:D1:new:1' } },
+      describe: '',
+    };
     expect(resolveStep(next, ids)).toEqual({ ok: true, step: { ...next, body: { blockIds: ['A'], position: { position: 'start', pageId: 'CARD' } } } });
     expect(resolveStep(next, new Map())).toEqual({ ok: false, missing: ['@ref:block:D1:new:1'] });
   });

@@ -99,10 +99,11 @@ function newBlock(s: NewBlockSpec): NewBlock {
 
 function yieldsOf(blocks: readonly NewBlockSpec[], ref: (r: string) => string): Array<{ ref: string; at: number[] }> {
   const out: Array<{ ref: string; at: number[] }> = [];
-  const walk = (list: readonly NewBlockSpec[], at: number[]) => list.forEach((s, i) => {
-    out.push({ ref: ref(s.ref), at: [...at, i] });
-    walk(s.children, [...at, i]);
-  });
+  const walk = (list: readonly NewBlockSpec[], at: number[]) =>
+    list.forEach((s, i) => {
+      out.push({ ref: ref(s.ref), at: [...at, i] });
+      walk(s.children, [...at, i]);
+    });
   walk(blocks, []);
   return out;
 }
@@ -145,7 +146,10 @@ function createFolders(p: PlanPass): void {
   for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
     const list = byDepth.get(depth)!;
     p.steps.push({
-      method: 'POST', path: '/folders', blocks: 0, docs: [],
+      method: 'POST',
+      path: '/folders',
+      blocks: 0,
+      docs: [],
       body: { folders: list.map((c) => (c.parent === null ? { name: c.name } : { name: c.name, parentFolderId: c.parent })) },
       describe: `POST /folders: create ${list.map((c) => `"${c.path}"`).join(', ')}`,
       yields: list.map((c, i) => ({ ref: c.ref, at: [i] })),
@@ -166,8 +170,14 @@ function createDocuments(p: PlanPass): void {
   }
   for (const { to, docs } of creates.values()) {
     p.steps.push({
-      method: 'POST', path: '/documents', blocks: 0, docs: docs.map((w) => w.doc),
-      body: { documents: docs.map((w) => ({ title: (w.decision!.create as { title: string }).title })), ...(('folderId' in to) || to.location !== 'unsorted' ? { destination: destinationBody(to) } : {}) },
+      method: 'POST',
+      path: '/documents',
+      blocks: 0,
+      docs: docs.map((w) => w.doc),
+      body: {
+        documents: docs.map((w) => ({ title: (w.decision!.create as { title: string }).title })),
+        ...('folderId' in to || to.location !== 'unsorted' ? { destination: destinationBody(to) } : {}),
+      },
       describe: `POST /documents: create ${docs.map((w) => `"${w.name}"`).join(', ')} in ${p.where(to)}`,
       yields: docs.map((w, i) => ({ ref: w.doc, at: [i] })),
     });
@@ -187,9 +197,19 @@ function moveDocuments(p: PlanPass): void {
     moves.set(key, entry);
   };
   for (const w of p.input.documents) if (w.decision?.move) addMove(w.decision.move, w.doc, `"${w.name}"`);
-  for (const r of p.folders.renames) for (const id of r.documentIds) addMove({ folderId: r.ref }, id, p.input.documents.find((w) => w.doc === id) ? `"${p.input.documents.find((w) => w.doc === id)!.name}"` : id);
+  for (const r of p.folders.renames)
+    for (const id of r.documentIds)
+      addMove({ folderId: r.ref }, id, p.input.documents.find((w) => w.doc === id) ? `"${p.input.documents.find((w) => w.doc === id)!.name}"` : id);
   for (const { to, ids, names } of moves.values()) {
-    p.steps.push({ method: 'PUT', path: '/documents/move', blocks: 0, docs: ids, parts: ids, body: { documentIds: ids, destination: destinationBody(to) }, describe: `PUT /documents/move: ${names.join(', ')} to ${p.where(to)}` });
+    p.steps.push({
+      method: 'PUT',
+      path: '/documents/move',
+      blocks: 0,
+      docs: ids,
+      parts: ids,
+      body: { documentIds: ids, destination: destinationBody(to) },
+      describe: `PUT /documents/move: ${names.join(', ')} to ${p.where(to)}`,
+    });
   }
 }
 
@@ -197,8 +217,10 @@ function moveDocuments(p: PlanPass): void {
 function editBlocks(p: PlanPass): void {
   const edits: Array<{ id: string; markdown: string; doc: string; what: string; cardLayout?: CardLayout }> = [];
   for (const w of p.input.documents) {
-    if (w.decision?.rename !== undefined && !isRef(w.doc)) edits.push({ id: w.doc, markdown: w.decision.rename, doc: w.doc, what: `rename "${w.name}" to "${w.decision.rename}"` });
-    for (const e of w.changes?.edits ?? []) edits.push({ id: e.id, markdown: e.markdown, doc: w.doc, what: '', ...(e.cardLayout ? { cardLayout: e.cardLayout } : {}) });
+    if (w.decision?.rename !== undefined && !isRef(w.doc))
+      edits.push({ id: w.doc, markdown: w.decision.rename, doc: w.doc, what: `rename "${w.name}" to "${w.decision.rename}"` });
+    for (const e of w.changes?.edits ?? [])
+      edits.push({ id: e.id, markdown: e.markdown, doc: w.doc, what: '', ...(e.cardLayout ? { cardLayout: e.cardLayout } : {}) });
   }
   for (const part of chunks(edits, p.max)) {
     const docs = [...new Set(part.map((e) => e.doc))];
@@ -206,7 +228,12 @@ function editBlocks(p: PlanPass): void {
     const blocks = part.filter((e) => !e.what).length;
     const names = docs.map((d) => `"${p.input.documents.find((w) => w.doc === d)!.name}"`).join(', ');
     p.steps.push({
-      method: 'PUT', path: '/blocks', blocks: part.length, docs, parts: part.map((e) => e.doc), body: { blocks: part.map((e) => (e.cardLayout ? { id: e.id, markdown: e.markdown, cardLayout: e.cardLayout } : { id: e.id, markdown: e.markdown })) },
+      method: 'PUT',
+      path: '/blocks',
+      blocks: part.length,
+      docs,
+      parts: part.map((e) => e.doc),
+      body: { blocks: part.map((e) => (e.cardLayout ? { id: e.id, markdown: e.markdown, cardLayout: e.cardLayout } : { id: e.id, markdown: e.markdown })) },
       describe: `PUT /blocks: ${[blocks ? `edit ${plural(blocks, 'block')} in ${names}` : '', ...renames].filter(Boolean).join('; ')}`,
     });
   }
@@ -222,7 +249,10 @@ function placeBlocks(p: PlanPass): void {
     const move = (m: MoveRun) => {
       for (const ids of chunks(m.ids, p.max)) {
         p.steps.push({
-          method: 'PUT', path: '/blocks/move', blocks: ids.length, docs: [w.doc],
+          method: 'PUT',
+          path: '/blocks/move',
+          blocks: ids.length,
+          docs: [w.doc],
           body: { blockIds: ids, position: positionOf(m.anchor, w.doc, ref) },
           describe: `PUT /blocks/move: move ${plural(ids.length, 'block')} ${'after' in m.anchor ? 'after another' : 'to the start of its page'} in "${w.name}"`,
         });
@@ -236,7 +266,10 @@ function placeBlocks(p: PlanPass): void {
         const position = daily && 'start' in anchor && anchor.start === null ? { position: 'end', date: daily } : positionOf(anchor, w.doc, ref);
         const size = part.reduce((a, s) => a + treeSize(s), 0);
         p.steps.push({
-          method: 'POST', path: '/blocks', blocks: size, docs: [w.doc],
+          method: 'POST',
+          path: '/blocks',
+          blocks: size,
+          docs: [w.doc],
           body: { blocks: part.map(newBlock), position },
           describe: `POST /blocks: insert ${plural(size, 'block')} ${'after' in anchor ? 'after another' : 'at the start'} in "${w.name}"${daily ? ` (the daily note of ${daily})` : ''}`,
           yields: yieldsOf(part, ref),
@@ -247,8 +280,13 @@ function placeBlocks(p: PlanPass): void {
     cs.lateMoves.forEach(move);
     if (daily && cs.inserts.length > 0) {
       p.steps.push({
-        method: 'GET', path: '/blocks', query: { date: daily, maxDepth: '0' }, blocks: 1, docs: [w.doc],
-        describe: `GET /blocks: read the id of the daily note of ${daily}`, yields: [{ ref: w.doc, at: [] }],
+        method: 'GET',
+        path: '/blocks',
+        query: { date: daily, maxDepth: '0' },
+        blocks: 1,
+        docs: [w.doc],
+        describe: `GET /blocks: read the id of the daily note of ${daily}`,
+        yields: [{ ref: w.doc, at: [] }],
       });
     }
   }
@@ -256,11 +294,18 @@ function placeBlocks(p: PlanPass): void {
 
 /** Deleted blocks of every document in DELETE /blocks. Invariant: deletes come after every insert and edit, so an interrupted push leaves text behind, never loses it. */
 function deleteBlocks(p: PlanPass): void {
-  const deletes = p.input.documents.flatMap((w) => (w.changes?.deletes ?? []).map((id) => ({ id, doc: w.doc, weight: w.changes!.removedBlocks / w.changes!.deletes.length })));
+  const deletes = p.input.documents.flatMap((w) =>
+    (w.changes?.deletes ?? []).map((id) => ({ id, doc: w.doc, weight: w.changes!.removedBlocks / w.changes!.deletes.length })),
+  );
   for (const part of chunks(deletes, p.max)) {
     const docs = [...new Set(part.map((d) => d.doc))];
     p.steps.push({
-      method: 'DELETE', path: '/blocks', blocks: Math.round(part.reduce((a, d) => a + d.weight, 0)), docs, parts: part.map((d) => d.doc), body: { blockIds: part.map((d) => d.id) },
+      method: 'DELETE',
+      path: '/blocks',
+      blocks: Math.round(part.reduce((a, d) => a + d.weight, 0)),
+      docs,
+      parts: part.map((d) => d.doc),
+      body: { blockIds: part.map((d) => d.id) },
       describe: `DELETE /blocks: delete ${plural(part.length, 'block')} in ${docs.map((d) => `"${p.input.documents.find((w) => w.doc === d)!.name}"`).join(', ')}`,
     });
   }
@@ -270,7 +315,15 @@ function deleteBlocks(p: PlanPass): void {
 function trashDocuments(p: PlanPass): void {
   const trashed = p.input.documents.filter((w) => w.decision?.trash && !isRef(w.doc));
   if (trashed.length > 0) {
-    p.steps.push({ method: 'DELETE', path: '/documents', blocks: 0, docs: trashed.map((w) => w.doc), parts: trashed.map((w) => w.doc), body: { documentIds: trashed.map((w) => w.doc) }, describe: `DELETE /documents: move ${trashed.map((w) => `"${w.name}"`).join(', ')} to the trash` });
+    p.steps.push({
+      method: 'DELETE',
+      path: '/documents',
+      blocks: 0,
+      docs: trashed.map((w) => w.doc),
+      parts: trashed.map((w) => w.doc),
+      body: { documentIds: trashed.map((w) => w.doc) },
+      describe: `DELETE /documents: move ${trashed.map((w) => `"${w.name}"`).join(', ')} to the trash`,
+    });
   }
 }
 
@@ -285,15 +338,25 @@ function tidyFolders(p: PlanPass): void {
   for (const r of p.folders.renames) for (const id of r.subfolderIds) addFolderMove(r.ref, id);
   for (const [parent, ids] of folderMoves) {
     p.steps.push({
-      method: 'PUT', path: '/folders/move', blocks: 0, docs: [], body: { folderIds: ids, destination: parent === '' ? 'root' : { parentFolderId: parent } },
+      method: 'PUT',
+      path: '/folders/move',
+      blocks: 0,
+      docs: [],
+      body: { folderIds: ids, destination: parent === '' ? 'root' : { parentFolderId: parent } },
       describe: `PUT /folders/move: ${ids.map((id) => `"${p.folderName(id)}"`).join(', ')} ${parent === '' ? 'to the top level' : `into "${p.folderName(parent)}"`}`,
     });
   }
-  const folderDeletes = [...p.folders.renames.map((r) => ({ id: r.id, path: r.from, renamed: r.to })), ...p.folders.deletes.map((d) => ({ ...d, renamed: undefined as string | undefined }))]
-    .sort((a, b) => b.path.split('/').length - a.path.split('/').length);
+  const folderDeletes = [
+    ...p.folders.renames.map((r) => ({ id: r.id, path: r.from, renamed: r.to })),
+    ...p.folders.deletes.map((d) => ({ ...d, renamed: undefined as string | undefined })),
+  ].sort((a, b) => b.path.split('/').length - a.path.split('/').length);
   if (folderDeletes.length > 0) {
     p.steps.push({
-      method: 'DELETE', path: '/folders', blocks: 0, docs: [], body: { folderIds: folderDeletes.map((d) => d.id) },
+      method: 'DELETE',
+      path: '/folders',
+      blocks: 0,
+      docs: [],
+      body: { folderIds: folderDeletes.map((d) => d.id) },
       describe: `DELETE /folders: ${folderDeletes.map((d) => (d.renamed ? `"${d.path}" (renamed to "${d.renamed}": the API has no folder rename, so a new folder was created and its contents moved there)` : `"${d.path}"`)).join(', ')}`,
     });
   }

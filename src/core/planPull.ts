@@ -105,7 +105,7 @@ export function planPull(input: PullInput): PullPlan {
   }
   // A move into a path that a file keeps (changed here, blocked, or not moving) waits; names
   // traded among moving files are not in the way (one steps aside while they are run).
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const m of moves.values()) {
       if (m.reason === 'found_there') continue;
@@ -155,7 +155,15 @@ export function planPull(input: PullInput): PullPlan {
   for (const [id, change] of local) {
     if (found.has(id)) continue;
     const both = remoteChanged.has(id);
-    keeps.push({ kind: 'keep', id, path: at.get(id)!, change, remoteChanged: both, check: both && change === 'edited', reason: both ? 'changed_both_sides' : 'changed_here' });
+    keeps.push({
+      kind: 'keep',
+      id,
+      path: at.get(id)!,
+      change,
+      remoteChanged: both,
+      check: both && change === 'edited',
+      reason: both ? 'changed_both_sides' : 'changed_here',
+    });
   }
   const purges: Located[] = purged.filter((id) => local.get(id) !== 'edited').map((id) => ({ kind: 'purge', id, path: at.get(id)! }));
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);

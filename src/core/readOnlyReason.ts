@@ -4,13 +4,48 @@
 import type { Block, BlockType } from '../dialect/types.js';
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<BlockType>([
-  'text', 'page', 'collectionItem', 'image', 'video', 'file', 'drawing', 'whiteboard', 'table', 'collection', 'code', 'richUrl', 'line',
+  'text',
+  'page',
+  'collectionItem',
+  'image',
+  'video',
+  'file',
+  'drawing',
+  'whiteboard',
+  'table',
+  'collection',
+  'code',
+  'richUrl',
+  'line',
 ]);
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set<keyof Block>([
-  'id', 'type', 'markdown', 'content', 'textStyle', 'listStyle', 'indentationLevel', 'textAlignment', 'font', 'color',
-  'decorations', 'taskInfo', 'cardLayout', 'lineStyle', 'language', 'rawCode', 'url', 'altText', 'fileName', 'title',
-  'description', 'preview', 'width', 'size', 'properties', 'metadata',
+  'id',
+  'type',
+  'markdown',
+  'content',
+  'textStyle',
+  'listStyle',
+  'indentationLevel',
+  'textAlignment',
+  'font',
+  'color',
+  'decorations',
+  'taskInfo',
+  'cardLayout',
+  'lineStyle',
+  'language',
+  'rawCode',
+  'url',
+  'altText',
+  'fileName',
+  'title',
+  'description',
+  'preview',
+  'width',
+  'size',
+  'properties',
+  'metadata',
 ]);
 
 /** Why the service's block is kept read-only, or undefined when spacesync knows all of it. */

@@ -7,10 +7,23 @@ import { mergeFile } from './mergeFile.js';
 import { parseLocalDocument } from '../sync/push/readLocalDocument.js';
 import { renderMerged } from './renderMerged.js';
 
-const block = (id: string, markdown: string, position: number, parentId: string | null = null, kind: BaseBlock['kind'] = 'block'): RemoteBlock =>
-  ({ id, parentId, position, level: 0, kind, type: kind === 'block' ? 'text' : 'page', markdown });
+const block = (id: string, markdown: string, position: number, parentId: string | null = null, kind: BaseBlock['kind'] = 'block'): RemoteBlock => ({
+  id,
+  parentId,
+  position,
+  level: 0,
+  kind,
+  type: kind === 'block' ? 'text' : 'page',
+  markdown,
+});
 const based = (rs: RemoteBlock[]): BaseBlock[] => rs.map((r) => ({ ...r, hash: hashBlock(r.markdown, r.kind) }));
-const byId = (rs: RemoteBlock[]) => new Map(rs.map((r): [string, Block] => [r.id, { id: r.id, type: r.type as Block['type'], markdown: r.markdown, ...(r.markdown.startsWith('- ') ? { listStyle: 'bullet' as const } : {}) }]));
+const byId = (rs: RemoteBlock[]) =>
+  new Map(
+    rs.map((r): [string, Block] => [
+      r.id,
+      { id: r.id, type: r.type as Block['type'], markdown: r.markdown, ...(r.markdown.startsWith('- ') ? { listStyle: 'bullet' as const } : {}) },
+    ]),
+  );
 
 function merged(baseBlocks: RemoteBlock[], text: string, remote: RemoteBlock[]): string {
   const local = parseLocalDocument('Note.md', text, 'h');
@@ -21,13 +34,17 @@ function merged(baseBlocks: RemoteBlock[], text: string, remote: RemoteBlock[]):
 const BASE = [block('A', 'alpha', 0), block('B', 'beta', 1), block('C', 'gamma', 2)];
 
 describe('renderMerged', () => {
-  it('rewrites only the range of a block the service changed, keeping every other byte (odd spacing, the user\'s emphasis)', () => {
+  it("rewrites only the range of a block the service changed, keeping every other byte (odd spacing, the user's emphasis)", () => {
     const text = '---\nid: D\nmine: kept\n---\nalpha _here_\n\n\nbeta\n\ngamma  \n';
-    const out = merged([block('A', 'alpha *here*', 0), BASE[1]!, block('C', 'gamma  ', 2)], text, [block('A', 'alpha *here*', 0), block('B', 'beta, from the app', 1), block('C', 'gamma  ', 2)]);
+    const out = merged([block('A', 'alpha *here*', 0), BASE[1]!, block('C', 'gamma  ', 2)], text, [
+      block('A', 'alpha *here*', 0),
+      block('B', 'beta, from the app', 1),
+      block('C', 'gamma  ', 2),
+    ]);
     expect(out).toBe('---\nid: D\nmine: kept\n---\nalpha _here_\n\n\nbeta, from the app\n\ngamma  \n');
   });
 
-  it('when the shape changes, keeps the untouched top-level blocks verbatim and renders the service\'s new one', () => {
+  it("when the shape changes, keeps the untouched top-level blocks verbatim and renders the service's new one", () => {
     const text = 'alpha _here_\n\nbeta\n\ngamma\n';
     const base = [block('A', 'alpha *here*', 0), BASE[1]!, BASE[2]!];
     const out = merged(base, text, [block('A', 'alpha *here*', 0), block('N', '- new from the app', 1), BASE[1]!, BASE[2]!]);
@@ -40,7 +57,7 @@ describe('renderMerged', () => {
     expect(out).toBe('alpha\n\n\nbeta\n\ngamma\n\nnew at the end\n');
   });
 
-  it('keeps the file\'s CRLF line endings when it renders', () => {
+  it("keeps the file's CRLF line endings when it renders", () => {
     const text = 'alpha\r\n\r\nbeta\r\n\r\ngamma\r\n';
     const out = merged(BASE, text, [BASE[0]!, BASE[1]!, block('N', 'new', 2), BASE[2]!]);
     expect(out).toBe('alpha\r\n\r\nbeta\r\n\r\nnew\r\n\r\ngamma\r\n');

@@ -87,7 +87,11 @@ function splice(text: string, segs: readonly Segment[], nodes: readonly MergedNo
  * matter kept byte for byte. Top-level blocks the merge kept from the file unchanged keep their
  * bytes and the separators around them.
  */
-export function renderMerged(file: Pick<LocalDocument, 'text' | 'segments' | 'separators'>, nodes: readonly MergedNode[], remoteBlocks: ReadonlyMap<string, Block>): string {
+export function renderMerged(
+  file: Pick<LocalDocument, 'text' | 'segments' | 'separators'>,
+  nodes: readonly MergedNode[],
+  remoteBlocks: ReadonlyMap<string, Block>,
+): string {
   const { text } = file;
   const spliced = file.segments.some((s) => s.inCallout) ? null : splice(text, file.segments, nodes);
   if (spliced !== null) return spliced;

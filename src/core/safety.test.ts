@@ -4,7 +4,16 @@ import { diffDocument } from './diff.js';
 import { checkDocumentWipe, checkPullSafety, checkSafety, roundTripProblems, WIPE_MIN_BLOCKS, type SafetyInput } from './safety.js';
 import { baseOf, blk, ro } from './testSupport.js';
 
-const calm: SafetyInput = { known: 10, remoteDeletes: 0, localDeletes: 0, rootExists: true, localFiles: 10, remoteListed: 10, maxDeletePercent: 50, force: false };
+const calm: SafetyInput = {
+  known: 10,
+  remoteDeletes: 0,
+  localDeletes: 0,
+  rootExists: true,
+  localFiles: 10,
+  remoteListed: 10,
+  maxDeletePercent: 50,
+  force: false,
+};
 
 describe('checkSafety', () => {
   it('lets an ordinary cycle through', () => {
@@ -74,8 +83,13 @@ describe('checkPullSafety', () => {
 
 describe('roundTripProblems', () => {
   it('reports new and edited blocks the service would split or refuse, and output-only edits', () => {
-    const base = baseOf([['A', 'one'], ['B', 'the second paragraph']]);
-    const d = diffDocument(base, [blk('one'), blk('the second paragraph\n\nand a third'), blk('x\n\ny'), ro('<collection></collection>')], { equals: coreDialect.equals });
+    const base = baseOf([
+      ['A', 'one'],
+      ['B', 'the second paragraph'],
+    ]);
+    const d = diffDocument(base, [blk('one'), blk('the second paragraph\n\nand a third'), blk('x\n\ny'), ro('<collection></collection>')], {
+      equals: coreDialect.equals,
+    });
     const p = roundTripProblems(d.nodes, coreDialect);
     expect(p.map((x) => x.id)).toEqual(['B', undefined, undefined]);
     expect(p[0]!.message).toContain('not sent');
@@ -98,7 +112,10 @@ describe('checkDocumentWipe', () => {
   });
 
   it('holds back deleting more than maxDeletePercent of a document of at least 20 blocks', () => {
-    expect(checkDocumentWipe({ ...doc, baseBlocks: WIPE_MIN_BLOCKS, baseWithText: 20, localWithText: 9, deletes: 11 })).toMatchObject({ ok: false, reason: 'document_wipe' });
+    expect(checkDocumentWipe({ ...doc, baseBlocks: WIPE_MIN_BLOCKS, baseWithText: 20, localWithText: 9, deletes: 11 })).toMatchObject({
+      ok: false,
+      reason: 'document_wipe',
+    });
     expect(checkDocumentWipe({ ...doc, baseBlocks: WIPE_MIN_BLOCKS, baseWithText: 20, localWithText: 10, deletes: 10 })).toEqual({ ok: true });
   });
 

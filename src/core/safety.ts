@@ -27,8 +27,7 @@ export interface SafetyInput {
 export type SafetyReason = 'root_missing' | 'root_empty' | 'remote_empty' | 'mass_delete_remote' | 'mass_delete_local' | 'document_wipe';
 
 export type SafetyVerdict =
-  | { ok: true; /** Set when --force let through what would have been refused. */ forced?: SafetyReason }
-  | { ok: false; reason: SafetyReason; message: string };
+  { ok: true; /** Set when --force let through what would have been refused. */ forced?: SafetyReason } | { ok: false; reason: SafetyReason; message: string };
 
 /** A refused cycle as the push and the pull report it (and `spacesync status` shows it). */
 export interface SafetyRefusal {
@@ -54,27 +53,49 @@ const isMassDelete = (count: number, known: number, limit: number) => count >= M
 export function checkSafety(s: SafetyInput): SafetyVerdict {
   const refuse = (reason: SafetyReason, message: string): SafetyVerdict => (s.force ? { ok: true, forced: reason } : { ok: false, reason, message });
   if (s.rootExists === false) {
-    return refuse('root_missing', `The mirror folder is missing, so every one of the ${s.known} known documents would look deleted. Nothing was changed. Check the folder (an unmounted disk?) and run again; ${FORCE}`);
+    return refuse(
+      'root_missing',
+      `The mirror folder is missing, so every one of the ${s.known} known documents would look deleted. Nothing was changed. Check the folder (an unmounted disk?) and run again; ${FORCE}`,
+    );
   }
   if (s.known > 0 && s.localFiles === 0) {
-    return refuse('root_empty', `The mirror folder holds no documents while the journal knows ${s.known}: all of them would be moved to the service's trash. Nothing was changed. Restore the files, or ${FORCE.toLowerCase()}`);
+    return refuse(
+      'root_empty',
+      `The mirror folder holds no documents while the journal knows ${s.known}: all of them would be moved to the service's trash. Nothing was changed. Restore the files, or ${FORCE.toLowerCase()}`,
+    );
   }
   if (s.known > 0 && s.remoteListed === 0) {
-    return refuse('remote_empty', `The space lists no documents at all, but ${s.known} were synced into this folder before. Nothing was changed. Check that the link points at the right space; if the space really is empty now, run again with --force.`);
+    return refuse(
+      'remote_empty',
+      `The space lists no documents at all, but ${s.known} were synced into this folder before. Nothing was changed. Check that the link points at the right space; if the space really is empty now, run again with --force.`,
+    );
   }
   const limit = s.maxDeletePercent;
   if (isMassDelete(s.remoteDeletes, s.known, limit)) {
-    return refuse('mass_delete_remote', `This cycle would move ${s.remoteDeletes} of ${s.known} documents (${pct(s.remoteDeletes, s.known)}%) to the service's trash, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If the files were deleted on purpose, ${FORCE.toLowerCase()}`);
+    return refuse(
+      'mass_delete_remote',
+      `This cycle would move ${s.remoteDeletes} of ${s.known} documents (${pct(s.remoteDeletes, s.known)}%) to the service's trash, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If the files were deleted on purpose, ${FORCE.toLowerCase()}`,
+    );
   }
   if (isMassDelete(s.localDeletes, s.known, limit)) {
-    return refuse('mass_delete_local', `${s.localDeletes} of ${s.known} documents (${pct(s.localDeletes, s.known)}%) are gone from the space, more than the ${limit}% allowed in one cycle (maxDeletePercent). Nothing was changed. Check the space; if they really were deleted, run again with --force (their files are kept in .spacesync/purged/).`);
+    return refuse(
+      'mass_delete_local',
+      `${s.localDeletes} of ${s.known} documents (${pct(s.localDeletes, s.known)}%) are gone from the space, more than the ${limit}% allowed in one cycle (maxDeletePercent). Nothing was changed. Check the space; if they really were deleted, run again with --force (their files are kept in .spacesync/purged/).`,
+    );
   }
   return { ok: true };
 }
 
 /** The pull's check: an empty listing, or a purge of too many files (documents no longer listed). */
 export function checkPullSafety(p: { known: number; listed: number; purged: number; maxDeletePercent: number; force: boolean }): SafetyRefusal | null {
-  const v = checkSafety({ known: p.known, remoteDeletes: 0, localDeletes: p.purged, remoteListed: p.listed, maxDeletePercent: p.maxDeletePercent, force: p.force });
+  const v = checkSafety({
+    known: p.known,
+    remoteDeletes: 0,
+    localDeletes: p.purged,
+    remoteListed: p.listed,
+    maxDeletePercent: p.maxDeletePercent,
+    force: p.force,
+  });
   return v.ok ? null : { reason: v.reason, message: v.message };
 }
 
@@ -107,11 +128,15 @@ export const WIPE_MIN_BLOCKS = 20;
 export function checkDocumentWipe(s: DocumentWipeInput): SafetyVerdict {
   const refuse = (message: string): SafetyVerdict => (s.force ? { ok: true, forced: 'document_wipe' } : { ok: false, reason: 'document_wipe', message });
   if (s.localWithText === 0 && s.baseWithText > 0) {
-    return refuse(`"${s.path}" holds no blocks any more (it is empty, blank or front matter alone) while its document has ${s.baseWithText} block${s.baseWithText === 1 ? '' : 's'} with text: sending it would delete all of them in the space. It was held back; nothing of it was sent and the file is not written over. If you emptied it on purpose, run again with --force; to remove the document, delete the file (it goes to the trash).`);
+    return refuse(
+      `"${s.path}" holds no blocks any more (it is empty, blank or front matter alone) while its document has ${s.baseWithText} block${s.baseWithText === 1 ? '' : 's'} with text: sending it would delete all of them in the space. It was held back; nothing of it was sent and the file is not written over. If you emptied it on purpose, run again with --force; to remove the document, delete the file (it goes to the trash).`,
+    );
   }
   const limit = s.maxDeletePercent;
   if (s.baseBlocks >= WIPE_MIN_BLOCKS && pct(s.deletes, s.baseBlocks) > limit) {
-    return refuse(`"${s.path}" would delete ${s.deletes} of its document's ${s.baseBlocks} blocks (${pct(s.deletes, s.baseBlocks)}%), more than the ${limit}% allowed (maxDeletePercent). It was held back; nothing of it was sent and the file is not written over. If those blocks were removed on purpose, ${FORCE.toLowerCase()}`);
+    return refuse(
+      `"${s.path}" would delete ${s.deletes} of its document's ${s.baseBlocks} blocks (${pct(s.deletes, s.baseBlocks)}%), more than the ${limit}% allowed (maxDeletePercent). It was held back; nothing of it was sent and the file is not written over. If those blocks were removed on purpose, ${FORCE.toLowerCase()}`,
+    );
   }
   return { ok: true };
 }

@@ -11,10 +11,7 @@ export const REPLACEABLE = typesWhere((t) => t.replaceable);
 /** Types a file must never delete: they cannot be re-created from their markdown. */
 export const PROTECTED = typesWhere((t) => t.protected);
 
-export type EditAction =
-  | { action: 'put' }
-  | { action: 'replace'; type: BlockType }
-  | { action: 'hold'; reason: string };
+export type EditAction = { action: 'put' } | { action: 'replace'; type: BlockType } | { action: 'hold'; reason: string };
 
 export type CreateAction = { action: 'create'; type: BlockType } | { action: 'hold'; reason: string };
 
@@ -26,7 +23,8 @@ function titleProblem(title: string): string | undefined {
 
 /** How an edit of an existing block (base kind and type) to `local` can reach the service. */
 export function editAction(base: { kind: BlockKind; type: string }, local: LocalBlock, dialect: CoreDialect, readOnly?: string): EditAction {
-  if (base.kind === 'readonly' || local.kind === 'readonly') return { action: 'hold', reason: 'it is output-only content the service renders (edit it in the app)' };
+  if (base.kind === 'readonly' || local.kind === 'readonly')
+    return { action: 'hold', reason: 'it is output-only content the service renders (edit it in the app)' };
   if (readOnly !== undefined) return { action: 'hold', reason: `it is ${readOnly}, which spacesync keeps read-only (change it in the app)` };
   if (isWrapper(base.kind)) {
     const problem = titleProblem(local.markdown);

@@ -24,12 +24,21 @@ export function matchSequences(a: ArrayLike<number>, b: ArrayLike<number>, maxWo
   return { pairs, exhaustive: state.exhaustive };
 }
 
-interface State { work: number; exhaustive: boolean }
+interface State {
+  work: number;
+  exhaustive: boolean;
+}
 
 function region(
-  a: ArrayLike<number>, aLo: number, aHi: number,
-  b: ArrayLike<number>, bLo: number, bHi: number,
-  out: Array<[number, number]>, state: State, depth: number,
+  a: ArrayLike<number>,
+  aLo: number,
+  aHi: number,
+  b: ArrayLike<number>,
+  bLo: number,
+  bHi: number,
+  out: Array<[number, number]>,
+  state: State,
+  depth: number,
 ): void {
   while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) out.push([aLo++, bLo++]);
   let tail = 0;
@@ -66,8 +75,14 @@ function region(
 function uniqueAnchors(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayLike<number>, bLo: number, bHi: number): Array<[number, number]> {
   let maxKey = 0;
   let minKey = 0;
-  for (let i = aLo; i < aHi; i++) { if (a[i]! > maxKey) maxKey = a[i]!; if (a[i]! < minKey) minKey = a[i]!; }
-  for (let j = bLo; j < bHi; j++) { if (b[j]! > maxKey) maxKey = b[j]!; if (b[j]! < minKey) minKey = b[j]!; }
+  for (let i = aLo; i < aHi; i++) {
+    if (a[i]! > maxKey) maxKey = a[i]!;
+    if (a[i]! < minKey) minKey = a[i]!;
+  }
+  for (let j = bLo; j < bHi; j++) {
+    if (b[j]! > maxKey) maxKey = b[j]!;
+    if (b[j]! < minKey) minKey = b[j]!;
+  }
   // Dense small keys (interned ones): counted in typed arrays, far cheaper than a map.
   if (minKey >= 0 && maxKey < 4 * (aHi - aLo + bHi - bLo) + 4096) return uniqueAnchorsDense(a, aLo, aHi, b, bLo, bHi, maxKey + 1);
   const seen = new Map<number, { ca: number; cb: number; ia: number; ib: number }>();
@@ -90,7 +105,15 @@ function uniqueAnchors(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayL
   return longestIncreasing(candidates);
 }
 
-function uniqueAnchorsDense(a: ArrayLike<number>, aLo: number, aHi: number, b: ArrayLike<number>, bLo: number, bHi: number, size: number): Array<[number, number]> {
+function uniqueAnchorsDense(
+  a: ArrayLike<number>,
+  aLo: number,
+  aHi: number,
+  b: ArrayLike<number>,
+  bLo: number,
+  bHi: number,
+  size: number,
+): Array<[number, number]> {
   const ca = new Uint8Array(size);
   const cb = new Uint8Array(size);
   const ib = new Int32Array(size);
@@ -134,9 +157,15 @@ function longestIncreasing(pairs: Array<[number, number]>): Array<[number, numbe
  * false and, unless `tentative`, marks the match not exhaustive (the region stays unmatched).
  */
 function myers(
-  a: ArrayLike<number>, aLo: number, aHi: number,
-  b: ArrayLike<number>, bLo: number, bHi: number,
-  out: Array<[number, number]>, state: State, tentative = false,
+  a: ArrayLike<number>,
+  aLo: number,
+  aHi: number,
+  b: ArrayLike<number>,
+  bLo: number,
+  bHi: number,
+  out: Array<[number, number]>,
+  state: State,
+  tentative = false,
 ): boolean {
   const n = aHi - aLo;
   const m = bHi - bLo;

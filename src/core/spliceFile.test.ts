@@ -16,11 +16,23 @@ function update(before: Block, after: Block, fileText = composeFile(before, { id
 }
 
 describe('spliceFile', () => {
-  const old = doc([text('a', '# Title'), text('b', 'first paragraph'), text('c', '- item', { listStyle: 'bullet' }), text('d', '- other', { listStyle: 'bullet' }), text('e', 'the end')]);
+  const old = doc([
+    text('a', '# Title'),
+    text('b', 'first paragraph'),
+    text('c', '- item', { listStyle: 'bullet' }),
+    text('d', '- other', { listStyle: 'bullet' }),
+    text('e', 'the end'),
+  ]);
 
   it('replaces only the changed block, keeping every other byte (also bytes a fresh render would not give)', () => {
     const file = composeFile(old, { id: 'D' }).replace('first paragraph\n\n', 'first paragraph\n\n\n');
-    const after = doc([text('a', '# Title'), text('b', 'first paragraph, edited'), text('c', '- item', { listStyle: 'bullet' }), text('d', '- other', { listStyle: 'bullet' }), text('e', 'the end')]);
+    const after = doc([
+      text('a', '# Title'),
+      text('b', 'first paragraph, edited'),
+      text('c', '- item', { listStyle: 'bullet' }),
+      text('d', '- other', { listStyle: 'bullet' }),
+      text('e', 'the end'),
+    ]);
     const r = update(old, after, file);
     expect(r.mode).toBe('splice');
     expect(r.changed).toBe(1);
@@ -28,7 +40,13 @@ describe('spliceFile', () => {
   });
 
   it('rewrites a list item that became a paragraph in place (a list marker still starts the next block)', () => {
-    const after = doc([text('a', '# Title'), text('b', 'first paragraph'), text('c', 'no longer an item'), text('d', '- other', { listStyle: 'bullet' }), text('e', 'the end')]);
+    const after = doc([
+      text('a', '# Title'),
+      text('b', 'first paragraph'),
+      text('c', 'no longer an item'),
+      text('d', '- other', { listStyle: 'bullet' }),
+      text('e', 'the end'),
+    ]);
     const r = update(old, after);
     expect(r.mode).toBe('splice');
     expect(r.text).toBe('---\nid: D\n---\n# Title\n\nfirst paragraph\n\nno longer an item\n- other\n\nthe end\n');
@@ -56,7 +74,13 @@ describe('spliceFile', () => {
 
   it('keeps the front matter as it is (the user keys included)', () => {
     const file = `---\nid: D\ntags: [a, b]\n---\n${composeFile(old, { id: 'D' }).split('---\n')[2]}`;
-    const after = doc([text('a', '# New title'), text('b', 'first paragraph'), text('c', '- item', { listStyle: 'bullet' }), text('d', '- other', { listStyle: 'bullet' }), text('e', 'the end')]);
+    const after = doc([
+      text('a', '# New title'),
+      text('b', 'first paragraph'),
+      text('c', '- item', { listStyle: 'bullet' }),
+      text('d', '- other', { listStyle: 'bullet' }),
+      text('e', 'the end'),
+    ]);
     expect(update(old, after, file).text.startsWith('---\nid: D\ntags: [a, b]\n---\n# New title\n')).toBe(true);
   });
 });

@@ -23,8 +23,15 @@ function sameShape(base: readonly BaseBlock[], remote: readonly RemoteBlock[]): 
   if (base.length !== remote.length) return false;
   return base.every((b, i) => {
     const r = remote[i]!;
-    return b.id === r.id && b.parentId === r.parentId && b.position === r.position && b.kind === r.kind && b.level === r.level && b.type === r.type
-      && sameLayout(b, r);
+    return (
+      b.id === r.id &&
+      b.parentId === r.parentId &&
+      b.position === r.position &&
+      b.kind === r.kind &&
+      b.level === r.level &&
+      b.type === r.type &&
+      sameLayout(b, r)
+    );
   });
 }
 

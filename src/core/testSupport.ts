@@ -50,7 +50,10 @@ export function localOfSpecs(specs: readonly Spec[]): LocalBlock[] {
 
 /** Runs a change set against a document's blocks the way the service does (edits → moves → inserts → late moves → deletes). */
 export function applyChanges(current: readonly RemoteBlock[], cs: ChangeSet, idFor: (ref: string) => string = (r) => r): RemoteBlock[] {
-  interface N { b: RemoteBlock; children: N[] }
+  interface N {
+    b: RemoteBlock;
+    children: N[];
+  }
   const byId = new Map<string, N>();
   const root: N = { b: { id: '', parentId: null, position: 0, level: 0, kind: 'page', type: 'page', markdown: '' }, children: [] };
   const parentOf = new Map<N, N>();
@@ -117,10 +120,11 @@ export function applyChanges(current: readonly RemoteBlock[], cs: ChangeSet, idF
     detach(n);
   }
   const out: RemoteBlock[] = [];
-  const walk = (n: N, parentId: string | null) => n.children.forEach((c, i) => {
-    out.push({ ...c.b, parentId, position: i });
-    walk(c, c.b.id);
-  });
+  const walk = (n: N, parentId: string | null) =>
+    n.children.forEach((c, i) => {
+      out.push({ ...c.b, parentId, position: i });
+      walk(c, c.b.id);
+    });
   walk(root, null);
   return out;
 }
@@ -129,7 +133,9 @@ export function applyChanges(current: readonly RemoteBlock[], cs: ChangeSet, idF
 export type Outline = Array<string | [string, Outline]>;
 
 export function outlineOfRemote(blocks: readonly RemoteBlock[], parentId: string | null = null): Outline {
-  return blocks.filter((b) => b.parentId === parentId).sort((x, y) => x.position - y.position)
+  return blocks
+    .filter((b) => b.parentId === parentId)
+    .sort((x, y) => x.position - y.position)
     .map((b) => (b.kind === 'page' || b.kind === 'card' ? [`${b.kind}:${b.markdown}`, outlineOfRemote(blocks, b.id)] : b.markdown));
 }
 
@@ -149,7 +155,12 @@ export function outlineOfMerged(nodes: readonly MergedNode[], view: 'file' | 'se
 
 // Random edits of a document tree, for the merge's property tests: `T` is a block with its id
 // (null when new in the file), edited and moved by `Op`s whose texts and ids are unique per run.
-export interface T { id: string | null; md: string; kind: 'block' | 'page'; children: T[] }
+export interface T {
+  id: string | null;
+  md: string;
+  kind: 'block' | 'page';
+  children: T[];
+}
 
 const clone = (ts: T[]): T[] => ts.map((t) => ({ ...t, children: clone(t.children) }));
 const flat = (ts: T[], out: Array<{ t: T; list: T[] }> = []) => {

@@ -44,5 +44,9 @@ export function traitsOf(type: string): BlockTraits | undefined {
 
 /** The types that have a trait, as a set of type names. */
 export function typesWhere(has: (t: BlockTraits) => boolean): ReadonlySet<string> {
-  return new Set(Object.entries(BLOCK_TRAITS).filter(([, t]) => has(t)).map(([type]) => type));
+  return new Set(
+    Object.entries(BLOCK_TRAITS)
+      .filter(([, t]) => has(t))
+      .map(([type]) => type),
+  );
 }

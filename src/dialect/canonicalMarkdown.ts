@@ -21,7 +21,9 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
 export function canonicalMarkdown(md: string): string {
   const hit = canonicalCache.get(md);
   if (hit !== undefined) return hit;
-  const canon = normalizeMarkdown(md).replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
+  const canon = normalizeMarkdown(md)
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n+$/, '');
   return remember(canonicalCache, md, canon);
 }
 

@@ -10,5 +10,9 @@ export function checkInputTags(markdown: string, firstLine: number): void {
   const m = OUTPUT_ONLY.exec(markdown.replace(CODE, (c) => c.replace(/[^\n]/g, ' ')));
   if (!m) return;
   const line = firstLine + markdown.slice(0, m.index).split('\n').length - 1;
-  throw dialectError(line, `${m[0]}> is an output-only collection tag`, 'Collections cannot be written as markdown; remove the tag, or create the collection with POST /collections');
+  throw dialectError(
+    line,
+    `${m[0]}> is an output-only collection tag`,
+    'Collections cannot be written as markdown; remove the tag, or create the collection with POST /collections',
+  );
 }

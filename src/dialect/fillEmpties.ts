@@ -25,11 +25,19 @@ function place(f: Fill, from: number, to: number, count: number, first: number):
   let seen = 0;
   let want = first;
   let made = 0;
-  if (made < count && want === 0) { f.out.push(empty(f, from)); made++; want += 2; }
+  if (made < count && want === 0) {
+    f.out.push(empty(f, from));
+    made++;
+    want += 2;
+  }
   for (let k = from; k < to && made < count; k++) {
     if (f.text.charCodeAt(k) !== 10) continue;
     seen++;
-    if (seen === want) { f.out.push(empty(f, k + 1)); made++; want += 2; }
+    if (seen === want) {
+      f.out.push(empty(f, k + 1));
+      made++;
+      want += 2;
+    }
   }
 }
 

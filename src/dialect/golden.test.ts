@@ -14,7 +14,10 @@ import { isSpacesyncError } from '../errors.js';
 import type { Block, ParsedBlockNode, Segment } from './types.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/dialect');
-const cases = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md').map((f) => f.slice(0, -3)).sort();
+const cases = readdirSync(dir)
+  .filter((f) => f.endsWith('.md') && f !== 'README.md')
+  .map((f) => f.slice(0, -3))
+  .sort();
 
 type Golden = { error: string } | { blocks: Array<ParsedBlockNode & { markdown: string }>; file: string };
 

@@ -5,12 +5,16 @@ import type { FileSegments, Segment } from './types.js';
 export function joinSegment(s: Segment): string {
   if (s.open === undefined || s.close === undefined || !s.separators) return s.text;
   let out = s.open;
-  s.children.forEach((c, i) => { out += s.separators![i]! + joinSegment(c); });
+  s.children.forEach((c, i) => {
+    out += s.separators![i]! + joinSegment(c);
+  });
   return out + s.separators[s.children.length]! + s.close;
 }
 
 export function joinSegments(f: FileSegments): string {
   let out = f.frontMatter?.raw ?? '';
-  f.segments.forEach((s, i) => { out += f.separators[i]! + joinSegment(s); });
+  f.segments.forEach((s, i) => {
+    out += f.separators[i]! + joinSegment(s);
+  });
   return out + (f.separators[f.segments.length] ?? '');
 }

@@ -1,8 +1,6 @@
 // What a line (with its indentation removed) starts, by the dialect's block rules.
 
-export type LineKind =
-  | 'fence' | 'math' | 'wrapper' | 'collection' | 'callout' | 'close' | 'line' | 'heading'
-  | 'list' | 'quote' | 'text';
+export type LineKind = 'fence' | 'math' | 'wrapper' | 'collection' | 'callout' | 'close' | 'line' | 'heading' | 'list' | 'quote' | 'text';
 
 export const FENCE = /^(?:(`{3,})([^`]*)|(~{3,})(.*))$/;
 export const THEMATIC = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;

@@ -62,7 +62,10 @@ export function levelOf(cols: number): number {
 export function dedent(slice: string, cols: number): string {
   let out = slice.indexOf('\r') >= 0 ? slice.replace(/\r\n/g, '\n') : slice;
   if (cols > 0 && out.indexOf('\n') >= 0) {
-    out = out.split('\n').map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols)))).join('\n');
+    out = out
+      .split('\n')
+      .map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols))))
+      .join('\n');
   }
   return out;
 }

@@ -40,12 +40,15 @@ describe('parseBlockMarkdown', () => {
   });
 
   it('reads back the fields of any block it rendered', () => {
-    fc.assert(fc.property(leafFields, (f) => {
-      const md = renderBlockMarkdown(f);
-      const parsed = parseBlockMarkdown(md);
-      expect(parsed).toEqual(f.type === 'code' ? { ...f, body: f.rawCode } : f);
-      expect(normalizeMarkdown(md)).toBe(md);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(leafFields, (f) => {
+        const md = renderBlockMarkdown(f);
+        const parsed = parseBlockMarkdown(md);
+        expect(parsed).toEqual(f.type === 'code' ? { ...f, body: f.rawCode } : f);
+        expect(normalizeMarkdown(md)).toBe(md);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('refuses markdown that would become several blocks', () => {

@@ -17,7 +17,11 @@ export function parseBlockMarkdown(markdown: string): ParsedBlock {
   }
   const node = nodes[0]!;
   if (node.kind !== 'block') {
-    throw dialectError(1, `a <${node.kind}> wrapper is not one block's markdown`, 'Insert pages and cards with POST /blocks; a page block\'s markdown is its title');
+    throw dialectError(
+      1,
+      `a <${node.kind}> wrapper is not one block's markdown`,
+      "Insert pages and cards with POST /blocks; a page block's markdown is its title",
+    );
   }
   checkInputTags(node.markdown, 1);
   return readBlock(node.markdown);

@@ -6,11 +6,36 @@ import { normalizeInline } from './normalizeInline.js';
 
 const LANGUAGES = new Set<string>(CODE_LANGUAGES);
 const ALIASES: Record<string, CodeLanguage> = {
-  js: 'javascript', jsx: 'javascript', ts: 'typescript', tsx: 'typescript', py: 'python', rb: 'ruby',
-  sh: 'shell', zsh: 'shell', console: 'shell', yml: 'yaml', md: 'markdown', 'c++': 'cpp', c: 'cpp',
-  'c#': 'cs', csharp: 'cs', objc: 'objectivec', 'objective-c': 'objectivec', kt: 'kotlin', rs: 'rust',
-  golang: 'go', text: 'plaintext', txt: 'plaintext', plain: 'plaintext', vb: 'vbnet', math: 'math_formula',
-  latex: 'math_formula', tex: 'math_formula', hs: 'haskell', pl: 'perl', docker: 'dockerfile',
+  js: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  tsx: 'typescript',
+  py: 'python',
+  rb: 'ruby',
+  sh: 'shell',
+  zsh: 'shell',
+  console: 'shell',
+  yml: 'yaml',
+  md: 'markdown',
+  'c++': 'cpp',
+  c: 'cpp',
+  'c#': 'cs',
+  csharp: 'cs',
+  objc: 'objectivec',
+  'objective-c': 'objectivec',
+  kt: 'kotlin',
+  rs: 'rust',
+  golang: 'go',
+  text: 'plaintext',
+  txt: 'plaintext',
+  plain: 'plaintext',
+  vb: 'vbnet',
+  math: 'math_formula',
+  latex: 'math_formula',
+  tex: 'math_formula',
+  hs: 'haskell',
+  pl: 'perl',
+  docker: 'dockerfile',
 };
 const LINE_BY_STARS: Record<number, LineStyle> = { 3: 'extraLight', 4: 'light', 5: 'regular', 6: 'strong' };
 const HEADINGS: TextStyle[] = ['h1', 'h2', 'h3', 'h4', 'h4', 'h4'];
@@ -34,7 +59,10 @@ export function readBlock(markdown: string): ParsedBlock {
   const trimmed = s.trimEnd();
   if (trimmed.startsWith('<callout>') && trimmed.endsWith('</callout>') && trimmed.length >= 19) {
     decorations.push('callout');
-    s = trimmed.slice(9, -10).replace(/^[ \t]*\n/, '').replace(/\n[ \t]*$/, '');
+    s = trimmed
+      .slice(9, -10)
+      .replace(/^[ \t]*\n/, '')
+      .replace(/\n[ \t]*$/, '');
     const inner = leading(s, 0, s.length);
     cols += inner.cols;
     s = s.slice(inner.p);
@@ -51,7 +79,10 @@ export function readBlock(markdown: string): ParsedBlock {
   const fence = FENCE.exec(first);
   if (fence) {
     const run = fence[1] ?? fence[3]!;
-    const lines = s.split('\n').slice(1).map((l) => l.slice(skipColumns(l, 0, l.length, cols)));
+    const lines = s
+      .split('\n')
+      .slice(1)
+      .map((l) => l.slice(skipColumns(l, 0, l.length, cols)));
     const close = new RegExp(`^[ \\t]*${run[0] === '`' ? '`' : '~'}{${run.length},}[ \\t]*$`);
     if (lines.length > 0 && close.test(lines[lines.length - 1]!)) lines.pop();
     const rawCode = lines.join('\n');
@@ -60,7 +91,10 @@ export function readBlock(markdown: string): ParsedBlock {
   }
   const formula = /^\$\$([\s\S]*)\$\$[ \t]*$/.exec(s);
   if (formula && s.length >= 4) {
-    const lines = formula[1]!.replace(/^[ \t]*\n/, '').replace(/\n[ \t]*$/, '').split('\n');
+    const lines = formula[1]!
+      .replace(/^[ \t]*\n/, '')
+      .replace(/\n[ \t]*$/, '')
+      .split('\n');
     const rawCode = lines.map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols)))).join('\n');
     return common({ type: 'code', body: rawCode, rawCode, language: 'math_formula' });
   }
@@ -72,7 +106,12 @@ export function readBlock(markdown: string): ParsedBlock {
   if (nl >= 0 && first.includes('|')) {
     const second = s.slice(nl + 1).split('\n')[0] ?? '';
     if (isDelimiterRow(second.trim())) {
-      const body = normalizeInline(s.split('\n').map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols)))).join('\n'));
+      const body = normalizeInline(
+        s
+          .split('\n')
+          .map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols))))
+          .join('\n'),
+      );
       return common({ type: 'table', body });
     }
   }

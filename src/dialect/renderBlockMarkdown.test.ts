@@ -21,12 +21,14 @@ describe('renderBlockMarkdown', () => {
     [{ type: 'richUrl', title: 'Example', url: 'https://example.com' }, '[Example](https://example.com)'],
     [{ type: 'page', body: 'Title' }, 'Title'],
     [{ type: 'page', textStyle: 'card', title: 'Card title' }, 'Card title'],
-    [{ type: 'text', markdown: '* _x_' , listStyle: 'bullet' }, '- *x*'],
+    [{ type: 'text', markdown: '* _x_', listStyle: 'bullet' }, '- *x*'],
   ] as const)('%j → %j', (fields, md) => {
     expect(renderBlockMarkdown(fields as never)).toBe(md);
   });
 
   it('renders a collection read without its items as a preview', () => {
-    expect(renderBlockMarkdown({ type: 'collection', title: 'T' })).toBe('<collection>\n  <title>T</title>\n  <properties></properties>\n  <itemsPreview></itemsPreview>\n</collection>');
+    expect(renderBlockMarkdown({ type: 'collection', title: 'T' })).toBe(
+      '<collection>\n  <title>T</title>\n  <properties></properties>\n  <itemsPreview></itemsPreview>\n</collection>',
+    );
   });
 });

@@ -10,7 +10,12 @@ import { renderWith, type RenderState } from './renderHandlers.js';
 export type RenderMode = 'file' | 'text';
 
 export const indentLines = (text: string, ind: string): string =>
-  ind === '' ? text : text.split('\n').map((l) => (l === '' ? l : ind + l)).join('\n');
+  ind === ''
+    ? text
+    : text
+        .split('\n')
+        .map((l) => (l === '' ? l : ind + l))
+        .join('\n');
 
 const isListItem = (b: Block, md: string): boolean => {
   if (isPageLike(b) || !b.listStyle || b.listStyle === 'none') return false;

@@ -15,7 +15,11 @@ function propertyValue(v: unknown): string {
   return String(v);
 }
 
-const indentLines = (text: string, ind: string) => text.split('\n').map((l) => (l === '' ? l : ind + l)).join('\n');
+const indentLines = (text: string, ind: string) =>
+  text
+    .split('\n')
+    .map((l) => (l === '' ? l : ind + l))
+    .join('\n');
 
 /**
  * `<collection>` with `<title>`, `<properties>` (the keys of the collection's own `properties` when
@@ -27,7 +31,11 @@ export function renderCollectionWith(f: BlockFields, renderContent: RenderConten
   const keys: string[] = [];
   const seen = new Set<string>();
   const addKeys = (o: Record<string, unknown> | undefined) => {
-    for (const k of Object.keys(o ?? {})) if (!seen.has(k)) { seen.add(k); keys.push(k); }
+    for (const k of Object.keys(o ?? {}))
+      if (!seen.has(k)) {
+        seen.add(k);
+        keys.push(k);
+      }
   };
   addKeys(f.properties);
   if (keys.length === 0) for (const it of items ?? []) addKeys(it.properties);

@@ -20,7 +20,10 @@ describe('renderDocumentMarkdown', () => {
 
   it('nests pages and cards with id, textStyle and cardLayout, four spaces in per level', () => {
     const doc: Block = {
-      id: 'D', type: 'page', markdown: 'Doc', content: [
+      id: 'D',
+      type: 'page',
+      markdown: 'Doc',
+      content: [
         { id: 'L1', type: 'text', markdown: '- a', listStyle: 'bullet' },
         { id: 'L2', type: 'text', markdown: '  - b', listStyle: 'bullet', indentationLevel: 1 },
         { id: 'C', type: 'page', textStyle: 'card', cardLayout: 'large', markdown: 'Card', content: [{ id: 'X', type: 'text', markdown: 'one\ntwo' }] },
@@ -28,69 +31,90 @@ describe('renderDocumentMarkdown', () => {
         { id: 'T', type: 'table', markdown: '| a |\n|---|\n| 1 |' },
       ],
     };
-    expect(renderDocumentMarkdown(doc)).toBe([
-      '<page id="D">',
-      '  <pageTitle>Doc</pageTitle>',
-      '  <content>',
-      '    - a',
-      '      - b',
-      '',
-      '    <page id="C" textStyle="card" cardLayout="large">',
-      '      <pageTitle>Card</pageTitle>',
-      '      <content>',
-      '        one',
-      '        two',
-      '      </content>',
-      '    </page>',
-      '',
-      '    <page id="P">',
-      '      <pageTitle>Empty page</pageTitle>',
-      '    </page>',
-      '',
-      '    | a |',
-      '    |---|',
-      '    | 1 |',
-      '  </content>',
-      '</page>',
-    ].join('\n'));
+    expect(renderDocumentMarkdown(doc)).toBe(
+      [
+        '<page id="D">',
+        '  <pageTitle>Doc</pageTitle>',
+        '  <content>',
+        '    - a',
+        '      - b',
+        '',
+        '    <page id="C" textStyle="card" cardLayout="large">',
+        '      <pageTitle>Card</pageTitle>',
+        '      <content>',
+        '        one',
+        '        two',
+        '      </content>',
+        '    </page>',
+        '',
+        '    <page id="P">',
+        '      <pageTitle>Empty page</pageTitle>',
+        '    </page>',
+        '',
+        '    | a |',
+        '    |---|',
+        '    | 1 |',
+        '  </content>',
+        '</page>',
+      ].join('\n'),
+    );
   });
 
   it('reads back as the same blocks, as an insert and as a file', () => {
-    fc.assert(fc.property(blockTree.filter(noCollections), (blocks) => {
-      const root: Block = { id: 'ROOT', type: 'page', markdown: 'Doc', content: blocks };
-      const text = renderDocumentMarkdown(root);
-      const [page, ...rest] = splitMarkdown(text);
-      expect(rest).toEqual([]);
-      expect(page!.body).toBe('Doc');
-      expect(nodeMarkdowns(page!.children ?? [])).toEqual(blockMarkdowns(blocks));
-      const [seg] = segmentFile(text).segments;
-      expect(seg).toMatchObject({ kind: 'page', markdown: 'Doc', attrs: { id: 'ROOT' } });
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(blockTree.filter(noCollections), (blocks) => {
+        const root: Block = { id: 'ROOT', type: 'page', markdown: 'Doc', content: blocks };
+        const text = renderDocumentMarkdown(root);
+        const [page, ...rest] = splitMarkdown(text);
+        expect(rest).toEqual([]);
+        expect(page!.body).toBe('Doc');
+        expect(nodeMarkdowns(page!.children ?? [])).toEqual(blockMarkdowns(blocks));
+        const [seg] = segmentFile(text).segments;
+        expect(seg).toMatchObject({ kind: 'page', markdown: 'Doc', attrs: { id: 'ROOT' } });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('renders collections with the output-only tags', () => {
     const doc: Block = {
-      id: 'D', type: 'page', markdown: 'Doc', content: [{
-        id: 'COL', type: 'collection', title: 'Tasks', content: [
-          { id: 'I1', type: 'collectionItem', title: 'Write', properties: { status: 'Done', tags: ['a', 'b'] }, content: [{ id: 'Q', type: 'text', markdown: 'notes' }] },
-        ],
-      }],
+      id: 'D',
+      type: 'page',
+      markdown: 'Doc',
+      content: [
+        {
+          id: 'COL',
+          type: 'collection',
+          title: 'Tasks',
+          content: [
+            {
+              id: 'I1',
+              type: 'collectionItem',
+              title: 'Write',
+              properties: { status: 'Done', tags: ['a', 'b'] },
+              content: [{ id: 'Q', type: 'text', markdown: 'notes' }],
+            },
+          ],
+        },
+      ],
     };
-    expect(renderDocumentMarkdown(doc)).toContain([
-      '    <collection>',
-      '      <title>Tasks</title>',
-      '      <properties>status, tags</properties>',
-      '      <content>',
-      '        <collectionItem>',
-      '          <title>Write</title>',
-      '          <property name="status">Done</property>',
-      '          <property name="tags">a, b</property>',
-      '          <content>',
-      '            notes',
-      '          </content>',
-      '        </collectionItem>',
-      '      </content>',
-      '    </collection>',
-    ].join('\n'));
+    expect(renderDocumentMarkdown(doc)).toContain(
+      [
+        '    <collection>',
+        '      <title>Tasks</title>',
+        '      <properties>status, tags</properties>',
+        '      <content>',
+        '        <collectionItem>',
+        '          <title>Write</title>',
+        '          <property name="status">Done</property>',
+        '          <property name="tags">a, b</property>',
+        '          <content>',
+        '            notes',
+        '          </content>',
+        '        </collectionItem>',
+        '      </content>',
+        '    </collection>',
+      ].join('\n'),
+    );
   });
 });

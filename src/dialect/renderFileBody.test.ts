@@ -8,8 +8,11 @@ const text = (id: string, markdown: string, extra: Partial<Block> = {}): Block =
 describe('renderFileBody', () => {
   it('separates blocks by a blank line and list items by one newline, ending with one newline', () => {
     const body = renderFileBody([
-      text('1', '# Title', { textStyle: 'h1' }), text('2', 'para'),
-      text('3', '- a', { listStyle: 'bullet' }), text('4', '1. b', { listStyle: 'numbered' }), text('5', '- [ ] c', { listStyle: 'task' }),
+      text('1', '# Title', { textStyle: 'h1' }),
+      text('2', 'para'),
+      text('3', '- a', { listStyle: 'bullet' }),
+      text('4', '1. b', { listStyle: 'numbered' }),
+      text('5', '- [ ] c', { listStyle: 'task' }),
       text('6', 'after'),
     ]);
     expect(body).toBe('# Title\n\npara\n\n- a\n1. b\n- [ ] c\n\nafter\n');
@@ -20,8 +23,10 @@ describe('renderFileBody', () => {
       { id: 'C', type: 'page', textStyle: 'card', cardLayout: 'square', markdown: 'Card', content: [text('x', 'inside')] },
       { id: 'P', type: 'page', markdown: 'Sub', indentationLevel: 1, content: [text('y', 'one\ntwo')] },
     ]);
-    expect(body).toBe('<card cardLayout="square">\n<pageTitle>Card</pageTitle>\n<content>\ninside\n</content>\n</card>\n\n'
-      + '  <page>\n  <pageTitle>Sub</pageTitle>\n  <content>\n  one\n  two\n  </content>\n  </page>\n');
+    expect(body).toBe(
+      '<card cardLayout="square">\n<pageTitle>Card</pageTitle>\n<content>\ninside\n</content>\n</card>\n\n' +
+        '  <page>\n  <pageTitle>Sub</pageTitle>\n  <content>\n  one\n  two\n  </content>\n  </page>\n',
+    );
     expect(body).not.toContain('id=');
     const [card, page] = segmentFile(body).segments;
     expect(card).toMatchObject({ kind: 'card', markdown: 'Card', attrs: { cardLayout: 'square' }, level: 0 });
@@ -30,8 +35,9 @@ describe('renderFileBody', () => {
   });
 
   it('treats a text block with children as a page', () => {
-    expect(renderFileBody([{ id: 'T', type: 'text', markdown: 'Became a page', content: [text('c', 'child')] }]))
-      .toBe('<page>\n<pageTitle>Became a page</pageTitle>\n<content>\nchild\n</content>\n</page>\n');
+    expect(renderFileBody([{ id: 'T', type: 'text', markdown: 'Became a page', content: [text('c', 'child')] }])).toBe(
+      '<page>\n<pageTitle>Became a page</pageTitle>\n<content>\nchild\n</content>\n</page>\n',
+    );
   });
 
   it('gives empty paragraphs a line of their own that reads back as empty blocks', () => {
@@ -51,7 +57,9 @@ describe('renderFileBody', () => {
 describe('collections in a file body', () => {
   it("use the service's own markdown when it has one (schema keys, not item keys)", () => {
     const md = '<collection>\n  <title>Tasks</title>\n  <properties>status, dueDate</properties>\n  <itemsPreview></itemsPreview>\n</collection>';
-    const body = renderFileBody([{ id: 'c', type: 'collection', markdown: md, title: 'Tasks', content: [{ id: 'i', type: 'collectionItem', title: 'A', properties: { status: 'x' } }] }]);
+    const body = renderFileBody([
+      { id: 'c', type: 'collection', markdown: md, title: 'Tasks', content: [{ id: 'i', type: 'collectionItem', title: 'A', properties: { status: 'x' } }] },
+    ]);
     expect(body).toBe(`${md}\n`);
   });
 });

@@ -28,14 +28,20 @@ function longestFenceRun(code: string, ch: string): number {
 const title: RenderHandler = (f) => f.body ?? f.markdown ?? f.title ?? '';
 
 /** A block of one level: its text at its indentation, inside `<callout>` when it has that decoration. */
-const leaf = (inner: (f: BlockFields, indent: string) => string): RenderHandler => (f) => {
-  const indent = '  '.repeat(Math.max(0, Math.min(5, f.indentationLevel ?? 0)));
-  const text = inner(f, indent);
-  return indent + (f.decorations?.includes('callout') ? `<callout>${text}</callout>` : text);
-};
+const leaf =
+  (inner: (f: BlockFields, indent: string) => string): RenderHandler =>
+  (f) => {
+    const indent = '  '.repeat(Math.max(0, Math.min(5, f.indentationLevel ?? 0)));
+    const text = inner(f, indent);
+    return indent + (f.decorations?.includes('callout') ? `<callout>${text}</callout>` : text);
+  };
 
 /** Continuation lines of a multi-line block sit at the block's indentation. */
-const indentRest = (text: string, indent: string) => text.split('\n').map((l, i) => (i === 0 || l === '' ? l : indent + l)).join('\n');
+const indentRest = (text: string, indent: string) =>
+  text
+    .split('\n')
+    .map((l, i) => (i === 0 || l === '' ? l : indent + l))
+    .join('\n');
 
 const image = (fallback: string) => leaf((f) => `![${f.altText || fallback}](${f.url ?? ''})`);
 

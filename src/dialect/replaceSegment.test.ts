@@ -32,7 +32,7 @@ describe('replaceSegment', () => {
     expect(replaceSegment(text, nth(text, 1), 'para')).toBe('- a\n\npara\n\n- c\n');
   });
 
-  it('keeps the file\'s CRLF line endings', () => {
+  it("keeps the file's CRLF line endings", () => {
     const text = 'a\r\n\r\nb\r\n';
     expect(replaceSegment(text, nth(text, 1), 'b1\nb2')).toBe('a\r\n\r\nb1\r\nb2\r\n');
   });
@@ -49,15 +49,18 @@ describe('replaceSegment', () => {
   });
 
   it('always places a one-line paragraph in any block of a rendered tree', () => {
-    fc.assert(fc.property(blockTree, fc.nat(), (blocks, pick) => {
-      const text = renderFileBody(blocks);
-      const segs = flatten(segmentFile(text).segments).filter((s) => s.kind === 'block');
-      fc.pre(segs.length > 0);
-      const seg = segs[pick % segs.length]!;
-      const md = seg.inCallout ? '<callout>replaced text</callout>' : 'replaced text';
-      const out = replaceSegment(text, seg, md);
-      expect(out).not.toBeNull();
-      expect(out!.slice(0, seg.start).replace(/\s+$/, '')).toBe(text.slice(0, seg.start).replace(/\s+$/, ''));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(blockTree, fc.nat(), (blocks, pick) => {
+        const text = renderFileBody(blocks);
+        const segs = flatten(segmentFile(text).segments).filter((s) => s.kind === 'block');
+        fc.pre(segs.length > 0);
+        const seg = segs[pick % segs.length]!;
+        const md = seg.inCallout ? '<callout>replaced text</callout>' : 'replaced text';
+        const out = replaceSegment(text, seg, md);
+        expect(out).not.toBeNull();
+        expect(out!.slice(0, seg.start).replace(/\s+$/, '')).toBe(text.slice(0, seg.start).replace(/\s+$/, ''));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

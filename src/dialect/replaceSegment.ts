@@ -13,7 +13,10 @@ function slotText(seg: Segment, markdown: string, eol: string): string | null {
     md = md.slice(9, -10);
   }
   const pad = ' '.repeat(seg.indent);
-  return md.split('\n').map((l, i) => (i === 0 || l === '' ? l : pad + l)).join(eol);
+  return md
+    .split('\n')
+    .map((l, i) => (i === 0 || l === '' ? l : pad + l))
+    .join(eol);
 }
 
 /**
@@ -47,9 +50,9 @@ export function replaceSegment(text: string, seg: Segment, markdown: string): st
   for (const next of candidates) {
     const after = flatten(segmentFile(next).segments);
     if (after.length !== before.length) continue;
-    const ok = after.every((s, i) => (i === index
-      ? s.kind === seg.kind && s.markdown === markdown
-      : s.kind === before[i]!.kind && s.markdown === before[i]!.markdown));
+    const ok = after.every((s, i) =>
+      i === index ? s.kind === seg.kind && s.markdown === markdown : s.kind === before[i]!.kind && s.markdown === before[i]!.markdown,
+    );
     if (ok) return next;
   }
   return null;

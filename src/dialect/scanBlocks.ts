@@ -33,7 +33,18 @@ export function scanBlocks(text: string, strict: boolean, from = 0, firstItemRul
     } else if (COLLECTION_OPEN.test(t)) open.push(i);
   }
   for (let i = lines.length - 1; i >= 0; i--) wrapperClosers[i]! += wrapperClosers[i + 1]!;
-  const ctx: Ctx = { text, lines, strict, firstItemRule, wrapperClosers, collectionEnd, failed: new Set(), next: new Map(), budget: 32 * lines.length + 10_000, scanRegion };
+  const ctx: Ctx = {
+    text,
+    lines,
+    strict,
+    firstItemRule,
+    wrapperClosers,
+    collectionEnd,
+    failed: new Set(),
+    next: new Map(),
+    budget: 32 * lines.length + 10_000,
+    scanRegion,
+  };
   const res = scanRegion(ctx, { lines, depth: 0, from: 0, base: 0, stopAtContent: false, inCallout: false, start: from, end: text.length });
   return res.nodes;
 }
@@ -49,7 +60,11 @@ export function scanRegion(ctx: Ctx, r: Region): RegionScan {
     const end = L[cur.last]!.e;
     const single = cur.first === cur.last;
     nodes.push({
-      kind: 'block', start: cur.q, end, level: cur.level, base: r.base,
+      kind: 'block',
+      start: cur.q,
+      end,
+      level: cur.level,
+      base: r.base,
       markdown: dedent(text.slice(cur.q, end), r.base),
       ...(cur.list ? { list: true } : {}),
       ...(cur.emptyList && single ? { emptyList: true } : {}),
@@ -62,7 +77,10 @@ export function scanRegion(ctx: Ctx, r: Region): RegionScan {
     if (r.depth > 0) ctx.budget--;
     const q = skipColumns(text, line.s, line.e, r.base);
     const { p, cols } = leading(text, q, line.e);
-    if (p >= line.e) { flush(); continue; }
+    if (p >= line.e) {
+      flush();
+      continue;
+    }
     const rest = text.slice(p, line.e);
     if (r.stopAtContent && rest.trimEnd() === '</content>') {
       flush();
@@ -88,7 +106,11 @@ export function scanRegion(ctx: Ctx, r: Region): RegionScan {
       }
     }
     if (strict && kind === 'text' && (/^<content>\s*$/.test(rest) || rest.startsWith('<pageTitle>'))) {
-      throw dialectError(lineNumberAt(ctx, p), `"${rest.trim().slice(0, 40)}" is outside a <page> or <card>`, 'Put <pageTitle> and <content> right inside a <page>…</page> or <card>…</card> wrapper');
+      throw dialectError(
+        lineNumberAt(ctx, p),
+        `"${rest.trim().slice(0, 40)}" is outside a <page> or <card>`,
+        'Put <pageTitle> and <content> right inside a <page>…</page> or <card>…</card> wrapper',
+      );
     }
     if (r.inCallout && (kind === 'wrapper' || kind === 'callout' || kind === 'collection')) kind = 'text';
     switch (kind) {
@@ -131,7 +153,12 @@ export function scanRegion(ctx: Ctx, r: Region): RegionScan {
           i = w.last;
           continue;
         }
-        if (strict) throw dialectError(lineNumberAt(ctx, p), `the ${rest.trim().slice(0, 40)} wrapper is not closed or not well formed`, 'Write <pageTitle>…</pageTitle>, then <content>, the blocks, </content>, and the closing tag, each on its own line');
+        if (strict)
+          throw dialectError(
+            lineNumberAt(ctx, p),
+            `the ${rest.trim().slice(0, 40)} wrapper is not closed or not well formed`,
+            'Write <pageTitle>…</pageTitle>, then <content>, the blocks, </content>, and the closing tag, each on its own line',
+          );
         break;
       }
       case 'collection': {
@@ -169,7 +196,10 @@ export function scanRegion(ctx: Ctx, r: Region): RegionScan {
         cur = { first: i, last: i, list: true, quote: false, q, level, emptyList: /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX-]\])?[ \t]*$/.test(rest) };
         continue;
       case 'quote':
-        if (cur?.quote) { cur.last = i; continue; }
+        if (cur?.quote) {
+          cur.last = i;
+          continue;
+        }
         flush();
         cur = { first: i, last: i, list: false, quote: true, q, level, emptyList: false };
         continue;
@@ -185,5 +215,9 @@ export function scanRegion(ctx: Ctx, r: Region): RegionScan {
 }
 
 function outputOnly(ctx: Ctx, p: number, rest: string) {
-  return dialectError(lineNumberAt(ctx, p), `${rest.trim().slice(0, 40)} is an output-only collection tag`, 'Collections cannot be written as markdown; create them with POST /collections');
+  return dialectError(
+    lineNumberAt(ctx, p),
+    `${rest.trim().slice(0, 40)} is an output-only collection tag`,
+    'Collections cannot be written as markdown; create them with POST /collections',
+  );
 }

@@ -34,9 +34,14 @@ export function scanCallout(ctx: Ctx, r: Region, i: number, q: number, p: number
     const only = members[0];
     return {
       node: {
-        kind: 'block', start: q, end, level: level + (only?.level ?? 0), base: r.base,
+        kind: 'block',
+        start: q,
+        end,
+        level: level + (only?.level ?? 0),
+        base: r.base,
         markdown: dedent(text.slice(q, end), r.base),
-        ...(only?.list ? { list: true } : {}), ...(only?.emptyList ? { emptyList: true } : {}),
+        ...(only?.list ? { list: true } : {}),
+        ...(only?.emptyList ? { emptyList: true } : {}),
       },
       last: j,
     };

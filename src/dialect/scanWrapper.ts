@@ -29,7 +29,16 @@ export function scanWrapper(ctx: Ctx, r: Region, i: number, q: number, cols: num
     // two spaces in and the blocks four: both read the same.
     const contentCols = leading(text, skipColumns(text, L[j]!.s, L[j]!.e, r.base), L[j]!.e).cols;
     const base = r.base + (contentCols > cols ? contentCols + 2 : cols);
-    const inner = ctx.scanRegion(ctx, { lines: L, depth: r.depth + 1, from: j + 1, base, stopAtContent: true, inCallout: false, start: L[j]!.n, end: text.length });
+    const inner = ctx.scanRegion(ctx, {
+      lines: L,
+      depth: r.depth + 1,
+      from: j + 1,
+      base,
+      stopAtContent: true,
+      inCallout: false,
+      start: L[j]!.n,
+      end: text.length,
+    });
     if (!inner.closed) return null;
     children = inner.nodes;
     j = inner.next;
@@ -42,8 +51,16 @@ export function scanWrapper(ctx: Ctx, r: Region, i: number, q: number, cols: num
   const card = tag === 'card' || attrs.textStyle === 'card';
   return {
     node: {
-      kind: card ? 'card' : 'page', start: q, end: L[j]!.e, level: levelOf(cols), base: r.base, markdown: title,
-      ...(Object.keys(attrs).length ? { attrs } : {}), openEnd, closeStart, children,
+      kind: card ? 'card' : 'page',
+      start: q,
+      end: L[j]!.e,
+      level: levelOf(cols),
+      base: r.base,
+      markdown: title,
+      ...(Object.keys(attrs).length ? { attrs } : {}),
+      openEnd,
+      closeStart,
+      children,
     },
     last: j,
   };

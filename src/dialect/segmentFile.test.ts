@@ -30,18 +30,33 @@ function faithful(text: string): void {
   checkRanges(text, f);
 }
 
-interface Shape { markdown: string; kind: string; attrs?: Record<string, string>; children: Shape[] }
-const shapeOfSegments = (segs: Segment[]): Shape[] => segs.map((s) => ({
-  markdown: s.markdown, kind: s.kind, ...(s.attrs ? { attrs: s.attrs } : {}), children: shapeOfSegments(s.children),
-}));
-const shapeOfBlocks = (blocks: Block[]): Shape[] => blocks.map((b) => {
-  if (isPageLike(b)) {
-    const card = b.textStyle === 'card';
-    return { markdown: b.markdown ?? '', kind: card ? 'card' : 'page', ...(card && b.cardLayout ? { attrs: { cardLayout: b.cardLayout } } : {}), children: shapeOfBlocks(b.content ?? []) };
-  }
-  if (b.type === 'collection') return { markdown: renderCollection(b), kind: 'readonly', children: [] };
-  return { markdown: b.markdown ?? '', kind: 'block', children: [] };
-});
+interface Shape {
+  markdown: string;
+  kind: string;
+  attrs?: Record<string, string>;
+  children: Shape[];
+}
+const shapeOfSegments = (segs: Segment[]): Shape[] =>
+  segs.map((s) => ({
+    markdown: s.markdown,
+    kind: s.kind,
+    ...(s.attrs ? { attrs: s.attrs } : {}),
+    children: shapeOfSegments(s.children),
+  }));
+const shapeOfBlocks = (blocks: Block[]): Shape[] =>
+  blocks.map((b) => {
+    if (isPageLike(b)) {
+      const card = b.textStyle === 'card';
+      return {
+        markdown: b.markdown ?? '',
+        kind: card ? 'card' : 'page',
+        ...(card && b.cardLayout ? { attrs: { cardLayout: b.cardLayout } } : {}),
+        children: shapeOfBlocks(b.content ?? []),
+      };
+    }
+    if (b.type === 'collection') return { markdown: renderCollection(b), kind: 'readonly', children: [] };
+    return { markdown: b.markdown ?? '', kind: 'block', children: [] };
+  });
 
 describe('segmentFile', () => {
   it('gives any text back byte for byte, never throwing', () => {
@@ -50,20 +65,26 @@ describe('segmentFile', () => {
   });
 
   it('gives a rendered tree back: same markdowns, kinds and nesting', () => {
-    fc.assert(fc.property(blockTree, (blocks) => {
-      const body = renderFileBody(blocks);
-      const f = segmentFile(body);
-      expect(shapeOfSegments(f.segments)).toEqual(shapeOfBlocks(blocks));
-      expect(joinSegments(f)).toBe(body);
-    }), { numRuns: 600 });
+    fc.assert(
+      fc.property(blockTree, (blocks) => {
+        const body = renderFileBody(blocks);
+        const f = segmentFile(body);
+        expect(shapeOfSegments(f.segments)).toEqual(shapeOfBlocks(blocks));
+        expect(joinSegments(f)).toBe(body);
+      }),
+      { numRuns: 600 },
+    );
   });
 
   it('stays linear and within the stack on pathological nesting', () => {
     for (const text of [
       '<page>\n<content>\n'.repeat(5000) + '</page>\n',
       '<card>\n<pageTitle>x</pageTitle>\n<content>\n'.repeat(3000) + '</content>\n</card>\n'.repeat(2),
-      '$$ a\n'.repeat(5000), '<collection>\n'.repeat(5000) + '</collection>\n', '<callout>\n'.repeat(5000),
-    ]) faithful(text);
+      '$$ a\n'.repeat(5000),
+      '<collection>\n'.repeat(5000) + '</collection>\n',
+      '<callout>\n'.repeat(5000),
+    ])
+      faithful(text);
   });
 
   it('reads every CommonMark spec example without throwing, byte-faithfully', () => {

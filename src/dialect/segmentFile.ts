@@ -6,8 +6,15 @@ import { frontMatter } from './frontMatter.js';
 
 function toSegment(text: string, n: ScanNode, depth: number): Segment {
   const seg: Segment = {
-    start: n.start, end: n.end, text: text.slice(n.start, n.end), markdown: n.markdown,
-    kind: n.kind, depth, level: n.level, indent: n.base, children: [],
+    start: n.start,
+    end: n.end,
+    text: text.slice(n.start, n.end),
+    markdown: n.markdown,
+    kind: n.kind,
+    depth,
+    level: n.level,
+    indent: n.base,
+    children: [],
   };
   if (n.attrs) seg.attrs = n.attrs;
   if (n.inCallout) seg.inCallout = true;

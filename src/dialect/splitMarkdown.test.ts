@@ -3,7 +3,11 @@ import { splitMarkdown } from './splitMarkdown.js';
 import { isSpacesyncError } from '../errors.js';
 
 const errorOf = (f: () => unknown) => {
-  try { f(); } catch (e) { return e; }
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
   throw new Error('expected an error');
 };
 

@@ -3,7 +3,19 @@
 
 /** Every block type of the service; each has its traits (blockTraits.ts) and its renderer (renderHandlers.ts). */
 export const BLOCK_TYPES = [
-  'text', 'page', 'collectionItem', 'image', 'video', 'file', 'drawing', 'whiteboard', 'table', 'collection', 'code', 'richUrl', 'line',
+  'text',
+  'page',
+  'collectionItem',
+  'image',
+  'video',
+  'file',
+  'drawing',
+  'whiteboard',
+  'table',
+  'collection',
+  'code',
+  'richUrl',
+  'line',
 ] as const;
 export type BlockType = (typeof BLOCK_TYPES)[number];
 
@@ -20,10 +32,45 @@ export type MediaWidth = 'auto' | 'fullWidth';
 export type AttachmentSize = 'small' | 'regular' | 'card';
 
 export const CODE_LANGUAGES = [
-  'ada', 'bash', 'cpp', 'cs', 'css', 'dart', 'dockerfile', 'matlab', 'go', 'groovy', 'haskell', 'html',
-  'java', 'javascript', 'json', 'julia', 'kotlin', 'lua', 'markdown', 'mermaid', 'objectivec', 'perl',
-  'php', 'prolog', 'plaintext', 'python', 'r', 'ruby', 'rust', 'scala', 'shell', 'sql', 'swift',
-  'typescript', 'vbnet', 'xml', 'yaml', 'math_formula', 'other',
+  'ada',
+  'bash',
+  'cpp',
+  'cs',
+  'css',
+  'dart',
+  'dockerfile',
+  'matlab',
+  'go',
+  'groovy',
+  'haskell',
+  'html',
+  'java',
+  'javascript',
+  'json',
+  'julia',
+  'kotlin',
+  'lua',
+  'markdown',
+  'mermaid',
+  'objectivec',
+  'perl',
+  'php',
+  'prolog',
+  'plaintext',
+  'python',
+  'r',
+  'ruby',
+  'rust',
+  'scala',
+  'shell',
+  'sql',
+  'swift',
+  'typescript',
+  'vbnet',
+  'xml',
+  'yaml',
+  'math_formula',
+  'other',
 ] as const;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 

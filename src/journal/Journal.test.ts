@@ -15,11 +15,27 @@ beforeEach(() => {
 afterEach(() => j.close());
 
 const doc = (id: string, over: Partial<DocumentInput> = {}): DocumentInput => ({
-  id, path: `Unsorted/${id}.md`, title: id, location: 'unsorted', folderId: null, dailyNoteDate: null,
-  remoteModifiedAt: null, createdAt: null, fileHash: null, ...over,
+  id,
+  path: `Unsorted/${id}.md`,
+  title: id,
+  location: 'unsorted',
+  folderId: null,
+  dailyNoteDate: null,
+  remoteModifiedAt: null,
+  createdAt: null,
+  fileHash: null,
+  ...over,
 });
 const block = (id: string, parentId: string | null, position: number, over: Partial<BaseBlock> = {}): BaseBlock => ({
-  id, parentId, position, level: 0, kind: 'block', type: 'text', markdown: `text ${id}`, hash: `h-${id}`, ...over,
+  id,
+  parentId,
+  position,
+  level: 0,
+  kind: 'block',
+  type: 'text',
+  markdown: `text ${id}`,
+  hash: `h-${id}`,
+  ...over,
 });
 
 describe('documents', () => {
@@ -27,8 +43,16 @@ describe('documents', () => {
     j.upsertDocument(doc('b', { path: 'Projects/B.md', location: 'folder', folderId: 'f1', remoteModifiedAt: '2026-01-02T00:00:00Z' }));
     j.upsertDocument(doc('a', { dailyNoteDate: '2026-11-21', location: 'daily_notes', path: 'Daily Notes/2026-11-21.md' }));
     expect(j.getDocument('b')).toEqual({
-      id: 'b', path: 'Projects/B.md', title: 'b', location: 'folder', folderId: 'f1', dailyNoteDate: null,
-      remoteModifiedAt: '2026-01-02T00:00:00Z', createdAt: null, fileHash: null, syncedAt: '2026-11-21T10:00:00.000Z',
+      id: 'b',
+      path: 'Projects/B.md',
+      title: 'b',
+      location: 'folder',
+      folderId: 'f1',
+      dailyNoteDate: null,
+      remoteModifiedAt: '2026-01-02T00:00:00Z',
+      createdAt: null,
+      fileHash: null,
+      syncedAt: '2026-11-21T10:00:00.000Z',
     });
     expect(j.getDocumentByPath('Daily Notes/2026-11-21.md')?.id).toBe('a');
     expect(j.getDocumentByPath('Nope.md')).toBeUndefined();
@@ -102,7 +126,7 @@ describe('base blocks', () => {
     expect(j.countBaseBlocks()).toBe(0);
   });
 
-  it('keeps one document\'s blocks apart from another\'s, even with the same ids', () => {
+  it("keeps one document's blocks apart from another's, even with the same ids", () => {
     j.upsertDocument(doc('a'));
     j.upsertDocument(doc('b'));
     j.replaceBaseBlocks('a', [block('x', null, 0)]);
@@ -126,7 +150,7 @@ describe('folders', () => {
 });
 
 describe('the documents read once', () => {
-  it('are read again after any write: this connection\'s, one rolled back, and another connection\'s (and the file stats too)', () => {
+  it("are read again after any write: this connection's, one rolled back, and another connection's (and the file stats too)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-journal-'));
     const file = path.join(dir, 'journal.db');
     const a = openJournal(file, { now: () => clock });
@@ -137,11 +161,13 @@ describe('the documents read once', () => {
       expect(Object.isFrozen(a.listDocuments()[0])).toBe(true);
       b.upsertDocument(doc('y'));
       expect(a.listDocuments().map((d) => d.id)).toEqual(['x', 'y']);
-      expect(() => a.transaction(() => {
-        a.upsertDocument(doc('z'));
-        expect(a.listDocuments().map((d) => d.id)).toEqual(['x', 'y', 'z']);
-        throw new Error('the enclosing work failed');
-      })).toThrow('the enclosing work failed');
+      expect(() =>
+        a.transaction(() => {
+          a.upsertDocument(doc('z'));
+          expect(a.listDocuments().map((d) => d.id)).toEqual(['x', 'y', 'z']);
+          throw new Error('the enclosing work failed');
+        }),
+      ).toThrow('the enclosing work failed');
       expect(a.listDocuments().map((d) => d.id)).toEqual(['x', 'y']);
       a.setFileHash('x', 'h1');
       expect(a.listDocuments()[0]!.fileHash).toBe('h1');
@@ -166,19 +192,27 @@ describe('the documents read once', () => {
 describe('the last listing', () => {
   it('is null before the first one, then replaced whole', () => {
     expect(j.readListing()).toBeNull();
-    j.replaceListing('2026-11-21T10:00:00Z', [['a', { title: 'A', lastModifiedAt: '1' }], ['b', { title: 'B', lastModifiedAt: null }]]);
+    j.replaceListing('2026-11-21T10:00:00Z', [
+      ['a', { title: 'A', lastModifiedAt: '1' }],
+      ['b', { title: 'B', lastModifiedAt: null }],
+    ]);
     j.replaceListing('2026-11-21T10:01:00Z', new Map([['b', { title: 'B!', lastModifiedAt: '2' }]]));
     expect(j.readListing()).toEqual({ takenAt: '2026-11-21T10:01:00Z', items: new Map([['b', { title: 'B!', lastModifiedAt: '2' }]]) });
   });
 
   it('is written again when a transaction around the last replacement rolled back', () => {
     const one = new Map([['a', { title: 'A', lastModifiedAt: '1' }]]);
-    const two = new Map([['a', { title: 'A', lastModifiedAt: '1' }], ['n', { title: 'New', lastModifiedAt: '2' }]]);
+    const two = new Map([
+      ['a', { title: 'A', lastModifiedAt: '1' }],
+      ['n', { title: 'New', lastModifiedAt: '2' }],
+    ]);
     j.replaceListing('2026-11-21T10:00:00Z', one);
-    expect(() => j.transaction(() => {
-      j.replaceListing('2026-11-21T10:01:00Z', two);
-      throw new Error('the enclosing work failed');
-    })).toThrow('the enclosing work failed');
+    expect(() =>
+      j.transaction(() => {
+        j.replaceListing('2026-11-21T10:01:00Z', two);
+        throw new Error('the enclosing work failed');
+      }),
+    ).toThrow('the enclosing work failed');
     expect(j.readListing()?.items).toEqual(one);
     // The same listing again: its rows must reach the file this time.
     j.replaceListing('2026-11-21T10:02:00Z', two);
@@ -235,7 +269,15 @@ describe('conflicts', () => {
     expect(j.resolveConflict(a)).toBe(false);
     expect(j.listConflicts().map((c) => c.id)).toEqual([b]);
     expect(j.listConflicts({ includeResolved: true })).toEqual([
-      { id: a, docId: 'd', path: 'A.md', copyPath: 'A (conflict 2026-11-21 100000).md', createdAt: '2026-11-21T10:00:00.000Z', resolvedAt: '2026-11-22T00:00:00Z', details: { blocks: ['b1'] } },
+      {
+        id: a,
+        docId: 'd',
+        path: 'A.md',
+        copyPath: 'A (conflict 2026-11-21 100000).md',
+        createdAt: '2026-11-21T10:00:00.000Z',
+        resolvedAt: '2026-11-22T00:00:00Z',
+        details: { blocks: ['b1'] },
+      },
       { id: b, docId: 'e', path: 'B.md', copyPath: 'B (conflict 2026-11-21 100000).md', createdAt: '2026-11-20T00:00:00Z', resolvedAt: null, details: null },
     ]);
     expect(j.getConflict(b)?.path).toBe('B.md');
@@ -269,18 +311,20 @@ describe('state and counts', () => {
 describe('transactions', () => {
   it('rolls every change back when the function throws', () => {
     j.upsertDocument(doc('a', { title: 'before' }));
-    expect(() => j.transaction(() => {
-      j.upsertDocument(doc('a', { title: 'after' }));
-      j.addIntent({ docId: 'a', op: 'x', payload: {} });
-      j.setState('k', 1);
-      throw new Error('crash in the middle');
-    })).toThrow('crash in the middle');
+    expect(() =>
+      j.transaction(() => {
+        j.upsertDocument(doc('a', { title: 'after' }));
+        j.addIntent({ docId: 'a', op: 'x', payload: {} });
+        j.setState('k', 1);
+        throw new Error('crash in the middle');
+      }),
+    ).toThrow('crash in the middle');
     expect(j.getDocument('a')?.title).toBe('before');
     expect(j.pendingIntents()).toEqual([]);
     expect(j.getState('k')).toBeUndefined();
   });
 
-  it('returns the function\'s value, and a nested failure undoes only the nested part', () => {
+  it("returns the function's value, and a nested failure undoes only the nested part", () => {
     const result = j.transaction(() => {
       j.setState('outer', 1);
       try {
@@ -288,7 +332,9 @@ describe('transactions', () => {
           j.setState('inner', 2);
           throw new Error('inner');
         });
-      } catch { /* the outer transaction goes on */ }
+      } catch {
+        /* the outer transaction goes on */
+      }
       return 'done';
     });
     expect(result).toBe('done');
@@ -296,6 +342,10 @@ describe('transactions', () => {
   });
 
   it('refuses an async function instead of committing half of it', () => {
-    expect(() => j.transaction((async () => { j.setState('k', 1); }) as unknown as () => void)).toThrow(/promise/i);
+    expect(() =>
+      j.transaction((async () => {
+        j.setState('k', 1);
+      }) as unknown as () => void),
+    ).toThrow(/promise/i);
   });
 });

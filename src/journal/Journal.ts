@@ -2,56 +2,133 @@ import { createHash } from 'node:crypto';
 // The journal's queries: one typed method per question the sync shell asks, every multi-row
 // update in one transaction. Opened (checked and migrated) by openJournal.
 import type Database from 'better-sqlite3';
-import {
-  packHash, packId, packNs, packTime, packVersionFile, unpackHash, unpackId, unpackNs, unpackTime, unpackVersionFile,
-} from './compactValues.js';
+import { packHash, packId, packNs, packTime, packVersionFile, unpackHash, unpackId, unpackNs, unpackTime, unpackVersionFile } from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
 import {
-  BLOCK_KINDS, type BaseBlock, type ConflictInput, type ConflictRecord, type DocumentInput, type DocumentLocation, type DocumentRecord,
-  type FileStatRecord, type FolderRecord, type HistoryBlock, type HistoryInput, type HistoryRecord, type Intent, type IntentInput, type JournalCounts, type Listing, type ListingEntry,
+  BLOCK_KINDS,
+  type BaseBlock,
+  type ConflictInput,
+  type ConflictRecord,
+  type DocumentInput,
+  type DocumentLocation,
+  type DocumentRecord,
+  type FileStatRecord,
+  type FolderRecord,
+  type HistoryBlock,
+  type HistoryInput,
+  type HistoryRecord,
+  type Intent,
+  type IntentInput,
+  type JournalCounts,
+  type Listing,
+  type ListingEntry,
 } from './types.js';
 
 /** A nanosecond count or an inode as stored (compactValues.packNs), read with safeIntegers. */
 type StoredNs = bigint | string;
 
 interface DocumentRow {
-  id: string | Buffer; path: string; title: string; location: DocumentLocation; folder_id: string | Buffer | null;
-  daily_note_date: string | null; remote_modified_at: string | Buffer | null; created_at: string | Buffer | null;
-  file_hash: string | Buffer | null; synced_at: string | Buffer;
+  id: string | Buffer;
+  path: string;
+  title: string;
+  location: DocumentLocation;
+  folder_id: string | Buffer | null;
+  daily_note_date: string | null;
+  remote_modified_at: string | Buffer | null;
+  created_at: string | Buffer | null;
+  file_hash: string | Buffer | null;
+  synced_at: string | Buffer;
 }
 /** The documents table's columns but the base (read only by getBaseBlocks). */
 const DOCUMENT_COLUMNS = 'id, path, title, location, folder_id, daily_note_date, remote_modified_at, created_at, file_hash, synced_at';
-interface FolderRow { id: string; name: string; parent_id: string | null; path: string; document_count: number }
-interface IntentRow { id: number; doc_id: string | null; op: string; payload: string; created_at: string }
+interface FolderRow {
+  id: string;
+  name: string;
+  parent_id: string | null;
+  path: string;
+  document_count: number;
+}
+interface IntentRow {
+  id: number;
+  doc_id: string | null;
+  op: string;
+  payload: string;
+  created_at: string;
+}
 interface ConflictRow {
-  id: number; doc_id: string; path: string; copy_path: string; created_at: string; resolved_at: string | null; details: string;
+  id: number;
+  doc_id: string;
+  path: string;
+  copy_path: string;
+  created_at: string;
+  resolved_at: string | null;
+  details: string;
 }
 
 interface HistoryRow {
-  id: number; at: string | Buffer; side: 'local' | 'remote'; doc_id: string | Buffer | null; path: string; cause: string; request: string | null;
-  version_file: string | null; size: number; blocks: Buffer | null; added: number; removed: number; edited: number;
+  id: number;
+  at: string | Buffer;
+  side: 'local' | 'remote';
+  doc_id: string | Buffer | null;
+  path: string;
+  cause: string;
+  request: string | null;
+  version_file: string | null;
+  size: number;
+  blocks: Buffer | null;
+  added: number;
+  removed: number;
+  edited: number;
 }
 const toHistory = (r: HistoryRow): HistoryRecord => ({
-  id: r.id, at: unpackTime(r.at), side: r.side, docId: unpackId(r.doc_id), path: r.path, cause: r.cause, request: r.request,
+  id: r.id,
+  at: unpackTime(r.at),
+  side: r.side,
+  docId: unpackId(r.doc_id),
+  path: r.path,
+  cause: r.cause,
+  request: r.request,
   versionFile: unpackVersionFile(r.version_file, r.path),
-  size: r.size, blocks: r.blocks === null ? null : (decodeBlocks(r.blocks) as HistoryBlock[]), summary: { added: r.added, removed: r.removed, edited: r.edited },
+  size: r.size,
+  blocks: r.blocks === null ? null : (decodeBlocks(r.blocks) as HistoryBlock[]),
+  summary: { added: r.added, removed: r.removed, edited: r.edited },
 });
 
 const toDocument = (r: DocumentRow): DocumentRecord => ({
-  id: unpackId(r.id), path: r.path, title: r.title, location: r.location, folderId: unpackId(r.folder_id),
-  dailyNoteDate: r.daily_note_date, remoteModifiedAt: unpackTime(r.remote_modified_at), createdAt: unpackTime(r.created_at),
-  fileHash: unpackHash(r.file_hash), syncedAt: unpackTime(r.synced_at),
+  id: unpackId(r.id),
+  path: r.path,
+  title: r.title,
+  location: r.location,
+  folderId: unpackId(r.folder_id),
+  dailyNoteDate: r.daily_note_date,
+  remoteModifiedAt: unpackTime(r.remote_modified_at),
+  createdAt: unpackTime(r.created_at),
+  fileHash: unpackHash(r.file_hash),
+  syncedAt: unpackTime(r.synced_at),
 });
 const toFolder = (r: FolderRow): FolderRecord => ({
-  id: r.id, name: r.name, parentId: r.parent_id, path: r.path, documentCount: r.document_count,
+  id: r.id,
+  name: r.name,
+  parentId: r.parent_id,
+  path: r.path,
+  documentCount: r.document_count,
 });
 const toIntent = (r: IntentRow): Intent => ({
-  id: r.id, docId: r.doc_id, op: r.op, payload: JSON.parse(r.payload) as unknown, createdAt: r.created_at,
+  id: r.id,
+  docId: r.doc_id,
+  op: r.op,
+  payload: JSON.parse(r.payload) as unknown,
+  createdAt: r.created_at,
 });
 const toConflict = (r: ConflictRow): ConflictRecord => ({
-  id: r.id, docId: r.doc_id, path: r.path, copyPath: r.copy_path, createdAt: r.created_at,
-  resolvedAt: r.resolved_at, details: JSON.parse(r.details) as unknown,
+  id: r.id,
+  docId: r.doc_id,
+  path: r.path,
+  copyPath: r.copy_path,
+  createdAt: r.created_at,
+  resolvedAt: r.resolved_at,
+  details: JSON.parse(r.details) as unknown,
 });
 
 function sameListing(a: ReadonlyMap<string, ListingEntry>, b: ReadonlyMap<string, ListingEntry>): boolean {
@@ -185,15 +262,22 @@ export class Journal {
 
   upsertDocument(doc: DocumentInput): void {
     this.documentsChanged();
-    this.sql(`
+    this.sql(
+      `
       INSERT INTO documents (id, path, title, location, folder_id, daily_note_date, remote_modified_at, created_at, file_hash, synced_at)
       VALUES (@id, @path, @title, @location, @folderId, @dailyNoteDate, @remoteModifiedAt, @createdAt, @fileHash, @syncedAt)
       ON CONFLICT (id) DO UPDATE SET path = excluded.path, title = excluded.title, location = excluded.location,
         folder_id = excluded.folder_id, daily_note_date = excluded.daily_note_date,
         remote_modified_at = excluded.remote_modified_at, created_at = excluded.created_at,
         file_hash = excluded.file_hash, synced_at = excluded.synced_at
-    `).run({
-      ...doc, id: packId(doc.id), folderId: packId(doc.folderId), remoteModifiedAt: packTime(doc.remoteModifiedAt), createdAt: packTime(doc.createdAt), fileHash: packHash(doc.fileHash),
+    `,
+    ).run({
+      ...doc,
+      id: packId(doc.id),
+      folderId: packId(doc.folderId),
+      remoteModifiedAt: packTime(doc.remoteModifiedAt),
+      createdAt: packTime(doc.createdAt),
+      fileHash: packHash(doc.fileHash),
       syncedAt: packTime(doc.syncedAt ?? this.stamp()),
     });
   }
@@ -224,14 +308,18 @@ export class Journal {
     this.documentsChanged();
     return this.transaction(() => {
       const params = { from, to, fromSlash: `${from}/`, len: from.length + 1, stamp: packTime(this.stamp()) };
-      const documents = this.sql(`
+      const documents = this.sql(
+        `
         UPDATE documents SET path = @to || substr(path, @len), synced_at = @stamp
         WHERE path = @from OR substr(path, 1, length(@fromSlash)) = @fromSlash
-      `).run(params).changes;
-      const folders = this.sql(`
+      `,
+      ).run(params).changes;
+      const folders = this.sql(
+        `
         UPDATE folders SET path = @to || substr(path, @len)
         WHERE path = @from OR substr(path, 1, length(@fromSlash)) = @fromSlash
-      `).run(params).changes;
+      `,
+      ).run(params).changes;
       return { documents, folders };
     });
   }
@@ -248,18 +336,23 @@ export class Journal {
   replaceBaseBlocks(docId: string, blocks: readonly BaseBlock[]): void {
     const ordered = orderBlocks(docId, blocks);
     for (const b of ordered) {
-      if (!BLOCK_KINDS.includes(b.kind)) throw new Error(`Base blocks of document ${docId}: block ${b.id} is of kind "${b.kind}", not one of ${BLOCK_KINDS.join(', ')}.`);
+      if (!BLOCK_KINDS.includes(b.kind))
+        throw new Error(`Base blocks of document ${docId}: block ${b.id} is of kind "${b.kind}", not one of ${BLOCK_KINDS.join(', ')}.`);
     }
-    const changed = this.sql('UPDATE documents SET base_count = ?, base = ? WHERE id = ?')
-      .run(ordered.length, ordered.length === 0 ? null : encodeBase(ordered), packId(docId)).changes;
+    const changed = this.sql('UPDATE documents SET base_count = ?, base = ? WHERE id = ?').run(
+      ordered.length,
+      ordered.length === 0 ? null : encodeBase(ordered),
+      packId(docId),
+    ).changes;
     if (changed === 0) throw new Error(`Base blocks of document ${docId}: the journal does not hold that document (record it first).`);
   }
 
   /** How many base blocks one document (or, without an id, the whole journal) holds. */
   countBaseBlocks(docId?: string): number {
-    const row = docId === undefined
-      ? this.sql('SELECT coalesce(sum(base_count), 0) AS n FROM documents').get() as { n: number }
-      : this.sql('SELECT base_count AS n FROM documents WHERE id = ?').get(packId(docId)) as { n: number } | undefined;
+    const row =
+      docId === undefined
+        ? (this.sql('SELECT coalesce(sum(base_count), 0) AS n FROM documents').get() as { n: number })
+        : (this.sql('SELECT base_count AS n FROM documents WHERE id = ?').get(packId(docId)) as { n: number } | undefined);
     return row?.n ?? 0;
   }
 
@@ -276,11 +369,13 @@ export class Journal {
   }
 
   upsertFolder(folder: FolderRecord): void {
-    this.sql(`
+    this.sql(
+      `
       INSERT INTO folders (id, name, parent_id, path, document_count) VALUES (@id, @name, @parentId, @path, @documentCount)
       ON CONFLICT (id) DO UPDATE SET name = excluded.name, parent_id = excluded.parent_id, path = excluded.path,
         document_count = excluded.document_count
-    `).run(folder);
+    `,
+    ).run(folder);
   }
 
   deleteFolder(id: string): boolean {
@@ -310,7 +405,11 @@ export class Journal {
   }
 
   private listingRows(): Map<string, ListingEntry> {
-    const rows = this.sql('SELECT doc_id, title, last_modified_at FROM listing ORDER BY doc_id').all() as Array<{ doc_id: string; title: string; last_modified_at: string | null }>;
+    const rows = this.sql('SELECT doc_id, title, last_modified_at FROM listing ORDER BY doc_id').all() as Array<{
+      doc_id: string;
+      title: string;
+      last_modified_at: string | null;
+    }>;
     return new Map(rows.map((r) => [r.doc_id, { title: r.title, lastModifiedAt: r.last_modified_at }]));
   }
 
@@ -325,8 +424,12 @@ export class Journal {
 
   /** Records an operation before its request is sent; returns the id to clear once the response is recorded. */
   addIntent(intent: IntentInput): number {
-    const result = this.sql('INSERT INTO intents (doc_id, op, payload, created_at) VALUES (?, ?, ?, ?)')
-      .run(intent.docId, intent.op, toJson(intent.payload, `the payload of intent ${intent.op}`), this.stamp());
+    const result = this.sql('INSERT INTO intents (doc_id, op, payload, created_at) VALUES (?, ?, ?, ?)').run(
+      intent.docId,
+      intent.op,
+      toJson(intent.payload, `the payload of intent ${intent.op}`),
+      this.stamp(),
+    );
     return Number(result.lastInsertRowid);
   }
 
@@ -342,9 +445,11 @@ export class Journal {
   // ── conflicts ────────────────────────────────────────────────────────────────────────────────
 
   addConflict(conflict: ConflictInput): number {
-    const result = this.sql(`
+    const result = this.sql(
+      `
       INSERT INTO conflicts (doc_id, path, copy_path, created_at, resolved_at, details) VALUES (?, ?, ?, ?, NULL, ?)
-    `).run(conflict.docId, conflict.path, conflict.copyPath, conflict.createdAt ?? this.stamp(), toJson(conflict.details, 'conflict details'));
+    `,
+    ).run(conflict.docId, conflict.path, conflict.copyPath, conflict.createdAt ?? this.stamp(), toJson(conflict.details, 'conflict details'));
     return Number(result.lastInsertRowid);
   }
 
@@ -368,12 +473,11 @@ export class Journal {
 
   getState<T = unknown>(key: string): T | undefined {
     const row = this.sql('SELECT value FROM state WHERE key = ?').get(key) as { value: string } | undefined;
-    return row === undefined ? undefined : JSON.parse(row.value) as T;
+    return row === undefined ? undefined : (JSON.parse(row.value) as T);
   }
 
   setState(key: string, value: unknown): void {
-    this.sql('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-      .run(key, toJson(value, `state ${key}`));
+    this.sql('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, toJson(value, `state ${key}`));
   }
 
   deleteState(key: string): boolean {
@@ -400,18 +504,32 @@ export class Journal {
 
   addHistory(h: HistoryInput): number {
     const blocks = h.blocks === null ? null : encodeBlocks(h.blocks);
-    const r = this.sql(`INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-      packTime(h.at), h.side, packId(h.docId), h.path, h.cause, h.request, packVersionFile(h.versionFile, h.path), blocks === null ? h.size : blocks.length, blocks, h.summary.added, h.summary.removed, h.summary.edited,
+    const r = this.sql(
+      `INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      packTime(h.at),
+      h.side,
+      packId(h.docId),
+      h.path,
+      h.cause,
+      h.request,
+      packVersionFile(h.versionFile, h.path),
+      blocks === null ? h.size : blocks.length,
+      blocks,
+      h.summary.added,
+      h.summary.removed,
+      h.summary.edited,
     );
     return Number(r.lastInsertRowid);
   }
 
   /** Versions, newest first: of one file (its path then), a document's, or all. */
   listHistory(filter: { path?: string; docId?: string } = {}): HistoryRecord[] {
-    const rows = filter.path !== undefined || filter.docId !== undefined
-      ? this.sql('SELECT * FROM history WHERE path = ? OR doc_id = ? ORDER BY id DESC').all(filter.path ?? null, packId(filter.docId ?? null))
-      : this.sql('SELECT * FROM history ORDER BY id DESC').all();
+    const rows =
+      filter.path !== undefined || filter.docId !== undefined
+        ? this.sql('SELECT * FROM history WHERE path = ? OR doc_id = ? ORDER BY id DESC').all(filter.path ?? null, packId(filter.docId ?? null))
+        : this.sql('SELECT * FROM history ORDER BY id DESC').all();
     return (rows as HistoryRow[]).map(toHistory);
   }
 
@@ -422,8 +540,15 @@ export class Journal {
 
   /** Oldest first, without the blocks: what retention weighs. */
   historySizes(): Array<{ id: number; at: string; size: number; versionFile: string | null }> {
-    return (this.sql('SELECT id, at, size, path, version_file FROM history ORDER BY id').all() as Array<{ id: number; at: string | Buffer; size: number; path: string; version_file: string | null }>)
-      .map((r) => ({ id: r.id, at: unpackTime(r.at), size: r.size, versionFile: unpackVersionFile(r.version_file, r.path) }));
+    return (
+      this.sql('SELECT id, at, size, path, version_file FROM history ORDER BY id').all() as Array<{
+        id: number;
+        at: string | Buffer;
+        size: number;
+        path: string;
+        version_file: string | null;
+      }>
+    ).map((r) => ({ id: r.id, at: unpackTime(r.at), size: r.size, versionFile: unpackVersionFile(r.version_file, r.path) }));
   }
 
   deleteHistory(ids: readonly number[]): void {
@@ -433,11 +558,13 @@ export class Journal {
   }
 
   counts(): JournalCounts {
-    return this.sql(`
+    return this.sql(
+      `
       SELECT (SELECT count(*) FROM documents) AS documents, (SELECT count(*) FROM folders) AS folders,
              (SELECT coalesce(sum(base_count), 0) FROM documents) AS baseBlocks, (SELECT count(*) FROM intents) AS pendingIntents,
              (SELECT count(*) FROM conflicts WHERE resolved_at IS NULL) AS openConflicts
-    `).get() as JournalCounts;
+    `,
+    ).get() as JournalCounts;
   }
 
   // ── the stat cache ───────────────────────────────────────────────────────────────────────────
@@ -454,10 +581,23 @@ export class Journal {
 
   private readFileStats(): Map<string, FileStatRecord> {
     // safeIntegers: nanosecond times do not fit a double; every integer comes back as a bigint.
-    const rows = this.sql('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().safeIntegers().all() as Array<[string, bigint, StoredNs, StoredNs, StoredNs, string | Buffer, StoredNs]>;
+    const rows = this.sql('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().safeIntegers().all() as Array<
+      [string, bigint, StoredNs, StoredNs, StoredNs, string | Buffer, StoredNs]
+    >;
     const stats = new Map<string, FileStatRecord>();
     for (const [p, size, mtime, ctime, ino, hash, recorded] of rows) {
-      stats.set(p, Object.freeze({ path: p, size: Number(size), mtimeNs: unpackNs(mtime), ctimeNs: unpackNs(ctime), ino: unpackNs(ino), hash: unpackHash(hash)!, recordedNs: unpackNs(recorded) }));
+      stats.set(
+        p,
+        Object.freeze({
+          path: p,
+          size: Number(size),
+          mtimeNs: unpackNs(mtime),
+          ctimeNs: unpackNs(ctime),
+          ino: unpackNs(ino),
+          hash: unpackHash(hash)!,
+          recordedNs: unpackNs(recorded),
+        }),
+      );
     }
     return stats;
   }
@@ -477,5 +617,4 @@ export class Journal {
       for (const p of gone) remove.run(p);
     });
   }
-
 }

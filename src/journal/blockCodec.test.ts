@@ -6,7 +6,14 @@ import { decodeBase, decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } f
 import type { BaseBlock } from './types.js';
 
 const block = (id: string, parentId: string | null, position: number, over: Partial<CodedBlock> = {}): CodedBlock => ({
-  id, parentId, position, level: parentId === null ? 0 : 1, kind: 'block', type: 'text', markdown: `text of ${id} — é ✓`, ...over,
+  id,
+  parentId,
+  position,
+  level: parentId === null ? 0 : 1,
+  kind: 'block',
+  type: 'text',
+  markdown: `text of ${id} — é ✓`,
+  ...over,
 });
 
 describe('blockCodec', () => {
@@ -30,7 +37,10 @@ describe('blockCodec', () => {
   });
 
   it('writes format 2 (deflate over the shared dictionary) and still reads format 1 (brotli), as schemas 4 to 6 wrote', () => {
-    const blocks = [block('0005D471-2D2D-4A17-AF2B-B5898D8E41C4', null, 0, { markdown: '- [ ] call the bank' }), block('b1', 'elsewhere', 3, { change: 'edited' })];
+    const blocks = [
+      block('0005D471-2D2D-4A17-AF2B-B5898D8E41C4', null, 0, { markdown: '- [ ] call the bank' }),
+      block('b1', 'elsewhere', 3, { change: 'edited' }),
+    ];
     const two = encodeBlocks(blocks);
     expect(two[0]).toBe(2);
     const json = inflateRawSync(two.subarray(2), { dictionary: BLOCK_DICTIONARY });
@@ -45,7 +55,7 @@ describe('blockCodec', () => {
     expect(() => decodeBlocks(data)).toThrow(/unknown format \(9\)/);
   });
 
-  it('stores a base block\'s hash only where hashBlock would not give it back', () => {
+  it("stores a base block's hash only where hashBlock would not give it back", () => {
     const base: BaseBlock[] = [
       { id: 'a', parentId: null, position: 0, level: 0, kind: 'block', type: 'text', markdown: '- item', hash: hashBlock('- item', 'block') },
       { id: 'c', parentId: null, position: 1, level: 0, kind: 'card', type: 'page', markdown: 'Card', hash: hashBlock('Card', 'card', 'large') },

@@ -33,7 +33,13 @@ const UUID_UPPER = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12
 const UUID_LOWER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Extras: the id when ids are not binary, a parent outside the list, and the optional fields. */
-interface Extra { i?: string; p?: string; h?: string; c?: string; x?: 'edited' | 'deleted' }
+interface Extra {
+  i?: string;
+  p?: string;
+  h?: string;
+  c?: string;
+  x?: 'edited' | 'deleted';
+}
 type Row = [parent: number, position: number, level: number, kind: string, type: string, markdown: string, extra?: Extra];
 
 function idCase(blocks: readonly CodedBlock[]): number {
@@ -78,7 +84,8 @@ function uuid(bytes: Buffer, upper: boolean): string {
 export function decodeBlocks(data: Uint8Array): CodedBlock[] {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const format = buf[0];
-  if (format !== FORMAT && format !== FORMAT_BROTLI) throw new Error(`The journal holds blocks in an unknown format (${buf[0]}): a newer spacesync wrote them.`);
+  if (format !== FORMAT && format !== FORMAT_BROTLI)
+    throw new Error(`The journal holds blocks in an unknown format (${buf[0]}): a newer spacesync wrote them.`);
   const ids = buf[1]!;
   if (ids !== IDS_TEXT && ids !== IDS_UPPER && ids !== IDS_LOWER) throw new Error(`The journal holds blocks with an unknown id form (${ids}).`);
   const count = ids === IDS_TEXT ? 0 : buf.readUInt32BE(2);
@@ -92,7 +99,11 @@ export function decodeBlocks(data: Uint8Array): CodedBlock[] {
   return rows.map(([parent, position, level, kind, type, markdown, extra], i): CodedBlock => ({
     id: idList[i]!,
     parentId: parent === -1 ? null : parent === -2 ? extra!.p! : idList[parent]!,
-    position, level, kind, type, markdown,
+    position,
+    level,
+    kind,
+    type,
+    markdown,
     ...(extra?.h !== undefined ? { hash: extra.h } : {}),
     ...(extra?.c !== undefined ? { cardLayout: extra.c } : {}),
     ...(extra?.x !== undefined ? { change: extra.x } : {}),
@@ -101,16 +112,24 @@ export function decodeBlocks(data: Uint8Array): CodedBlock[] {
 
 /** A document's base: each block's hash is kept only where hashBlock would not give it back. */
 export function encodeBase(blocks: readonly BaseBlock[]): Buffer {
-  return encodeBlocks(blocks.map((b): CodedBlock => {
-    const coded: CodedBlock = { id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown };
-    if (b.hash !== hashBlock(b.markdown, b.kind)) coded.hash = b.hash;
-    return coded;
-  }));
+  return encodeBlocks(
+    blocks.map((b): CodedBlock => {
+      const coded: CodedBlock = { id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown };
+      if (b.hash !== hashBlock(b.markdown, b.kind)) coded.hash = b.hash;
+      return coded;
+    }),
+  );
 }
 
 export function decodeBase(data: Uint8Array): BaseBlock[] {
   return decodeBlocks(data).map((b) => ({
-    id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind as BlockKind, type: b.type, markdown: b.markdown,
+    id: b.id,
+    parentId: b.parentId,
+    position: b.position,
+    level: b.level,
+    kind: b.kind as BlockKind,
+    type: b.type,
+    markdown: b.markdown,
     hash: b.hash ?? hashBlock(b.markdown, b.kind),
   }));
 }

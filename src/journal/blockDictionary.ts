@@ -12,7 +12,7 @@ const WORDS = [
   'think also around another came come work three word must because does part even place well such here take why things help put',
   'years different away again off went old number great tell men say small every found still between name should home big give',
   'air line set own under read last never us left end along while might next sound below saw something thought both few those',
-  'always looked show large often together asked house don\'t world going want school important until form food keep children feet',
+  "always looked show large often together asked house don't world going want school important until form food keep children feet",
   'land side without boy once animals life enough took sometimes four head above kind began almost live page got earth need far',
   'hand high year mother light parts country father let night following picture being study second eyes soon times story since',
 ].join(' ');
@@ -20,10 +20,20 @@ const WORDS = [
 const TYPES = '"table","image","file","video","drawing","whiteboard","collectionItem","richUrl","line","collection",{"x":"deleted"}],{"x":"edited"}],{"h":"';
 const SYNTAX = '```typescript\n```python\n```\n [link](https://www.) `code` ![image](https://';
 const ROWS = [
-  '[-1,4,0,"readonly","collection","', '[-1,3,0,"card","page","', '[-1,2,0,"page","page","', '[0,1,1,"block","text","- [x] ',
-  '[-1,11,0,"block","text","### ', '[-1,10,0,"block","text","# ', '[-1,9,0,"block","text","## ', '[-1,8,0,"block","text","> ',
-  '[-1,7,0,"block","text","1. ', '[-1,6,1,"block","text","  - ', '[-1,5,0,"block","code","```"],',
-  '[0,1,1,"block","text","- [ ] ', ' **bold** *italic* ~~struck~~"],', '[[-1,0,0,"block","text","',
+  '[-1,4,0,"readonly","collection","',
+  '[-1,3,0,"card","page","',
+  '[-1,2,0,"page","page","',
+  '[0,1,1,"block","text","- [x] ',
+  '[-1,11,0,"block","text","### ',
+  '[-1,10,0,"block","text","# ',
+  '[-1,9,0,"block","text","## ',
+  '[-1,8,0,"block","text","> ',
+  '[-1,7,0,"block","text","1. ',
+  '[-1,6,1,"block","text","  - ',
+  '[-1,5,0,"block","code","```"],',
+  '[0,1,1,"block","text","- [ ] ',
+  ' **bold** *italic* ~~struck~~"],',
+  '[[-1,0,0,"block","text","',
 ].join('"],');
 
 export const BLOCK_DICTIONARY: Buffer = Buffer.from(`${WORDS} ${TYPES}${SYNTAX}${ROWS}`, 'utf8');

@@ -28,11 +28,15 @@ describe('compactValues', () => {
     expect(packId('0005d471-2d2d-4a17-af2b-b5898d8e41c4')).toBe('0005d471-2d2d-4a17-af2b-b5898d8e41c4');
   });
 
-  it('stores a version file in its document\'s folder by its name only, any other whole', () => {
+  it("stores a version file in its document's folder by its name only, any other whole", () => {
     const file = '.spacesync/versions/Area/Note.md/2026-01-04T00-00-00.000Z.md.gz';
     expect(packVersionFile(file, 'Area/Note.md')).toBe('2026-01-04T00-00-00.000Z.md.gz');
     expect(unpackVersionFile(packVersionFile(file, 'Area/Note.md'), 'Area/Note.md')).toBe(file);
-    for (const [f, p] of [[file, 'Other.md'], ['.spacesync/versions/Area/Note.md/sub/x.md.gz', 'Area/Note.md'], [null, 'A.md']] as const) {
+    for (const [f, p] of [
+      [file, 'Other.md'],
+      ['.spacesync/versions/Area/Note.md/sub/x.md.gz', 'Area/Note.md'],
+      [null, 'A.md'],
+    ] as const) {
       expect(packVersionFile(f, p)).toBe(f);
       expect(unpackVersionFile(packVersionFile(f, p), p)).toBe(f);
     }

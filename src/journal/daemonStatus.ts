@@ -64,16 +64,21 @@ export const KEPT_ERRORS = 10;
 export function saveDaemonStats(journal: Journal, input: { stats: ClientCounters; startedAt: string; now: Date; pid?: number }): void {
   const { stats } = input;
   const value: DaemonStats = {
-    savedAt: input.now.toISOString(), startedAt: input.startedAt, pid: input.pid ?? process.pid,
-    requests: stats.total, rateLimited: stats.rateLimited, retries: stats.retries, blocksSpent: stats.blocksSpent,
+    savedAt: input.now.toISOString(),
+    startedAt: input.startedAt,
+    pid: input.pid ?? process.pid,
+    requests: stats.total,
+    rateLimited: stats.rateLimited,
+    retries: stats.retries,
+    blocksSpent: stats.blocksSpent,
     errors: { ...stats.errors },
     budgets: { space: { ...stats.budgets.space }, address: { ...stats.budgets.address }, blocks: { ...stats.budgets.blocks } },
   };
   journal.setState(STATUS_KEYS.daemon, value);
 }
 
-const isBudget = (v: unknown): v is BudgetUse => !!v && typeof v === 'object'
-  && ['used', 'limit', 'windowMs'].every((k) => typeof (v as Record<string, unknown>)[k] === 'number');
+const isBudget = (v: unknown): v is BudgetUse =>
+  !!v && typeof v === 'object' && ['used', 'limit', 'windowMs'].every((k) => typeof (v as Record<string, unknown>)[k] === 'number');
 
 /** The daemon's counters, or undefined when none were recorded (or the record is not of this shape). */
 export function readDaemonStats(journal: Journal): DaemonStats | undefined {
@@ -82,16 +87,24 @@ export function readDaemonStats(journal: Journal): DaemonStats | undefined {
   const b = v.budgets;
   if (!b || !isBudget(b.space) || !isBudget(b.address) || !isBudget(b.blocks)) return undefined;
   return {
-    savedAt: v.savedAt, startedAt: typeof v.startedAt === 'string' ? v.startedAt : v.savedAt, pid: typeof v.pid === 'number' ? v.pid : 0,
-    requests: v.requests, rateLimited: v.rateLimited ?? 0, retries: v.retries ?? 0, blocksSpent: v.blocksSpent ?? 0,
-    errors: v.errors && typeof v.errors === 'object' ? v.errors : {}, budgets: b,
+    savedAt: v.savedAt,
+    startedAt: typeof v.startedAt === 'string' ? v.startedAt : v.savedAt,
+    pid: typeof v.pid === 'number' ? v.pid : 0,
+    requests: v.requests,
+    rateLimited: v.rateLimited ?? 0,
+    retries: v.retries ?? 0,
+    blocksSpent: v.blocksSpent ?? 0,
+    errors: v.errors && typeof v.errors === 'object' ? v.errors : {},
+    budgets: b,
   };
 }
 
 /** Adds a failure the user was told about; the last KEPT_ERRORS are kept. The link is masked. */
 export function recordStatusError(journal: Journal, error: { at: Date | string; code: string; message: string }, secrets: readonly string[] = []): void {
   const entry: StatusError = {
-    at: typeof error.at === 'string' ? error.at : error.at.toISOString(), code: error.code, message: redactText(error.message, secrets),
+    at: typeof error.at === 'string' ? error.at : error.at.toISOString(),
+    code: error.code,
+    message: redactText(error.message, secrets),
   };
   journal.transaction(() => journal.setState(STATUS_KEYS.errors, [...readStatusErrors(journal), entry].slice(-KEPT_ERRORS)));
 }
@@ -99,7 +112,9 @@ export function recordStatusError(journal: Journal, error: { at: Date | string; 
 export function readStatusErrors(journal: Journal): StatusError[] {
   const v = journal.getState<unknown>(STATUS_KEYS.errors);
   if (!Array.isArray(v)) return [];
-  return v.filter((e): e is StatusError => !!e && typeof e === 'object' && typeof e.at === 'string' && typeof e.code === 'string' && typeof e.message === 'string');
+  return v.filter(
+    (e): e is StatusError => !!e && typeof e === 'object' && typeof e.at === 'string' && typeof e.code === 'string' && typeof e.message === 'string',
+  );
 }
 
 export interface LastCycle {
@@ -143,7 +158,10 @@ export function readRefusal(journal: Journal): StatusRefusal | undefined {
   if (!v || typeof v !== 'object' || typeof v.at !== 'string' || typeof v.message !== 'string') return undefined;
   const deletes = Array.isArray(v.deletes) ? v.deletes.filter((d): d is string => typeof d === 'string') : [];
   return {
-    at: v.at, reason: typeof v.reason === 'string' ? v.reason : 'refused', message: v.message, deletes,
+    at: v.at,
+    reason: typeof v.reason === 'string' ? v.reason : 'refused',
+    message: v.message,
+    deletes,
     deleteCount: typeof v.deleteCount === 'number' ? v.deleteCount : deletes.length,
   };
 }
@@ -167,5 +185,10 @@ export function recordWait(journal: Journal, wait: StatusWait | null): void {
 export function readWait(journal: Journal): StatusWait | undefined {
   const v = journal.getState<Partial<StatusWait>>(STATUS_KEYS.wait);
   if (!v || typeof v !== 'object' || typeof v.since !== 'string' || typeof v.until !== 'string') return undefined;
-  return { since: v.since, until: v.until, reason: typeof v.reason === 'string' ? v.reason : 'space', paths: Array.isArray(v.paths) ? v.paths.filter((p): p is string => typeof p === 'string') : [] };
+  return {
+    since: v.since,
+    until: v.until,
+    reason: typeof v.reason === 'string' ? v.reason : 'space',
+    paths: Array.isArray(v.paths) ? v.paths.filter((p): p is string => typeof p === 'string') : [],
+  };
 }

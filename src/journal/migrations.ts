@@ -146,7 +146,8 @@ export const MIGRATIONS: readonly Migration[] = [
         DROP INDEX documents_folder;
       `);
       const setBase = db.prepare('UPDATE documents SET base_count = ?, base = ? WHERE id = ?');
-      const rows = db.prepare('SELECT doc_id, id, parent_id AS parentId, position, level, kind, type, markdown, hash FROM base_blocks ORDER BY doc_id, seq')
+      const rows = db
+        .prepare('SELECT doc_id, id, parent_id AS parentId, position, level, kind, type, markdown, hash FROM base_blocks ORDER BY doc_id, seq')
         .all() as Array<BaseBlock & { doc_id: string }>;
       const byDoc = new Map<string, BaseBlock[]>();
       for (const { doc_id: doc, ...b } of rows) {
@@ -175,11 +176,37 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
       const insert = db.prepare(`INSERT INTO history_v4 (id, at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
         VALUES (@id, @at, @side, @doc_id, @path, @cause, @request, @version_file, @size, @blocks, @added, @removed, @edited)`);
-      const old = db.prepare('SELECT * FROM history ORDER BY id').all() as Array<{ id: number; at: string; side: string; doc_id: string | null; path: string; cause: string; request: string | null; version_file: string | null; size: number; blocks: string | null; summary: string }>;
+      const old = db.prepare('SELECT * FROM history ORDER BY id').all() as Array<{
+        id: number;
+        at: string;
+        side: string;
+        doc_id: string | null;
+        path: string;
+        cause: string;
+        request: string | null;
+        version_file: string | null;
+        size: number;
+        blocks: string | null;
+        summary: string;
+      }>;
       for (const h of old) {
         const summary = JSON.parse(h.summary) as { added: number; removed: number; edited: number };
         const blocks = h.blocks === null ? null : encodeBlocks(JSON.parse(h.blocks) as CodedBlock[]);
-        insert.run({ id: h.id, at: h.at, side: h.side, doc_id: h.doc_id, path: h.path, cause: h.cause, request: h.request, version_file: h.version_file, size: blocks === null ? h.size : blocks.length, blocks, added: summary.added, removed: summary.removed, edited: summary.edited });
+        insert.run({
+          id: h.id,
+          at: h.at,
+          side: h.side,
+          doc_id: h.doc_id,
+          path: h.path,
+          cause: h.cause,
+          request: h.request,
+          version_file: h.version_file,
+          size: blocks === null ? h.size : blocks.length,
+          blocks,
+          added: summary.added,
+          removed: summary.removed,
+          edited: summary.edited,
+        });
       }
       db.exec(`
         DROP TABLE history;
@@ -198,7 +225,11 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('DROP INDEX history_path');
       const update = db.prepare('UPDATE documents SET remote_modified_at = ?, created_at = ?, file_hash = ?, synced_at = ? WHERE id = ?');
       const rows = db.prepare('SELECT id, remote_modified_at, created_at, file_hash, synced_at FROM documents').all() as Array<{
-        id: string; remote_modified_at: string | null; created_at: string | null; file_hash: string | null; synced_at: string;
+        id: string;
+        remote_modified_at: string | null;
+        created_at: string | null;
+        file_hash: string | null;
+        synced_at: string;
       }>;
       for (const r of rows) update.run(packTime(r.remote_modified_at), packTime(r.created_at), packHash(r.file_hash), packTime(r.synced_at), r.id);
     },
@@ -222,7 +253,9 @@ export const MIGRATIONS: readonly Migration[] = [
         ) WITHOUT ROWID;
       `);
       const insert = db.prepare('INSERT INTO file_stats_v6 (path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns) VALUES (?, ?, ?, ?, ?, ?, ?)');
-      const rows = db.prepare('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().all() as Array<[string, number, string, string, string, string, string]>;
+      const rows = db.prepare('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().all() as Array<
+        [string, number, string, string, string, string, string]
+      >;
       for (const [p, size, mtime, ctime, ino, hash, recorded] of rows) {
         insert.run(p, size, packNs(BigInt(mtime)), packNs(BigInt(ctime)), packNs(BigInt(ino)), packHash(hash), packNs(BigInt(recorded)));
       }
@@ -244,7 +277,9 @@ export const MIGRATIONS: readonly Migration[] = [
       const documents = db.prepare('SELECT rowid, id, folder_id, base FROM documents').raw().all() as Array<[number, string, string | null, Buffer | null]>;
       const setDocument = db.prepare('UPDATE documents SET id = ?, folder_id = ?, base = ? WHERE rowid = ?');
       for (const [rowid, id, folder, base] of documents) setDocument.run(packId(id), packId(folder), reencode(base), rowid);
-      const history = db.prepare('SELECT id, at, doc_id, path, version_file, blocks FROM history').raw().all() as Array<[number, string, string | null, string, string | null, Buffer | null]>;
+      const history = db.prepare('SELECT id, at, doc_id, path, version_file, blocks FROM history').raw().all() as Array<
+        [number, string, string | null, string, string | null, Buffer | null]
+      >;
       const setHistory = db.prepare('UPDATE history SET at = ?, doc_id = ?, version_file = ?, blocks = ?, size = coalesce(length(?), size) WHERE id = ?');
       for (const [id, at, doc, p, versionFile, blocks] of history) {
         const coded = reencode(blocks);

@@ -38,7 +38,9 @@ describe('openJournal', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>
+    ).map((r) => r.name);
     expect(tables).toEqual(['conflicts', 'documents', 'file_stats', 'folders', 'history', 'intents', 'listing', 'listing_meta', 'state']);
     db.close();
   });
@@ -59,7 +61,17 @@ describe('openJournal', () => {
 
   it('keeps its data across a reopen and does not migrate twice', () => {
     const j = openJournal(file);
-    j.upsertDocument({ id: 'd1', path: 'Unsorted/A.md', title: 'A', location: 'unsorted', folderId: null, dailyNoteDate: null, remoteModifiedAt: '2026-01-01T00:00:00Z', createdAt: null, fileHash: 'h' });
+    j.upsertDocument({
+      id: 'd1',
+      path: 'Unsorted/A.md',
+      title: 'A',
+      location: 'unsorted',
+      folderId: null,
+      dailyNoteDate: null,
+      remoteModifiedAt: '2026-01-01T00:00:00Z',
+      createdAt: null,
+      fileHash: 'h',
+    });
     j.setState('lastCycle', { ok: true });
     j.close();
     const again = openJournal(file);
@@ -108,7 +120,17 @@ describe('openJournal', () => {
     const j = openJournal(file);
     j.transaction(() => {
       for (let i = 0; i < 300; i++) {
-        j.upsertDocument({ id: `d${i}`, path: `Unsorted/${i}.md`, title: `Doc ${i} ${'x'.repeat(200)}`, location: 'unsorted', folderId: null, dailyNoteDate: null, remoteModifiedAt: null, createdAt: null, fileHash: null });
+        j.upsertDocument({
+          id: `d${i}`,
+          path: `Unsorted/${i}.md`,
+          title: `Doc ${i} ${'x'.repeat(200)}`,
+          location: 'unsorted',
+          folderId: null,
+          dailyNoteDate: null,
+          remoteModifiedAt: null,
+          createdAt: null,
+          fileHash: null,
+        });
       }
     });
     j.close(); // checkpoints the WAL into the file
@@ -135,7 +157,9 @@ describe('openJournal', () => {
     `;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('written')) resolve(); });
+      child.stdout.on('data', (d: Buffer) => {
+        if (d.toString().includes('written')) resolve();
+      });
       child.on('exit', (code) => reject(new Error(`child exited early with ${code}`)));
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -150,7 +174,13 @@ describe('openJournal', () => {
 });
 
 describe('migrations', () => {
-  const v1: Migration = { version: 1, up: (db) => { db.pragma(`application_id = ${APPLICATION_ID}`); db.exec('CREATE TABLE a (x INTEGER)'); } };
+  const v1: Migration = {
+    version: 1,
+    up: (db) => {
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.exec('CREATE TABLE a (x INTEGER)');
+    },
+  };
   const v2: Migration = { version: 2, up: (db) => db.exec('ALTER TABLE a ADD COLUMN y TEXT') };
   const version = () => {
     const db = new Database(file, { readonly: true });
@@ -173,7 +203,13 @@ describe('migrations', () => {
 
   it('rolls a failing step back whole and keeps the previous version', () => {
     openJournal(file, { migrations: [v1] }).close();
-    const broken: Migration = { version: 2, up: (db) => { db.exec('CREATE TABLE half (x)'); throw new Error('step 2 failed'); } };
+    const broken: Migration = {
+      version: 2,
+      up: (db) => {
+        db.exec('CREATE TABLE half (x)');
+        throw new Error('step 2 failed');
+      },
+    };
     expect(() => openJournal(file, { migrations: [v1, broken] })).toThrow('step 2 failed');
     expect(version()).toBe(1);
     const db = new Database(file, { readonly: true });

@@ -65,7 +65,11 @@ export function openJournal(file: string, opts: OpenJournalOptions = {}): Journa
       mkdirSync(path.dirname(file));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new SpacesyncError('mirror_io', `Cannot create the journal folder ${path.dirname(file)}: ${(e as Error).message}. Check that the folder above it exists and is writable.`, { cause: e, details: { file } });
+        throw new SpacesyncError(
+          'mirror_io',
+          `Cannot create the journal folder ${path.dirname(file)}: ${(e as Error).message}. Check that the folder above it exists and is writable.`,
+          { cause: e, details: { file } },
+        );
       }
     }
     checkHeader(file);

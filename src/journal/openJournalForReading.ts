@@ -22,7 +22,9 @@ export function openJournalForReading(file: string): Journal {
     if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION && db.pragma('application_id', { simple: true }) === APPLICATION_ID) {
       return new Journal(db, file, () => new Date());
     }
-  } catch { /* openJournal says what is wrong */ }
+  } catch {
+    /* openJournal says what is wrong */
+  }
   db.close();
   return openJournal(file);
 }

@@ -26,7 +26,9 @@ export function orderBlocks(docId: string, blocks: readonly BaseBlock[]): BaseBl
     siblings.sort((x, y) => x.position - y.position);
     for (let i = 1; i < siblings.length; i++) {
       if (siblings[i]!.position === siblings[i - 1]!.position) {
-        throw new Error(`Base blocks of document ${docId}: blocks ${siblings[i - 1]!.id} and ${siblings[i]!.id} share position ${siblings[i]!.position} under ${parent ?? 'the document root'}.`);
+        throw new Error(
+          `Base blocks of document ${docId}: blocks ${siblings[i - 1]!.id} and ${siblings[i]!.id} share position ${siblings[i]!.position} under ${parent ?? 'the document root'}.`,
+        );
       }
     }
   }

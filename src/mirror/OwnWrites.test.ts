@@ -21,7 +21,7 @@ describe('OwnWrites', () => {
     expect(own.consume('A.md', null)).toBe(true);
   });
 
-  it('forgets a path\'s records once the file shows bytes the daemon did not write', () => {
+  it("forgets a path's records once the file shows bytes the daemon did not write", () => {
     const own = new OwnWrites({ now: clock });
     own.note('A.md', 'pulled');
     expect(own.consume('A.md', 'user edit')).toBe(false);

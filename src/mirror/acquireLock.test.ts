@@ -88,7 +88,7 @@ describe('acquireLock', () => {
     acquireLock(root()).release();
   });
 
-  it('respects another host\'s lock until it has not been refreshed for the stale period', () => {
+  it("respects another host's lock until it has not been refreshed for the stale period", () => {
     const now = new Date('2026-11-21T12:00:00Z');
     writeLock({ pid: 4242, hostname: 'laptop-elsewhere', startedAt: '2026-11-01T00:00:00Z' }, new Date('2026-11-21T11:00:00Z'));
     const e = refusal(() => acquireLock(root(), { now: () => now, staleAfterMs: 2 * 3600_000 }));

@@ -51,7 +51,9 @@ function readLock(file: string): { info: LockInfo | null; mtimeMs: number } | nu
     if (typeof v.pid === 'number' && typeof v.hostname === 'string' && typeof v.startedAt === 'string') {
       return { info: { pid: v.pid, hostname: v.hostname, startedAt: v.startedAt }, mtimeMs };
     }
-  } catch { /* not JSON: treated below as a lock nobody holds */ }
+  } catch {
+    /* not JSON: treated below as a lock nobody holds */
+  }
   return { info: null, mtimeMs };
 }
 
@@ -108,16 +110,21 @@ export function acquireLock(root: string, opts: AcquireLockOptions = {}): Lock {
     const holder = current.info;
     const sameHost = holder !== null && holder.hostname === info.hostname;
     // Our own pid in a lock this process does not hold: a previous run whose pid was reused (containers).
-    const stale = holder === null
-      || (sameHost && (holder.pid === process.pid ? !held.has(file) : !pidAlive(holder.pid)))
-      || (!sameHost && now().getTime() - current.mtimeMs > staleAfterMs);
+    const stale =
+      holder === null ||
+      (sameHost && (holder.pid === process.pid ? !held.has(file) : !pidAlive(holder.pid))) ||
+      (!sameHost && now().getTime() - current.mtimeMs > staleAfterMs);
     if (!stale || attempt >= 3) {
-      const who = holder === null ? 'another spacesync' : sameHost
-        ? `another spacesync (pid ${holder.pid}, started ${holder.startedAt})`
-        : `spacesync on host ${holder.hostname} (pid ${holder.pid}, started ${holder.startedAt})`;
-      const todo = sameHost || holder === null
-        ? `Stop it first (for example \`kill ${holder?.pid ?? '<pid>'}\`, or stop the spacesync service), or sync a different folder.`
-        : `Stop it there first. If that machine no longer runs spacesync, delete ${file}; it is also taken over by itself once it has not been refreshed for ${Math.round(staleAfterMs / 3600_000 * 10) / 10} hours.`;
+      const who =
+        holder === null
+          ? 'another spacesync'
+          : sameHost
+            ? `another spacesync (pid ${holder.pid}, started ${holder.startedAt})`
+            : `spacesync on host ${holder.hostname} (pid ${holder.pid}, started ${holder.startedAt})`;
+      const todo =
+        sameHost || holder === null
+          ? `Stop it first (for example \`kill ${holder?.pid ?? '<pid>'}\`, or stop the spacesync service), or sync a different folder.`
+          : `Stop it there first. If that machine no longer runs spacesync, delete ${file}; it is also taken over by itself once it has not been refreshed for ${Math.round((staleAfterMs / 3600_000) * 10) / 10} hours.`;
       throw new SpacesyncError('locked', `${root} is already being synced by ${who}. ${todo}`, {
         details: { file, holder: holder ?? undefined },
       });
@@ -131,7 +138,9 @@ export function acquireLock(root: string, opts: AcquireLockOptions = {}): Lock {
     const t = now();
     try {
       fs.utimesSync(file, t, t);
-    } catch { /* a missing lock is noticed by release() and the next start */ }
+    } catch {
+      /* a missing lock is noticed by release() and the next start */
+    }
   };
   const timer = setInterval(refresh, opts.heartbeatMs ?? 5 * 60_000);
   timer.unref();

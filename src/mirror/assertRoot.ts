@@ -5,9 +5,14 @@ import { promises as fsp, statSync } from 'node:fs';
 import { SpacesyncError } from '../errors.js';
 
 function missing(root: string, cause?: unknown): SpacesyncError {
-  return new SpacesyncError('mirror_io', `The mirror folder ${root} does not exist (or is not a folder). If it was moved or its disk is not mounted, put it back; nothing was synced.`, {
-    cause, details: { root, reason: 'root_missing' },
-  });
+  return new SpacesyncError(
+    'mirror_io',
+    `The mirror folder ${root} does not exist (or is not a folder). If it was moved or its disk is not mounted, put it back; nothing was synced.`,
+    {
+      cause,
+      details: { root, reason: 'root_missing' },
+    },
+  );
 }
 
 /** What stands at the root's path: a folder, something else, or nothing. */

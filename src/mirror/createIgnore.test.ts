@@ -5,14 +5,33 @@ import { createIgnore } from './createIgnore.js';
 describe('createIgnore: built-ins', () => {
   const ignore = createIgnore();
   it.each([
-    '.spacesync/journal.db', '.spacesync', '.git/config', 'Projects/.obsidian/x.md', '.DS_Store', 'A/.DS_Store',
-    'Thumbs.db', 'a/desktop.ini', '.Roadmap.md.swp', 'Roadmap.md.swp', 'Roadmap.md.swo', 'Roadmap.md~', '4913', 'A/5036',
-    '.#Roadmap.md', '#Roadmap.md#', 'Roadmap.md___jb_tmp___', 'Roadmap.md___jb_old___', 'x.tmp',
-    '.Roadmap.md.spacesync-0a1b2c.tmp', 'Roadmap (conflict 2026-11-21 093005).md', 'P/Roadmap (conflict 2026-11-21 093005 2).md',
+    '.spacesync/journal.db',
+    '.spacesync',
+    '.git/config',
+    'Projects/.obsidian/x.md',
+    '.DS_Store',
+    'A/.DS_Store',
+    'Thumbs.db',
+    'a/desktop.ini',
+    '.Roadmap.md.swp',
+    'Roadmap.md.swp',
+    'Roadmap.md.swo',
+    'Roadmap.md~',
+    '4913',
+    'A/5036',
+    '.#Roadmap.md',
+    '#Roadmap.md#',
+    'Roadmap.md___jb_tmp___',
+    'Roadmap.md___jb_old___',
+    'x.tmp',
+    '.Roadmap.md.spacesync-0a1b2c.tmp',
+    'Roadmap (conflict 2026-11-21 093005).md',
+    'P/Roadmap (conflict 2026-11-21 093005 2).md',
   ])('ignores %s', (p) => expect(ignore(p)).toBe(true));
 
   it.each(['Roadmap.md', 'Projects/Roadmap.md', 'Daily Notes/2026-11-21.md', '4914', '2026.md', 'a#b#.md', 'x~y.md', 'Roadmap (conflict).md'])(
-    'keeps %s', (p) => expect(ignore(p)).toBe(false),
+    'keeps %s',
+    (p) => expect(ignore(p)).toBe(false),
   );
 });
 

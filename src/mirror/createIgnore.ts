@@ -20,13 +20,15 @@ function isVimProbe(name: string): boolean {
 
 /** Whether one path segment (a file or folder name) is ignored by the built-in rules. */
 export function isBuiltinIgnored(name: string): boolean {
-  return name.startsWith('.') // dot-files, dot-folders: .spacesync/, .git/, .DS_Store, .#lock, .x.swp, our temp files
-    || (name.startsWith('#') && name.endsWith('#')) // emacs auto-save
-    || EDITOR_SUFFIXES.some((s) => name.endsWith(s))
-    || OS_LITTER.has(name)
-    || isVimProbe(name)
-    || isTempFileName(name)
-    || isConflictCopy(name);
+  return (
+    name.startsWith('.') || // dot-files, dot-folders: .spacesync/, .git/, .DS_Store, .#lock, .x.swp, our temp files
+    (name.startsWith('#') && name.endsWith('#')) || // emacs auto-save
+    EDITOR_SUFFIXES.some((s) => name.endsWith(s)) ||
+    OS_LITTER.has(name) ||
+    isVimProbe(name) ||
+    isTempFileName(name) ||
+    isConflictCopy(name)
+  );
 }
 
 interface Rule {
@@ -39,7 +41,8 @@ interface Rule {
 
 function compile(pattern: string): Rule {
   const trimmed = pattern.trim();
-  const fail = (why: string) => new SpacesyncError('config_invalid', `The ignore pattern "${pattern}" ${why}. Fix it in the "ignore" list of .spacesync/config.json.`);
+  const fail = (why: string) =>
+    new SpacesyncError('config_invalid', `The ignore pattern "${pattern}" ${why}. Fix it in the "ignore" list of .spacesync/config.json.`);
   if (trimmed === '') throw fail('is empty');
   if (trimmed.startsWith('!')) throw fail('starts with "!": re-including files is not supported; list only what to ignore');
   let body = trimmed;

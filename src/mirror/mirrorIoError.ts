@@ -3,10 +3,14 @@ import { SpacesyncError } from '../errors.js';
 
 export function mirrorIoError(action: string, relPath: string, root: string, cause: unknown): SpacesyncError {
   const code = (cause as NodeJS.ErrnoException).code;
-  const hint = code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some disk space and spacesync retries on its next cycle.'
-    : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `Check that you can write to ${root}.`
-      : 'Check the folder and its permissions; spacesync retries on its next cycle.';
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'Free some disk space and spacesync retries on its next cycle.'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? `Check that you can write to ${root}.`
+        : 'Check the folder and its permissions; spacesync retries on its next cycle.';
   return new SpacesyncError('mirror_io', `Could not ${action} "${relPath}" in ${root}: ${(cause as Error).message}. ${hint}`, {
-    cause, details: { root, relPath, errno: code },
+    cause,
+    details: { root, relPath, errno: code },
   });
 }

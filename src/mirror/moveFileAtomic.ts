@@ -51,7 +51,8 @@ export async function moveFileAtomic(root: string, from: string, to: string, opt
         return { ok: true, outcome: 'already_there' };
       }
       return {
-        ok: false, reason: 'target_exists',
+        ok: false,
+        reason: 'target_exists',
         message: `Cannot move "${from}" to "${to}" in ${root}: a different file already has that name. Both were left as they are.`,
       };
     }

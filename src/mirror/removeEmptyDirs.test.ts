@@ -36,7 +36,7 @@ describe('removeEmptyDirs', () => {
 });
 
 describe('removeTempFiles', () => {
-  it('removes only the daemon\'s temp files, outside dot-folders', async () => {
+  it("removes only the daemon's temp files, outside dot-folders", async () => {
     mk('P');
     mk('.git');
     put('P/.A.md.spacesync-0a1b2c3d4e5f.tmp');

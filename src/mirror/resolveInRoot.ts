@@ -5,10 +5,18 @@ import { SpacesyncError } from '../errors.js';
 
 export function resolveInRoot(root: string, relPath: string): string {
   const segments = relPath.split('/');
-  const bad = relPath === '' || relPath.includes('\0') || relPath.startsWith('/') || path.isAbsolute(relPath)
-    || segments.some((s) => s === '' || s === '.' || s === '..');
+  const bad =
+    relPath === '' ||
+    relPath.includes('\0') ||
+    relPath.startsWith('/') ||
+    path.isAbsolute(relPath) ||
+    segments.some((s) => s === '' || s === '.' || s === '..');
   if (bad) {
-    throw new SpacesyncError('mirror_io', `Refused the path "${relPath}": mirror paths are relative, use "/" between names and never "." or "..". This is a defect in spacesync; please report it.`, { details: { root, relPath } });
+    throw new SpacesyncError(
+      'mirror_io',
+      `Refused the path "${relPath}": mirror paths are relative, use "/" between names and never "." or "..". This is a defect in spacesync; please report it.`,
+      { details: { root, relPath } },
+    );
   }
   return path.join(root, ...segments);
 }

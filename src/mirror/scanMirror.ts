@@ -61,7 +61,8 @@ export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorSc
         } catch {
           st = undefined; // unreadable between the listing and the stat: as if removed meanwhile
         }
-        if (st) scan.files.push({ relPath: childRel, size: Number(st.size), mtimeMs: Number(st.mtimeMs), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino });
+        if (st)
+          scan.files.push({ relPath: childRel, size: Number(st.size), mtimeMs: Number(st.mtimeMs), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino });
       } else {
         scan.skipped.push(childRel);
       }

@@ -42,17 +42,18 @@ async function start(extra: Partial<WatchMirrorOptions> & { patterns?: string[] 
   });
   await watcher.ready;
   /** Waits until `entry` has been reported (event-driven; the timeout only bounds a failure). */
-  const until = (entry: string, timeoutMs = 15_000) => new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (reported.includes(entry)) resolve();
-    };
-    const t = setTimeout(() => reject(new Error(`"${entry}" was not reported; got ${JSON.stringify(reported)}`)), timeoutMs);
-    wake = () => {
-      check();
-      if (reported.includes(entry)) clearTimeout(t);
-    };
-    wake();
-  });
+  const until = (entry: string, timeoutMs = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (reported.includes(entry)) resolve();
+      };
+      const t = setTimeout(() => reject(new Error(`"${entry}" was not reported; got ${JSON.stringify(reported)}`)), timeoutMs);
+      wake = () => {
+        check();
+        if (reported.includes(entry)) clearTimeout(t);
+      };
+      wake();
+    });
   /** Writes a new file and waits for it: every earlier event has then been reported. */
   let n = 0;
   const settle = async () => {
@@ -145,7 +146,14 @@ describe('watchMirror: what is reported', () => {
     fs.unlinkSync(abs('C.md'));
     await w.until('removedDirs:Old');
     await w.until('added:New/Deep/A.md');
-    expect((await w.settle()).sort()).toEqual(['added:New/Deep/A.md', 'addedDirs:New', 'addedDirs:New/Deep', 'removed:C.md', 'removed:Old/B.md', 'removedDirs:Old']);
+    expect((await w.settle()).sort()).toEqual([
+      'added:New/Deep/A.md',
+      'addedDirs:New',
+      'addedDirs:New/Deep',
+      'removed:C.md',
+      'removed:Old/B.md',
+      'removedDirs:Old',
+    ]);
   });
 
   it('never reports ignored files, conflict copies, non-documents, symbolic links, or a file that came and went', async () => {
@@ -186,7 +194,7 @@ describe('watchMirror: what is reported', () => {
   });
 });
 
-describe('watchMirror: the daemon\'s own writes', () => {
+describe("watchMirror: the daemon's own writes", () => {
   it('drops events caused by its own writes and moves, but reports a user edit after them', async () => {
     put('A.md', 'v1');
     put('M.md', 'm');

@@ -62,7 +62,7 @@ const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}
 
 /** What to do about a folder that could not be watched. */
 function watchHint(code: string | undefined): string {
-  if (code === 'ENOSPC') return 'Raise the system\'s limit of watched folders (the fs.inotify.max_user_watches sysctl), or ignore folders you do not sync.';
+  if (code === 'ENOSPC') return "Raise the system's limit of watched folders (the fs.inotify.max_user_watches sysctl), or ignore folders you do not sync.";
   if (code === 'EMFILE' || code === 'ENFILE') return 'Raise the limit of open files (ulimit -n), or ignore folders you do not sync.';
   return 'Check the folder and its permissions.';
 }
@@ -178,7 +178,11 @@ export function watchMirror(root: string, opts: WatchMirrorOptions): MirrorWatch
     const [first] = unwatched;
     const n = unwatched.length;
     unwatched = [];
-    onError(new Error(`Could not watch ${n === 1 ? 'the folder' : `${n} folders, the first`} "${first!.rel || '.'}" in ${root} for changes (${first!.error.message}); edits there are seen only by the next full scan. ${watchHint(first!.error.code)}`));
+    onError(
+      new Error(
+        `Could not watch ${n === 1 ? 'the folder' : `${n} folders, the first`} "${first!.rel || '.'}" in ${root} for changes (${first!.error.message}); edits there are seen only by the next full scan. ${watchHint(first!.error.code)}`,
+      ),
+    );
   };
 
   const ready = (async () => {

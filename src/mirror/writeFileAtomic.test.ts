@@ -15,7 +15,7 @@ import { writeFileAtomic, writeFileIfUnchanged } from './writeFileAtomic.js';
 const root = useTempDir();
 
 describe('writeFileIfUnchanged', () => {
-  it('writes over the bytes it was told of, and leaves a file that changed since (an editor\'s save) as it is', async () => {
+  it("writes over the bytes it was told of, and leaves a file that changed since (an editor's save) as it is", async () => {
     const file = path.join(root(), 'A.md');
     fs.writeFileSync(file, 'as read');
     const own = new OwnWrites();

@@ -24,7 +24,11 @@ export interface WriteFileOptions {
  * `written: false` names what is there now.
  */
 export async function writeFileIfUnchanged(
-  root: string, relPath: string, text: string, expected: string | null, opts: WriteFileOptions = {},
+  root: string,
+  relPath: string,
+  text: string,
+  expected: string | null,
+  opts: WriteFileOptions = {},
 ): Promise<{ written: true; hash: string } | { written: false; now: string | null }> {
   let now: string | null = null;
   const hash = await writeAtomic(root, relPath, text, opts, () => {
@@ -50,7 +54,13 @@ export async function writeFileAtomic(root: string, relPath: string, text: strin
 }
 
 /** The write; null when `beforeRename` said no (the temp file is removed, the file left as it is). */
-async function writeAtomic(root: string, relPath: string, text: string | Uint8Array, opts: WriteFileOptions, beforeRename?: () => boolean): Promise<string | null> {
+async function writeAtomic(
+  root: string,
+  relPath: string,
+  text: string | Uint8Array,
+  opts: WriteFileOptions,
+  beforeRename?: () => boolean,
+): Promise<string | null> {
   const abs = resolveInRoot(root, relPath);
   const dir = path.dirname(abs);
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text);
@@ -61,7 +71,10 @@ async function writeAtomic(root: string, relPath: string, text: string | Uint8Ar
   try {
     await fsp.mkdir(dir, { recursive: true });
     // The new file keeps the old one's permissions (a user's 0600 note stays private).
-    const mode = await fsp.stat(abs).then((s) => s.mode & 0o7777, () => undefined);
+    const mode = await fsp.stat(abs).then(
+      (s) => s.mode & 0o7777,
+      () => undefined,
+    );
     const handle = await fsp.open(tmp, 'wx', mode ?? 0o666);
     wroteTemp = true;
     try {

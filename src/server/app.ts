@@ -66,7 +66,12 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
     const call: ApiCall = {
       path: rest === API_PREFIX || rest.startsWith(`${API_PREFIX}/`) ? rest.slice(API_PREFIX.length) || '/' : undefined,
       query: (req.query ?? {}) as Record<string, string | string[]>,
-      counted: false, blockOperation: false, blocksCharged: 0, resetAfterApply: false, logged: false, receivedAt: state.clock.now(),
+      counted: false,
+      blockOperation: false,
+      blocksCharged: 0,
+      resetAfterApply: false,
+      logged: false,
+      receivedAt: state.clock.now(),
     };
     calls.set(req, call);
     const now = state.clock.now();
@@ -81,7 +86,14 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
     }
     const fault = state.faults.take(req.method, call.path ?? rest);
     if (fault?.kind === '429') {
-      return sendError(reply, new ApiError(429, { error: 'Too many requests: wait for Retry-After seconds, then retry.', code: 'RATE_LIMIT_ERROR' }, fault.retryAfter === null ? {} : { 'retry-after': String(fault.retryAfter ?? 1) }));
+      return sendError(
+        reply,
+        new ApiError(
+          429,
+          { error: 'Too many requests: wait for Retry-After seconds, then retry.', code: 'RATE_LIMIT_ERROR' },
+          fault.retryAfter === null ? {} : { 'retry-after': String(fault.retryAfter ?? 1) },
+        ),
+      );
     }
     if (fault?.kind === '500') return sendError(reply, new ApiError(500, { error: 'Internal server error', code: 'INTERNAL_ERROR' }));
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1000));
@@ -111,7 +123,15 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
 
   function logCall(req: FastifyRequest, call: ApiCall, status: number): void {
     const path = call.path ?? '(outside the API)';
-    state.log.add({ t: state.clock.now(), receivedAt: call.receivedAt, method: req.method, path, query: call.query, status, blocksCharged: call.blocksCharged });
+    state.log.add({
+      t: state.clock.now(),
+      receivedAt: call.receivedAt,
+      method: req.method,
+      path,
+      query: call.query,
+      status,
+      blocksCharged: call.blocksCharged,
+    });
     state.logger?.info({ method: req.method, path, status, blocks: call.blocksCharged }, 'request');
   }
 
@@ -127,54 +147,62 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode === 413) return sendError(reply, new ApiError(413, { error: 'The request body is too large.', code: 'PAYLOAD_TOO_LARGE' }));
     if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
-      return sendError(reply, validationFailed([{ message: e.code?.startsWith('FST_ERR_CTP') ? 'The request body is not valid JSON.' : (e.message ?? 'Bad request') }]));
+      return sendError(
+        reply,
+        validationFailed([{ message: e.code?.startsWith('FST_ERR_CTP') ? 'The request body is not valid JSON.' : (e.message ?? 'Bad request') }]),
+      );
     }
     state.logger?.error({ err, path: calls.get(req)?.path }, 'request failed');
     return sendError(reply, new ApiError(500, { error: 'Internal server error', code: 'INTERNAL_ERROR' } satisfies ApiErrorBody));
   });
 
-  const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE') => (path: string, handler: ApiHandler, opts: RouteOptions = {}) => {
-    const mount = (target: FastifyInstance) => target.route({
-      method,
-      url: `/links/:linkId${API_PREFIX}${path}`,
-      handler: async (req, reply) => {
-        const call = calls.get(req)!;
-        call.blockOperation = opts.blockOperation === true;
-        const now = state.clock.now();
-        if (now >= state.nextPurgeAt) {
-          state.db.transaction(() => purgeExpiredTrash(state.db, now))();
-          state.nextPurgeAt = now + PURGE_EVERY_MS;
-        }
-        let body: unknown = req.body;
-        if ((Buffer.isBuffer(body) || typeof body === 'string') && !opts.rawBody) body = readJson(body);
-        const origin = `${req.protocol}://${req.headers.host ?? req.hostname}`;
-        const ctx = createContext({ db: state.db, now, space: state.space, origin, media: state.media, limits: state.limits });
-        const result = state.db.transaction(() => handler(ctx, { query: req.query as Query, body, headers: req.headers, params: req.params as Record<string, string> }))();
-        state.limits.chargeBlocks(now, ctx.blocksCharged);
-        call.blocksCharged = ctx.blocksCharged;
-        if (call.resetAfterApply) {
-          // The change is committed; the client never hears so.
-          call.logged = true;
-          logCall(req, call, 0);
-          reply.hijack();
-          req.raw.socket.destroy();
-          return reply;
-        }
-        if (result instanceof RawBody) return reply.type(result.contentType).send(result.body);
-        return reply.type('application/json; charset=utf-8').send(result);
-      },
-    });
-    if (opts.rawBody) {
-      // Raw bodies (uploads) stay the bytes sent, whatever their type: no JSON or text parsing.
-      void app.register(async (raw) => {
-        raw.removeAllContentTypeParsers();
-        raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-        mount(raw);
-      });
-    } else {
-      mount(app);
-    }
-  };
+  const route =
+    (method: 'GET' | 'POST' | 'PUT' | 'DELETE') =>
+    (path: string, handler: ApiHandler, opts: RouteOptions = {}) => {
+      const mount = (target: FastifyInstance) =>
+        target.route({
+          method,
+          url: `/links/:linkId${API_PREFIX}${path}`,
+          handler: async (req, reply) => {
+            const call = calls.get(req)!;
+            call.blockOperation = opts.blockOperation === true;
+            const now = state.clock.now();
+            if (now >= state.nextPurgeAt) {
+              state.db.transaction(() => purgeExpiredTrash(state.db, now))();
+              state.nextPurgeAt = now + PURGE_EVERY_MS;
+            }
+            let body: unknown = req.body;
+            if ((Buffer.isBuffer(body) || typeof body === 'string') && !opts.rawBody) body = readJson(body);
+            const origin = `${req.protocol}://${req.headers.host ?? req.hostname}`;
+            const ctx = createContext({ db: state.db, now, space: state.space, origin, media: state.media, limits: state.limits });
+            const result = state.db.transaction(() =>
+              handler(ctx, { query: req.query as Query, body, headers: req.headers, params: req.params as Record<string, string> }),
+            )();
+            state.limits.chargeBlocks(now, ctx.blocksCharged);
+            call.blocksCharged = ctx.blocksCharged;
+            if (call.resetAfterApply) {
+              // The change is committed; the client never hears so.
+              call.logged = true;
+              logCall(req, call, 0);
+              reply.hijack();
+              req.raw.socket.destroy();
+              return reply;
+            }
+            if (result instanceof RawBody) return reply.type(result.contentType).send(result.body);
+            return reply.type('application/json; charset=utf-8').send(result);
+          },
+        });
+      if (opts.rawBody) {
+        // Raw bodies (uploads) stay the bytes sent, whatever their type: no JSON or text parsing.
+        void app.register(async (raw) => {
+          raw.removeAllContentTypeParsers();
+          raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+          mount(raw);
+        });
+      } else {
+        mount(app);
+      }
+    };
   const api: ApiRouter = { get: route('GET'), post: route('POST'), put: route('PUT'), delete: route('DELETE') };
 
   registerConnection(api);

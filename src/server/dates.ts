@@ -7,8 +7,14 @@ function partsFormatter(timezone: string): Intl.DateTimeFormat {
   let f = formatters.get(timezone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone, hourCycle: 'h23',
-      year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(timezone, f);
   }

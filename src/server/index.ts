@@ -5,6 +5,14 @@ export type { Clock } from './clock.js';
 export type { FaultSpec, FaultKind } from './faults.js';
 export type { LoggedRequest } from './requestLog.js';
 export type {
-  SpaceFixture, FixtureFolder, FixtureDocument, FixtureBlock, FixtureComment, FixtureCollection, FixtureWhiteboard, FixtureReminder, FixtureAsset,
+  SpaceFixture,
+  FixtureFolder,
+  FixtureDocument,
+  FixtureBlock,
+  FixtureComment,
+  FixtureCollection,
+  FixtureWhiteboard,
+  FixtureReminder,
+  FixtureAsset,
 } from './fixture/types.js';
 export { generateSpace, type GenerateSpaceOptions } from './fixture/generateSpace.js';

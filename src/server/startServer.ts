@@ -91,9 +91,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       throw new SpacesyncError('usage', (e as Error).message);
     }
   }
-  let seed: SpaceFixture = typeof options.seed === 'string'
-    ? readFixtureFile(options.seed)
-    : options.seed ?? { version: 1, space: { id: newId(), name: 'My Space' } };
+  let seed: SpaceFixture =
+    typeof options.seed === 'string' ? readFixtureFile(options.seed) : (options.seed ?? { version: 1, space: { id: newId(), name: 'My Space' } });
   if (timezone !== undefined) seed = { ...seed, space: { ...seed.space, timezone } };
 
   const clock = new ServerClock(options.clock);
@@ -110,10 +109,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw new SpacesyncError('usage', `The seed fixture cannot be loaded: ${(e as Error).message}`, { cause: e });
   }
   const linkId = options.linkId ?? newLinkId();
-  const logger = options.log === true ? createLogger({ name: 'spacesync-server', secrets: [linkId, ...(options.apiKey ? [options.apiKey] : [])] })
-    : options.log === false || options.log === undefined ? undefined : options.log;
+  const logger =
+    options.log === true
+      ? createLogger({ name: 'spacesync-server', secrets: [linkId, ...(options.apiKey ? [options.apiKey] : [])] })
+      : options.log === false || options.log === undefined
+        ? undefined
+        : options.log;
   const state: ServerState = {
-    db, space, clock, linkId, apiKey: options.apiKey, seed, logger,
+    db,
+    space,
+    clock,
+    linkId,
+    apiKey: options.apiKey,
+    seed,
+    logger,
     limits: new Limits({ mode: options.limits ?? 'spec', scale }),
     faults: new Faults(),
     log: new RequestLog(),
@@ -131,7 +140,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw new SpacesyncError('usage', `Cannot listen on ${host}:${options.port ?? 0}: ${(e as Error).message}. Choose another --port or --host.`, { cause: e });
   }
   const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port ?? 0;
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const origin = `http://${shownHost}:${port}`;
   let closed = false;

@@ -51,7 +51,10 @@ describe('service install / uninstall with systemd', () => {
     expect(a.followLog).toBe(`journalctl --user -u '${a.name}' -f`);
     expect(calls).toEqual(['daemon-reload', `enable ${a.name}`, `restart ${a.name}`, 'daemon-reload', `enable ${b.name}`, `restart ${b.name}`]);
 
-    expect(listServices(h).map((s) => [s.dir, s.state])).toEqual([[notes, 'active'], [work, 'active']]);
+    expect(listServices(h).map((s) => [s.dir, s.state])).toEqual([
+      [notes, 'active'],
+      [work, 'active'],
+    ]);
 
     calls.length = 0;
     uninstallService(h, notes);
@@ -71,9 +74,13 @@ describe('service install / uninstall with systemd', () => {
   });
 
   it('says what failed when systemctl refuses, and how to remove the unit it wrote', () => {
-    const { h } = host('systemd', (args) => (args[0] === 'enable' ? { code: 1, stdout: '', stderr: 'Failed to connect to bus' } : { code: 0, stdout: '', stderr: '' }));
+    const { h } = host('systemd', (args) =>
+      args[0] === 'enable' ? { code: 1, stdout: '', stderr: 'Failed to connect to bus' } : { code: 0, stdout: '', stderr: '' },
+    );
     const notes = mirror('Notes');
-    expect(() => installService(h, target(notes))).toThrow(/systemctl --user enable spacesync@.* failed \(exit 1\): Failed to connect to bus\. .*spacesync service uninstall --dir/);
+    expect(() => installService(h, target(notes))).toThrow(
+      /systemctl --user enable spacesync@.* failed \(exit 1\): Failed to connect to bus\. .*spacesync service uninstall --dir/,
+    );
   });
 
   it('uninstalling a folder with no service says so and changes nothing', () => {
@@ -84,8 +91,10 @@ describe('service install / uninstall with systemd', () => {
 });
 
 describe('service install / uninstall with launchd', () => {
-  it('writes the agent, bootstraps it in the user\'s domain, lists it, and boots it out', () => {
-    const { h, calls } = host('launchd', (args) => (args[0] === 'print' ? { code: 0, stdout: 'gui/501/x = {\n\tstate = running\n}', stderr: '' } : { code: 0, stdout: '', stderr: '' }));
+  it("writes the agent, bootstraps it in the user's domain, lists it, and boots it out", () => {
+    const { h, calls } = host('launchd', (args) =>
+      args[0] === 'print' ? { code: 0, stdout: 'gui/501/x = {\n\tstate = running\n}', stderr: '' } : { code: 0, stdout: '', stderr: '' },
+    );
     const notes = mirror('Notes');
     const a = installService(h, target(notes));
     expect(path.basename(a.file)).toBe(`${a.name}.plist`);

@@ -22,7 +22,10 @@ export function controlOrThrow(host: ServiceHost, args: readonly string[], what:
 
 export function installService(host: ServiceHost, target: ServiceTarget): InstalledService {
   if (!fs.existsSync(configPath(target.dir))) {
-    throw new SpacesyncError('usage', `${target.dir} is not a spacesync mirror (no .spacesync/config.json). Connect it first: spacesync init ${target.dir} --link URL, then install the service again.`);
+    throw new SpacesyncError(
+      'usage',
+      `${target.dir} is not a spacesync mirror (no .spacesync/config.json). Connect it first: spacesync init ${target.dir} --link URL, then install the service again.`,
+    );
   }
   const service = installedService(host, target.dir);
   fs.mkdirSync(host.unitDir, { recursive: true });

@@ -12,13 +12,16 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-launchd-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 /** Stands in for spacesync: exits with EXIT_CODE, or on SIGTERM writes TERMED and exits 0. */
 const script = path.join(tmp, 'fake spacesync.mjs');
-fs.writeFileSync(script, `
+fs.writeFileSync(
+  script,
+  `
 import fs from 'node:fs';
 if (process.env.EXIT_CODE) process.exit(Number(process.env.EXIT_CODE));
 process.on('SIGTERM', () => { fs.writeFileSync(process.env.TERMED, process.argv.slice(2).join(' ')); process.exit(0); });
 fs.writeFileSync(process.env.READY, '');
 setInterval(() => {}, 1000);
-`);
+`,
+);
 const target = { node: process.execPath, script, dir: '/Users/you/My Notes' };
 
 describe('the launchd agent', () => {
@@ -40,7 +43,7 @@ describe('the launchd agent', () => {
     expect(r.status).toBe(NO_RESTART_EXIT_CODES.includes(code) ? 0 : code);
   });
 
-  it('passes launchd\'s SIGTERM on to the daemon and ends as the daemon does', async () => {
+  it("passes launchd's SIGTERM on to the daemon and ends as the daemon does", async () => {
     const ready = path.join(tmp, 'ready');
     const termed = path.join(tmp, 'termed');
     const [sh, ...args] = launchdProgramArguments(target);

@@ -42,7 +42,9 @@ export function launchdAgent(target: ServiceTarget): string {
   <key>Label</key>${str(launchdLabel(target.dir))}
   <key>ProgramArguments</key>
   <array>
-${launchdProgramArguments(target).map((a) => `    ${str(a)}`).join('\n')}
+${launchdProgramArguments(target)
+  .map((a) => `    ${str(a)}`)
+  .join('\n')}
   </array>
   <key>EnvironmentVariables</key>
   <dict><key>NODE_ENV</key><string>production</string></dict>

@@ -21,10 +21,12 @@ export function listServices(host: ServiceHost): ServiceState[] {
     return [];
   }
   const pattern = host.kind === 'systemd' ? SYSTEMD_UNIT : LAUNCHD_AGENT;
-  const dirs = names.flatMap((n) => {
-    const m = pattern.exec(n);
-    return m ? [unescapeSystemdPath(m[1]!)] : [];
-  }).sort();
+  const dirs = names
+    .flatMap((n) => {
+      const m = pattern.exec(n);
+      return m ? [unescapeSystemdPath(m[1]!)] : [];
+    })
+    .sort();
   return dirs.map((dir) => {
     const service = installedService(host, dir);
     return { ...service, state: stateOf(host, service.name) };

@@ -30,7 +30,8 @@ export function systemServiceHost(env: NodeJS.ProcessEnv = process.env, platform
   const kind = platform === 'darwin' ? 'launchd' : 'systemd';
   const home = os.homedir();
   const configHome = env.XDG_CONFIG_HOME || path.join(home, '.config');
-  const unitDir = env.SPACESYNC_SERVICE_UNIT_DIR || (kind === 'launchd' ? path.join(home, 'Library', 'LaunchAgents') : path.join(configHome, 'systemd', 'user'));
+  const unitDir =
+    env.SPACESYNC_SERVICE_UNIT_DIR || (kind === 'launchd' ? path.join(home, 'Library', 'LaunchAgents') : path.join(configHome, 'systemd', 'user'));
   const program = env.SPACESYNC_SERVICE_CONTROL || (kind === 'launchd' ? 'launchctl' : 'systemctl');
   const prefix = kind === 'systemd' ? ['--user'] : [];
   return {

@@ -3,7 +3,10 @@
 // unescapeSystemdPath turns it back.
 
 export function systemdEscapePath(absolutePath: string): string {
-  const trimmed = absolutePath.split('/').filter((part) => part !== '' && part !== '.').join('/');
+  const trimmed = absolutePath
+    .split('/')
+    .filter((part) => part !== '' && part !== '.')
+    .join('/');
   if (trimmed === '') return '-';
   let out = '';
   const bytes = Buffer.from(trimmed, 'utf8');

@@ -53,7 +53,10 @@ describe('the systemd unit', () => {
       const t = target(name);
       const file = path.join(tmp, systemdUnitName(t.dir));
       fs.writeFileSync(file, systemdUnit(t));
-      const r = spawnSync('systemd-analyze', ['verify', '--user', '--man=no', file], { encoding: 'utf8', env: { ...process.env, XDG_RUNTIME_DIR: runtime, SYSTEMD_LOG_LEVEL: 'warning' } });
+      const r = spawnSync('systemd-analyze', ['verify', '--user', '--man=no', file], {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_RUNTIME_DIR: runtime, SYSTEMD_LOG_LEVEL: 'warning' },
+      });
       const own = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.includes(path.basename(file)));
       expect(own, `${r.stdout}${r.stderr}`).toEqual([]);
       expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);

@@ -9,7 +9,10 @@ import type { ServiceHost } from './serviceHost.js';
 export function uninstallService(host: ServiceHost, dir: string): InstalledService {
   const service = installedService(host, dir);
   if (!fs.existsSync(service.file)) {
-    throw new SpacesyncError('usage', `No spacesync service is installed for ${dir} (no ${service.file}). \`spacesync service status\` lists the installed ones.`);
+    throw new SpacesyncError(
+      'usage',
+      `No spacesync service is installed for ${dir} (no ${service.file}). \`spacesync service status\` lists the installed ones.`,
+    );
   }
   const keep = `Nothing was removed; ${service.file} is still there.`;
   if (host.kind === 'systemd') {

@@ -9,9 +9,7 @@ export type DateInput = string | 'today' | 'tomorrow' | 'yesterday';
 
 /** Where inserted blocks, moved blocks, new collections and whiteboards go: exactly one form. */
 export type Position =
-  | { position: 'start' | 'end'; pageId: string }
-  | { position: 'start' | 'end'; date?: DateInput }
-  | { position: 'before' | 'after'; siblingId: string };
+  { position: 'start' | 'end'; pageId: string } | { position: 'start' | 'end'; date?: DateInput } | { position: 'before' | 'after'; siblingId: string };
 
 export interface Items<T> {
   items: T[];
@@ -131,10 +129,7 @@ export interface ConnectionInfo {
 
 // ---- tasks
 export type TaskScope = 'active' | 'upcoming' | 'inbox' | 'logbook' | 'document' | 'all';
-export type TaskLocation =
-  | { type: 'inbox' }
-  | { type: 'dailyNote'; date?: DateInput }
-  | { type: 'document'; documentId: string; title?: string };
+export type TaskLocation = { type: 'inbox' } | { type: 'dailyNote'; date?: DateInput } | { type: 'document'; documentId: string; title?: string };
 export interface Task {
   id: string;
   markdown: string;

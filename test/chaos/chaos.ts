@@ -14,25 +14,73 @@ import { sleep, World } from '../scenarios/world.js';
 import { mulberry32, type Rng } from './prng.js';
 
 export const OP_KINDS = [
-  'local.edit', 'local.insert', 'local.deleteBlock', 'local.moveBlock', 'local.newFile', 'local.deleteFile',
-  'local.renameFile', 'local.moveFile', 'local.newFolder', 'local.renameFolder', 'local.moveFolder', 'local.badBytes', 'local.truncate',
-  'remote.edit', 'remote.insert', 'remote.deleteBlock', 'remote.moveBlock', 'remote.newDoc', 'remote.trashDoc',
-  'remote.moveDoc', 'remote.renameDoc', 'remote.newFolder', 'remote.moveFolder',
-  'fault.429', 'fault.429-no-retry-after', 'fault.500', 'fault.reset-after-apply', 'fault.delay',
+  'local.edit',
+  'local.insert',
+  'local.deleteBlock',
+  'local.moveBlock',
+  'local.newFile',
+  'local.deleteFile',
+  'local.renameFile',
+  'local.moveFile',
+  'local.newFolder',
+  'local.renameFolder',
+  'local.moveFolder',
+  'local.badBytes',
+  'local.truncate',
+  'remote.edit',
+  'remote.insert',
+  'remote.deleteBlock',
+  'remote.moveBlock',
+  'remote.newDoc',
+  'remote.trashDoc',
+  'remote.moveDoc',
+  'remote.renameDoc',
+  'remote.newFolder',
+  'remote.moveFolder',
+  'fault.429',
+  'fault.429-no-retry-after',
+  'fault.500',
+  'fault.reset-after-apply',
+  'fault.delay',
 ] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 
 const WEIGHTS: Record<OpKind, number> = {
-  'local.edit': 6, 'local.insert': 3, 'local.deleteBlock': 2, 'local.moveBlock': 2, 'local.newFile': 2, 'local.deleteFile': 1,
-  'local.renameFile': 1, 'local.moveFile': 1, 'local.newFolder': 1, 'local.renameFolder': 1, 'local.moveFolder': 1,
-  'local.badBytes': 1, 'local.truncate': 1,
-  'remote.edit': 6, 'remote.insert': 3, 'remote.deleteBlock': 2, 'remote.moveBlock': 1, 'remote.newDoc': 2, 'remote.trashDoc': 1,
-  'remote.moveDoc': 1, 'remote.renameDoc': 1, 'remote.newFolder': 1, 'remote.moveFolder': 1,
-  'fault.429': 1, 'fault.429-no-retry-after': 1, 'fault.500': 1, 'fault.reset-after-apply': 1, 'fault.delay': 1,
+  'local.edit': 6,
+  'local.insert': 3,
+  'local.deleteBlock': 2,
+  'local.moveBlock': 2,
+  'local.newFile': 2,
+  'local.deleteFile': 1,
+  'local.renameFile': 1,
+  'local.moveFile': 1,
+  'local.newFolder': 1,
+  'local.renameFolder': 1,
+  'local.moveFolder': 1,
+  'local.badBytes': 1,
+  'local.truncate': 1,
+  'remote.edit': 6,
+  'remote.insert': 3,
+  'remote.deleteBlock': 2,
+  'remote.moveBlock': 1,
+  'remote.newDoc': 2,
+  'remote.trashDoc': 1,
+  'remote.moveDoc': 1,
+  'remote.renameDoc': 1,
+  'remote.newFolder': 1,
+  'remote.moveFolder': 1,
+  'fault.429': 1,
+  'fault.429-no-retry-after': 1,
+  'fault.500': 1,
+  'fault.reset-after-apply': 1,
+  'fault.delay': 1,
 };
 
 const EDITORS: readonly EditorStyle[] = ['inPlace', 'vim', 'vimNoBackup', 'jetbrains', 'emacs', 'atomic'];
-const WORDS = 'amber birch cedar delta ember fjord grove harbor iris juniper kestrel lagoon maple nectar orchid pebble quartz raven sorrel tundra umber violet willow yarrow zephyr'.split(' ');
+const WORDS =
+  'amber birch cedar delta ember fjord grove harbor iris juniper kestrel lagoon maple nectar orchid pebble quartz raven sorrel tundra umber violet willow yarrow zephyr'.split(
+    ' ',
+  );
 
 /** One operation, fixed by the seed: `r` are uniform numbers that pick its targets among what exists when it runs. */
 export interface ChaosOp {
@@ -104,20 +152,36 @@ export function planChaos(seed: number, operations = 30, kills = 2, extra?: Spac
       content.push({ id: `B${seed}-${d}-${b}`, markdown: form === 0 ? `## ${text}` : form === 1 ? `- ${text}` : form === 2 ? `- [ ] ${text}` : text });
     }
     const folderId = rng.pick(places);
-    documents.push({ id: `D${seed}-${d}`, title: `Note ${d} ${rng.pick(WORDS)}`, createdAt: `2026-09-0${1 + (d % 8)}T0${d % 10}:00:00Z`, ...(folderId ? { folderId } : {}), content });
+    documents.push({
+      id: `D${seed}-${d}`,
+      title: `Note ${d} ${rng.pick(WORDS)}`,
+      createdAt: `2026-09-0${1 + (d % 8)}T0${d % 10}:00:00Z`,
+      ...(folderId ? { folderId } : {}),
+      content,
+    });
   }
   if (extra) {
     folders.push(...(extra.folders ?? []));
     documents.push(...(extra.documents ?? []));
   }
-  const space: SpaceFixture = { version: 1, space: { id: `S-CHAOS-${seed}`, name: `Chaos ${seed}`, timezone: 'UTC', userId: 'U1' }, folders, documents, ...(extra?.assets ? { assets: extra.assets } : {}) };
+  const space: SpaceFixture = {
+    version: 1,
+    space: { id: `S-CHAOS-${seed}`, name: `Chaos ${seed}`, timezone: 'UTC', userId: 'U1' },
+    folders,
+    documents,
+    ...(extra?.assets ? { assets: extra.assets } : {}),
+  };
   const killAt = new Set<number>();
   while (killAt.size < Math.min(kills, operations)) killAt.add(rng.int(operations));
   const ops: ChaosOp[] = [];
   for (let n = 0; n < operations; n++) {
     ops.push({
-      n, kind: weightedKind(rng), r: [rng.next(), rng.next(), rng.next(), rng.next()],
-      text: phrase(rng, `s${seed}o${n}`), pauseMs: rng.chance(0.3) ? rng.between(200, 600) : rng.between(0, 120), kill: killAt.has(n),
+      n,
+      kind: weightedKind(rng),
+      r: [rng.next(), rng.next(), rng.next(), rng.next()],
+      text: phrase(rng, `s${seed}o${n}`),
+      pauseMs: rng.chance(0.3) ? rng.between(200, 600) : rng.between(0, 120),
+      kill: killAt.has(n),
     });
   }
   return { seed, space, ops };
@@ -131,7 +195,13 @@ const PREFIX = /^((?:#{1,6} |- \[[ xX]\] |- |\d+\. |> )?)(.*)$/;
 function splitFile(text: string): { head: string; lines: string[] } {
   const fm = /^---\n[\s\S]*?\n---\n/.exec(text);
   const head = fm ? fm[0] : '';
-  return { head, lines: text.slice(head.length).split('\n').filter((l) => l.trim() !== '') };
+  return {
+    head,
+    lines: text
+      .slice(head.length)
+      .split('\n')
+      .filter((l) => l.trim() !== ''),
+  };
 }
 
 /** The dialect's separators: one newline between list items, a blank line elsewhere. */
@@ -228,7 +298,12 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const bytes = op.kind === 'local.truncate' ? Buffer.from(head, 'utf8') : badEncoding(before, r1);
       if (op.kind === 'local.truncate' && (head === '' || lines.length === 0)) return 'skipped: nothing to truncate';
       fs.writeFileSync(w.file(rel), bytes);
-      state.damaged.push({ what: `${op.kind} of ${rel}`, bytes, fix: op.kind === 'local.truncate' ? before : `${before.replace(/\n$/, '')}${r1 < 0.8 && r1 >= 0.4 ? ' caf\u00e9' : ''}\n`, original: before });
+      state.damaged.push({
+        what: `${op.kind} of ${rel}`,
+        bytes,
+        fix: op.kind === 'local.truncate' ? before : `${before.replace(/\n$/, '')}${r1 < 0.8 && r1 >= 0.4 ? ' caf\u00e9' : ''}\n`,
+        original: before,
+      });
       w.note(`${op.kind}: ${rel} now holds ${bytes.length} bytes (${op.kind === 'local.truncate' ? 'front matter only' : 'not UTF-8'})`);
       return rel;
     }
@@ -277,16 +352,17 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
     case 'local.moveFile': {
       if (files.length === 0) return 'skipped: no file';
       const rel = at(files, r0);
-      const to = op.kind === 'local.renameFile'
-        ? `${path.posix.dirname(rel)}/Renamed ${op.n} ${op.text.split(' ')[1]}.md`
-        : `${at(dirs, r1)}/${path.posix.basename(rel)}`;
+      const to =
+        op.kind === 'local.renameFile'
+          ? `${path.posix.dirname(rel)}/Renamed ${op.n} ${op.text.split(' ')[1]}.md`
+          : `${at(dirs, r1)}/${path.posix.basename(rel)}`;
       if (to === rel || w.exists(to)) return 'skipped: same place';
       fs.renameSync(w.file(rel), w.file(to));
       w.localRename(rel, to);
       return `${rel} → ${to}`;
     }
     case 'local.newFolder': {
-      const parent = r0 < 0.5 ? '' : at(userDirs(w), r1) ?? '';
+      const parent = r0 < 0.5 ? '' : (at(userDirs(w), r1) ?? '');
       const dir = `${parent ? `${parent}/` : ''}Folder ${op.n}`;
       fs.mkdirSync(w.file(dir), { recursive: true });
       const rel = `${dir}/Inside ${op.n}.md`;
@@ -307,7 +383,9 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const list = userDirs(w);
       if (list.length === 0) return 'skipped: no folder';
       const dir = at(list, r0);
-      const into = [...list.filter((d) => d !== dir && !d.startsWith(`${dir}/`)), ''].filter((d) => d !== path.posix.dirname(dir) && !(d === '' && !dir.includes('/')));
+      const into = [...list.filter((d) => d !== dir && !d.startsWith(`${dir}/`)), ''].filter(
+        (d) => d !== path.posix.dirname(dir) && !(d === '' && !dir.includes('/')),
+      );
       if (into.length === 0) return 'skipped: nowhere to go';
       const parent = at(into, r1);
       const to = `${parent ? `${parent}/` : ''}${path.posix.basename(dir)}`;
@@ -382,14 +460,23 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
     case 'remote.moveBlock': {
       if (!target || target.blocks.length < 2) return 'skipped: one block';
       const b = at(target.blocks, r1);
-      const other = at(target.blocks.filter((x) => x !== b), r2);
+      const other = at(
+        target.blocks.filter((x) => x !== b),
+        r2,
+      );
       return answer('PUT', '/blocks/move', { blockIds: [b.id], position: { position: r2 < 0.5 ? 'before' : 'after', siblingId: other.id } });
     }
     case 'remote.newDoc': {
       const created = await w.remote('POST', '/documents', { documents: [{ title: `App ${op.n} ${op.text.split(' ')[0]}` }], ...destination(r1) });
       if (created.status !== 200) return `POST /documents → ${created.status}`;
       const id = created.body.items[0].id as string;
-      return answer('POST', '/blocks', { blocks: [{ type: 'text', markdown: op.text }, { type: 'text', markdown: `- a point from the app ${op.n}` }], position: { position: 'end', pageId: id } });
+      return answer('POST', '/blocks', {
+        blocks: [
+          { type: 'text', markdown: op.text },
+          { type: 'text', markdown: `- a point from the app ${op.n}` },
+        ],
+        position: { position: 'end', pageId: id },
+      });
     }
     case 'remote.trashDoc': {
       if (!target || live.length < 4 || state.trashes >= 2) return 'skipped: keeping enough documents';
@@ -421,10 +508,19 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
 
 /** The requests a sync sends: a fault armed on one of them is met. */
 const ENDPOINTS: ReadonlyArray<[string, string]> = [
-  ['GET', '^/blocks$'], ['GET', '^/documents$'], ['GET', '^/folders$'],
-  ['PUT', '^/blocks$'], ['POST', '^/blocks$'], ['DELETE', '^/blocks$'], ['PUT', '^/blocks/move$'],
-  ['POST', '^/documents$'], ['DELETE', '^/documents$'], ['PUT', '^/documents/move$'],
-  ['POST', '^/folders$'], ['DELETE', '^/folders$'], ['PUT', '^/folders/move$'],
+  ['GET', '^/blocks$'],
+  ['GET', '^/documents$'],
+  ['GET', '^/folders$'],
+  ['PUT', '^/blocks$'],
+  ['POST', '^/blocks$'],
+  ['DELETE', '^/blocks$'],
+  ['PUT', '^/blocks/move$'],
+  ['POST', '^/documents$'],
+  ['DELETE', '^/documents$'],
+  ['PUT', '^/documents/move$'],
+  ['POST', '^/folders$'],
+  ['DELETE', '^/folders$'],
+  ['PUT', '^/folders/move$'],
 ];
 
 function faultOf(op: ChaosOp): FaultSpec {
@@ -433,14 +529,18 @@ function faultOf(op: ChaosOp): FaultSpec {
   const match = { method, path: p };
   const count = 1 + Math.floor(r2 * 3);
   switch (op.kind) {
-    case 'fault.429': return { kind: '429', retryAfter: 1, count, match };
-    case 'fault.429-no-retry-after': return { kind: '429', retryAfter: null, count, match };
-    case 'fault.500': return { kind: '500', count, match };
+    case 'fault.429':
+      return { kind: '429', retryAfter: 1, count, match };
+    case 'fault.429-no-retry-after':
+      return { kind: '429', retryAfter: null, count, match };
+    case 'fault.500':
+      return { kind: '500', count, match };
     case 'fault.reset-after-apply': {
       const [m, q] = at(ENDPOINTS.slice(3), r0);
       return { kind: 'reset-after-apply', count: 1, match: { method: m, path: q } };
     }
-    default: return { kind: 'delay', delayMs: 100 + Math.floor(r2 * 300), count, match };
+    default:
+      return { kind: 'delay', delayMs: 100 + Math.floor(r2 * 300), count, match };
   }
 }
 
@@ -462,9 +562,11 @@ function traceDocument(w: World, id: string, log: (line: string) => void): () =>
       if (file !== lastFile) log(`trace file ${(lastFile = file)}`);
       const remote = d ? `${d.location ?? d.folderId ?? 'unsorted'}: ${JSON.stringify((d.content ?? []).map((b) => `${b.id}=${b.body ?? ''}`))}` : '(gone)';
       if (remote !== lastRemote) log(`trace space ${(lastRemote = remote)}`);
-    })().catch(() => undefined).finally(() => {
-      busy = false;
-    });
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        busy = false;
+      });
   }, 30);
   return () => clearInterval(timer);
 }
@@ -482,7 +584,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const state: RunState = { deletes: 0, trashes: 0, damaged: [] };
   const stopTrace = o.trace ? traceDocument(w, o.trace, log) : () => undefined;
   try {
-    log(`seed ${o.seed}: ${plan.space.documents!.length} documents, ${plan.ops.length} operations, kills after ${plan.ops.filter((x) => x.kill).map((x) => x.n).join(', ') || 'none'}`);
+    log(
+      `seed ${o.seed}: ${plan.space.documents!.length} documents, ${plan.ops.length} operations, kills after ${
+        plan.ops
+          .filter((x) => x.kill)
+          .map((x) => x.n)
+          .join(', ') || 'none'
+      }`,
+    );
     await w.startDaemon();
     for (const op of plan.ops) {
       let what: string;

@@ -45,7 +45,14 @@ for (let i = 0; i < runs; i++) {
   const seed = first + i;
   const trace = option('--trace');
   const extra = option('--with');
-  const r = await runChaos({ seed, operations, kills, ...(verbose ? { log: (l: string) => console.log(`  ${l}`) } : {}), ...(trace ? { trace } : {}), ...(extra ? { with: readFixtureFile(extra) } : {}) });
+  const r = await runChaos({
+    seed,
+    operations,
+    kills,
+    ...(verbose ? { log: (l: string) => console.log(`  ${l}`) } : {}),
+    ...(trace ? { trace } : {}),
+    ...(extra ? { with: readFixtureFile(extra) } : {}),
+  });
   console.log(`seed ${seed}: ${r.ok ? 'ok' : 'FAILED'} (${(r.ms / 1000).toFixed(1)} s)`);
   if (!r.ok) {
     failed.push(seed);

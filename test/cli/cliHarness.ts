@@ -115,8 +115,15 @@ export const smallSpace: SpaceFixture = {
   folders: [{ id: 'F-PROJ', name: 'Projects', createdAt: '2026-01-01T00:00:00Z' }],
   documents: [
     {
-      id: 'D-ROAD', title: 'Roadmap', folderId: 'F-PROJ', createdAt: '2026-08-01T10:00:00Z',
-      content: [{ id: 'B-H', markdown: '# Goals' }, { id: 'B-P', markdown: 'Ship the sync engine' }, { id: 'B-L', markdown: '- first step' }],
+      id: 'D-ROAD',
+      title: 'Roadmap',
+      folderId: 'F-PROJ',
+      createdAt: '2026-08-01T10:00:00Z',
+      content: [
+        { id: 'B-H', markdown: '# Goals' },
+        { id: 'B-P', markdown: 'Ship the sync engine' },
+        { id: 'B-L', markdown: '- first step' },
+      ],
     },
     { id: 'D-NOTE', title: 'Inbox note', createdAt: '2026-08-02T10:00:00Z', content: [{ id: 'B-N', markdown: 'hello world' }] },
   ],

@@ -20,7 +20,10 @@ async function mirrorWithConflict(): Promise<{ root: string; id: number }> {
   fs.cpSync(synced, root, { recursive: true });
   const file = fs.readFileSync(path.join(root, 'Projects', 'Roadmap.md'), 'utf8');
   expect(file).toContain('Ship the sync engine');
-  fs.writeFileSync(path.join(root, COPY), file.replace('Ship the sync engine', 'Ship the sync engine next week').replace('- first step', '- first step\n- second step'));
+  fs.writeFileSync(
+    path.join(root, COPY),
+    file.replace('Ship the sync engine', 'Ship the sync engine next week').replace('- first step', '- first step\n- second step'),
+  );
   const journal = openJournal(path.join(root, '.spacesync', 'journal.db'));
   const id = journal.addConflict({ docId: 'D-ROAD', path: 'Projects/Roadmap.md', copyPath: COPY, details: { blocks: ['B-P'] } });
   journal.close();
@@ -43,19 +46,24 @@ describe('spacesync conflicts', () => {
     expect(r.stdout).toContain('1 open conflict in');
     expect(r.stdout).toMatch(new RegExp(`#${id}  Projects/Roadmap\\.md  \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d, `));
     expect(r.stdout).toContain(`your version: ${COPY}`);
-    const diff = r.stdout.split('\n').filter((l) => /^ {4}[-+ ] /.test(l)).map((l) => l.slice(4));
-    expect(diff).toEqual([
-      '  # Goals',
-      '- Ship the sync engine',
-      '+ Ship the sync engine next week',
-      '  - first step',
-      '+ - second step',
-    ]);
+    const diff = r.stdout
+      .split('\n')
+      .filter((l) => /^ {4}[-+ ] /.test(l))
+      .map((l) => l.slice(4));
+    expect(diff).toEqual(['  # Goals', '- Ship the sync engine', '+ Ship the sync engine next week', '  - first step', '+ - second step']);
     expect(r.stdout).toContain(`spacesync conflicts resolve <number or copy path> --dir ${root}`);
 
     const j = JSON.parse((await runCli(['conflicts', '--dir', root, '--json'])).stdout);
     expect(j.conflicts).toHaveLength(1);
-    expect(j.conflicts[0]).toMatchObject({ id, docId: 'D-ROAD', path: 'Projects/Roadmap.md', copyPath: COPY, resolvedAt: null, fileExists: true, copyExists: true });
+    expect(j.conflicts[0]).toMatchObject({
+      id,
+      docId: 'D-ROAD',
+      path: 'Projects/Roadmap.md',
+      copyPath: COPY,
+      resolvedAt: null,
+      fileExists: true,
+      copyExists: true,
+    });
     expect(j.conflicts[0].diff.filter((d: { op: string }) => d.op !== 'same')).toEqual([
       { op: 'removed', markdown: 'Ship the sync engine', kind: 'block', depth: 0 },
       { op: 'added', markdown: 'Ship the sync engine next week', kind: 'block', depth: 0 },
@@ -63,7 +71,7 @@ describe('spacesync conflicts', () => {
     ]);
   });
 
-  it('resolve by the copy\'s path marks it done and keeps the copy; --all still shows it', async () => {
+  it("resolve by the copy's path marks it done and keeps the copy; --all still shows it", async () => {
     const { root, id } = await mirrorWithConflict();
     const r = await runCli(['conflicts', 'resolve', COPY, '--dir', root]);
     expect(r.code, r.stderr).toBe(0);

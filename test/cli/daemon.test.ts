@@ -67,7 +67,10 @@ describe('the sync daemon with status and the lock', () => {
       // The terminal names them, with what happened to each.
       await daemon.waitFor(/Pushed: .*Plans \(renamed from "Roadmap"\)/, 'stdout');
       await daemon.waitFor(/Pushed: .*Inbox note \(edited\)/, 'stdout');
-      await until('the local changes to be committed', () => clean() && /Plans/.test(git('log', '--format=%s')) && /Inbox note/.test(git('log', '--format=%s')));
+      await until(
+        'the local changes to be committed',
+        () => clean() && /Plans/.test(git('log', '--format=%s')) && /Inbox note/.test(git('log', '--format=%s')),
+      );
       const local = git('log', '--format=%s%n%b', 'HEAD~1..HEAD') + git('log', '--format=%s%n%b', '-1', 'HEAD~1');
       expect(local).toContain('(changed here)');
       expect(local).toContain('Changed here, sent to the space:');
@@ -75,18 +78,24 @@ describe('the sync daemon with status and the lock', () => {
       expect(local).toMatch(/- Unsorted\/Inbox note\.md: edited/);
 
       // A change in the space: committed as pulled.
-      const put = await fetch(`${server.baseUrl}/blocks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: [{ id: 'B-N', markdown: 'hello from the space' }] }) });
+      const put = await fetch(`${server.baseUrl}/blocks`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ blocks: [{ id: 'B-N', markdown: 'hello from the space' }] }),
+      });
       expect(put.status).toBe(200);
       await until('the pulled change to be committed', () => clean() && git('log', '-1', '--format=%s').includes('from the space'));
       expect(daemon.output().stdout).toMatch(/^Pulled: 1 updated \(\d+ requests?\): Inbox note\.$/m);
-      expect(git('log', '-1', '--format=%s%n%b')).toBe('spacesync: Inbox note (from the space)\nChanged in the space, pulled:\n- Unsorted/Inbox note.md: updated\n\n');
+      expect(git('log', '-1', '--format=%s%n%b')).toBe(
+        'spacesync: Inbox note (from the space)\nChanged in the space, pulled:\n- Unsorted/Inbox note.md: updated\n\n',
+      );
     } finally {
       daemon.child.kill('SIGTERM');
       await daemon.done;
     }
   });
 
-  it('an edit held by the service\'s rate limit for more than a few seconds is told on the terminal and in status', async () => {
+  it("an edit held by the service's rate limit for more than a few seconds is told on the terminal and in status", async () => {
     const root = tempDir();
     writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 30, maxSeconds: 30 }, debounceMs: 50 });
     const daemon = spawnCli(['sync', '--dir', root]);

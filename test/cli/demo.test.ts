@@ -43,7 +43,11 @@ describe('spacesync demo', () => {
     expect(fs.readFileSync(path.join(root, '.spacesync', 'config.json'), 'utf8')).toBe(config);
 
     // The change the intro suggests, made in the space through the printed link.
-    const put = await fetch(`${url}/blocks`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocks: [{ id: BLOCK, markdown: 'Changed in the space' }] }) });
+    const put = await fetch(`${url}/blocks`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blocks: [{ id: BLOCK, markdown: 'Changed in the space' }] }),
+    });
     expect(put.status).toBe(200);
     await until(() => fs.readFileSync(path.join(root, QUICK_IDEA), 'utf8').includes('Changed in the space'), 'the file to change');
 

@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 const admin = async (method: string, route: string, body?: unknown) => {
-  const r = await fetch(`${server.adminUrl}${route}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  const r = await fetch(`${server.adminUrl}${route}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
   return r.json() as Promise<any>;
 };
 const pendingIntents = (root: string): number => {
@@ -41,11 +44,18 @@ describe('graceful shutdown mid-push', () => {
     await daemon.waitFor(/Pulled: 2 new/);
 
     // Every writing request now takes 1.5 s: the push is certainly under way when SIGTERM comes.
-    const armed = await admin('POST', '/faults', ['PUT', 'POST', 'DELETE'].map((method) => ({ match: { method, path: '^/blocks' }, count: 10, kind: 'delay', delayMs: 1500 })));
+    const armed = await admin(
+      'POST',
+      '/faults',
+      ['PUT', 'POST', 'DELETE'].map((method) => ({ match: { method, path: '^/blocks' }, count: 10, kind: 'delay', delayMs: 1500 })),
+    );
     expect(armed.items).toHaveLength(3);
     const file = path.join(root, 'Projects', 'Roadmap.md');
     const text = fs.readFileSync(file, 'utf8');
-    fs.writeFileSync(file, text.replace('Ship the sync engine', 'Ship the sync engine, then rest').replace('- first step', '- first step\n- second step\n- third step'));
+    fs.writeFileSync(
+      file,
+      text.replace('Ship the sync engine', 'Ship the sync engine, then rest').replace('- first step', '- first step\n- second step\n- third step'),
+    );
     for (let i = 0; i < 200 && pendingIntents(root) === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(pendingIntents(root)).toBeGreaterThan(0);
 

@@ -40,8 +40,9 @@ async function runInProcess(argv: string[], env: Record<string, string> = {}): P
   } finally {
     out.mockRestore();
     err.mockRestore();
-    for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
+    for (const k of Object.keys(env))
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
   }
 }
 
@@ -132,7 +133,11 @@ describe('hints that name the real problem', () => {
   it('--dir naming a file says it is a file (exit 64), not a question of permissions', async () => {
     const file = path.join(tempDir(), 'README.md');
     fs.writeFileSync(file, '# a file\n');
-    for (const argv of [['status', '--dir', file], ['sync', '--dir', file, '--once'], ['conflicts', '--dir', file]]) {
+    for (const argv of [
+      ['status', '--dir', file],
+      ['sync', '--dir', file, '--once'],
+      ['conflicts', '--dir', file],
+    ]) {
       const r = await runInProcess(argv);
       expect(r.code, r.output).toBe(64);
       expect(r.output).toContain(`${file} is a file, not a folder`);
@@ -142,7 +147,10 @@ describe('hints that name the real problem', () => {
 
   it('sync --dir on a missing folder without a link is refused (exit 2), advises init, not --force, and creates nothing, even with --force', async () => {
     const missing = path.join(tempDir(), 'Notes');
-    for (const argv of [['sync', '--dir', missing, '--once'], ['sync', '--dir', missing, '--once', '--force']]) {
+    for (const argv of [
+      ['sync', '--dir', missing, '--once'],
+      ['sync', '--dir', missing, '--once', '--force'],
+    ]) {
       const r = await runInProcess(argv);
       expect(r.code, r.output).toBe(2);
       expect(r.output).toContain(`spacesync init ${missing} --link URL`);
@@ -155,10 +163,7 @@ describe('hints that name the real problem', () => {
 describe('--json answers in JSON, errors included', () => {
   it('status, conflicts and plan on a folder that is not a mirror print a JSON error object on stdout', async () => {
     const plain = tempDir();
-    const runs = await Promise.all([
-      runCli(['status', '--dir', plain, '--json']),
-      runCli(['conflicts', '--dir', plain, '--json']),
-    ]);
+    const runs = await Promise.all([runCli(['status', '--dir', plain, '--json']), runCli(['conflicts', '--dir', plain, '--json'])]);
     for (const r of runs) {
       expect(r.code).toBe(1);
       const parsed = JSON.parse(r.stdout) as { error: { code: string; message: string; exitCode: number } };
@@ -176,13 +181,15 @@ describe('the README keeps up with the program', () => {
   const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
   const usage = /## Commands\n\n```\n([\s\S]*?)```/.exec(readme)![1]!;
 
-  it('lists every option each command\'s --help offers, on that command\'s line', async () => {
+  it("lists every option each command's --help offers, on that command's line", async () => {
     for (const command of [['init'], ['sync'], ['status'], ['conflicts'], ['conflicts', 'resolve'], ['plan'], ['demo'], ['server']]) {
       const help = await runInProcess([...command, '--help']);
       expect(help.code).toBe(0);
       const options = [...help.output.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== '--help');
       expect(options.length, command.join(' ')).toBeGreaterThan(0);
-      const line = usage.split(/\n(?=spacesync )/).find((l) => l.startsWith(`spacesync ${command.join(' ')} `) || l.startsWith(`spacesync ${command.join(' ')}  `))!;
+      const line = usage
+        .split(/\n(?=spacesync )/)
+        .find((l) => l.startsWith(`spacesync ${command.join(' ')} `) || l.startsWith(`spacesync ${command.join(' ')}  `))!;
       expect(line, command.join(' ')).toBeDefined();
       for (const o of options) expect(line, `${command.join(' ')} ${o}`).toContain(o);
     }
@@ -196,7 +203,18 @@ describe('the README keeps up with the program', () => {
       expect(text).toContain('(api.md');
     }
     const api = fs.readFileSync(path.join(REPO, 'docs/api.md'), 'utf8');
-    for (const section of ['## Endpoints', '## Limits', '## Errors', '`GET /documents`', '`PUT /blocks`', 'Retry-After', '50 per 10 s', '100 per 60 s', '20,000 per 60 s']) expect(api).toContain(section);
+    for (const section of [
+      '## Endpoints',
+      '## Limits',
+      '## Errors',
+      '`GET /documents`',
+      '`PUT /blocks`',
+      'Retry-After',
+      '50 per 10 s',
+      '100 per 60 s',
+      '20,000 per 60 s',
+    ])
+      expect(api).toContain(section);
   });
 });
 

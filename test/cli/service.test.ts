@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeConfig } from './cliHarness.js';
 
 describe.runIf(process.platform === 'linux')('spacesync service', () => {
-  it('installs a folder\'s unit with absolute paths, lists it in `service status` and in `status` outside a mirror, and uninstalls it', async () => {
+  it("installs a folder's unit with absolute paths, lists it in `service status` and in `status` outside a mirror, and uninstalls it", async () => {
     const tmp = tempDir();
     const units = path.join(tmp, 'units');
     const calls = path.join(tmp, 'calls');
@@ -23,7 +23,9 @@ describe.runIf(process.platform === 'linux')('spacesync service', () => {
     expect(installed.stdout).toContain(`Installed ${name} for ${root}`);
     expect(installed.stdout).toContain(`journalctl --user -u '${name}' -f`);
     const unit = fs.readFileSync(path.join(units, name), 'utf8');
-    expect(unit).toMatch(new RegExp(`^ExecStart="${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" "/[^"]+/bin/dev\\.js" "sync" "--dir" "${root}"$`, 'm'));
+    expect(unit).toMatch(
+      new RegExp(`^ExecStart="${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" "/[^"]+/bin/dev\\.js" "sync" "--dir" "${root}"$`, 'm'),
+    );
     expect(fs.readFileSync(calls, 'utf8')).toBe(`--user daemon-reload\n--user enable ${name}\n--user restart ${name}\n`);
 
     const listed = await runCli(['service', 'status'], { env, cwd: tmp });

@@ -15,8 +15,12 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => { stdout += String(d); });
-  child.stderr!.on('data', (d) => { stderr += String(d); });
+  child.stdout!.on('data', (d) => {
+    stdout += String(d);
+  });
+  child.stderr!.on('data', (d) => {
+    stderr += String(d);
+  });
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });

@@ -129,12 +129,26 @@ describe('spacesync status', () => {
     const now = new Date();
     saveDaemonStats(journal, {
       stats: {
-        total: 153, rateLimited: 2, retries: 3, blocksSpent: 4000, errors: { network: 1 },
-        budgets: { space: { used: 12, limit: 100, windowMs: 60_000 }, address: { used: 4, limit: 50, windowMs: 10_000 }, blocks: { used: 340, limit: 20_000, windowMs: 60_000 } },
+        total: 153,
+        rateLimited: 2,
+        retries: 3,
+        blocksSpent: 4000,
+        errors: { network: 1 },
+        budgets: {
+          space: { used: 12, limit: 100, windowMs: 60_000 },
+          address: { used: 4, limit: 50, windowMs: 10_000 },
+          blocks: { used: 340, limit: 20_000, windowMs: 60_000 },
+        },
       },
-      startedAt: new Date(now.getTime() - 3_600_000).toISOString(), now, pid: process.pid,
+      startedAt: new Date(now.getTime() - 3_600_000).toISOString(),
+      now,
+      pid: process.pid,
     });
-    recordStatusError(journal, { at: now, code: 'network', message: `Could not reach the service at ${server.baseUrl}/documents. Check the network connection.` });
+    recordStatusError(journal, {
+      at: now,
+      code: 'network',
+      message: `Could not reach the service at ${server.baseUrl}/documents. Check the network connection.`,
+    });
     journal.addConflict({ docId: 'D-ROAD', path: 'Projects/Roadmap.md', copyPath: 'Projects/Roadmap (conflict 2026-11-21 093005).md', details: {} });
     journal.close();
     fs.writeFileSync(path.join(root, '.spacesync', 'lock'), JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: now.toISOString() }));
@@ -156,11 +170,15 @@ describe('spacesync status', () => {
     expect(human).toMatch(/Projects\/Roadmap\.md \(changed\)/);
     expect(human).toMatch(/Brand new \(new\)/);
     expect(human).toMatch(/conflicts\s+1: see them with `spacesync conflicts --dir /);
-    expect(human).toMatch(/requests\s+12\/100 requests and 340\/20000 blocks in the last minute \(as of (just now|\d+ s ago)\); 153 since .*, 2 answers 429 \(rate limited\), 3 retries/);
-    expect(human).toMatch(/errors\s+1 recent error, newest last:\n\s+.* network: Could not reach the service at .*\/links\/.{4}…\/api\/v1\/documents\. Check the network connection\./);
+    expect(human).toMatch(
+      /requests\s+12\/100 requests and 340\/20000 blocks in the last minute \(as of (just now|\d+ s ago)\); 153 since .*, 2 answers 429 \(rate limited\), 3 retries/,
+    );
+    expect(human).toMatch(
+      /errors\s+1 recent error, newest last:\n\s+.* network: Could not reach the service at .*\/links\/.{4}…\/api\/v1\/documents\. Check the network connection\./,
+    );
   });
 
-  it('shows what a real client\'s counters say, as the daemon saves them', async () => {
+  it("shows what a real client's counters say, as the daemon saves them", async () => {
     const root = await syncedMirror();
     const client = createClient({ link: server.baseUrl });
     await client.getConnection();
@@ -176,12 +194,15 @@ describe('spacesync status', () => {
   it('a lock whose process is gone is shown as stale, not as a running daemon', async () => {
     const root = tempDir();
     writeConfig(root, { link: server.baseUrl });
-    fs.writeFileSync(path.join(root, '.spacesync', 'lock'), JSON.stringify({ pid: 2 ** 22 + 17, hostname: os.hostname(), startedAt: new Date().toISOString() }));
+    fs.writeFileSync(
+      path.join(root, '.spacesync', 'lock'),
+      JSON.stringify({ pid: 2 ** 22 + 17, hostname: os.hostname(), startedAt: new Date().toISOString() }),
+    );
     const r = await status(root);
     expect(r.stdout).toMatch(/daemon\s+not running \(a stale lock of pid \d+ is left; the next sync takes it over\)/);
   });
 
-  it('reads beside a daemon that holds the journal\'s write lock, without waiting for it', async () => {
+  it("reads beside a daemon that holds the journal's write lock, without waiting for it", async () => {
     const root = await syncedMirror();
     const writer = new Database(journalOf(root));
     writer.prepare('BEGIN IMMEDIATE').run();

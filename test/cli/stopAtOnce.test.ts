@@ -49,7 +49,9 @@ const recorded = (root: string): number => {
 };
 /** Each document's blocks were read with success exactly once over both runs, and every file is there. */
 const completedOnce = async (root: string) => {
-  const ok = reads(await requestLog(server.adminUrl)).filter((r) => r.status === 200).map((r) => r.query.id);
+  const ok = reads(await requestLog(server.adminUrl))
+    .filter((r) => r.status === 200)
+    .map((r) => r.query.id);
   expect([...ok].sort()).toEqual([...ids].sort());
   expect(recorded(root)).toBe(ids.length);
   const files = fs.readdirSync(path.join(root, 'Unsorted')).filter((f) => f.endsWith('.md'));
@@ -119,7 +121,11 @@ describe('a stop request stops at once', () => {
   it('a second stop request ends the process at once, and the next run completes the work exactly once', async () => {
     const root = synced;
     expect(root).not.toBe('');
-    const file = path.join(root, 'Unsorted', fs.readdirSync(path.join(root, 'Unsorted')).find((f) => f.endsWith('.md'))!);
+    const file = path.join(
+      root,
+      'Unsorted',
+      fs.readdirSync(path.join(root, 'Unsorted')).find((f) => f.endsWith('.md'))!,
+    );
     const doc = /^id: (.+)$/m.exec(fs.readFileSync(file, 'utf8'))![1]!.trim();
     fs.appendFileSync(file, '\nA line added here.\n');
     await clearLog(server.adminUrl);
@@ -140,7 +146,9 @@ describe('a stop request stops at once', () => {
     await new Promise((r) => setTimeout(r, 2000));
     const next = await runCli(['sync', '--dir', root, '--once']);
     expect(next.code, next.stderr).toBe(0);
-    const blocks = ((await (await fetch(`${server.baseUrl}/blocks?id=${doc}`)).json()) as { content: Array<{ markdown: string }> }).content.map((b) => b.markdown);
+    const blocks = ((await (await fetch(`${server.baseUrl}/blocks?id=${doc}`)).json()) as { content: Array<{ markdown: string }> }).content.map(
+      (b) => b.markdown,
+    );
     expect(blocks.filter((m) => m === 'A line added here.')).toHaveLength(1);
     await clearLog(server.adminUrl);
     const again = await runCli(['sync', '--dir', root, '--once']);

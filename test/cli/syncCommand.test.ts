@@ -35,7 +35,12 @@ describe('spacesync sync', () => {
     expect(first.stdout).toMatch(/^Pulled: 15 new, 1 deleted, kept in Trash\/(, \d+ new folders)? \(\d+ requests\): .+ and \d+ more \(new\), /m);
     await expectMirrorMatches(root, space);
     const log = fs.readFileSync(path.join(root, '.spacesync/logs/spacesync.log'), 'utf8');
-    expect(log.split('\n').filter(Boolean).every((l) => JSON.parse(l) !== null)).toBe(true);
+    expect(
+      log
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => JSON.parse(l) !== null),
+    ).toBe(true);
     expect(log).toContain('cycle done');
     expect(log).not.toContain(space.server.linkId);
 

@@ -24,7 +24,12 @@ afterAll(async () => {
 
 function clientWithEvents(extra: { transport?: Transport; random?: () => number; maxInFlight?: number } = {}) {
   const events: SchedulerEvent[] = [];
-  const scheduler = new Scheduler({ limits, onEvent: (e) => events.push(e), ...(extra.random ? { random: extra.random } : {}), ...(extra.maxInFlight ? { maxInFlight: extra.maxInFlight } : {}) });
+  const scheduler = new Scheduler({
+    limits,
+    onEvent: (e) => events.push(e),
+    ...(extra.random ? { random: extra.random } : {}),
+    ...(extra.maxInFlight ? { maxInFlight: extra.maxInFlight } : {}),
+  });
   const transport = extra.transport ?? httpTransport();
   const client = createClient({ link: server.baseUrl, scheduler, transport });
   const close = () => {
@@ -66,7 +71,12 @@ describe('the scheduler against the server', () => {
     expect(admits).toHaveLength(1000);
     expect(maxInWindow(admits, limits.spaceRequests.windowMs)).toBeLessThanOrEqual(limits.spaceRequests.limit);
     expect(maxInWindow(admits, limits.addressRequests.windowMs)).toBeLessThanOrEqual(limits.addressRequests.limit);
-    expect(maxInWindow(admits.map((a) => ({ at: a.at, weight: blocksOf.get(a.seq) ?? 0 })), limits.blocks.windowMs)).toBeLessThanOrEqual(limits.blocks.limit);
+    expect(
+      maxInWindow(
+        admits.map((a) => ({ at: a.at, weight: blocksOf.get(a.seq) ?? 0 })),
+        limits.blocks.windowMs,
+      ),
+    ).toBeLessThanOrEqual(limits.blocks.limit);
     // The block budget really was in play: the reads moved more blocks than one window allows.
     expect(log.reduce((n, e) => n + e.blocksCharged, 0)).toBeGreaterThan(5 * limits.blocks.limit);
   });
@@ -122,7 +132,10 @@ describe('the scheduler against the server', () => {
     await clearLog(server.adminUrl);
     await armFault(server.adminUrl, { kind: 'reset-after-apply', count: 1, match: { method: 'POST', path: '^/documents$' } });
     const { client, close } = clientWithEvents();
-    const error = await client.createDocuments({ documents: [{ title: 'Reset after apply' }] }).then(() => undefined, (e: unknown) => e);
+    const error = await client.createDocuments({ documents: [{ title: 'Reset after apply' }] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isSpacesyncError(error, 'maybe_applied')).toBe(true);
     expect((error as Error).message).toMatch(/re-read/);
     const posts = (await requestLog(server.adminUrl)).filter((e) => e.method === 'POST');
@@ -148,7 +161,9 @@ describe('the scheduler against the server', () => {
     await quiet();
     await clearLog(server.adminUrl);
     const { client, events, scheduler, close } = clientWithEvents({ maxInFlight: 4 });
-    const bulk = Array.from({ length: 500 }, (_, i) => client.getBlocks({ id: docIds[i % docIds.length]!, maxDepth: 0 }, { priority: 'bulk' }).catch(() => 'cancelled'));
+    const bulk = Array.from({ length: 500 }, (_, i) =>
+      client.getBlocks({ id: docIds[i % docIds.length]!, maxDepth: 0 }, { priority: 'bulk' }).catch(() => 'cancelled'),
+    );
     const admittedBefore = events.filter((e) => e.type === 'admit').length;
     await client.updateBlocks({ blocks: [{ id: blockIds[1]!, font: 'mono' }] }, { priority: 'user' });
     const sentBeforeEdit = events.filter((e) => e.type === 'admit').findIndex((e) => e.type === 'admit' && e.label === 'PUT /blocks');
@@ -196,7 +211,7 @@ describe('the client against the server', () => {
     await client.moveDocuments({ documentIds: [id], destination: { destination: 'unsorted' } });
   });
 
-  it('maps the server\'s errors to their codes, without the link', async () => {
+  it("maps the server's errors to their codes, without the link", async () => {
     const notFound = await client.updateBlocks({ blocks: [{ id: 'NO-SUCH-BLOCK', markdown: 'x' }] }).catch((e: unknown) => e);
     expect(notFound).toMatchObject({ code: 'not_found' });
     const invalid = await client.getBlocks({} as { id: string }).catch((e: unknown) => e);

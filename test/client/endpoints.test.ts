@@ -69,12 +69,30 @@ describe('the client against the demo space', () => {
 
   it('collections: create one and replace its schema', async () => {
     const created = await client.createCollection({
-      schema: { name: 'Reading list', contentPropDetails: { name: 'Notes' }, properties: [{ name: 'Status', type: 'singleSelect', options: [{ name: 'To read', color: 'red' }] }] },
+      schema: {
+        name: 'Reading list',
+        contentPropDetails: { name: 'Notes' },
+        properties: [{ name: 'Status', type: 'singleSelect', options: [{ name: 'To read', color: 'red' }] }],
+      },
       position: { position: 'end', pageId: docId('Books to read') },
     });
     const key = created.schema.properties[0]!.key!;
     const replaced = await client.updateCollectionSchema(created.collectionBlockId, {
-      schema: { name: 'Reading list', contentPropDetails: { name: 'Notes' }, properties: [{ key, name: 'Status', type: 'singleSelect', options: [{ name: 'To read', color: 'red' }, { name: 'Read', color: 'mint-green' }] }] },
+      schema: {
+        name: 'Reading list',
+        contentPropDetails: { name: 'Notes' },
+        properties: [
+          {
+            key,
+            name: 'Status',
+            type: 'singleSelect',
+            options: [
+              { name: 'To read', color: 'red' },
+              { name: 'Read', color: 'mint-green' },
+            ],
+          },
+        ],
+      },
     });
     expect(replaced.schema.properties[0]!.options?.map((o) => o.name)).toEqual(['To read', 'Read']);
   });
@@ -100,13 +118,17 @@ describe('the client against the demo space', () => {
 
   it('whiteboards: create, add, update, delete elements', async () => {
     const { whiteboardBlockId } = await client.createWhiteboard({ position: { position: 'end', pageId: docId('Architecture sketch') } });
-    const added = await client.addWhiteboardElements(whiteboardBlockId, { elements: [{ id: 'e1', type: 'rectangle', x: 0, y: 0, width: 10, height: 10, text: 'box' }] });
+    const added = await client.addWhiteboardElements(whiteboardBlockId, {
+      elements: [{ id: 'e1', type: 'rectangle', x: 0, y: 0, width: 10, height: 10, text: 'box' }],
+    });
     expect(added.elements.map((e) => e.id)).toEqual(['e1']);
     const updated = await client.updateWhiteboardElements(whiteboardBlockId, { elements: [{ id: 'e1', text: 'renamed' }] });
     expect(updated.elements[0]).toMatchObject({ id: 'e1', text: 'renamed', width: 10 });
     expect((await client.getWhiteboardElements(whiteboardBlockId)).elements).toHaveLength(1);
     await expect(client.deleteWhiteboardElements(whiteboardBlockId, { elementIds: ['e1'] })).resolves.toEqual({ deletedCount: 1, remainingCount: 0 });
-    expect(() => client.addWhiteboardElements(whiteboardBlockId, { elements: Array.from({ length: 501 }, (_, i) => ({ id: `x${i}` })) })).toThrow(/at most 500/);
+    expect(() => client.addWhiteboardElements(whiteboardBlockId, { elements: Array.from({ length: 501 }, (_, i) => ({ id: `x${i}` })) })).toThrow(
+      /at most 500/,
+    );
   });
 
   it('documents: search with repeated keys and daily notes by date', async () => {

@@ -16,14 +16,17 @@ describe('the scheduler and the process', () => {
   it('a queued request waiting on the budget keeps the process alive until it is sent', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'alive-'));
     const script = path.join(dir, 'wait.mts');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { createClient } from ${JSON.stringify(path.join(process.cwd(), 'src/client/index.ts'))};
       // 2 requests per (scaled) window: the third waits about 300 ms on the scheduler's timer alone.
       const client = createClient({ link: process.env.LINK, limits: { requestsPerMinute: 2, scale: 0.005 } });
       for (let i = 0; i < 3; i++) await client.getConnection();
       console.log('done');
       client.close();
-    `);
+    `,
+    );
     // The server lives in this process: in the child only the client's own timer can keep it alive.
     const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: process.cwd(), env: { ...process.env, LINK: server.baseUrl } });
     let out = '';

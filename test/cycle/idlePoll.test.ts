@@ -97,11 +97,23 @@ describe('a poll asks only for the documents modified since yesterday while the 
   });
 
   it.each([
-    ['a new document', () => space.call('POST', '/documents', { documents: [{ title: 'Fresh' }] }), (r: SyncOnceResult) => r.pull!.written.some((w) => w.path === 'Unsorted/Fresh.md')],
-    ['a trashed document', () => space.call('DELETE', '/documents', { documentIds: ['D-UNS'] }), (r: SyncOnceResult) => r.pull!.moved.some((m) => m.to === 'Trash/Unsorted note.md')],
-    ['a purge', async () => {
-      space.clock.t += 31 * 24 * 3600 * 1000; // the server purges trash older than 30 days
-    }, (r: SyncOnceResult) => r.pull!.purged.some((p) => p.id === 'D-TRASH')],
+    [
+      'a new document',
+      () => space.call('POST', '/documents', { documents: [{ title: 'Fresh' }] }),
+      (r: SyncOnceResult) => r.pull!.written.some((w) => w.path === 'Unsorted/Fresh.md'),
+    ],
+    [
+      'a trashed document',
+      () => space.call('DELETE', '/documents', { documentIds: ['D-UNS'] }),
+      (r: SyncOnceResult) => r.pull!.moved.some((m) => m.to === 'Trash/Unsorted note.md'),
+    ],
+    [
+      'a purge',
+      async () => {
+        space.clock.t += 31 * 24 * 3600 * 1000; // the server purges trash older than 30 days
+      },
+      (r: SyncOnceResult) => r.pull!.purged.some((p) => p.id === 'D-TRASH'),
+    ],
   ])('%s falls back to the full listing in the same cycle', async (_, change, applied) => {
     await change();
     const { r, requests } = await poll();

@@ -20,7 +20,14 @@ async function start(pollMs = 60_000, extra: Partial<DaemonOptions> = {}): Promi
   pushes = [];
   cycles = [];
   daemon = runDaemon({
-    ctx: w.session.ctx, pollMinMs: pollMs, pollMaxMs: pollMs, debounceMs: 80, stabilityMs: 150, onPush: (r) => pushes.push(r), onCycle: (r) => cycles.push(r), ...extra,
+    ctx: w.session.ctx,
+    pollMinMs: pollMs,
+    pollMaxMs: pollMs,
+    debounceMs: 80,
+    stabilityMs: 150,
+    onPush: (r) => pushes.push(r),
+    onCycle: (r) => cycles.push(r),
+    ...extra,
   });
   await daemon.ready;
   await w.space.clearRequests();
@@ -49,27 +56,36 @@ describe('editor saves: one edit each, temporary files never sent', () => {
   const file = (name: string) => w.file(`Unsorted/${name}`);
   const saves: Array<[string, (text: string) => void]> = [
     ['in place (VS Code)', (text) => fs.writeFileSync(file('Note.md'), text)],
-    ['write a temp file, rename it over (vim with backup, swap file and 4913 probe)', (text) => {
-      fs.writeFileSync(file('.Note.md.swp'), 'swap');
-      fs.writeFileSync(file('4913'), '');
-      fs.unlinkSync(file('4913'));
-      fs.renameSync(file('Note.md'), file('Note.md~'));
-      fs.writeFileSync(file('Note.md'), text);
-      fs.unlinkSync(file('Note.md~'));
-      fs.unlinkSync(file('.Note.md.swp'));
-    }],
-    ['safe write (JetBrains ___jb_tmp___ / ___jb_old___)', (text) => {
-      fs.writeFileSync(file('Note.md___jb_tmp___'), text);
-      fs.renameSync(file('Note.md'), file('Note.md___jb_old___'));
-      fs.renameSync(file('Note.md___jb_tmp___'), file('Note.md'));
-      fs.unlinkSync(file('Note.md___jb_old___'));
-    }],
-    ['delete and recreate, with an emacs lock and auto-save file left behind', (text) => {
-      fs.writeFileSync(file('#Note.md#'), 'autosave');
-      fs.writeFileSync(file('.#Note.md'), 'lock');
-      fs.unlinkSync(file('Note.md'));
-      fs.writeFileSync(file('Note.md'), text);
-    }],
+    [
+      'write a temp file, rename it over (vim with backup, swap file and 4913 probe)',
+      (text) => {
+        fs.writeFileSync(file('.Note.md.swp'), 'swap');
+        fs.writeFileSync(file('4913'), '');
+        fs.unlinkSync(file('4913'));
+        fs.renameSync(file('Note.md'), file('Note.md~'));
+        fs.writeFileSync(file('Note.md'), text);
+        fs.unlinkSync(file('Note.md~'));
+        fs.unlinkSync(file('.Note.md.swp'));
+      },
+    ],
+    [
+      'safe write (JetBrains ___jb_tmp___ / ___jb_old___)',
+      (text) => {
+        fs.writeFileSync(file('Note.md___jb_tmp___'), text);
+        fs.renameSync(file('Note.md'), file('Note.md___jb_old___'));
+        fs.renameSync(file('Note.md___jb_tmp___'), file('Note.md'));
+        fs.unlinkSync(file('Note.md___jb_old___'));
+      },
+    ],
+    [
+      'delete and recreate, with an emacs lock and auto-save file left behind',
+      (text) => {
+        fs.writeFileSync(file('#Note.md#'), 'autosave');
+        fs.writeFileSync(file('.#Note.md'), 'lock');
+        fs.unlinkSync(file('Note.md'));
+        fs.writeFileSync(file('Note.md'), text);
+      },
+    ],
   ];
   for (const [name, save] of saves) {
     it(name, async () => {
@@ -186,7 +202,7 @@ describe('poll cycles look at the files the watcher named', () => {
     fs.mkdirSync(w.file('Fresh'));
     fs.writeFileSync(w.file('Fresh/Inside.md'), 'made while the scan ran\n');
     const titles = async () => ((await w.space.call('GET', '/documents')).items as Array<{ title: string }>).map((d) => d.title);
-    await waitFor('the new folder\'s document in the space', async () => (await titles()).includes('Inside'));
+    await waitFor("the new folder's document in the space", async () => (await titles()).includes('Inside'));
     await waitFor('the file claimed', () => w.read('Fresh/Inside.md').includes('id: '));
     await expectConverged(w);
   });

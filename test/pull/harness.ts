@@ -34,7 +34,14 @@ export interface Space {
 
 export async function startSpace(fixture: SpaceFixture, extra: { limits?: 'spec' | 'off'; limitScale?: number } = {}): Promise<Space> {
   const clock = new TestClock();
-  const server = await startServer({ port: 0, admin: true, seed: fixture, limits: extra.limits ?? 'off', clock, ...(extra.limitScale ? { limitScale: extra.limitScale } : {}) });
+  const server = await startServer({
+    port: 0,
+    admin: true,
+    seed: fixture,
+    limits: extra.limits ?? 'off',
+    clock,
+    ...(extra.limitScale ? { limitScale: extra.limitScale } : {}),
+  });
   const admin = async (method: string, p: string) => {
     const r = await fetch(`${server.adminUrl}${p}`, { method });
     return r.json() as Promise<any>;
@@ -46,7 +53,9 @@ export async function startSpace(fixture: SpaceFixture, extra: { limits?: 'spec'
       clock.t += 1000;
       const qs = query ? `?${new URLSearchParams(query).toString()}` : '';
       const r = await fetch(`${server.baseUrl}${p}${qs}`, {
-        method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await r.text();
       if (r.status !== 200) throw new Error(`${method} ${p} failed: ${r.status} ${text}`);
@@ -62,10 +71,15 @@ export async function startSpace(fixture: SpaceFixture, extra: { limits?: 'spec'
 
 /** Requests as `METHOD /path?sorted query`, sorted, for comparing with what a cycle should send. */
 export function describeRequests(list: readonly LoggedRequest[]): string[] {
-  return list.map((r) => {
-    const q = Object.entries(r.query).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`).join('&');
-    return `${r.method} ${r.path}${q ? `?${q}` : ''}`;
-  }).sort();
+  return list
+    .map((r) => {
+      const q = Object.entries(r.query)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`)
+        .join('&');
+      return `${r.method} ${r.path}${q ? `?${q}` : ''}`;
+    })
+    .sort();
 }
 
 export function makeRoot(): string {
@@ -185,9 +199,15 @@ export async function expectMirrorMatches(root: string, space: Space): Promise<M
     const root0 = (await space.call('GET', '/blocks', undefined, { id: d.id })) as Block;
     const remote = flattenRemote(root0);
     const local = flatten(segmentFile(text).segments);
-    expect(local.map((s) => s.kind), `block kinds of ${p}`).toEqual(remote.map((r) => r.kind));
+    expect(
+      local.map((s) => s.kind),
+      `block kinds of ${p}`,
+    ).toEqual(remote.map((r) => r.kind));
     remote.forEach((r, i) => {
-      expect(sameContent(r.type, local[i]!.markdown, r.markdown, markdownEquals), `block ${r.id} of ${p}: ${JSON.stringify(local[i]!.markdown)} vs ${JSON.stringify(r.markdown)}`).toBe(true);
+      expect(
+        sameContent(r.type, local[i]!.markdown, r.markdown, markdownEquals),
+        `block ${r.id} of ${p}: ${JSON.stringify(local[i]!.markdown)} vs ${JSON.stringify(r.markdown)}`,
+      ).toBe(true);
     });
   }
   return byId;

@@ -36,19 +36,21 @@ describe('initial pull', () => {
     const reads = log.filter((r) => r.path === '/blocks');
     expect(reads).toHaveLength(demoSpace.documents!.length);
     const listings = describeRequests(log.filter((r) => r.path !== '/blocks'));
-    expect(listings).toEqual([
-      'GET /documents?fetchMetadata=true',
-      'GET /documents?folderId=F-ARCH',
-      'GET /documents?folderId=F-ODD',
-      'GET /documents?folderId=F-OLD',
-      'GET /documents?folderId=F-PERS',
-      'GET /documents?folderId=F-PROJ',
-      'GET /documents?location=daily_notes',
-      'GET /documents?location=templates',
-      'GET /documents?location=trash',
-      'GET /documents?location=unsorted',
-      'GET /folders',
-    ].sort());
+    expect(listings).toEqual(
+      [
+        'GET /documents?fetchMetadata=true',
+        'GET /documents?folderId=F-ARCH',
+        'GET /documents?folderId=F-ODD',
+        'GET /documents?folderId=F-OLD',
+        'GET /documents?folderId=F-PERS',
+        'GET /documents?folderId=F-PROJ',
+        'GET /documents?location=daily_notes',
+        'GET /documents?location=templates',
+        'GET /documents?location=trash',
+        'GET /documents?location=unsorted',
+        'GET /folders',
+      ].sort(),
+    );
 
     expect(Object.fromEntries([...byId].sort())).toEqual({
       'D-ARCH': 'Projects/Archive/Old plan.md',

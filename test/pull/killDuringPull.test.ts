@@ -53,7 +53,8 @@ const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s,
 
 async function armDelay(): Promise<void> {
   await fetch(`${space.server.adminUrl}/faults`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ kind: 'delay', delayMs: 150, count: 1000, match: { method: 'GET', path: '^/blocks' } }),
   });
 }
@@ -88,7 +89,12 @@ it('leaves no torn file, and the next run reads only what was not recorded', asy
   }
 
   const journal = openJournal(journalPath(root));
-  const recorded = new Set(journal.listDocuments().filter((d) => d.fileHash !== null).map((d) => d.id));
+  const recorded = new Set(
+    journal
+      .listDocuments()
+      .filter((d) => d.fileHash !== null)
+      .map((d) => d.id),
+  );
   journal.close();
   expect(recorded.size).toBeGreaterThan(0);
 

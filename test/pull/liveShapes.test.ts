@@ -30,12 +30,65 @@ const STYLED = 'id,type,textStyle,decorations,color,markdown';
 const CARD = 'id,type,textStyle,cardLayout,markdown';
 const URL_ONLY = 'id,type,url,markdown';
 const EXPECTED = [
-  T, T, T, T, PLAIN, T, PLAIN, PLAIN, LINE, LINE, LINE, LINE, LINE, PLAIN, CODE, ALIGNED,
-  'id,type,url,title,description,markdown', CODE, TASK, TASK, TASK,
-  LIST, NESTED, NESTED, NESTED, LIST, LIST, NESTED, NESTED, NESTED, LIST, LIST, LIST, NESTED, NESTED, LIST,
-  QUOTE, QUOTE, STYLED, STYLED, ALIGNED, ALIGNED, 'id,type,textAlignment,color,markdown',
-  'id,type,textAlignment,font,color,markdown', 'id,type,textAlignment,font,color,markdown', 'id,type,textAlignment,font,markdown',
-  URL_ONLY, URL_ONLY, PLAIN, T, PLAIN, CARD, PLAIN, CARD, PLAIN, CARD, PLAIN, CARD, PLAIN,
+  T,
+  T,
+  T,
+  T,
+  PLAIN,
+  T,
+  PLAIN,
+  PLAIN,
+  LINE,
+  LINE,
+  LINE,
+  LINE,
+  LINE,
+  PLAIN,
+  CODE,
+  ALIGNED,
+  'id,type,url,title,description,markdown',
+  CODE,
+  TASK,
+  TASK,
+  TASK,
+  LIST,
+  NESTED,
+  NESTED,
+  NESTED,
+  LIST,
+  LIST,
+  NESTED,
+  NESTED,
+  NESTED,
+  LIST,
+  LIST,
+  LIST,
+  NESTED,
+  NESTED,
+  LIST,
+  QUOTE,
+  QUOTE,
+  STYLED,
+  STYLED,
+  ALIGNED,
+  ALIGNED,
+  'id,type,textAlignment,color,markdown',
+  'id,type,textAlignment,font,color,markdown',
+  'id,type,textAlignment,font,color,markdown',
+  'id,type,textAlignment,font,markdown',
+  URL_ONLY,
+  URL_ONLY,
+  PLAIN,
+  T,
+  PLAIN,
+  CARD,
+  PLAIN,
+  CARD,
+  PLAIN,
+  CARD,
+  PLAIN,
+  CARD,
+  PLAIN,
 ];
 
 describe('the live-shapes space', () => {
@@ -43,14 +96,21 @@ describe('the live-shapes space', () => {
     const root0 = (await space.call('GET', '/blocks', undefined, { id: MAIN })) as any;
     const shapes: string[] = [];
     const walk = (b: any) => {
-      shapes.push(Object.keys(b).filter((k) => k !== 'content').join(','));
+      shapes.push(
+        Object.keys(b)
+          .filter((k) => k !== 'content')
+          .join(','),
+      );
       for (const c of b.content ?? []) walk(c);
     };
     walk(root0);
     expect(shapes[0]).toBe(T);
     expect(shapes.slice(1)).toEqual(EXPECTED);
     const byMarkdown = new Map<string, any>();
-    const index = (b: any) => { byMarkdown.set(b.markdown, b); for (const c of b.content ?? []) index(c); };
+    const index = (b: any) => {
+      byMarkdown.set(b.markdown, b);
+      for (const c of b.content ?? []) index(c);
+    };
     index(root0);
     expect(byMarkdown.get('*****')).toMatchObject({ type: 'line', lineStyle: 'regular' });
     expect(byMarkdown.get('A page inside')).toMatchObject({ type: 'page', textStyle: 'page' });

@@ -121,12 +121,14 @@ describe('remote changes after one cycle', () => {
     expect(read('Personal/Launch.md')).toBe(`---\nid: ${id}\n---\ngo live\n`);
   });
 
-  it('a new document in a folder with subfolders: they are listed too, since the folder\'s recursive listing cannot say where it is', async () => {
+  it("a new document in a folder with subfolders: they are listed too, since the folder's recursive listing cannot say where it is", async () => {
     const created = await space.call('POST', '/documents', { documents: [{ title: 'Launch' }], destination: { folderId: 'F-PROJ' } });
     const id = created.items[0].id as string;
     await space.call('POST', '/blocks', { markdown: 'go live', position: { position: 'end', pageId: id } });
     const { result, requests } = await cycle();
-    expect(requests).toEqual([...LISTING, 'GET /documents?folderId=F-PROJ', 'GET /documents?folderId=F-ARCH', 'GET /documents?folderId=F-OLD', `GET /blocks?id=${id}`].sort());
+    expect(requests).toEqual(
+      [...LISTING, 'GET /documents?folderId=F-PROJ', 'GET /documents?folderId=F-ARCH', 'GET /documents?folderId=F-OLD', `GET /blocks?id=${id}`].sort(),
+    );
     expect(result.written).toEqual([{ id, path: 'Projects/Launch.md', mode: 'new' }]);
     expect(read('Projects/Launch.md')).toBe(`---\nid: ${id}\n---\ngo live\n`);
   });
@@ -176,12 +178,17 @@ describe('remote changes after one cycle', () => {
   });
 
   it('two documents trading titles swap files without losing either', async () => {
-    await space.call('PUT', '/blocks', { blocks: [{ id: 'D-UNS', markdown: 'Caf\u00e9 notes' }, { id: 'D-CAFE', markdown: 'Unsorted note' }] });
+    await space.call('PUT', '/blocks', {
+      blocks: [
+        { id: 'D-UNS', markdown: 'Caf\u00e9 notes' },
+        { id: 'D-CAFE', markdown: 'Unsorted note' },
+      ],
+    });
     const { result } = await cycle();
     expect(result.moved.map((m) => m.id).sort()).toEqual(['D-CAFE', 'D-UNS']);
     expect([...readTree(root).keys()].filter((p) => p.includes('moving'))).toEqual([]);
     expect(read('Unsorted/Caf\u00e9 notes.md')).toBe('---\nid: D-UNS\n---\nhello world\n\nsecond paragraph\n');
-    expect(read('Unsorted/Unsorted note.md')).toBe("---\nid: D-CAFE\n---\nun caf\u00e9\n");
+    expect(read('Unsorted/Unsorted note.md')).toBe('---\nid: D-CAFE\n---\nun caf\u00e9\n');
     await expectMirrorMatches(root, space);
   });
 

@@ -11,15 +11,19 @@ import { captureLogger, makeRoot, openSession, startSpace, type CapturedLogger, 
 const fixture = {
   version: 1,
   space: { id: 'S-NEW', name: 'Newer service', timezone: 'UTC', userId: 'U1' },
-  documents: [{
-    id: 'D-NEW', title: 'Newer blocks', createdAt: '2026-09-01T10:00:00Z',
-    content: [
-      { id: 'B-PLAIN', markdown: 'an ordinary paragraph' },
-      { id: 'B-POLL', type: 'poll', markdown: 'Poll: where do we eat?', options: ['Harbour', 'Market'] },
-      { id: 'B-GLOW', markdown: 'a paragraph that glows', glow: { strength: 3 } },
-      { id: 'B-LAST', markdown: 'the end' },
-    ],
-  }],
+  documents: [
+    {
+      id: 'D-NEW',
+      title: 'Newer blocks',
+      createdAt: '2026-09-01T10:00:00Z',
+      content: [
+        { id: 'B-PLAIN', markdown: 'an ordinary paragraph' },
+        { id: 'B-POLL', type: 'poll', markdown: 'Poll: where do we eat?', options: ['Harbour', 'Market'] },
+        { id: 'B-GLOW', markdown: 'a paragraph that glows', glow: { strength: 3 } },
+        { id: 'B-LAST', markdown: 'the end' },
+      ],
+    },
+  ],
 } as unknown as SpaceFixture;
 
 let space: Space;

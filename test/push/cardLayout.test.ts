@@ -10,14 +10,18 @@ import { applyLocal, closeWorld, expectConverged, expectIdle, openWorld, runScen
 const cards: SpaceFixture = {
   version: 1,
   space: { id: 'S-CARDS', name: 'Cards', timezone: 'UTC', userId: 'U1' },
-  documents: [{
-    id: 'D-BOARD', title: 'Board', createdAt: '2026-09-01T08:00:00Z',
-    content: [
-      { id: 'K1', markdown: 'intro' },
-      { id: 'K-CARD', type: 'page', textStyle: 'card', cardLayout: 'small', title: 'A card', content: [{ id: 'K-IN', markdown: 'inside the card' }] },
-      { id: 'K2', markdown: 'closing' },
-    ],
-  }],
+  documents: [
+    {
+      id: 'D-BOARD',
+      title: 'Board',
+      createdAt: '2026-09-01T08:00:00Z',
+      content: [
+        { id: 'K1', markdown: 'intro' },
+        { id: 'K-CARD', type: 'page', textStyle: 'card', cardLayout: 'small', title: 'A card', content: [{ id: 'K-IN', markdown: 'inside the card' }] },
+        { id: 'K2', markdown: 'closing' },
+      ],
+    },
+  ],
 };
 const FILE = 'Unsorted/Board.md';
 const CARD = '<card cardLayout="small">\n<pageTitle>A card</pageTitle>\n<content>\ninside the card\n</content>\n</card>';
@@ -42,7 +46,7 @@ const putBodies = (r: Awaited<ReturnType<typeof syncOnce>>) => r.push.plan.steps
 
 const scenarios: Scenario[] = [
   {
-    name: 'the file as the mirror wrote it: a card\'s layout is not sent again',
+    name: "the file as the mirror wrote it: a card's layout is not sent again",
     fixture: cards,
     local: [{ edit: FILE, from: 'closing', to: 'closing words' }],
     writes: ['PUT /blocks'],
@@ -54,7 +58,9 @@ const scenarios: Scenario[] = [
   {
     name: 'a new card written with a layout is created with it, in the same insert',
     fixture: cards,
-    local: [{ edit: FILE, from: 'closing', to: 'closing\n\n<card cardLayout="large">\n<pageTitle>New card</pageTitle>\n<content>\nfresh\n</content>\n</card>' }],
+    local: [
+      { edit: FILE, from: 'closing', to: 'closing\n\n<card cardLayout="large">\n<pageTitle>New card</pageTitle>\n<content>\nfresh\n</content>\n</card>' },
+    ],
     writes: ['POST /blocks'],
     documents: { 'D-BOARD': ['intro', 'A card', 'inside the card', 'closing', 'New card', 'fresh'] },
     check: async (w, r) => {
@@ -81,7 +87,9 @@ const scenarios: Scenario[] = [
   {
     name: 'the longer form <page textStyle="card" cardLayout="…"> changes the layout too',
     fixture: cards,
-    local: [{ edit: FILE, from: CARD, to: CARD.replace('<card cardLayout="small">', '<page textStyle="card" cardLayout="regular">').replace('</card>', '</page>') }],
+    local: [
+      { edit: FILE, from: CARD, to: CARD.replace('<card cardLayout="small">', '<page textStyle="card" cardLayout="regular">').replace('</card>', '</page>') },
+    ],
     writes: ['PUT /blocks'],
     check: async (w) => {
       expect(await serviceBlock(w, 'K-CARD')).toMatchObject({ cardLayout: 'regular' });
@@ -90,7 +98,9 @@ const scenarios: Scenario[] = [
   {
     name: 'a title and a layout changed together are one block of one PUT',
     fixture: cards,
-    local: [{ edit: FILE, from: '<card cardLayout="small">\n<pageTitle>A card</pageTitle>', to: '<card cardLayout="large">\n<pageTitle>Renamed card</pageTitle>' }],
+    local: [
+      { edit: FILE, from: '<card cardLayout="small">\n<pageTitle>A card</pageTitle>', to: '<card cardLayout="large">\n<pageTitle>Renamed card</pageTitle>' },
+    ],
     writes: ['PUT /blocks'],
     check: async (w, r) => {
       expect(putBodies(r)).toEqual([{ blocks: [{ id: 'K-CARD', markdown: 'Renamed card', cardLayout: 'large' }] }]);
@@ -113,7 +123,7 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'both sides changed the layout: the file\'s edit is sent',
+    name: "both sides changed the layout: the file's edit is sent",
     fixture: cards,
     remote: [{ method: 'PUT', path: '/blocks', body: { blocks: [{ id: 'K-CARD', cardLayout: 'large' }] } }],
     local: [{ edit: FILE, from: 'cardLayout="small"', to: 'cardLayout="square"' }],
@@ -126,7 +136,9 @@ const scenarios: Scenario[] = [
   {
     name: 'a new card with a layout the service does not know is held back and reported; the rest is sent',
     fixture: cards,
-    local: [{ edit: FILE, from: 'closing', to: 'closing, edited\n\n<card cardLayout="huge">\n<pageTitle>Big card</pageTitle>\n<content>\nheld\n</content>\n</card>' }],
+    local: [
+      { edit: FILE, from: 'closing', to: 'closing, edited\n\n<card cardLayout="huge">\n<pageTitle>Big card</pageTitle>\n<content>\nheld\n</content>\n</card>' },
+    ],
     writes: ['PUT /blocks'],
     converges: false,
     problems: [/Not sent: its card layout "huge" is not one the service knows \(small, square, regular, large\)\. It stays in the file; fix it there\./],
@@ -141,7 +153,10 @@ const scenarios: Scenario[] = [
   {
     name: 'an existing card given a layout the service does not know: not sent, reported; fixed later, it is sent',
     fixture: cards,
-    local: [{ edit: FILE, from: 'cardLayout="small"', to: 'cardLayout="huge"' }, { edit: FILE, from: 'closing', to: 'closing, edited' }],
+    local: [
+      { edit: FILE, from: 'cardLayout="small"', to: 'cardLayout="huge"' },
+      { edit: FILE, from: 'closing', to: 'closing, edited' },
+    ],
     writes: ['PUT /blocks'],
     problems: [/This card's layout is not sent: its card layout "huge" is not one the service knows/],
     check: async (w, r) => {
@@ -160,7 +175,7 @@ const scenarios: Scenario[] = [
 describe('card layouts through the push', () => {
   for (const s of scenarios) it(s.name, () => runScenario(s));
 
-  it('the app changed the layout while the file was edited elsewhere: the app\'s layout is never undone; the file shows it once the document is read again', async () => {
+  it("the app changed the layout while the file was edited elsewhere: the app's layout is never undone; the file shows it once the document is read again", async () => {
     const w = await openWorld(cards);
     try {
       await w.space.call('PUT', '/blocks', { blocks: [{ id: 'K-CARD', cardLayout: 'large' }] });

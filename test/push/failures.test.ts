@@ -35,7 +35,7 @@ it('a POST reset after the service applied it: read again and merged in the same
   await expectIdle(w);
 });
 
-it('a new document whose create was reset after the service applied it is adopted by the pull that sees it first, not taken for the service\'s own', async () => {
+it("a new document whose create was reset after the service applied it is adopted by the pull that sees it first, not taken for the service's own", async () => {
   // The daemon's second push of a cycle can be the one that loses the answer; the pull of the same
   // cycle then lists the new document before any push has looked at the intent.
   applyLocal(w, [{ write: 'Projects/Fresh.md', text: 'a fresh note\n\n- with a point\n' }]);

@@ -21,15 +21,16 @@ const EDITS: LocalStep[] = [
 async function outline(w: World): Promise<string[]> {
   const snapshot = (await (await fetch(`${w.space.server.adminUrl}/snapshot`)).json()) as SpaceFixture;
   const folderName = new Map<string, string>();
-  const walk = (fs: SpaceFixture['folders'] = []) => fs.forEach((f) => {
-    folderName.set(f.id!, f.name);
-    walk(f.folders);
-  });
+  const walk = (fs: SpaceFixture['folders'] = []) =>
+    fs.forEach((f) => {
+      folderName.set(f.id!, f.name);
+      walk(f.folders);
+    });
   walk(snapshot.folders);
   const out: string[] = [];
   for (const d of snapshot.documents ?? []) {
     const blocks = (await remoteBlocks(w.space, d.id!)).map((b) => b.markdown);
-    const where = d.folderId ? folderName.get(d.folderId) : d.dailyNoteDate ? `daily ${d.dailyNoteDate}` : d.location ?? 'unsorted';
+    const where = d.folderId ? folderName.get(d.folderId) : d.dailyNoteDate ? `daily ${d.dailyNoteDate}` : (d.location ?? 'unsorted');
     out.push(`${d.title} @ ${where}: ${blocks.join(' | ')}`);
   }
   return [...out, ...[...folderName.values()].map((n) => `folder ${n}`)].sort();
@@ -58,7 +59,8 @@ describe('kill -9 in the middle of a push', () => {
         w.session.close();
         applyLocal(w, EDITS);
         await fetch(`${w.space.server.adminUrl}/faults`, {
-          method: 'POST', headers: { 'content-type': 'application/json' },
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
           // Every writing request is slowed, so the kill lands while the push is under way.
           body: JSON.stringify(['POST', 'PUT', 'DELETE'].map((method) => ({ kind: 'delay', delayMs: 150, count: 1000, match: { method } }))),
         });

@@ -32,10 +32,21 @@ it('plan lists the requests the next cycle sends, in the same order, and changes
   const plan = await cli('plan', '--json');
   expect(plan.stderr).toBe('');
   expect(plan.code).toBe(0);
-  const planned = (JSON.parse(plan.stdout) as { push: { requests: Array<{ method: string; path: string }> } }).push.requests.map((r) => `${r.method} ${r.path}`);
+  const planned = (JSON.parse(plan.stdout) as { push: { requests: Array<{ method: string; path: string }> } }).push.requests.map(
+    (r) => `${r.method} ${r.path}`,
+  );
   expect(await writesOf(w.space)).toEqual([]);
   expect([...readTree(w.root)].map(([p, v]) => [p, v.text])).toEqual([...before].map(([p, v]) => [p, v.text]));
-  expect(planned).toEqual(['POST /folders', 'POST /documents', 'POST /documents', 'PUT /documents/move', 'PUT /blocks', 'POST /blocks', 'POST /blocks', 'DELETE /documents']);
+  expect(planned).toEqual([
+    'POST /folders',
+    'POST /documents',
+    'POST /documents',
+    'PUT /documents/move',
+    'PUT /blocks',
+    'POST /blocks',
+    'POST /blocks',
+    'DELETE /documents',
+  ]);
 
   const dry = await cli('sync', '--dry-run');
   expect(dry.code).toBe(0);
@@ -52,8 +63,14 @@ it('plan lists the requests the next cycle sends, in the same order, and changes
 });
 
 interface PulledPlan {
-  createFolders: string[]; moveFolders: Array<{ from: string; to: string }>; create: string[]; update: string[];
-  move: Array<{ from: string; to: string }>; purge: string[]; keep: unknown[]; blocked: unknown[];
+  createFolders: string[];
+  moveFolders: Array<{ from: string; to: string }>;
+  create: string[];
+  update: string[];
+  move: Array<{ from: string; to: string }>;
+  purge: string[];
+  keep: unknown[];
+  blocked: unknown[];
 }
 
 /** The tree the pull's plan promises: folders renamed with what is inside, files moved, new files, updated ones. */
@@ -84,8 +101,13 @@ it('plan lists what the pull of the next cycle writes, moves and updates, and th
   expect(plan.code).toBe(0);
   const pull = (JSON.parse(plan.stdout) as { pull: PulledPlan }).pull;
   expect(pull).toMatchObject({
-    create: ['Unsorted/Fresh.md'], update: ['Projects/Plan.md'], move: [{ from: 'Unsorted/Ideas.md', to: 'Home/Ideas.md' }],
-    moveFolders: [{ from: 'Projects/Sub', to: 'Home/Sub' }], purge: [], keep: [], blocked: [],
+    create: ['Unsorted/Fresh.md'],
+    update: ['Projects/Plan.md'],
+    move: [{ from: 'Unsorted/Ideas.md', to: 'Home/Ideas.md' }],
+    moveFolders: [{ from: 'Projects/Sub', to: 'Home/Sub' }],
+    purge: [],
+    keep: [],
+    blocked: [],
   });
 
   const run = await cli('sync', '--once');
@@ -95,7 +117,10 @@ it('plan lists what the pull of the next cycle writes, moves and updates, and th
   const promised = treeAfter(before, pull);
   expect([...after.keys()].sort()).toEqual(promised.paths);
   // Every file the plan did not name for an update holds what it held (wherever it moved to).
-  const updated = [...after].filter(([p, text]) => before.has(p) && before.get(p) !== text).map(([p]) => p).sort();
+  const updated = [...after]
+    .filter(([p, text]) => before.has(p) && before.get(p) !== text)
+    .map(([p]) => p)
+    .sort();
   expect(updated).toEqual(promised.updated);
   expect(after.get('Home/Ideas.md')).toBe(before.get('Unsorted/Ideas.md'));
   expect(after.get('Home/Sub/Deep.md')).toBe(before.get('Projects/Sub/Deep.md'));

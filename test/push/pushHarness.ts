@@ -23,13 +23,39 @@ export const scenarioSpace: SpaceFixture = {
     { id: 'F-HOME', name: 'Home', createdAt: '2026-01-03T00:00:00Z' },
   ],
   documents: [
-    { id: 'D-NOTE', title: 'Note', createdAt: '2026-09-01T08:00:00Z', content: [{ id: 'N1', markdown: 'first paragraph' }, { id: 'N2', markdown: 'second paragraph' }, { id: 'N3', markdown: 'third paragraph' }] },
     {
-      id: 'D-PLAN', title: 'Plan', folderId: 'F-PROJ', createdAt: '2026-09-01T09:00:00Z',
-      content: [{ id: 'P1', markdown: '# Plan' }, { id: 'P2', markdown: '- one' }, { id: 'P3', markdown: '- two' }, { id: 'P4', markdown: 'closing words' }],
+      id: 'D-NOTE',
+      title: 'Note',
+      createdAt: '2026-09-01T08:00:00Z',
+      content: [
+        { id: 'N1', markdown: 'first paragraph' },
+        { id: 'N2', markdown: 'second paragraph' },
+        { id: 'N3', markdown: 'third paragraph' },
+      ],
+    },
+    {
+      id: 'D-PLAN',
+      title: 'Plan',
+      folderId: 'F-PROJ',
+      createdAt: '2026-09-01T09:00:00Z',
+      content: [
+        { id: 'P1', markdown: '# Plan' },
+        { id: 'P2', markdown: '- one' },
+        { id: 'P3', markdown: '- two' },
+        { id: 'P4', markdown: 'closing words' },
+      ],
     },
     { id: 'D-DEEP', title: 'Deep', folderId: 'F-SUB', createdAt: '2026-09-01T10:00:00Z', content: [{ id: 'S1', markdown: 'deep text' }] },
-    { id: 'D-CHORE', title: 'Chores', folderId: 'F-HOME', createdAt: '2026-09-01T11:00:00Z', content: [{ id: 'C1', markdown: '- [ ] dishes' }, { id: 'C2', markdown: '- [ ] laundry' }] },
+    {
+      id: 'D-CHORE',
+      title: 'Chores',
+      folderId: 'F-HOME',
+      createdAt: '2026-09-01T11:00:00Z',
+      content: [
+        { id: 'C1', markdown: '- [ ] dishes' },
+        { id: 'C2', markdown: '- [ ] laundry' },
+      ],
+    },
     { id: 'D-IDEA', title: 'Ideas', createdAt: '2026-09-01T12:00:00Z', content: [{ id: 'I1', markdown: 'an idea' }] },
     { id: 'D-DAY', title: '', dailyNoteDate: '2026-09-04', createdAt: '2026-09-04T06:00:00Z', content: [{ id: 'Y1', markdown: 'yesterday' }] },
   ],
@@ -43,7 +69,11 @@ export type LocalStep =
   | { mkdir: string }
   | { rmdir: string };
 
-export interface RemoteStep { method: string; path: string; body?: unknown }
+export interface RemoteStep {
+  method: string;
+  path: string;
+  body?: unknown;
+}
 
 export interface Scenario {
   name: string;
@@ -88,7 +118,9 @@ export async function openWorld(fixture: SpaceFixture = scenarioSpace): Promise<
   const session = await openSession(root, space);
   await runPull(session.ctx);
   return {
-    space, root, session,
+    space,
+    root,
+    session,
     file: (p) => path.join(root, p),
     read: (p) => fs.readFileSync(path.join(root, p), 'utf8'),
   };
@@ -146,7 +178,10 @@ export async function expectConverged(w: World): Promise<void> {
     const p = byId.get(d.id)!;
     const remote = await remoteBlocks(w.space, d.id);
     const local = flatten(segmentFile(w.read(p)).segments);
-    expect(local.map((s) => s.markdown), `blocks of ${p}`).toHaveLength(remote.length);
+    expect(
+      local.map((s) => s.markdown),
+      `blocks of ${p}`,
+    ).toHaveLength(remote.length);
     remote.forEach((r, i) => expect(sameContent(r.type, local[i]!.markdown, r.markdown, markdownEquals), `block ${i} of ${p}`).toBe(true));
     const texts = remote.filter((r) => r.markdown !== '' && r.kind === 'block').map((r) => r.markdown);
     expect(new Set(texts).size, `a block twice in ${p}`).toBe(texts.length);
@@ -188,19 +223,22 @@ export async function runScenario(s: Scenario): Promise<void> {
     if (s.placed) {
       const folders = (await w.space.call('GET', '/folders')).items as Array<{ id: string; name: string; folders?: unknown[] }>;
       const names = new Map<string, string>();
-      const walk = (list: Array<{ id: string; name: string; folders?: unknown[] }>) => list.forEach((f) => {
-        names.set(f.id, f.name);
-        walk((f.folders ?? []) as typeof list);
-      });
+      const walk = (list: Array<{ id: string; name: string; folders?: unknown[] }>) =>
+        list.forEach((f) => {
+          names.set(f.id, f.name);
+          walk((f.folders ?? []) as typeof list);
+        });
       walk(folders);
       for (const [id, where] of Object.entries(s.placed)) {
         const found: string[] = [];
         for (const loc of ['unsorted', 'templates', 'trash']) {
-          if (((await w.space.call('GET', '/documents', undefined, { location: loc })).items as Array<{ id: string }>).some((d) => d.id === id)) found.push(loc);
+          if (((await w.space.call('GET', '/documents', undefined, { location: loc })).items as Array<{ id: string }>).some((d) => d.id === id))
+            found.push(loc);
         }
         for (const [fid, name] of names) {
           if (['unsorted', 'templates', 'trash'].includes(fid)) continue;
-          if (((await w.space.call('GET', '/documents', undefined, { folderId: fid })).items as Array<{ id: string }>).some((d) => d.id === id)) found.push(name);
+          if (((await w.space.call('GET', '/documents', undefined, { folderId: fid })).items as Array<{ id: string }>).some((d) => d.id === id))
+            found.push(name);
         }
         expect(found, `where ${id} is`).toContain(where);
       }
@@ -209,7 +247,10 @@ export async function runScenario(s: Scenario): Promise<void> {
     expect(copies.length, 'conflict copies').toBe(s.conflicts ?? 0);
     expect(w.session.journal.listConflicts().length).toBe(s.conflicts ?? 0);
     for (const id of s.keptIds ?? []) {
-      const found = await w.space.call('GET', '/blocks', undefined, { id, maxDepth: '0' }).then(() => true, () => false);
+      const found = await w.space.call('GET', '/blocks', undefined, { id, maxDepth: '0' }).then(
+        () => true,
+        () => false,
+      );
       expect(found, `block ${id} kept`).toBe(true);
     }
     if (s.problems) {

@@ -9,7 +9,18 @@ import { remoteBlocks, runScenario, type Scenario } from './pushHarness.js';
 const traps: SpaceFixture = {
   version: 1,
   space: { id: 'S-TRAPS', name: 'Traps', timezone: 'UTC' },
-  documents: [{ id: 'D-T', title: 'Traps', content: [{ id: 'T1', markdown: 'some *em* here' }, { id: 'T2', markdown: 'a <highlight color="yellow">mark</highlight>' }, { id: 'T3', markdown: '---' }, { id: 'T4', markdown: 'trailing  ' }] }],
+  documents: [
+    {
+      id: 'D-T',
+      title: 'Traps',
+      content: [
+        { id: 'T1', markdown: 'some *em* here' },
+        { id: 'T2', markdown: 'a <highlight color="yellow">mark</highlight>' },
+        { id: 'T3', markdown: '---' },
+        { id: 'T4', markdown: 'trailing  ' },
+      ],
+    },
+  ],
 };
 const TRAPS_TEXT = '---\r\nid: D-T\r\n---\r\nsome _em_ here\r\n\r\na ==mark==\r\n\r\n---\r\n\r\ntrailing  ';
 
@@ -60,7 +71,10 @@ const scenarios: Scenario[] = [
   },
   {
     name: '2. a file moved into Trash/ deletes its document; its edit is sent first',
-    local: [{ move: 'Unsorted/Ideas.md', to: 'Trash/Ideas.md' }, { edit: 'Trash/Ideas.md', from: 'an idea', to: 'an old idea' }],
+    local: [
+      { move: 'Unsorted/Ideas.md', to: 'Trash/Ideas.md' },
+      { edit: 'Trash/Ideas.md', from: 'an idea', to: 'an old idea' },
+    ],
     writes: ['PUT /blocks', 'DELETE /documents'],
     placed: { 'D-IDEA': 'trash' },
     documents: { 'D-IDEA': ['an old idea'] },

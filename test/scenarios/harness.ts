@@ -74,7 +74,16 @@ export type Step =
   | { do: 'wait'; for: 'files'; count: number }
   | { do: 'wait'; for: 'text'; path: string; contains: string }
   | { do: 'wait'; for: 'remoteText'; doc: string; contains: string }
-  | { do: 'expect'; since?: string; writes?: string[]; writesUnordered?: string[]; blocksCharged?: Record<string, number[]>; noTornFiles?: boolean; state?: EndState; treeSame?: string };
+  | {
+      do: 'expect';
+      since?: string;
+      writes?: string[];
+      writesUnordered?: string[];
+      blocksCharged?: Record<string, number[]>;
+      noTornFiles?: boolean;
+      state?: EndState;
+      treeSame?: string;
+    };
 
 export interface ScenarioSteps {
   limits?: 'spec' | 'off';
@@ -168,7 +177,8 @@ export function loadScenario(dir: string): Scenario {
 
 /** The scenario folders run by the harness, in order (`NN-name`; 24-chaos is run by test/chaos/). */
 export function scenarioDirs(): string[] {
-  return fs.readdirSync(SCENARIOS_DIR, { withFileTypes: true })
+  return fs
+    .readdirSync(SCENARIOS_DIR, { withFileTypes: true })
     .filter((e) => e.isDirectory() && /^\d\d[a-z]?-/.test(e.name) && fs.existsSync(path.join(SCENARIOS_DIR, e.name, 'steps.json')))
     .map((e) => path.join(SCENARIOS_DIR, e.name))
     .sort();
@@ -252,7 +262,8 @@ export function editorSave(w: World, rel: string, text: string, editor: EditorSt
       fs.unlinkSync(path.join(dir, `.#${name}`));
       fs.unlinkSync(`${file}~`);
       return;
-    case 'atomic': { // write-file-atomic: a dot-file beside it, renamed over
+    case 'atomic': {
+      // write-file-atomic: a dot-file beside it, renamed over
       const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
       fs.writeFileSync(tmp, text);
       fs.renameSync(tmp, file);
@@ -288,10 +299,11 @@ async function checkNoTornFiles(w: World): Promise<void> {
 
 function folderNames(s: SpaceFixture): Map<string, string> {
   const out = new Map<string, string>();
-  const walk = (list: readonly FixtureFolder[] | undefined) => list?.forEach((f) => {
-    out.set(f.id!, f.name);
-    walk(f.folders);
-  });
+  const walk = (list: readonly FixtureFolder[] | undefined) =>
+    list?.forEach((f) => {
+      out.set(f.id!, f.name);
+      walk(f.folders);
+    });
   walk(s.folders);
   return out;
 }
@@ -330,7 +342,8 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
   for (const [p, want] of Object.entries(e.bytes ?? {})) {
     if (!w.exists(p)) fail(`${p} does not exist`);
     const got = fs.readFileSync(w.file(p)).toString('hex');
-    if (typeof want === 'string' ? got !== hex(want) : !got.startsWith(hex(want.prefix))) fail(`${p} holds the bytes ${got}, expected ${typeof want === 'string' ? hex(want) : `${hex(want.prefix)}…`}`);
+    if (typeof want === 'string' ? got !== hex(want) : !got.startsWith(hex(want.prefix)))
+      fail(`${p} holds the bytes ${got}, expected ${typeof want === 'string' ? hex(want) : `${hex(want.prefix)}…`}`);
   }
   for (const [p, want] of Object.entries(e.versions ?? {})) {
     const dir = path.join(w.root, '.spacesync', 'versions', ...p.split('/'));
@@ -340,7 +353,8 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     const newest = newestName ? unpackVersion(newestName, fs.readFileSync(path.join(dir, newestName))) : '';
     for (const c of asList(want.newestContains)) if (!newest.includes(c)) fail(`the newest version of ${p} does not contain ${JSON.stringify(c)}:\n${newest}`);
   }
-  if (e.fileList && !same(w.mdFiles(), [...e.fileList].sort())) fail(`the document files are ${JSON.stringify(w.mdFiles())}, expected ${JSON.stringify([...e.fileList].sort())}`);
+  if (e.fileList && !same(w.mdFiles(), [...e.fileList].sort()))
+    fail(`the document files are ${JSON.stringify(w.mdFiles())}, expected ${JSON.stringify([...e.fileList].sort())}`);
   for (const [p, want] of Object.entries(e.dirs ?? {})) {
     const is = fs.existsSync(w.file(p)) && fs.statSync(w.file(p)).isDirectory();
     if (is !== want) fail(`${p} should ${want ? '' : 'not '}be a directory`);
@@ -375,7 +389,8 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
     if (want.blocks || want.blockCount !== undefined) {
       const got = await remoteMarkdown(w, d.id!);
       if (want.blocks && !same(got, want.blocks)) fail(`${JSON.stringify(title)} holds ${JSON.stringify(got)}, expected ${JSON.stringify(want.blocks)}`);
-      if (want.blockCount !== undefined && got.length !== want.blockCount) fail(`${JSON.stringify(title)} holds ${got.length} blocks, expected ${want.blockCount}`);
+      if (want.blockCount !== undefined && got.length !== want.blockCount)
+        fail(`${JSON.stringify(title)} holds ${got.length} blocks, expected ${want.blockCount}`);
     }
   }
   if (e.folders) {
@@ -397,7 +412,8 @@ export async function checkState(w: World, e: EndState, log: readonly LoggedRequ
   const client = w.withoutHarness(log);
   if (e.writes) {
     const got = writesOf(client).sort();
-    if (!same(got, [...e.writes].sort())) fail(`the scenario's writing requests were ${JSON.stringify(writesOf(client))}, expected (any order) ${JSON.stringify(e.writes)}`);
+    if (!same(got, [...e.writes].sort()))
+      fail(`the scenario's writing requests were ${JSON.stringify(writesOf(client))}, expected (any order) ${JSON.stringify(e.writes)}`);
   }
   for (const [kind, n] of Object.entries(e.requests ?? {})) {
     const got = client.filter((r) => `${r.method} ${r.path}` === kind).length;
@@ -499,7 +515,13 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
         const fd = fs.openSync(w.file(step.path), 'w');
         try {
           for (let k = 0; k < paragraphs.length; k += per) {
-            fs.writeSync(fd, paragraphs.slice(k, k + per).map((p) => `${p}\n\n`).join(''));
+            fs.writeSync(
+              fd,
+              paragraphs
+                .slice(k, k + per)
+                .map((p) => `${p}\n\n`)
+                .join(''),
+            );
             await sleep(step.pauseMs ?? 20);
           }
         } finally {
@@ -622,7 +644,12 @@ async function waitFor(w: World, step: Extract<Step, { do: 'wait' }>, marks: Map
       return;
     case 'writes': {
       const from = step.since === undefined ? 0 : (marks.get(step.since) ?? 0);
-      await w.until(`${step.count} writing request(s)`, async () => writesOf(w.withoutHarness((await w.requests()).slice(from))).length >= step.count, 20_000, 10);
+      await w.until(
+        `${step.count} writing request(s)`,
+        async () => writesOf(w.withoutHarness((await w.requests()).slice(from))).length >= step.count,
+        20_000,
+        10,
+      );
       return;
     }
     case 'faultsTaken':
@@ -636,10 +663,15 @@ async function waitFor(w: World, step: Extract<Step, { do: 'wait' }>, marks: Map
       return;
     case 'remoteText': {
       const want = normalizeLine(step.contains);
-      await w.until(`document ${step.doc} to contain ${JSON.stringify(step.contains)}`, async () => {
-        const d = (await w.snapshot()).documents?.find((x) => x.id === step.doc);
-        return !!d && fixtureBlocks(d.content).some((b) => normalizeLine(b.body ?? b.markdown ?? '').includes(want));
-      }, 20_000, 50);
+      await w.until(
+        `document ${step.doc} to contain ${JSON.stringify(step.contains)}`,
+        async () => {
+          const d = (await w.snapshot()).documents?.find((x) => x.id === step.doc);
+          return !!d && fixtureBlocks(d.content).some((b) => normalizeLine(b.body ?? b.markdown ?? '').includes(want));
+        },
+        20_000,
+        50,
+      );
     }
   }
 }

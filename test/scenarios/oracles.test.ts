@@ -16,7 +16,16 @@ afterEach(async () => {
   await w.close();
 });
 
-const req = (t: number, over: Partial<LoggedRequest> = {}): LoggedRequest => ({ t, receivedAt: t, method: 'GET', path: '/documents', query: {}, status: 200, blocksCharged: 0, ...over });
+const req = (t: number, over: Partial<LoggedRequest> = {}): LoggedRequest => ({
+  t,
+  receivedAt: t,
+  method: 'GET',
+  path: '/documents',
+  query: {},
+  status: 200,
+  blocksCharged: 0,
+  ...over,
+});
 
 describe('the oracles report what they exist for', () => {
   it('hold on a mirror just pulled', async () => {
@@ -58,7 +67,7 @@ describe('the oracles report what they exist for', () => {
     expect(checkBudget(w, [req(t0 + 100, { status: 429 }), req(t0 + 650, { receivedAt: t0 + 60 })])).toEqual([]);
   });
 
-  it('O5 and O6: a block changed behind the sync\'s back', async () => {
+  it("O5 and O6: a block changed behind the sync's back", async () => {
     await w.admin('POST', '/limits', { mode: 'off' });
     await w.api('PUT', '/blocks', { blocks: [{ id: 'N3', markdown: 'changed where nobody looked' }] });
     const final = await w.snapshot();
@@ -83,7 +92,7 @@ describe('the oracles report what they exist for', () => {
     expect(checkNothingLost(w, [req(990, { method: 'PUT', path: '/blocks', receivedAt: 900 })])).toEqual(lost);
   });
 
-  it('O1: so is one overwritten by a write sent soon after the sync\'s last listing, which did not show it yet', async () => {
+  it("O1: so is one overwritten by a write sent soon after the sync's last listing, which did not show it yet", async () => {
     w.ledger.record(['an edit in the app'], 'remote PUT /blocks', { from: 1_000, to: 1_010 });
     const listing = (t: number) => req(t, { method: 'GET', path: '/documents', query: { fetchMetadata: 'true' }, receivedAt: t - 5 });
     const put = (at: number) => req(at + 5, { method: 'PUT', path: '/blocks', receivedAt: at });

@@ -94,7 +94,9 @@ export async function checkConvergence(w: World, o: OracleOptions = {}): Promise
     const local = flatten(segmentFile(w.read(p)).segments);
     if ((o.heldBack ?? []).includes(p)) continue;
     if (local.length !== remote.length) {
-      failures.push(`${p}: ${local.length} blocks in the file, ${remote.length} in the space\n  file:  ${JSON.stringify(local.map((s) => s.markdown))}\n  space: ${JSON.stringify(remote.map((r) => r.markdown))}`);
+      failures.push(
+        `${p}: ${local.length} blocks in the file, ${remote.length} in the space\n  file:  ${JSON.stringify(local.map((s) => s.markdown))}\n  space: ${JSON.stringify(remote.map((r) => r.markdown))}`,
+      );
       continue;
     }
     remote.forEach((r, i) => {
@@ -170,7 +172,10 @@ function slidingMax(times: readonly { t: number; weight: number }[], windowMs: n
  */
 export function checkBudget(w: World, log: readonly LoggedRequest[]): string[] {
   const failures: string[] = [];
-  const client = w.withoutHarness(log).slice().sort((a, b) => a.t - b.t);
+  const client = w
+    .withoutHarness(log)
+    .slice()
+    .sort((a, b) => a.t - b.t);
   const scale = w.limits === 'spec' ? w.limitScale : undefined;
   if (scale !== undefined) {
     w.segments.forEach((seg, i) => {
@@ -181,12 +186,18 @@ export function checkBudget(w: World, log: readonly LoggedRequest[]): string[] {
       const slack = prev && prev.killed && prev.end !== undefined && seg.start - prev.end < SPACE_WINDOW * scale ? IN_FLIGHT : 0;
       const one = reqs.map((r) => ({ t: r.t, weight: 1 }));
       const space = slidingMax(one, SPACE_WINDOW * scale);
-      if (space.max > SPACE_LIMIT + slack) failures.push(`${seg.name}: ${space.max} requests within ${SPACE_WINDOW * scale} ms (limit ${SPACE_LIMIT}), at t=${space.at}`);
+      if (space.max > SPACE_LIMIT + slack)
+        failures.push(`${seg.name}: ${space.max} requests within ${SPACE_WINDOW * scale} ms (limit ${SPACE_LIMIT}), at t=${space.at}`);
       const address = slidingMax(one, ADDRESS_WINDOW * scale);
-      if (address.max > ADDRESS_LIMIT + slack) failures.push(`${seg.name}: ${address.max} requests within ${ADDRESS_WINDOW * scale} ms (limit ${ADDRESS_LIMIT}), at t=${address.at}`);
-      const blocks = slidingMax(reqs.filter((r) => r.status !== 429).map((r) => ({ t: r.t, weight: r.blocksCharged })), SPACE_WINDOW * scale);
+      if (address.max > ADDRESS_LIMIT + slack)
+        failures.push(`${seg.name}: ${address.max} requests within ${ADDRESS_WINDOW * scale} ms (limit ${ADDRESS_LIMIT}), at t=${address.at}`);
+      const blocks = slidingMax(
+        reqs.filter((r) => r.status !== 429).map((r) => ({ t: r.t, weight: r.blocksCharged })),
+        SPACE_WINDOW * scale,
+      );
       const biggest = Math.max(0, ...reqs.map((r) => r.blocksCharged));
-      if (blocks.max > BLOCK_LIMIT && blocks.max > biggest) failures.push(`${seg.name}: ${blocks.max} blocks within ${SPACE_WINDOW * scale} ms (limit ${BLOCK_LIMIT}), at t=${blocks.at}`);
+      if (blocks.max > BLOCK_LIMIT && blocks.max > biggest)
+        failures.push(`${seg.name}: ${blocks.max} blocks within ${SPACE_WINDOW * scale} ms (limit ${BLOCK_LIMIT}), at t=${blocks.at}`);
     });
   }
   const injected429 = w.faults.filter((f) => f.spec.kind === '429').reduce((s, f) => s + (f.used ?? 0), 0);
@@ -209,9 +220,17 @@ export function checkBudget(w: World, log: readonly LoggedRequest[]): string[] {
     if (candidates.length === 0 || candidates.some((f) => f.spec.retryAfter === null)) continue;
     const floorMs = Math.min(...candidates.map((f) => (f.spec.retryAfter ?? 1) * 1000));
     const seg = w.segments.find((s) => r.t >= s.start && r.t <= (s.end ?? Number.POSITIVE_INFINITY));
-    const early = client.filter((q) => q !== r && q.receivedAt > r.t + 100 && q.receivedAt < r.t + floorMs - 30
-      && (!seg || (q.t >= seg.start && q.t <= (seg.end ?? Number.POSITIVE_INFINITY))));
-    if (early.length > 0) failures.push(`Retry-After ${floorMs} ms after the 429 of ${r.method} ${r.path} at t=${r.t} not honoured: ${early.map((q) => `${q.method} ${q.path} at +${q.receivedAt - r.t} ms`).join(', ')}`);
+    const early = client.filter(
+      (q) =>
+        q !== r &&
+        q.receivedAt > r.t + 100 &&
+        q.receivedAt < r.t + floorMs - 30 &&
+        (!seg || (q.t >= seg.start && q.t <= (seg.end ?? Number.POSITIVE_INFINITY))),
+    );
+    if (early.length > 0)
+      failures.push(
+        `Retry-After ${floorMs} ms after the 429 of ${r.method} ${r.path} at t=${r.t} not honoured: ${early.map((q) => `${q.method} ${q.path} at +${q.receivedAt - r.t} ms`).join(', ')}`,
+      );
   }
   return failures;
 }
@@ -248,7 +267,8 @@ export function checkIdentity(w: World, final: SpaceFixture, o: OracleOptions = 
     const now = after.get(id);
     if (!now) failures.push(`block ${id} (${JSON.stringify(text)}) of ${docId}, which nobody touched, is gone`);
     else if (now.docId !== docId) failures.push(`block ${id}, which nobody touched, moved from ${docId} to ${now.docId}`);
-    else if (textOf(now.block) !== text) failures.push(`block ${id}, which nobody touched, changed: ${JSON.stringify(text)} → ${JSON.stringify(textOf(now.block))}`);
+    else if (textOf(now.block) !== text)
+      failures.push(`block ${id}, which nobody touched, changed: ${JSON.stringify(text)} → ${JSON.stringify(textOf(now.block))}`);
   }
   return failures;
 }
@@ -302,12 +322,22 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
       }
       const remote = flattenRemote((await getJson(w, '/blocks', { id: rec.id })) as Block);
       const base = journal.getBaseBlocks(rec.id);
-      const same = base.length === remote.length && base.every((b, i) => {
-        const r = remote[i]!;
-        return b.id === r.id && b.parentId === r.parentId && b.position === r.position && b.kind === r.kind && sameContent(r.type, b.markdown, r.markdown, markdownEquals);
-      });
+      const same =
+        base.length === remote.length &&
+        base.every((b, i) => {
+          const r = remote[i]!;
+          return (
+            b.id === r.id &&
+            b.parentId === r.parentId &&
+            b.position === r.position &&
+            b.kind === r.kind &&
+            sameContent(r.type, b.markdown, r.markdown, markdownEquals)
+          );
+        });
       if (!same) {
-        failures.push(`${rec.path}: the journal's base is not the space's blocks\n  base:  ${JSON.stringify(base.map((b) => [b.id, b.markdown]))}\n  space: ${JSON.stringify(remote.map((r) => [r.id, r.markdown]))}`);
+        failures.push(
+          `${rec.path}: the journal's base is not the space's blocks\n  base:  ${JSON.stringify(base.map((b) => [b.id, b.markdown]))}\n  space: ${JSON.stringify(remote.map((r) => [r.id, r.markdown]))}`,
+        );
       }
     }
     const folders = folderParents(final);
@@ -315,7 +345,8 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
     for (const f of jf) {
       const s = folders.get(f.id);
       if (!s) failures.push(`the journal knows folder ${f.id} (${f.path}), which the space does not have`);
-      else if (s.name !== f.name || s.parentId !== f.parentId) failures.push(`folder ${f.id}: the journal has ${f.name} under ${f.parentId}, the space ${s.name} under ${s.parentId}`);
+      else if (s.name !== f.name || s.parentId !== f.parentId)
+        failures.push(`folder ${f.id}: the journal has ${f.name} under ${f.parentId}, the space ${s.name} under ${s.parentId}`);
       if (!fs.existsSync(w.file(f.path))) failures.push(`folder ${f.id}: its directory ${f.path} is missing`);
     }
     const jfIds = new Set(jf.map((f) => f.id));
@@ -342,13 +373,19 @@ export function checkNothingLost(w: World, log: readonly LoggedRequest[] = []): 
   const hay = w.haystack();
   const writes = log.filter((r) => OVERWRITING.has(`${r.method} ${r.path}`));
   const looks = log.filter((r) => r.method === 'GET' && r.path === '/documents' && r.query.fetchMetadata === 'true' && r.status === 200);
-  const lastLook = (write: LoggedRequest) => looks.filter((l) => l.t <= write.receivedAt).reduce<LoggedRequest | undefined>((a, l) => (a && a.t >= l.t ? a : l), undefined);
-  const raced = (e: Entry) => e.window !== undefined && writes.some((r) => {
-    if (r.receivedAt <= e.window!.to && r.t >= e.window!.from) return true; // on its way
-    const look = lastLook(r);
-    return look !== undefined && r.receivedAt - look.t <= RECHECK_AFTER_MS && e.window!.to >= look.receivedAt && e.window!.from <= r.receivedAt;
-  });
-  return w.ledger.missing(hay).filter((e) => !raced(e)).map((e) => `lost: ${JSON.stringify(e.line)} (written by ${e.origin})`);
+  const lastLook = (write: LoggedRequest) =>
+    looks.filter((l) => l.t <= write.receivedAt).reduce<LoggedRequest | undefined>((a, l) => (a && a.t >= l.t ? a : l), undefined);
+  const raced = (e: Entry) =>
+    e.window !== undefined &&
+    writes.some((r) => {
+      if (r.receivedAt <= e.window!.to && r.t >= e.window!.from) return true; // on its way
+      const look = lastLook(r);
+      return look !== undefined && r.receivedAt - look.t <= RECHECK_AFTER_MS && e.window!.to >= look.receivedAt && e.window!.from <= r.receivedAt;
+    });
+  return w.ledger
+    .missing(hay)
+    .filter((e) => !raced(e))
+    .map((e) => `lost: ${JSON.stringify(e.line)} (written by ${e.origin})`);
 }
 
 export interface OracleResults {

@@ -15,7 +15,10 @@ describe('acceptance scenarios', () => {
     // A scenario that shows an open bug must fail, and in the way the bug explains; once the bug is
     // fixed it passes, this test fails, and the marker comes off.
     it(`${name} (open bug: ${knownBug})`, async () => {
-      const error = await runScenario(dir).then(() => undefined, (e: unknown) => e as Error);
+      const error = await runScenario(dir).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
       if (!error) throw new Error(`${name} passes: the open bug looks fixed; remove knownBug from its expect.json`);
       expect(error.message).toMatch(new RegExp(knownBugFails ?? '.'));
     }, 120_000);

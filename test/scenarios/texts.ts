@@ -65,7 +65,10 @@ export class TextLedger {
   change(before: string | null, after: string | null, origin: string): void {
     const b = new Set(before === null ? [] : textLines(before));
     const a = new Set(after === null ? [] : textLines(after));
-    this.record([...a].filter((l) => !b.has(l)), origin);
+    this.record(
+      [...a].filter((l) => !b.has(l)),
+      origin,
+    );
     this.retire([...b].filter((l) => !a.has(l)));
   }
 

@@ -123,7 +123,10 @@ export class World {
     w.writeConfig();
     w.initial = await w.snapshot();
     for (const d of w.initial.documents ?? []) {
-      w.ledger.record(fixtureBlocks(d.content).flatMap((b) => markdownLines(b.body ?? b.markdown ?? '')), `the starting space: ${d.title || d.id}`);
+      w.ledger.record(
+        fixtureBlocks(d.content).flatMap((b) => markdownLines(b.body ?? b.markdown ?? '')),
+        `the starting space: ${d.title || d.id}`,
+      );
     }
     w.note(`server ${server.origin} (limits ${limits}${limits === 'spec' ? ` × ${limitScale}` : ''}), mirror ${root}`);
     if ((o.initialSync ?? 'inProcess') === 'inProcess') await w.initialPull();
@@ -259,8 +262,7 @@ export class World {
           if (e.name === '.spacesync' && abs === this.root) {
             walk(path.join(p, 'purged'));
             walk(path.join(p, 'versions'));
-          }
-          else if (!e.name.startsWith('.')) walk(p);
+          } else if (!e.name.startsWith('.')) walk(p);
         } else if (e.isFile() && e.name.endsWith('.md')) {
           // The name carries the title (a title written in the space is a text too).
           parts.push(normalizeLine(e.name.slice(0, -3)), fs.readFileSync(p, 'utf8').split('\n').map(normalizeLine).join('\n'));
@@ -278,7 +280,9 @@ export class World {
 
   async admin(method: string, p: string, body?: unknown): Promise<any> {
     const r = await fetch(`${this.server.adminUrl}${p}`, {
-      method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();
     if (r.status !== 200) throw new Error(`admin ${method} ${p}: ${r.status} ${text}`);
@@ -324,7 +328,9 @@ export class World {
     let text: string;
     try {
       r = await fetch(`${this.server.baseUrl}${p}${qs}`, {
-        method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       text = await r.text();
     } catch (e) {
@@ -354,7 +360,14 @@ export class World {
       const wanted = new Set(ids);
       // A document's own id names its title (its root block).
       const titles = (before.documents ?? []).filter((d) => wanted.has(d.id!)).map((d) => normalizeLine(d.title));
-      return [...titles, ...(before.documents ?? []).flatMap((d) => fixtureBlocks(d.content)).filter((x) => x.id && wanted.has(x.id)).flatMap((x) => [x, ...fixtureBlocks(x.content)]).flatMap((x) => markdownLines(x.body ?? x.markdown ?? ''))];
+      return [
+        ...titles,
+        ...(before.documents ?? [])
+          .flatMap((d) => fixtureBlocks(d.content))
+          .filter((x) => x.id && wanted.has(x.id))
+          .flatMap((x) => [x, ...fixtureBlocks(x.content)])
+          .flatMap((x) => markdownLines(x.body ?? x.markdown ?? '')),
+      ];
     };
     let retire: string[] = [];
     if (p === '/blocks' && method === 'PUT') {
@@ -442,8 +455,7 @@ export class World {
 
   /** Spawns `spacesync <args>` on this mirror; a `sync` run is one segment of the budget check. */
   spawn(args: readonly string[], name?: string): CliProcess {
-    const full = ['sync', 'plan', 'status', 'conflicts', 'history', 'restore'].includes(args[0] ?? '')
-      ? [...args, '--dir', this.root] : [...args];
+    const full = ['sync', 'plan', 'status', 'conflicts', 'history', 'restore'].includes(args[0] ?? '') ? [...args, '--dir', this.root] : [...args];
     const proc = spawnCli(full);
     this.processes.add(proc);
     live.add(proc);
@@ -490,11 +502,15 @@ export class World {
     void proc.done.then(() => {
       ended = true;
     });
-    await this.until('the daemon to finish its first cycle', () => {
-      if (ended) throw new Error(`the daemon ended before its first cycle: ${JSON.stringify(proc.output())}`);
-      const s = this.journalState('status.daemon') as { pid?: number } | undefined;
-      return s?.pid === pid;
-    }, o.timeoutMs ?? 20_000);
+    await this.until(
+      'the daemon to finish its first cycle',
+      () => {
+        if (ended) throw new Error(`the daemon ended before its first cycle: ${JSON.stringify(proc.output())}`);
+        const s = this.journalState('status.daemon') as { pid?: number } | undefined;
+        return s?.pid === pid;
+      },
+      o.timeoutMs ?? 20_000,
+    );
     return proc;
   }
 
@@ -576,20 +592,25 @@ export class World {
     let writes = -1;
     let lastChange = Date.now();
     let lastChangeServer = Math.max(this.serverNow(), since);
-    await this.until('the daemon to be quiet (two polls with nothing to do)', async () => {
-      const s = this.treeSignature();
-      const log = await this.clientRequests();
-      const w = log.filter((r) => r.method !== 'GET').length;
-      if (s !== sig || w !== writes) {
-        sig = s;
-        writes = w;
-        lastChange = Date.now();
-        lastChangeServer = this.serverNow();
-      }
-      // Only a full cycle lists the folders (a push reads just the documents' listing).
-      const listings = log.filter((r) => r.method === 'GET' && r.path === '/folders' && r.t > lastChangeServer).length;
-      return Date.now() - lastChange >= quietMs && listings >= 2;
-    }, timeoutMs, 50);
+    await this.until(
+      'the daemon to be quiet (two polls with nothing to do)',
+      async () => {
+        const s = this.treeSignature();
+        const log = await this.clientRequests();
+        const w = log.filter((r) => r.method !== 'GET').length;
+        if (s !== sig || w !== writes) {
+          sig = s;
+          writes = w;
+          lastChange = Date.now();
+          lastChangeServer = this.serverNow();
+        }
+        // Only a full cycle lists the folders (a push reads just the documents' listing).
+        const listings = log.filter((r) => r.method === 'GET' && r.path === '/folders' && r.t > lastChangeServer).length;
+        return Date.now() - lastChange >= quietMs && listings >= 2;
+      },
+      timeoutMs,
+      50,
+    );
     this.note('quiet');
   }
 

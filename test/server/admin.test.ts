@@ -51,7 +51,11 @@ describe('admin routes', () => {
     await h.api('POST', '/blocks', { body: { markdown: 'added ==x==\n\n- [x] done', position: { position: 'end', pageId: ids.unsorted } } });
     const snap = (await h.admin('GET', '/snapshot')).body;
     expect(snap.version).toBe(1);
-    expect(snap.documents.find((d: any) => d.id === ids.unsorted).content.map((b: any) => b.body)).toEqual(['hello world', 'added <highlight color="yellow">x</highlight>', 'done']);
+    expect(snap.documents.find((d: any) => d.id === ids.unsorted).content.map((b: any) => b.body)).toEqual([
+      'hello world',
+      'added <highlight color="yellow">x</highlight>',
+      'done',
+    ]);
     await h.reset(snap);
     expect((await h.admin('GET', '/snapshot')).body).toEqual(snap);
   });
@@ -122,7 +126,15 @@ describe('the request log', () => {
     await h.api('GET', '/nope');
     const items = (await h.admin('GET', '/requests')).body.items;
     expect(items).toEqual([
-      { t: Date.parse('2026-09-05T10:00:00Z'), receivedAt: Date.parse('2026-09-05T10:00:00Z'), method: 'GET', path: '/blocks', query: { id: ids.unsorted, maxDepth: '1' }, status: 200, blocksCharged: 2 },
+      {
+        t: Date.parse('2026-09-05T10:00:00Z'),
+        receivedAt: Date.parse('2026-09-05T10:00:00Z'),
+        method: 'GET',
+        path: '/blocks',
+        query: { id: ids.unsorted, maxDepth: '1' },
+        status: 200,
+        blocksCharged: 2,
+      },
       { t: expect.any(Number), receivedAt: expect.any(Number), method: 'GET', path: '/nope', query: {}, status: 404, blocksCharged: 0 },
     ]);
     expect(JSON.stringify(items)).not.toContain('admin-link-1234');

@@ -41,15 +41,26 @@ describe('GET /blocks', () => {
   it('reads any block by id, with its subtree', async () => {
     const r = await read({ id: 'B-PAGE', maxDepth: 1 });
     expect(r.body.content.map((b: any) => b.id)).toEqual(['B-SUB', 'B-DEEPER']);
-    expect((await read({ id: 'B-P' })).body).toEqual({ id: 'B-P', type: 'text', markdown: 'Ship the **sync** engine', font: 'serif', color: '#AA3300', textAlignment: 'center' });
+    expect((await read({ id: 'B-P' })).body).toEqual({
+      id: 'B-P',
+      type: 'text',
+      markdown: 'Ship the **sync** engine',
+      font: 'serif',
+      color: '#AA3300',
+      textAlignment: 'center',
+    });
   });
 
   it('fetchMetadata=true adds metadata to every block', async () => {
     const r = await read({ id: 'B-PAGE', fetchMetadata: true });
     for (const b of flatten(r.body)) {
       expect(b.metadata).toEqual({
-        createdAt: expect.any(String), lastModifiedAt: expect.any(String), createdBy: 'USER-1', lastModifiedBy: 'USER-1',
-        comments: [], clickableLink: expect.stringContaining(`documentId=${ids.roadmap}`),
+        createdAt: expect.any(String),
+        lastModifiedAt: expect.any(String),
+        createdBy: 'USER-1',
+        lastModifiedBy: 'USER-1',
+        comments: [],
+        clickableLink: expect.stringContaining(`documentId=${ids.roadmap}`),
       });
     }
     expect((await read({ id: 'B-PAGE' })).body.metadata).toBeUndefined();
@@ -64,7 +75,9 @@ describe('GET /blocks', () => {
 
   it('Accept: text/markdown renders nested cards with id, textStyle and cardLayout', async () => {
     const r = await read({ id: ids.roadmap }, { accept: 'text/markdown' });
-    expect(r.text).toContain('    <page id="B-CARD" textStyle="card" cardLayout="small">\n      <pageTitle>A card</pageTitle>\n      <content>\n        inside the card\n      </content>\n    </page>');
+    expect(r.text).toContain(
+      '    <page id="B-CARD" textStyle="card" cardLayout="small">\n      <pageTitle>A card</pageTitle>\n      <content>\n        inside the card\n      </content>\n    </page>',
+    );
   });
 
   it('Accept: application/json (or none) is the structured form', async () => {
@@ -99,7 +112,11 @@ describe('GET /blocks', () => {
   it('without id or date: a validation issue list saying so', async () => {
     const r = await read({});
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: 'Validation failed', code: 'VALIDATION_ERROR', details: [{ code: 'custom', message: "Either 'date' or 'id' must be specified." }] });
+    expect(r.body).toEqual({
+      error: 'Validation failed',
+      code: 'VALIDATION_ERROR',
+      details: [{ code: 'custom', message: "Either 'date' or 'id' must be specified." }],
+    });
   });
 
   it('an unknown id is a 404 NOT_FOUND_ERROR', async () => {
@@ -141,7 +158,11 @@ describe('blocks as JSON (live behaviour)', () => {
   it('tasks are "- [ ] ", "- [x] " and "- [-] " with taskInfo', async () => {
     const m = await byId();
     expect(m.get('B-TODO')).toEqual({
-      id: 'B-TODO', type: 'text', markdown: '- [ ] write tests', listStyle: 'task', taskInfo: { state: 'todo', scheduleDate: '2026-09-05', deadlineDate: '2026-09-10' },
+      id: 'B-TODO',
+      type: 'text',
+      markdown: '- [ ] write tests',
+      listStyle: 'task',
+      taskInfo: { state: 'todo', scheduleDate: '2026-09-05', deadlineDate: '2026-09-10' },
     });
     expect(m.get('B-DONE')).toMatchObject({ markdown: '- [x] design', taskInfo: { state: 'done', completedAt: '2026-09-01T10:00:00.000Z' } });
     expect(m.get('B-CANC')).toMatchObject({ markdown: '- [-] dropped idea', taskInfo: { state: 'canceled', canceledAt: expect.any(String) } });
@@ -164,17 +185,30 @@ describe('blocks as JSON (live behaviour)', () => {
   });
 
   it('code is a fenced block with its language; rawCode holds the source', async () => {
-    expect((await byId()).get('B-CODE')).toEqual({ id: 'B-CODE', type: 'code', markdown: '```typescript\nconst a = 1;\n```', language: 'typescript', rawCode: 'const a = 1;' });
+    expect((await byId()).get('B-CODE')).toEqual({
+      id: 'B-CODE',
+      type: 'code',
+      markdown: '```typescript\nconst a = 1;\n```',
+      language: 'typescript',
+      rawCode: 'const a = 1;',
+    });
   });
 
   it('image markdown is ![Image](url), file is [fileName](url), richUrl is [title](url)', async () => {
     const m = await byId();
     expect(m.get('B-IMG').markdown).toBe(`![Image](${m.get('B-IMG').url})`);
     expect(m.get('B-FILE').markdown).toBe(`[pixel.png](${m.get('B-FILE').url})`);
-    expect(m.get('B-RICH')).toEqual({ id: 'B-RICH', type: 'richUrl', markdown: '[Example](https://example.com/)', url: 'https://example.com/', title: 'Example', description: 'An example site' });
+    expect(m.get('B-RICH')).toEqual({
+      id: 'B-RICH',
+      type: 'richUrl',
+      markdown: '[Example](https://example.com/)',
+      url: 'https://example.com/',
+      title: 'Example',
+      description: 'An example site',
+    });
   });
 
-  it('a page or card block\'s markdown is its bare title', async () => {
+  it("a page or card block's markdown is its bare title", async () => {
     const m = await byId();
     expect(m.get('B-PAGE')).toMatchObject({ type: 'page', markdown: 'Sub page' });
     expect(m.get('B-CARD')).toMatchObject({ type: 'page', markdown: 'A card', textStyle: 'card', cardLayout: 'small' });
@@ -250,15 +284,29 @@ describe('key sets and key order of the recorded live responses (docs/server.md)
   });
 
   it('every block read back is accepted again by POST /blocks, an empty nested list item included', async () => {
-    const empty = await h.api('POST', '/blocks', { body: { blocks: [{ type: 'text', markdown: '- parent' }, { type: 'text', markdown: '  - ', listStyle: 'bullet', indentationLevel: 1 }], position: { position: 'end', pageId: ids.unsorted } } });
+    const empty = await h.api('POST', '/blocks', {
+      body: {
+        blocks: [
+          { type: 'text', markdown: '- parent' },
+          { type: 'text', markdown: '  - ', listStyle: 'bullet', indentationLevel: 1 },
+        ],
+        position: { position: 'end', pageId: ids.unsorted },
+      },
+    });
     expect(empty.status).toBe(200);
     const asRead = (await read({ id: empty.body.items[1].id })).body;
     expect(asRead).toEqual({ id: asRead.id, type: 'text', indentationLevel: 1, listStyle: 'bullet', markdown: '  - ' });
     const m = await byId();
-    const copies = [...m.values()].filter((b) => b.id !== ids.roadmap && !['page', 'file', 'richUrl'].includes(b.type) && !b.content).map(({ id: _id, ...rest }) => rest);
-    const r = await h.api('POST', '/blocks', { body: { blocks: [asRead, ...copies].map(({ id: _id, ...rest }: any) => rest), position: { position: 'end', pageId: ids.unsorted } } });
+    const copies = [...m.values()]
+      .filter((b) => b.id !== ids.roadmap && !['page', 'file', 'richUrl'].includes(b.type) && !b.content)
+      .map(({ id: _id, ...rest }) => rest);
+    const r = await h.api('POST', '/blocks', {
+      body: { blocks: [asRead, ...copies].map(({ id: _id, ...rest }: any) => rest), position: { position: 'end', pageId: ids.unsorted } },
+    });
     expect(r.status).toBe(200);
     expect(r.body.items[0]).toMatchObject({ indentationLevel: 1, listStyle: 'bullet', markdown: '  - ' });
-    expect(r.body.items.slice(1).map((b: any) => b.markdown)).toEqual(copies.map((b) => (b.type === 'image' ? expect.stringMatching(/^!\[Image\]\(http/) : b.markdown)));
+    expect(r.body.items.slice(1).map((b: any) => b.markdown)).toEqual(
+      copies.map((b) => (b.type === 'image' ? expect.stringMatching(/^!\[Image\]\(http/) : b.markdown)),
+    );
   });
 });

@@ -15,7 +15,11 @@ describe('GET /blocks/search', () => {
     const hit = r.body.items[0];
     expect(hit.blockId).toBe('B-DEEP');
     expect(hit.markdown).toBe('the deepest sync text');
-    expect(hit.pageBlockPath).toEqual([{ id: ids.roadmap, content: 'Roadmap' }, { id: 'B-PAGE', content: 'Sub page' }, { id: 'B-DEEPER', content: 'Deeper' }]);
+    expect(hit.pageBlockPath).toEqual([
+      { id: ids.roadmap, content: 'Roadmap' },
+      { id: 'B-PAGE', content: 'Sub page' },
+      { id: 'B-DEEPER', content: 'Deeper' },
+    ]);
     expect(hit.beforeBlocks.map((b: any) => b.blockId)).toEqual(['B-CARD', 'B-CARD-C', 'B-PAGE', 'B-SUB', 'B-DEEPER']);
     expect(hit.afterBlocks).toEqual([{ blockId: 'B-LAST', markdown: 'the end' }]);
     expect(hit.block).toBeUndefined();

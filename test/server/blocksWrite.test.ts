@@ -24,17 +24,33 @@ describe('POST /blocks with markdown', () => {
   });
 
   it('keeps plain paragraphs, headings, bold, inline code, links, quotes, code, list items, highlight tags and trailing spaces byte-identical', async () => {
-    const parts = ['# Title', 'plain **bold** and `code` and [a link](https://example.com)', '> a quote', '```js\nlet x;\n```', '<highlight color="blue">tag</highlight>', 'trailing  '];
+    const parts = [
+      '# Title',
+      'plain **bold** and `code` and [a link](https://example.com)',
+      '> a quote',
+      '```js\nlet x;\n```',
+      '<highlight color="blue">tag</highlight>',
+      'trailing  ',
+    ];
     const r = await insert({ markdown: parts.join('\n\n'), position: { position: 'end', pageId: ids.unsorted } });
     expect(r.body.items.map((b: any) => b.markdown)).toEqual(parts.map((p) => p.replace('```js', '```javascript')));
   });
 
   it('nests pages and cards from <page> and <card> wrappers', async () => {
-    const r = await insert({ markdown: '<card cardLayout="large">\n<pageTitle>Card</pageTitle>\n<content>\ninside\n</content>\n</card>', position: { position: 'start', pageId: ids.unsorted } });
-    expect(r.body.items).toEqual([{
-      id: expect.any(String), type: 'page', textStyle: 'card', cardLayout: 'large', markdown: 'Card',
-      content: [{ id: expect.any(String), type: 'text', markdown: 'inside' }],
-    }]);
+    const r = await insert({
+      markdown: '<card cardLayout="large">\n<pageTitle>Card</pageTitle>\n<content>\ninside\n</content>\n</card>',
+      position: { position: 'start', pageId: ids.unsorted },
+    });
+    expect(r.body.items).toEqual([
+      {
+        id: expect.any(String),
+        type: 'page',
+        textStyle: 'card',
+        cardLayout: 'large',
+        markdown: 'Card',
+        content: [{ id: expect.any(String), type: 'text', markdown: 'inside' }],
+      },
+    ]);
   });
 
   it('refuses both or neither of blocks and markdown', async () => {
@@ -72,7 +88,13 @@ describe('POST /blocks with blocks', () => {
 
   it('refuses NUL and other C0 control characters in block text with a 400 naming the field, and keeps tab, LF and CR', async () => {
     const at = { position: 'end', pageId: ids.unsorted };
-    const bad = await insert({ blocks: [{ type: 'text', markdown: 'ok' }, { type: 'text', markdown: 'a\u0000b' }], position: at });
+    const bad = await insert({
+      blocks: [
+        { type: 'text', markdown: 'ok' },
+        { type: 'text', markdown: 'a\u0000b' },
+      ],
+      position: at,
+    });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('"path":["blocks",1,"markdown"]');
     expect(JSON.stringify(bad.body)).toContain('U+0000');
@@ -97,7 +119,10 @@ describe('POST /blocks with blocks', () => {
   });
 
   it('a text block sent with children becomes a page', async () => {
-    const r = await insert({ blocks: [{ type: 'text', markdown: 'Parent', content: [{ type: 'text', markdown: 'kid' }] }], position: { position: 'end', pageId: ids.unsorted } });
+    const r = await insert({
+      blocks: [{ type: 'text', markdown: 'Parent', content: [{ type: 'text', markdown: 'kid' }] }],
+      position: { position: 'end', pageId: ids.unsorted },
+    });
     expect(r.body.items[0]).toMatchObject({ type: 'page', markdown: 'Parent', content: [{ markdown: 'kid' }] });
   });
 });
@@ -126,12 +151,12 @@ describe('the position object', () => {
     expect(daily.body.items.find((d: any) => d.dailyNoteDate === '2026-09-06')).toMatchObject({ title: '2026.09.06' });
   });
 
-  it('position end with no pageId or date writes into today\'s daily note', async () => {
+  it("position end with no pageId or date writes into today's daily note", async () => {
     await insert({ markdown: 'quick capture', position: { position: 'end' } });
     expect(await childMarkdown(ids.today)).toEqual(["today's note", 'quick capture']);
   });
 
-  it('no position at all also writes at the end of today\'s daily note', async () => {
+  it("no position at all also writes at the end of today's daily note", async () => {
     h.clock.advance(86_400_000);
     await insert({ markdown: 'next day' });
     expect((await h.api('GET', '/blocks', { query: { date: '2026-09-06' } })).body.content.map((b: any) => b.markdown)).toEqual(['next day']);
@@ -196,12 +221,22 @@ describe('PUT /blocks', () => {
   it('changes only the fields sent and answers the updated blocks', async () => {
     const r = await update([{ id: 'B-P', font: 'mono' }]);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ items: [{ id: 'B-P', type: 'text', markdown: 'Ship the **sync** engine', font: 'mono', color: '#AA3300', textAlignment: 'center' }] });
+    expect(r.body).toEqual({
+      items: [{ id: 'B-P', type: 'text', markdown: 'Ship the **sync** engine', font: 'mono', color: '#AA3300', textAlignment: 'center' }],
+    });
   });
 
   it('a new markdown keeps the fields markdown does not carry', async () => {
     const r = await update([{ id: 'B-P', markdown: '## Ship _it_' }]);
-    expect(r.body.items[0]).toEqual({ id: 'B-P', type: 'text', markdown: '## Ship *it*', textStyle: 'h2', font: 'serif', color: '#AA3300', textAlignment: 'center' });
+    expect(r.body.items[0]).toEqual({
+      id: 'B-P',
+      type: 'text',
+      markdown: '## Ship *it*',
+      textStyle: 'h2',
+      font: 'serif',
+      color: '#AA3300',
+      textAlignment: 'center',
+    });
   });
 
   it('children stay when a page is renamed', async () => {
@@ -219,7 +254,12 @@ describe('PUT /blocks', () => {
 
   it('a task state change through markdown stamps completedAt and keeps the dates', async () => {
     const r = await update([{ id: 'B-TODO', markdown: '- [x] write tests' }]);
-    expect(r.body.items[0].taskInfo).toEqual({ state: 'done', scheduleDate: '2026-09-05', deadlineDate: '2026-09-10', completedAt: '2026-09-05T10:00:00.000Z' });
+    expect(r.body.items[0].taskInfo).toEqual({
+      state: 'done',
+      scheduleDate: '2026-09-05',
+      deadlineDate: '2026-09-10',
+      completedAt: '2026-09-05T10:00:00.000Z',
+    });
   });
 
   it('task dates accept today, tomorrow and yesterday', async () => {
@@ -232,14 +272,14 @@ describe('PUT /blocks', () => {
     expect(r.status).toBe(400);
   });
 
-  it('refuses a text block\'s markdown that would become several blocks', async () => {
+  it("refuses a text block's markdown that would become several blocks", async () => {
     const r = await update([{ id: 'B-P', markdown: 'one\n\ntwo' }]);
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('VALIDATION_ERROR');
     expect((await h.api('GET', '/blocks', { query: { id: 'B-P' } })).body.markdown).toBe('Ship the **sync** engine');
   });
 
-  it('refuses a text block\'s markdown that would become a non-text block', async () => {
+  it("refuses a text block's markdown that would become a non-text block", async () => {
     expect((await update([{ id: 'B-P', markdown: '---' }])).status).toBe(400);
     expect((await update([{ id: 'B-P', markdown: '```\ncode\n```' }])).status).toBe(400);
   });
@@ -256,13 +296,16 @@ describe('PUT /blocks', () => {
   });
 
   it('an unknown id is the plural 404 and nothing changes', async () => {
-    const r = await update([{ id: 'B-P', markdown: 'changed' }, { id: 'NOPE', markdown: 'x' }]);
+    const r = await update([
+      { id: 'B-P', markdown: 'changed' },
+      { id: 'NOPE', markdown: 'x' },
+    ]);
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ errors: [{ code: 'NOT_FOUND_ERROR', message: 'Block not found' }] });
     expect((await h.api('GET', '/blocks', { query: { id: 'B-P' } })).body.markdown).toBe('Ship the **sync** engine');
   });
 
-  it('moves the document\'s lastModifiedAt', async () => {
+  it("moves the document's lastModifiedAt", async () => {
     h.clock.advance(60_000);
     await update([{ id: 'B-HELLO', markdown: 'hello there' }]);
     expect(await lastModified(ids.unsorted)).toBe(new Date(h.clock.now()).toISOString());

@@ -3,7 +3,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 async function serve(...extra: string[]) {
-  const child = spawn(process.execPath, ['bin/dev.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['bin/dev.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -13,10 +17,11 @@ async function serve(...extra: string[]) {
     });
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
-  const stop = () => new Promise<number | null>((resolve) => {
-    child.on('exit', resolve);
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<number | null>((resolve) => {
+      child.on('exit', resolve);
+      child.kill('SIGTERM');
+    });
   return { url, stop };
 }
 

@@ -9,13 +9,15 @@ import { collectionFixture } from './collectionsFixture.js';
 
 const h = useHarness({ fixture: collectionFixture });
 
-const items = async (id = 'C-1', query: Record<string, string | number> = {}) => (await h.api('GET', `/collections/${id}/items`, { query })).body.items as any[];
+const items = async (id = 'C-1', query: Record<string, string | number> = {}) =>
+  (await h.api('GET', `/collections/${id}/items`, { query })).body.items as any[];
 const addItems = (body: unknown, id = 'C-1') => h.api('POST', `/collections/${id}/items`, { body });
 const updateItems = (body: unknown, id = 'C-1') => h.api('PUT', `/collections/${id}/items`, { body });
 const schemaOf = async (id = 'C-1', format?: string) => (await h.api('GET', `/collections/${id}/schema`, { query: format ? { format } : {} })).body;
 const createCollection = (body: unknown) => h.api('POST', '/collections', { body });
 const baseSchema = {
-  name: 'Projects', contentPropDetails: { name: 'Project' },
+  name: 'Projects',
+  contentPropDetails: { name: 'Project' },
   properties: [
     { name: 'Due Date', type: 'date' },
     { name: 'Stage', type: 'singleSelect', options: [{ name: 'Idea' }, { name: 'Live', color: 'red' }] },
@@ -54,7 +56,15 @@ describe('POST /collections', () => {
         contentPropDetails: { key: 'title', name: 'Project' },
         properties: [
           { key: 'dueDate', name: 'Due Date', type: 'date' },
-          { key: 'stage', name: 'Stage', type: 'singleSelect', options: [{ name: 'Idea', color: 'yellow' }, { name: 'Live', color: 'red' }] },
+          {
+            key: 'stage',
+            name: 'Stage',
+            type: 'singleSelect',
+            options: [
+              { name: 'Idea', color: 'yellow' },
+              { name: 'Live', color: 'red' },
+            ],
+          },
           { key: 'lead', name: 'Lead person', type: 'text' },
         ],
       },
@@ -68,7 +78,16 @@ describe('POST /collections', () => {
 
   it('keys are unique: a repeated name gets a numbered key, and the title key is never reused', async () => {
     const r = await createCollection({
-      schema: { name: 'x', contentPropDetails: { name: 'Name' }, properties: [{ name: 'Status', type: 'text' }, { name: 'status', type: 'text' }, { name: 'Title', type: 'text' }, { name: '¡Año nuevo!', type: 'text' }] },
+      schema: {
+        name: 'x',
+        contentPropDetails: { name: 'Name' },
+        properties: [
+          { name: 'Status', type: 'text' },
+          { name: 'status', type: 'text' },
+          { name: 'Title', type: 'text' },
+          { name: '¡Año nuevo!', type: 'text' },
+        ],
+      },
       position: { position: 'end', pageId: ids.unsorted },
     });
     expect(r.body.schema.properties.map((p: any) => p.key)).toEqual(['status', 'status2', 'title2', 'anoNuevo']);
@@ -86,7 +105,9 @@ describe('POST /collections', () => {
     expect((await createCollection({ position: at })).status).toBe(400);
     expect((await createCollection({ schema: { contentPropDetails: { name: 'N' }, properties: [] }, position: at })).status).toBe(400);
     expect((await createCollection({ schema: { name: 'x', properties: [] }, position: at })).status).toBe(400);
-    expect((await createCollection({ schema: { name: 'x', contentPropDetails: { name: 'N' }, properties: [{ type: 'text' }] }, position: at })).status).toBe(400);
+    expect((await createCollection({ schema: { name: 'x', contentPropDetails: { name: 'N' }, properties: [{ type: 'text' }] }, position: at })).status).toBe(
+      400,
+    );
     expect((await createCollection({ schema: { name: 'x', contentPropDetails: { name: 'N' }, properties: [{ name: 'a' }] }, position: at })).status).toBe(400);
     expect((await createCollection({ schema: baseSchema, position: { position: 'middle' } })).status).toBe(400);
     expect((await createCollection({ schema: baseSchema, position: { position: 'end', pageId: 'NOPE' } })).status).toBe(404);
@@ -95,10 +116,27 @@ describe('POST /collections', () => {
 
   it('refuses two properties with the same key, and options on date or text properties', async () => {
     const at = { position: 'end', pageId: ids.unsorted };
-    const r = await createCollection({ schema: { name: 'x', contentPropDetails: { name: 'N' }, properties: [{ key: 'a', name: 'A', type: 'text' }, { key: 'a', name: 'B', type: 'text' }] }, position: at });
+    const r = await createCollection({
+      schema: {
+        name: 'x',
+        contentPropDetails: { name: 'N' },
+        properties: [
+          { key: 'a', name: 'A', type: 'text' },
+          { key: 'a', name: 'B', type: 'text' },
+        ],
+      },
+      position: at,
+    });
     expect(r.status).toBe(400);
     expect(r.body.details[0].message).toMatch(/unique/);
-    expect((await createCollection({ schema: { name: 'x', contentPropDetails: { name: 'N' }, properties: [{ name: 'When', type: 'date', options: [{ name: 'x' }] }] }, position: at })).status).toBe(400);
+    expect(
+      (
+        await createCollection({
+          schema: { name: 'x', contentPropDetails: { name: 'N' }, properties: [{ name: 'When', type: 'date', options: [{ name: 'x' }] }] },
+          position: at,
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -106,7 +144,9 @@ describe('GET /collections/{id}/schema', () => {
   it('defaults to format json-schema-items: the JSON Schema of the item payload', async () => {
     const s = await schemaOf();
     expect(s).toMatchObject({
-      type: 'object', required: ['items'], additionalProperties: false,
+      type: 'object',
+      required: ['items'],
+      additionalProperties: false,
       properties: { items: { type: 'array', items: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } } },
     });
     const props = s.properties.items.items.properties.properties;
@@ -123,7 +163,13 @@ describe('GET /collections/{id}/schema', () => {
       { key: 'dueDate', name: 'Due Date', type: 'date', options: [] },
       { key: 'owner', name: 'Owner', type: 'text', options: [] },
     ];
-    expect(await schemaOf('C-1', 'schema')).toEqual({ key: 'launchTasks', name: 'Launch tasks', contentPropDetails: { key: 'title', name: 'Task' }, properties: props, propertyDetails: props });
+    expect(await schemaOf('C-1', 'schema')).toEqual({
+      key: 'launchTasks',
+      name: 'Launch tasks',
+      contentPropDetails: { key: 'title', name: 'Task' },
+      properties: props,
+      propertyDetails: props,
+    });
   });
 
   it('refuses another format; an unknown collection, or a block that is not one, is a 404', async () => {
@@ -138,9 +184,19 @@ describe('PUT /collections/{id}/schema', () => {
     const r = await h.api('PUT', '/collections/C-1/schema', {
       body: {
         schema: {
-          name: 'Launch checklist', contentPropDetails: { name: 'Task' },
+          name: 'Launch checklist',
+          contentPropDetails: { name: 'Task' },
           properties: [
-            { key: 'status', name: 'State', type: 'singleSelect', options: [{ name: 'Todo', color: 'gray' }, { name: 'Doing', color: 'yellow' }, { name: 'Done', color: 'mint-green' }] },
+            {
+              key: 'status',
+              name: 'State',
+              type: 'singleSelect',
+              options: [
+                { name: 'Todo', color: 'gray' },
+                { name: 'Doing', color: 'yellow' },
+                { name: 'Done', color: 'mint-green' },
+              ],
+            },
             { name: 'Due Date', type: 'date' },
             { name: 'Effort', type: 'text' },
           ],
@@ -151,9 +207,19 @@ describe('PUT /collections/{id}/schema', () => {
     expect(r.body).toEqual({
       collectionBlockId: 'C-1',
       schema: {
-        name: 'Launch checklist', contentPropDetails: { key: 'title', name: 'Task' },
+        name: 'Launch checklist',
+        contentPropDetails: { key: 'title', name: 'Task' },
         properties: [
-          { key: 'status', name: 'State', type: 'singleSelect', options: [{ name: 'Todo', color: 'gray' }, { name: 'Doing', color: 'yellow' }, { name: 'Done', color: 'mint-green' }] },
+          {
+            key: 'status',
+            name: 'State',
+            type: 'singleSelect',
+            options: [
+              { name: 'Todo', color: 'gray' },
+              { name: 'Doing', color: 'yellow' },
+              { name: 'Done', color: 'mint-green' },
+            ],
+          },
           { key: 'dueDate', name: 'Due Date', type: 'date' },
           { key: 'effort', name: 'Effort', type: 'text' },
         ],
@@ -166,7 +232,13 @@ describe('PUT /collections/{id}/schema', () => {
 
   it('a select value whose option is gone is cleared', async () => {
     await h.api('PUT', '/collections/C-1/schema', {
-      body: { schema: { name: 'Launch tasks', contentPropDetails: { name: 'Task' }, properties: [{ key: 'status', name: 'Status', type: 'singleSelect', options: [{ name: 'Todo' }, { name: 'Done' }] }] } },
+      body: {
+        schema: {
+          name: 'Launch tasks',
+          contentPropDetails: { name: 'Task' },
+          properties: [{ key: 'status', name: 'Status', type: 'singleSelect', options: [{ name: 'Todo' }, { name: 'Done' }] }],
+        },
+      },
     });
     const by = new Map((await items('C-1', { maxDepth: 0 })).map((i) => [i.id, i.properties]));
     expect(by.get('I-1')).toEqual({});
@@ -184,12 +256,20 @@ describe('GET /collections/{id}/items', () => {
     const its = await items();
     expect(its.map((i) => i.id)).toEqual(['I-1', 'I-2', 'I-3']);
     expect(its[0]).toMatchObject({ id: 'I-1', title: 'Copy review', properties: { status: 'Doing', dueDate: '2026-09-08', owner: 'Ana' } });
-    expect(flatten({ content: its[0].content }).slice(1).map((b) => b.id)).toEqual(['I-1-C', 'I-1-P', 'I-1-PC']);
+    expect(
+      flatten({ content: its[0].content })
+        .slice(1)
+        .map((b) => b.id),
+    ).toEqual(['I-1-C', 'I-1-P', 'I-1-PC']);
     expect(its[1]).toEqual({ id: 'I-2', title: 'Screenshots', properties: { status: 'Todo', owner: 'Ben' }, content: [] });
   });
 
   it('maxDepth=0 gives properties only; maxDepth=1 the direct content', async () => {
-    expect((await items('C-1', { maxDepth: 0 }))[0]).toEqual({ id: 'I-1', title: 'Copy review', properties: { status: 'Doing', dueDate: '2026-09-08', owner: 'Ana' } });
+    expect((await items('C-1', { maxDepth: 0 }))[0]).toEqual({
+      id: 'I-1',
+      title: 'Copy review',
+      properties: { status: 'Doing', dueDate: '2026-09-08', owner: 'Ana' },
+    });
     const one = (await items('C-1', { maxDepth: 1 }))[0];
     expect(one.content.map((b: any) => b.id)).toEqual(['I-1-C', 'I-1-P']);
     expect(one.content[1].content).toBeUndefined();
@@ -233,7 +313,9 @@ describe('POST /collections/{id}/items', () => {
     const r = await addItems({ items: [{ title: 'x', properties: { status: 'Blocked' } }], allowNewSelectOptions: true });
     expect(r.status).toBe(200);
     expect((await schemaOf('C-1', 'schema')).properties[0].options).toEqual(['Todo', 'Doing', 'Done', 'Blocked']);
-    const write = await h.api('PUT', '/collections/C-1/schema', { body: { schema: { name: 'Launch tasks', contentPropDetails: { name: 'Task' }, properties: [] } } });
+    const write = await h.api('PUT', '/collections/C-1/schema', {
+      body: { schema: { name: 'Launch tasks', contentPropDetails: { name: 'Task' }, properties: [] } },
+    });
     expect(write.status).toBe(200);
   });
 
@@ -256,7 +338,12 @@ describe('POST /collections/{id}/items', () => {
 
 describe('PUT /collections/{id}/items', () => {
   it('changes only the properties sent; null clears one; the title may change', async () => {
-    const r = await updateItems({ itemsToUpdate: [{ id: 'I-1', properties: { status: 'Done', owner: null } }, { id: 'I-2', title: 'New screenshots' }] });
+    const r = await updateItems({
+      itemsToUpdate: [
+        { id: 'I-1', properties: { status: 'Done', owner: null } },
+        { id: 'I-2', title: 'New screenshots' },
+      ],
+    });
     expect(r.status).toBe(200);
     expect(r.body.items).toEqual([
       { id: 'I-1', title: 'Copy review', properties: { status: 'Done', dueDate: '2026-09-08' } },
@@ -272,7 +359,16 @@ describe('PUT /collections/{id}/items', () => {
   });
 
   it('an id that is not an item of this collection is a 404, and nothing changes', async () => {
-    expect((await updateItems({ itemsToUpdate: [{ id: 'I-1', properties: { status: 'Done' } }, { id: 'NOPE', properties: {} }] })).status).toBe(404);
+    expect(
+      (
+        await updateItems({
+          itemsToUpdate: [
+            { id: 'I-1', properties: { status: 'Done' } },
+            { id: 'NOPE', properties: {} },
+          ],
+        })
+      ).status,
+    ).toBe(404);
     expect((await updateItems({ itemsToUpdate: [{ id: 'B-INTRO', properties: {} }] })).status).toBe(404);
     expect((await items())[0].properties.status).toBe('Doing');
   });
@@ -296,40 +392,42 @@ describe('DELETE /collections/{id}/items', () => {
 describe('collections in documents', () => {
   it('a collection renders with the output-only tags: title, property keys, items with properties and content', async () => {
     const block = (await h.api('GET', '/blocks', { query: { id: 'C-1' } })).body;
-    expect(block.markdown).toBe([
-      '<collection>',
-      '  <title>Launch tasks</title>',
-      '  <properties>status, dueDate, owner</properties>',
-      '  <content>',
-      '    <collectionItem>',
-      '      <title>Copy review</title>',
-      '      <property name="status">Doing</property>',
-      '      <property name="dueDate">2026-09-08</property>',
-      '      <property name="owner">Ana</property>',
-      '      <content>',
-      '        check the tone',
-      '',
-      '        <page>',
-      '        <pageTitle>Notes</pageTitle>',
-      '        <content>',
-      '        deep note',
-      '        </content>',
-      '        </page>',
-      '      </content>',
-      '    </collectionItem>',
-      '    <collectionItem>',
-      '      <title>Screenshots</title>',
-      '      <property name="status">Todo</property>',
-      '      <property name="owner">Ben</property>',
-      '    </collectionItem>',
-      '    <collectionItem>',
-      '      <title>DNS switch</title>',
-      '      <property name="status">Done</property>',
-      '      <property name="dueDate">2026-09-03</property>',
-      '    </collectionItem>',
-      '  </content>',
-      '</collection>',
-    ].join('\n'));
+    expect(block.markdown).toBe(
+      [
+        '<collection>',
+        '  <title>Launch tasks</title>',
+        '  <properties>status, dueDate, owner</properties>',
+        '  <content>',
+        '    <collectionItem>',
+        '      <title>Copy review</title>',
+        '      <property name="status">Doing</property>',
+        '      <property name="dueDate">2026-09-08</property>',
+        '      <property name="owner">Ana</property>',
+        '      <content>',
+        '        check the tone',
+        '',
+        '        <page>',
+        '        <pageTitle>Notes</pageTitle>',
+        '        <content>',
+        '        deep note',
+        '        </content>',
+        '        </page>',
+        '      </content>',
+        '    </collectionItem>',
+        '    <collectionItem>',
+        '      <title>Screenshots</title>',
+        '      <property name="status">Todo</property>',
+        '      <property name="owner">Ben</property>',
+        '    </collectionItem>',
+        '    <collectionItem>',
+        '      <title>DNS switch</title>',
+        '      <property name="status">Done</property>',
+        '      <property name="dueDate">2026-09-03</property>',
+        '    </collectionItem>',
+        '  </content>',
+        '</collection>',
+      ].join('\n'),
+    );
   });
 
   it('at the depth limit the items give way to an itemsPreview', async () => {
@@ -348,7 +446,9 @@ describe('collections in documents', () => {
   });
 
   it('collection items cannot be written with POST /blocks', async () => {
-    expect((await h.api('POST', '/blocks', { body: { blocks: [{ type: 'collectionItem', title: 'x' }], position: { position: 'end', pageId: 'D-COLL' } } })).status).toBe(400);
+    expect(
+      (await h.api('POST', '/blocks', { body: { blocks: [{ type: 'collectionItem', title: 'x' }], position: { position: 'end', pageId: 'D-COLL' } } })).status,
+    ).toBe(400);
     expect((await h.api('POST', '/blocks', { body: { markdown: 'x', position: { position: 'end', pageId: 'C-1' } } })).status).toBe(400);
   });
 });

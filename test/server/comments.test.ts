@@ -11,7 +11,10 @@ const read = async (id: string, fetchMetadata = false) => (await h.api('GET', '/
 
 describe('POST /comments', () => {
   it('answers {items: [{commentId}]}, one per comment, in order', async () => {
-    const r = await comment([{ blockId: 'B-HELLO', content: 'Nice.' }, { blockId: 'B-P', content: 'Why serif?' }]);
+    const r = await comment([
+      { blockId: 'B-HELLO', content: 'Nice.' },
+      { blockId: 'B-P', content: 'Why serif?' },
+    ]);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ items: [{ commentId: expect.any(String) }, { commentId: expect.any(String) }] });
     expect(r.body.items[0].commentId).not.toBe(r.body.items[1].commentId);
@@ -28,7 +31,7 @@ describe('POST /comments', () => {
     ]);
   });
 
-  it('a text block shows the thread as <comment id> around its text; the id is the thread\'s first comment', async () => {
+  it("a text block shows the thread as <comment id> around its text; the id is the thread's first comment", async () => {
     const r = await comment([{ blockId: 'B-HELLO', content: 'first' }]);
     const id = r.body.items[0].commentId;
     expect((await read('B-HELLO')).markdown).toBe(`<comment id="${id}">hello world</comment>`);
@@ -39,7 +42,11 @@ describe('POST /comments', () => {
   });
 
   it('list items, headings and styled text keep their prefix and fields', async () => {
-    const r = await comment([{ blockId: 'B-BUL', content: 'c' }, { blockId: 'B-H1', content: 'c' }, { blockId: 'B-P', content: 'c' }]);
+    const r = await comment([
+      { blockId: 'B-BUL', content: 'c' },
+      { blockId: 'B-H1', content: 'c' },
+      { blockId: 'B-P', content: 'c' },
+    ]);
     const [a, b, c] = r.body.items.map((i: any) => i.commentId);
     expect((await read('B-BUL')).markdown).toBe(`- <comment id="${a}">first</comment>`);
     expect((await read('B-H1')).markdown).toBe(`# <comment id="${b}">Roadmap goals</comment>`);
@@ -47,7 +54,11 @@ describe('POST /comments', () => {
   });
 
   it('blocks without inline text (images, lines, pages) carry the thread in metadata only', async () => {
-    await comment([{ blockId: 'B-IMG', content: 'c' }, { blockId: 'B-LINE', content: 'c' }, { blockId: 'B-PAGE', content: 'c' }]);
+    await comment([
+      { blockId: 'B-IMG', content: 'c' },
+      { blockId: 'B-LINE', content: 'c' },
+      { blockId: 'B-PAGE', content: 'c' },
+    ]);
     expect((await read('B-LINE')).markdown).toBe('*****');
     expect((await read('B-PAGE')).markdown).toBe('Sub page');
     expect((await read('B-IMG', true)).metadata.comments).toHaveLength(1);
@@ -61,7 +72,10 @@ describe('POST /comments', () => {
   });
 
   it('an unknown block is a 404 and no comment of the request is stored', async () => {
-    const r = await comment([{ blockId: 'B-HELLO', content: 'x' }, { blockId: 'NOPE', content: 'y' }]);
+    const r = await comment([
+      { blockId: 'B-HELLO', content: 'x' },
+      { blockId: 'NOPE', content: 'y' },
+    ]);
     expect(r.status).toBe(404);
     expect((await read('B-HELLO', true)).metadata.comments).toEqual([]);
     expect((await read('B-HELLO')).markdown).toBe('hello world');

@@ -26,7 +26,7 @@ describe('GET /connection', () => {
     });
   });
 
-  it('urlTemplates.app is the clients\' app scheme with the space filled in and one {blockId} placeholder', async () => {
+  it("urlTemplates.app is the clients' app scheme with the space filled in and one {blockId} placeholder", async () => {
     const app = (await h.api('GET', '/connection')).body.urlTemplates.app as string;
     expect(app).toBe('craftdocs://open?spaceId=SPACE-1&blockId={blockId}');
     // What a client's deeplink(blockId) makes of it, and the clickableLink of the same document.
@@ -50,7 +50,11 @@ describe('GET /folders', () => {
     const r = await h.api('GET', '/folders');
     expect(r.status).toBe(200);
     const builtIns = r.body.items.filter((f: any) => ['unsorted', 'templates', 'trash'].includes(f.id));
-    expect(builtIns.map((f: any) => [f.id, f.name])).toEqual([['unsorted', 'Unsorted'], ['templates', 'Templates'], ['trash', 'Recently Deleted']]);
+    expect(builtIns.map((f: any) => [f.id, f.name])).toEqual([
+      ['unsorted', 'Unsorted'],
+      ['templates', 'Templates'],
+      ['trash', 'Recently Deleted'],
+    ]);
   });
 
   it('lists user folders recursively with their document counts', async () => {

@@ -72,7 +72,11 @@ describe('the demo space through the resource endpoints', () => {
     expect(media.length).toBeGreaterThan(0);
     for (const b of media) expect((await fetch(b.url)).status).toBe(200);
     const page = media[0];
-    const r = await fetch(`${h.server.baseUrl}/upload?position=after&siblingId=${page.id}&fileName=notes.txt`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    const r = await fetch(`${h.server.baseUrl}/upload?position=after&siblingId=${page.id}&fileName=notes.txt`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(r.status).toBe(200);
     const { assetUrl } = (await r.json()) as { assetUrl: string };
     expect(await (await fetch(assetUrl)).text()).toBe('hello');
@@ -83,7 +87,9 @@ describe('the demo space through the resource endpoints', () => {
     const wb = (await allBlocks()).find((b) => b.type === 'whiteboard');
     const content = await get(`/whiteboards/${wb.id}/elements`);
     expect(content.elements.length).toBeGreaterThan(0);
-    expect(content.elements.some((e: any) => Object.keys(e).some((k) => !['id', 'type', 'x', 'y', 'width', 'height', 'text', 'points'].includes(k)))).toBe(true);
+    expect(content.elements.some((e: any) => Object.keys(e).some((k) => !['id', 'type', 'x', 'y', 'width', 'height', 'text', 'points'].includes(k)))).toBe(
+      true,
+    );
     expect(content.appState).toBeDefined();
   });
 });

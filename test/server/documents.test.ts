@@ -16,7 +16,11 @@ const idsOf = (items: any[]) => items.map((d) => d.id).sort();
 describe('GET /documents', () => {
   it('with no filter returns every document, daily notes and trash included, as {id, title}', async () => {
     const items = await list();
-    expect(idsOf(items)).toEqual(Object.values(ids).filter((id) => id.startsWith('D-')).sort());
+    expect(idsOf(items)).toEqual(
+      Object.values(ids)
+        .filter((id) => id.startsWith('D-'))
+        .sort(),
+    );
     for (const d of items) expect(Object.keys(d).sort()).toEqual(['id', 'title']);
   });
 
@@ -51,7 +55,10 @@ describe('GET /documents', () => {
   it('fetchMetadata=true adds lastModifiedAt, createdAt and clickableLink', async () => {
     const d = (await list({ fetchMetadata: true, documentIds: ids.unsorted }))[0];
     expect(d).toEqual({
-      id: ids.unsorted, title: 'Unsorted note', lastModifiedAt: '2026-09-03T08:00:00.000Z', createdAt: '2026-09-01T08:00:00.000Z',
+      id: ids.unsorted,
+      title: 'Unsorted note',
+      lastModifiedAt: '2026-09-03T08:00:00.000Z',
+      createdAt: '2026-09-01T08:00:00.000Z',
       clickableLink: expect.stringMatching(/:\/\/open\?spaceId=SPACE-1&documentId=D-UNS$/),
     });
   });

@@ -39,7 +39,8 @@ describe('fixtures/spaces/demo.json', () => {
   it('holds every block type, cards, nested pages, tasks in every state, a collection and a whiteboard', async () => {
     const blocks = await allBlocks();
     const types = new Set(blocks.map((b) => b.type));
-    for (const t of ['text', 'page', 'collectionItem', 'image', 'video', 'file', 'drawing', 'whiteboard', 'table', 'collection', 'code', 'richUrl', 'line']) expect(types).toContain(t);
+    for (const t of ['text', 'page', 'collectionItem', 'image', 'video', 'file', 'drawing', 'whiteboard', 'table', 'collection', 'code', 'richUrl', 'line'])
+      expect(types).toContain(t);
     expect(blocks.some((b) => b.textStyle === 'card')).toBe(true);
     expect(blocks.some((b) => b.type === 'page' && b.content?.some((c: any) => c.type === 'page'))).toBe(true);
     for (const s of ['todo', 'done', 'canceled']) expect(blocks.some((b) => b.taskInfo?.state === s)).toBe(true);
@@ -69,9 +70,16 @@ describe('fixtures/spaces/demo.json', () => {
 describe('loading fixtures', () => {
   it('relative days and times follow the day of loading', async () => {
     const f: SpaceFixture = {
-      version: 1, space: { id: 'S', name: 'S', timezone: 'UTC' },
+      version: 1,
+      space: { id: 'S', name: 'S', timezone: 'UTC' },
       documents: [
-        { id: 'DN', title: '', dailyNoteDate: 'today-2', createdAt: 'now-2d', content: [{ id: 'T', markdown: '- [ ] x', taskInfo: { state: 'todo', scheduleDate: 'today+1' } }] },
+        {
+          id: 'DN',
+          title: '',
+          dailyNoteDate: 'today-2',
+          createdAt: 'now-2d',
+          content: [{ id: 'T', markdown: '- [ ] x', taskInfo: { state: 'todo', scheduleDate: 'today+1' } }],
+        },
         { id: 'TR', title: 'gone', location: 'trash', trashedAt: 'now-1h' },
       ],
     };
@@ -96,7 +104,9 @@ describe('loading fixtures', () => {
 
   it('startServer refuses a seed it cannot load', async () => {
     await expect(startServer({ seed: '/nonexistent/space.json' })).rejects.toThrow(/Cannot read the seed fixture/);
-    await expect(startServer({ seed: { version: 1, space: { id: 'S', name: 'S' }, documents: [{ title: 'x', folderId: 'NOPE' }] } })).rejects.toThrow(/folder NOPE/);
+    await expect(startServer({ seed: { version: 1, space: { id: 'S', name: 'S' }, documents: [{ title: 'x', folderId: 'NOPE' }] } })).rejects.toThrow(
+      /folder NOPE/,
+    );
   });
 });
 

@@ -107,7 +107,11 @@ describe('envelopes and errors', () => {
   });
 
   it('a JSON body without a content type is still read', async () => {
-    const r = await fetch(`${h.server.baseUrl}/folders`, { method: 'POST', body: JSON.stringify({ folders: [{ name: 'plain' }] }), headers: { 'content-type': 'text/plain' } });
+    const r = await fetch(`${h.server.baseUrl}/folders`, {
+      method: 'POST',
+      body: JSON.stringify({ folders: [{ name: 'plain' }] }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(r.status).toBe(200);
   });
 });
@@ -117,7 +121,12 @@ describe('logging', () => {
     const { Writable } = await import('node:stream');
     const { createLogger } = await import('../../src/log.js');
     const lines: string[] = [];
-    const destination = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const logged = await startHarness({ fixture, linkId: 'logged-link-9999', log: createLogger({ destination }) });
     try {
       await logged.api('GET', '/blocks', { query: { id: ids.unsorted } });

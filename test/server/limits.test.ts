@@ -93,7 +93,9 @@ describe('the block budget', () => {
     await h.api('DELETE', '/blocks', { body: { blockIds: ['B-PAGE'] } });
     const log = (await h.admin('GET', '/requests')).body.items.filter((e: any) => e.status === 200);
     expect(log.map((e: any) => [e.method, e.path, e.blocksCharged])).toEqual([
-      ['GET', '/blocks', 32], ['POST', '/blocks', 3], ['DELETE', '/blocks', 4],
+      ['GET', '/blocks', 32],
+      ['POST', '/blocks', 3],
+      ['DELETE', '/blocks', 4],
     ]);
   });
 

@@ -17,8 +17,16 @@ describe('--data FILE', () => {
   it('keeps the space across restarts, in WAL mode, without seeding it again', async () => {
     const file = path.join(dir, 'space.db');
     const first = await startServer({ dataFile: file, seed: fixture, limits: 'off', linkId: 'persist-link' });
-    const created = await json(`${first.baseUrl}/documents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documents: [{ title: 'Survivor' }] }) });
-    await json(`${first.baseUrl}/documents`, { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentIds: [ids.roadmap] }) });
+    const created = await json(`${first.baseUrl}/documents`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ documents: [{ title: 'Survivor' }] }),
+    });
+    await json(`${first.baseUrl}/documents`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ documentIds: [ids.roadmap] }),
+    });
     await first.close();
 
     const db = new Database(file, { readonly: true });

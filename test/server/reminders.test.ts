@@ -12,7 +12,14 @@ const reminderFixture: SpaceFixture = {
     { id: 'R-OVERDUE', blockId: 'B-HELLO', remindAt: '2026-09-05T08:00:00Z', createdAt: '2026-09-01T10:00:00Z' },
     { id: 'R-FUTURE', blockId: 'B-P', remindAt: '2026-09-06T08:00:00Z', createdAt: '2026-09-02T10:00:00Z' },
     { id: 'R-LATER', blockId: 'B-BUL', createdAt: '2026-09-03T10:00:00Z' },
-    { id: 'R-DONE', blockId: 'B-NUM', remindAt: '2026-09-04T08:00:00Z', isCompleted: true, completedAt: '2026-09-04T09:00:00Z', createdAt: '2026-09-03T10:00:00Z' },
+    {
+      id: 'R-DONE',
+      blockId: 'B-NUM',
+      remindAt: '2026-09-04T08:00:00Z',
+      isCompleted: true,
+      completedAt: '2026-09-04T09:00:00Z',
+      createdAt: '2026-09-03T10:00:00Z',
+    },
   ],
 };
 
@@ -66,7 +73,12 @@ describe('GET /reminders', () => {
     expect(r.status).toBe(200);
     expect(r.body.items[0]).toEqual({ id: 'R-OVERDUE', blockId: 'B-HELLO', title: 'hello world', remindAt: '2026-09-05T08:00:00.000Z', isCompleted: false });
     expect(r.body.items.find((x: any) => x.id === 'R-DONE')).toEqual({
-      id: 'R-DONE', blockId: 'B-NUM', title: 'step one', remindAt: '2026-09-04T08:00:00.000Z', isCompleted: true, completedAt: '2026-09-04T09:00:00.000Z',
+      id: 'R-DONE',
+      blockId: 'B-NUM',
+      title: 'step one',
+      remindAt: '2026-09-04T08:00:00.000Z',
+      isCompleted: true,
+      completedAt: '2026-09-04T09:00:00.000Z',
     });
     expect(r.body.items.find((x: any) => x.id === 'R-LATER').remindAt).toBeUndefined();
     expect(r.body.pagination).toEqual({ cursor: null });
@@ -192,14 +204,28 @@ describe('PUT /reminders', () => {
 
   it('isCompleted true: completed, with completedAt; only the fields sent change', async () => {
     const r = await update([{ id: 'R-FUTURE', isCompleted: true }]);
-    expect(r.body.items[0]).toEqual({ id: 'R-FUTURE', blockId: 'B-P', title: 'Ship the **sync** engine', remindAt: '2026-09-06T08:00:00.000Z', isCompleted: true, completedAt: new Date(START).toISOString() });
+    expect(r.body.items[0]).toEqual({
+      id: 'R-FUTURE',
+      blockId: 'B-P',
+      title: 'Ship the **sync** engine',
+      remindAt: '2026-09-06T08:00:00.000Z',
+      isCompleted: true,
+      completedAt: new Date(START).toISOString(),
+    });
     expect(await idsOf({ status: 'completed' })).toEqual(['R-FUTURE', 'R-DONE']);
     const back = await update([{ id: 'R-FUTURE', isCompleted: false }]);
     expect(back.body.items[0].completedAt).toBeUndefined();
   });
 
   it('an unknown id is a 404 and nothing changes', async () => {
-    expect((await update([{ id: 'R-FUTURE', isCompleted: true }, { id: 'R-NOPE', isCompleted: true }])).status).toBe(404);
+    expect(
+      (
+        await update([
+          { id: 'R-FUTURE', isCompleted: true },
+          { id: 'R-NOPE', isCompleted: true },
+        ])
+      ).status,
+    ).toBe(404);
     expect(await idsOf({ status: 'completed' })).toEqual(['R-DONE']);
     expect((await update([{ id: 'R-FUTURE', remindAt: 'soon' }])).status).toBe(400);
   });

@@ -7,25 +7,57 @@ import type { SpaceFixture } from '../../src/server/index.js';
 export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 export const ids = {
-  projects: 'F-PROJ', archive: 'F-ARCH', old: 'F-OLD', personal: 'F-PERS',
-  unsorted: 'D-UNS', edge: 'D-EDGE', template: 'D-TPL', roadmap: 'D-ROAD', oldPlan: 'D-ARCH', ancient: 'D-OLD', diary: 'D-PERS',
-  trashed: 'D-TRASH', yesterday: 'D-DN1', today: 'D-DN2',
+  projects: 'F-PROJ',
+  archive: 'F-ARCH',
+  old: 'F-OLD',
+  personal: 'F-PERS',
+  unsorted: 'D-UNS',
+  edge: 'D-EDGE',
+  template: 'D-TPL',
+  roadmap: 'D-ROAD',
+  oldPlan: 'D-ARCH',
+  ancient: 'D-OLD',
+  diary: 'D-PERS',
+  trashed: 'D-TRASH',
+  yesterday: 'D-DN1',
+  today: 'D-DN2',
 };
 
 export const fixture: SpaceFixture = {
   version: 1,
   space: { id: 'SPACE-1', name: 'Test Space', timezone: 'Europe/Berlin', userId: 'USER-1' },
   folders: [
-    { id: 'F-PROJ', name: 'Projects', createdAt: '2026-01-01T00:00:00Z', folders: [{ id: 'F-ARCH', name: 'Archive', folders: [{ id: 'F-OLD', name: 'Old' }] }] },
+    {
+      id: 'F-PROJ',
+      name: 'Projects',
+      createdAt: '2026-01-01T00:00:00Z',
+      folders: [{ id: 'F-ARCH', name: 'Archive', folders: [{ id: 'F-OLD', name: 'Old' }] }],
+    },
     { id: 'F-PERS', name: 'Personal' },
   ],
   assets: [{ id: 'A-IMG', contentType: 'image/png', fileName: 'pixel.png', base64: PNG_BASE64 }],
   documents: [
-    { id: 'D-UNS', title: 'Unsorted note', createdAt: '2026-09-01T08:00:00Z', lastModifiedAt: '2026-09-03T08:00:00Z', content: [{ id: 'B-HELLO', markdown: 'hello world' }] },
-    { id: 'D-EDGE', title: 'Late night', createdAt: '2026-08-31T23:30:00Z', lastModifiedAt: '2026-08-31T23:30:00Z', content: [{ id: 'B-LATE', markdown: 'written after midnight' }] },
+    {
+      id: 'D-UNS',
+      title: 'Unsorted note',
+      createdAt: '2026-09-01T08:00:00Z',
+      lastModifiedAt: '2026-09-03T08:00:00Z',
+      content: [{ id: 'B-HELLO', markdown: 'hello world' }],
+    },
+    {
+      id: 'D-EDGE',
+      title: 'Late night',
+      createdAt: '2026-08-31T23:30:00Z',
+      lastModifiedAt: '2026-08-31T23:30:00Z',
+      content: [{ id: 'B-LATE', markdown: 'written after midnight' }],
+    },
     { id: 'D-TPL', title: 'Meeting template', location: 'templates', createdAt: '2026-06-01T10:00:00Z', content: [{ id: 'B-AGENDA', markdown: '## Agenda' }] },
     {
-      id: 'D-ROAD', title: 'Roadmap', folderId: 'F-PROJ', createdAt: '2026-08-01T10:00:00Z', lastModifiedAt: '2026-09-05T09:00:00Z',
+      id: 'D-ROAD',
+      title: 'Roadmap',
+      folderId: 'F-PROJ',
+      createdAt: '2026-08-01T10:00:00Z',
+      lastModifiedAt: '2026-09-05T09:00:00Z',
       content: [
         { id: 'B-H1', markdown: '# Roadmap goals' },
         { id: 'B-P', markdown: 'Ship the **sync** engine', font: 'serif', color: '#AA3300', textAlignment: 'center' },
@@ -53,7 +85,9 @@ export const fixture: SpaceFixture = {
         { id: 'B-EMPTY', markdown: '' },
         { id: 'B-CARD', type: 'page', textStyle: 'card', cardLayout: 'small', title: 'A card', content: [{ id: 'B-CARD-C', markdown: 'inside the card' }] },
         {
-          id: 'B-PAGE', type: 'page', title: 'Sub page',
+          id: 'B-PAGE',
+          type: 'page',
+          title: 'Sub page',
           content: [
             { id: 'B-SUB', markdown: 'text on the sub page' },
             { id: 'B-DEEPER', type: 'page', title: 'Deeper', content: [{ id: 'B-DEEP', markdown: 'the deepest sync text' }] },
@@ -65,8 +99,21 @@ export const fixture: SpaceFixture = {
     { id: 'D-ARCH', title: 'Old plan', folderId: 'F-ARCH', createdAt: '2026-07-01T10:00:00Z', content: [{ id: 'B-OLDPLAN', markdown: 'an old sync plan' }] },
     { id: 'D-OLD', title: 'Ancient', folderId: 'F-OLD', createdAt: '2026-05-01T10:00:00Z' },
     { id: 'D-PERS', title: 'Diary', folderId: 'F-PERS', createdAt: '2026-09-02T10:00:00Z' },
-    { id: 'D-TRASH', title: 'Deleted thing', location: 'trash', trashedAt: '2026-09-01T10:00:00Z', createdAt: '2026-08-20T10:00:00Z', content: [{ id: 'B-GONE', markdown: 'gone but searchable' }] },
-    { id: 'D-DN1', title: '2026.09.04', dailyNoteDate: '2026-09-04', createdAt: '2026-09-04T06:00:00Z', content: [{ id: 'B-YDAY', markdown: "yesterday's note" }] },
+    {
+      id: 'D-TRASH',
+      title: 'Deleted thing',
+      location: 'trash',
+      trashedAt: '2026-09-01T10:00:00Z',
+      createdAt: '2026-08-20T10:00:00Z',
+      content: [{ id: 'B-GONE', markdown: 'gone but searchable' }],
+    },
+    {
+      id: 'D-DN1',
+      title: '2026.09.04',
+      dailyNoteDate: '2026-09-04',
+      createdAt: '2026-09-04T06:00:00Z',
+      content: [{ id: 'B-YDAY', markdown: "yesterday's note" }],
+    },
     { id: 'D-DN2', title: '2026.09.05', dailyNoteDate: '2026-09-05', createdAt: '2026-09-05T06:00:00Z', content: [{ id: 'B-TDAY', markdown: "today's note" }] },
   ],
 };

@@ -11,7 +11,9 @@ const taskFixture: SpaceFixture = {
   documents: [
     ...fixture.documents!.map((d) => (d.id === ids.today ? { ...d, content: [...d.content!, { id: 'T-DAILY', markdown: '- [ ] daily chore' }] } : d)),
     {
-      id: 'D-TASKS', title: 'Task list', createdAt: '2026-09-01T10:00:00Z',
+      id: 'D-TASKS',
+      title: 'Task list',
+      createdAt: '2026-09-01T10:00:00Z',
       content: [
         { id: 'T-UP', markdown: '- [ ] future work', taskInfo: { state: 'todo', scheduleDate: '2026-09-07' } },
         { id: 'T-DL', markdown: '- [ ] due tomorrow', taskInfo: { state: 'todo', deadlineDate: '2026-09-06' } },
@@ -19,10 +21,21 @@ const taskFixture: SpaceFixture = {
         { id: 'T-WINS', markdown: '- [ ] schedule wins', taskInfo: { state: 'todo', scheduleDate: '2026-09-08', deadlineDate: '2026-09-03' } },
         { id: 'T-NODATE', markdown: '- [ ] someday' },
         { id: 'T-PLAIN', markdown: 'not a task' },
-        { id: 'T-PAGE', type: 'page', title: 'Nested', content: [{ id: 'T-NESTED', markdown: '- [ ] nested task', taskInfo: { state: 'todo', scheduleDate: '2026-09-05' } }] },
+        {
+          id: 'T-PAGE',
+          type: 'page',
+          title: 'Nested',
+          content: [{ id: 'T-NESTED', markdown: '- [ ] nested task', taskInfo: { state: 'todo', scheduleDate: '2026-09-05' } }],
+        },
       ],
     },
-    { id: 'D-GONE', title: 'Deleted tasks', location: 'trash', trashedAt: '2026-09-04T10:00:00Z', content: [{ id: 'T-TRASH', markdown: '- [ ] in the trash', taskInfo: { state: 'todo', scheduleDate: '2026-09-05' } }] },
+    {
+      id: 'D-GONE',
+      title: 'Deleted tasks',
+      location: 'trash',
+      trashedAt: '2026-09-04T10:00:00Z',
+      content: [{ id: 'T-TRASH', markdown: '- [ ] in the trash', taskInfo: { state: 'todo', scheduleDate: '2026-09-05' } }],
+    },
   ],
   inbox: [
     { id: 'T-IN1', markdown: '- [ ] call the bank' },
@@ -102,7 +115,9 @@ describe('GET /tasks: scope membership', () => {
 
   it('all: every task block, including undated document tasks and finished ones; not a union of the other scopes', async () => {
     const all = await idsOf('all');
-    expect(all).toEqual(['B-CANC', 'B-DONE', 'B-TODO', 'T-DAILY', 'T-DL', 'T-IN1', 'T-IN2', 'T-IN3', 'T-LATE', 'T-NESTED', 'T-NODATE', 'T-UP', 'T-WINS'].sort());
+    expect(all).toEqual(
+      ['B-CANC', 'B-DONE', 'B-TODO', 'T-DAILY', 'T-DL', 'T-IN1', 'T-IN2', 'T-IN3', 'T-LATE', 'T-NESTED', 'T-NODATE', 'T-UP', 'T-WINS'].sort(),
+    );
     const union = new Set<string>();
     for (const s of ['active', 'upcoming', 'inbox', 'logbook']) for (const id of await idsOf(s)) union.add(id);
     expect(union.has('T-NODATE')).toBe(false);
@@ -119,7 +134,9 @@ describe('GET /tasks: scope membership', () => {
     const items = (await list('all')).body.items as any[];
     const by = new Map(items.map((t) => [t.id, t]));
     expect(by.get('B-TODO')).toEqual({
-      id: 'B-TODO', markdown: 'write tests', taskInfo: { state: 'todo', scheduleDate: '2026-09-05', deadlineDate: '2026-09-10' },
+      id: 'B-TODO',
+      markdown: 'write tests',
+      taskInfo: { state: 'todo', scheduleDate: '2026-09-05', deadlineDate: '2026-09-10' },
       location: { type: 'document', documentId: ids.roadmap, title: 'Roadmap' },
     });
     expect(by.get('T-IN1')).toEqual({ id: 'T-IN1', markdown: 'call the bank', taskInfo: { state: 'todo' }, location: { type: 'inbox' } });
@@ -165,7 +182,10 @@ describe('POST /tasks', () => {
   });
 
   it('several tasks for one location keep their order at its top', async () => {
-    const r = await create([{ markdown: 'one', location: { type: 'inbox' } }, { markdown: 'two', location: { type: 'inbox' } }]);
+    const r = await create([
+      { markdown: 'one', location: { type: 'inbox' } },
+      { markdown: 'two', location: { type: 'inbox' } },
+    ]);
     expect((await list('inbox')).body.items.map((t: any) => t.markdown)).toEqual(['one', 'two', 'call the bank', 'pay rent']);
     expect(r.body.items.map((t: any) => t.markdown)).toEqual(['one', 'two']);
   });
@@ -194,13 +214,25 @@ describe('POST /tasks', () => {
   it('into a document: an ordinary task block at its top, the same in GET /blocks', async () => {
     const r = await create([{ markdown: 'ship it', taskInfo: { deadlineDate: '2026-09-12' }, location: { type: 'document', documentId: ids.unsorted } }]);
     const b = await block(ids.unsorted);
-    expect(b.content[0]).toEqual({ id: r.body.items[0].id, type: 'text', markdown: '- [ ] ship it', listStyle: 'task', taskInfo: { state: 'todo', deadlineDate: '2026-09-12' } });
+    expect(b.content[0]).toEqual({
+      id: r.body.items[0].id,
+      type: 'text',
+      markdown: '- [ ] ship it',
+      listStyle: 'task',
+      taskInfo: { state: 'todo', deadlineDate: '2026-09-12' },
+    });
     expect(await idsOf('document', { documentId: ids.unsorted })).toEqual([r.body.items[0].id]);
   });
 
   it('takes the text with or without a task prefix, normalised like any block', async () => {
-    const r = await create([{ markdown: '- [ ] with _prefix_', location: { type: 'inbox' } }, { markdown: '- [x] born open', location: { type: 'inbox' } }]);
-    expect(r.body.items.map((t: any) => [t.markdown, t.taskInfo.state])).toEqual([['with *prefix*', 'todo'], ['born open', 'todo']]);
+    const r = await create([
+      { markdown: '- [ ] with _prefix_', location: { type: 'inbox' } },
+      { markdown: '- [x] born open', location: { type: 'inbox' } },
+    ]);
+    expect(r.body.items.map((t: any) => [t.markdown, t.taskInfo.state])).toEqual([
+      ['with *prefix*', 'todo'],
+      ['born open', 'todo'],
+    ]);
   });
 
   it('refuses a missing or unknown location, a document location without documentId, and bad dates', async () => {
@@ -212,7 +244,10 @@ describe('POST /tasks', () => {
   });
 
   it('an unknown document is a 404, and nothing of the request is written', async () => {
-    const r = await create([{ markdown: 'first', location: { type: 'inbox' } }, { markdown: 'second', location: { type: 'document', documentId: 'NOPE' } }]);
+    const r = await create([
+      { markdown: 'first', location: { type: 'inbox' } },
+      { markdown: 'second', location: { type: 'document', documentId: 'NOPE' } },
+    ]);
     expect(r.status).toBe(404);
     expect(await idsOf('inbox')).toEqual(['T-IN1', 'T-IN2']);
   });
@@ -254,14 +289,20 @@ describe('PUT /tasks', () => {
   it('a state change on a document task changes its block; it stays in its document', async () => {
     await update([{ id: 'B-TODO', taskInfo: { state: 'done' } }]);
     const b = await block('B-TODO');
-    expect(b).toMatchObject({ markdown: '- [x] write tests', taskInfo: { state: 'done', completedAt: new Date(START).toISOString(), scheduleDate: '2026-09-05' } });
+    expect(b).toMatchObject({
+      markdown: '- [x] write tests',
+      taskInfo: { state: 'done', completedAt: new Date(START).toISOString(), scheduleDate: '2026-09-05' },
+    });
     expect(await idsOf('document', { documentId: ids.roadmap })).toContain('B-TODO');
     expect(await idsOf('logbook')).toContain('B-TODO');
   });
 
   it('only the fields sent change: new text keeps state and dates; dates change or clear with null', async () => {
     await update([{ id: 'B-TODO', markdown: 'write **more** tests' }]);
-    expect(await block('B-TODO')).toMatchObject({ markdown: '- [ ] write **more** tests', taskInfo: { state: 'todo', scheduleDate: '2026-09-05', deadlineDate: '2026-09-10' } });
+    expect(await block('B-TODO')).toMatchObject({
+      markdown: '- [ ] write **more** tests',
+      taskInfo: { state: 'todo', scheduleDate: '2026-09-05', deadlineDate: '2026-09-10' },
+    });
     const r = await update([{ id: 'B-TODO', taskInfo: { scheduleDate: 'tomorrow', deadlineDate: null } }]);
     expect(r.body.items[0]).toMatchObject({ markdown: 'write **more** tests', taskInfo: { state: 'todo', scheduleDate: '2026-09-06' } });
     expect(r.body.items[0].taskInfo.deadlineDate).toBeUndefined();
@@ -281,7 +322,14 @@ describe('PUT /tasks', () => {
   });
 
   it('an unknown id, or a block that is not a task, is a 404 and changes nothing', async () => {
-    expect((await update([{ id: 'T-IN1', taskInfo: { state: 'done' } }, { id: 'NOPE', taskInfo: { state: 'done' } }])).status).toBe(404);
+    expect(
+      (
+        await update([
+          { id: 'T-IN1', taskInfo: { state: 'done' } },
+          { id: 'NOPE', taskInfo: { state: 'done' } },
+        ])
+      ).status,
+    ).toBe(404);
     expect((await update([{ id: 'T-PLAIN', taskInfo: { state: 'done' } }])).status).toBe(404);
     expect(await idsOf('inbox')).toEqual(['T-IN1', 'T-IN2']);
   });

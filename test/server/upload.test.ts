@@ -60,7 +60,11 @@ describe('POST /upload', () => {
   });
 
   it('keeps JSON and text bodies byte for byte, even JSON that does not parse', async () => {
-    for (const [type, text] of [['application/json', '{ "a" :  1 }\n'], ['application/json', '{not json'], ['text/plain; charset=utf-8', 'h\u00e9llo\r\n']]) {
+    for (const [type, text] of [
+      ['application/json', '{ "a" :  1 }\n'],
+      ['application/json', '{not json'],
+      ['text/plain; charset=utf-8', 'h\u00e9llo\r\n'],
+    ]) {
       const r = await upload({ ...atEnd, fileName: 'f' }, Buffer.from(text!, 'utf8'), type);
       expect(r.status).toBe(200);
       const served = await fetch(r.body.assetUrl);

@@ -25,10 +25,24 @@ describe('GET /collections/{id}/views', () => {
     expect(r.status).toBe(200);
     expect(r.body.collectionBlockId).toBe('C-1');
     expect(r.body.activeViewId).toBe('V-BOARD');
-    expect(r.body.views.map((v: any) => [v.id, v.isActive])).toEqual([['V-TABLE', false], ['V-BOARD', true], ['V-GALLERY', false]]);
+    expect(r.body.views.map((v: any) => [v.id, v.isActive])).toEqual([
+      ['V-TABLE', false],
+      ['V-BOARD', true],
+      ['V-GALLERY', false],
+    ]);
     expect(r.body.views[0]).toEqual({
-      id: 'V-TABLE', name: 'All', type: 'table', filters: [], sortBy: [{ ...DUE, ascending: true }], groupBy: [],
-      hiddenProperties: [], customPropertyOrder: [], columnWidth: { title: '240' }, calculations: {}, isCalculationsRowVisible: false, isActive: false,
+      id: 'V-TABLE',
+      name: 'All',
+      type: 'table',
+      filters: [],
+      sortBy: [{ ...DUE, ascending: true }],
+      groupBy: [],
+      hiddenProperties: [],
+      customPropertyOrder: [],
+      columnWidth: { title: '240' },
+      calculations: {},
+      isCalculationsRowVisible: false,
+      isActive: false,
     });
     expect(r.body.views[1].kanban).toEqual({ columnOrder: ['Todo', 'Doing', 'Done'], hiddenGroupValues: [], showsColumnColors: true, visibleFields: [OWNER] });
     expect(r.body.views[1].gallery).toBeUndefined();
@@ -57,7 +71,9 @@ describe('GET /collections/{id}/views', () => {
   });
 
   it('a new collection starts with one table view, active', async () => {
-    const c = await h.api('POST', '/collections', { body: { schema: { name: 'N', contentPropDetails: { name: 'Name' }, properties: [] }, position: { position: 'end', pageId: ids.unsorted } } });
+    const c = await h.api('POST', '/collections', {
+      body: { schema: { name: 'N', contentPropDetails: { name: 'Name' }, properties: [] }, position: { position: 'end', pageId: ids.unsorted } },
+    });
     const r = await views(c.body.collectionBlockId);
     expect(r.views).toHaveLength(1);
     expect(r.views[0]).toMatchObject({ type: 'table', isActive: true });
@@ -72,7 +88,8 @@ describe('GET /collections/{id}/views', () => {
 describe('POST /collections/{id}/views', () => {
   it('creates a view from input that names columns by property key, and stores it', async () => {
     const r = await createView({
-      name: 'Planning', type: 'table',
+      name: 'Planning',
+      type: 'table',
       filters: [{ property: 'status', filterType: 'select_isNoneOf', filterValue: ['Done'] }],
       sortBy: [{ property: 'dueDate', ascending: false }],
       groupBy: [{ property: 'owner' }],
@@ -82,7 +99,9 @@ describe('POST /collections/{id}/views', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      id: expect.any(String), name: 'Planning', type: 'table',
+      id: expect.any(String),
+      name: 'Planning',
+      type: 'table',
       filters: [{ ...STATUS, filterType: 'select_isNoneOf', filterValue: ['Done'] }],
       sortBy: [{ ...DUE, ascending: false }],
       groupBy: [{ ...OWNER, ascending: true }],
@@ -109,7 +128,12 @@ describe('POST /collections/{id}/views', () => {
       expect(r.status).toBe(400);
       expect(r.body.details[0].message).toMatch(/exactly one groupBy/);
     }
-    const ok = await createView({ name: 'k', type: 'kanban', groupBy: [{ property: 'status' }], kanban: { showsColumnColors: false, visibleFields: ['owner'] } });
+    const ok = await createView({
+      name: 'k',
+      type: 'kanban',
+      groupBy: [{ property: 'status' }],
+      kanban: { showsColumnColors: false, visibleFields: ['owner'] },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.kanban).toEqual({ columnOrder: [], hiddenGroupValues: [], showsColumnColors: false, visibleFields: [OWNER] });
   });
@@ -139,7 +163,13 @@ describe('PUT /collections/{id}/views/{viewId}', () => {
   it('omitted settings are kept', async () => {
     const r = await updateView('V-GALLERY', { name: 'Open cards' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: 'V-GALLERY', name: 'Open cards', type: 'gallery', filters: [{ ...STATUS, filterValue: ['Done'] }], gallery: { cardSize: 'large', previewType: 'fill' } });
+    expect(r.body).toMatchObject({
+      id: 'V-GALLERY',
+      name: 'Open cards',
+      type: 'gallery',
+      filters: [{ ...STATUS, filterValue: ['Done'] }],
+      gallery: { cardSize: 'large', previewType: 'fill' },
+    });
     expect((await views()).views[2].name).toBe('Open cards');
   });
 

@@ -10,18 +10,36 @@ const wbFixture: SpaceFixture = {
   documents: [
     ...fixture.documents!,
     {
-      id: 'D-WB', title: 'Sketches', createdAt: '2026-09-01T10:00:00Z', lastModifiedAt: '2026-09-01T10:00:00Z',
-      content: [{
-        id: 'W-1', type: 'whiteboard',
-        whiteboard: {
-          elements: [
-            { id: 'e1', type: 'rectangle', x: 10, y: 20, width: 100, height: 50, text: 'Box', strokeColor: '#1e1e1e', roughness: 1 },
-            { id: 'e2', type: 'arrow', x: 110, y: 45, width: 80, height: 0, text: '', points: [[0, 0], [80, 0]] },
-          ],
-          appState: { viewBackgroundColor: '#ffffff' },
-          assets: { f1: { mimeType: 'image/png' } },
+      id: 'D-WB',
+      title: 'Sketches',
+      createdAt: '2026-09-01T10:00:00Z',
+      lastModifiedAt: '2026-09-01T10:00:00Z',
+      content: [
+        {
+          id: 'W-1',
+          type: 'whiteboard',
+          whiteboard: {
+            elements: [
+              { id: 'e1', type: 'rectangle', x: 10, y: 20, width: 100, height: 50, text: 'Box', strokeColor: '#1e1e1e', roughness: 1 },
+              {
+                id: 'e2',
+                type: 'arrow',
+                x: 110,
+                y: 45,
+                width: 80,
+                height: 0,
+                text: '',
+                points: [
+                  [0, 0],
+                  [80, 0],
+                ],
+              },
+            ],
+            appState: { viewBackgroundColor: '#ffffff' },
+            assets: { f1: { mimeType: 'image/png' } },
+          },
         },
-      }],
+      ],
     },
   ],
 };
@@ -40,7 +58,10 @@ describe('POST /whiteboards', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ whiteboardBlockId: expect.any(String) });
     const doc = (await h.api('GET', '/blocks', { query: { id: ids.unsorted } })).body;
-    expect(doc.content.map((b: any) => [b.id, b.type])).toEqual([['B-HELLO', 'text'], [r.body.whiteboardBlockId, 'whiteboard']]);
+    expect(doc.content.map((b: any) => [b.id, b.type])).toEqual([
+      ['B-HELLO', 'text'],
+      [r.body.whiteboardBlockId, 'whiteboard'],
+    ]);
     expect(await elements(r.body.whiteboardBlockId)).toEqual({ elements: [] });
   });
 
@@ -85,13 +106,28 @@ describe('POST /whiteboards/{id}/elements', () => {
   });
 
   it('an element sent without an id gets one', async () => {
-    const r = await append([{ type: 'line', points: [[0, 0], [1, 1]] }]);
+    const r = await append([
+      {
+        type: 'line',
+        points: [
+          [0, 0],
+          [1, 1],
+        ],
+      },
+    ]);
     expect(r.body.elements[2].id).toEqual(expect.any(String));
   });
 
   it('refuses an id already on the whiteboard or sent twice, and known fields of the wrong type', async () => {
     expect((await append([{ id: 'e1', type: 'rectangle' }])).status).toBe(400);
-    expect((await append([{ id: 'z', type: 'rectangle' }, { id: 'z', type: 'rectangle' }])).status).toBe(400);
+    expect(
+      (
+        await append([
+          { id: 'z', type: 'rectangle' },
+          { id: 'z', type: 'rectangle' },
+        ])
+      ).status,
+    ).toBe(400);
     expect((await append([{ id: 'z', x: 'left' }])).status).toBe(400);
     expect((await append([{ id: 'z', points: [[0, 'a']] }])).status).toBe(400);
     expect((await elements()).elements).toHaveLength(2);
@@ -116,7 +152,17 @@ describe('PUT /whiteboards/{id}/elements', () => {
   it('changes only the properties sent; the others, extra ones included, stay', async () => {
     const r = await change([{ id: 'e1', x: 99, text: 'Moved' }]);
     expect(r.status).toBe(200);
-    expect(r.body.elements[0]).toEqual({ id: 'e1', type: 'rectangle', x: 99, y: 20, width: 100, height: 50, text: 'Moved', strokeColor: '#1e1e1e', roughness: 1 });
+    expect(r.body.elements[0]).toEqual({
+      id: 'e1',
+      type: 'rectangle',
+      x: 99,
+      y: 20,
+      width: 100,
+      height: 50,
+      text: 'Moved',
+      strokeColor: '#1e1e1e',
+      roughness: 1,
+    });
     expect((await elements()).elements[1]).toEqual(wbFixture.documents!.at(-1)!.content![0]!.whiteboard!.elements[1]);
   });
 
@@ -127,7 +173,14 @@ describe('PUT /whiteboards/{id}/elements', () => {
 
   it('every element needs its id; an unknown id is a 404 and nothing changes', async () => {
     expect((await change([{ x: 1 }])).status).toBe(400);
-    expect((await change([{ id: 'e1', x: 1 }, { id: 'zz', x: 1 }])).status).toBe(404);
+    expect(
+      (
+        await change([
+          { id: 'e1', x: 1 },
+          { id: 'zz', x: 1 },
+        ])
+      ).status,
+    ).toBe(404);
     expect((await elements()).elements[0].x).toBe(10);
   });
 

@@ -70,7 +70,10 @@ describe('sync session', () => {
       createFolders: ['New folder'],
       create: ['Unsorted/Fresh.md'],
       update: ['Personal/Diary.md'],
-      move: expect.arrayContaining([{ from: 'Projects/Archive/Old plan.md', to: 'Personal/Old plan.md' }, { from: 'Notes_ 2026_Q1/Plan.md', to: 'Trash/Plan.md' }]),
+      move: expect.arrayContaining([
+        { from: 'Projects/Archive/Old plan.md', to: 'Personal/Old plan.md' },
+        { from: 'Notes_ 2026_Q1/Plan.md', to: 'Trash/Plan.md' },
+      ]),
       keep: [{ path: 'Unsorted/Unsorted note.md', change: 'edited' }],
       purge: [],
     });
@@ -80,8 +83,9 @@ describe('sync session', () => {
     expect(result.plan).toEqual(plan.plan);
     expect(result.written.filter((w) => w.mode === 'new').map((w) => w.path)).toEqual(plan.create);
     expect(result.written.filter((w) => w.mode !== 'new').map((w) => w.path)).toEqual(plan.update);
-    expect(result.moved.map(({ from, to }) => ({ from, to })).sort((a, b) => (a.from < b.from ? -1 : 1)))
-      .toEqual([...plan.move].sort((a, b) => (a.from < b.from ? -1 : 1)));
+    expect(result.moved.map(({ from, to }) => ({ from, to })).sort((a, b) => (a.from < b.from ? -1 : 1))).toEqual(
+      [...plan.move].sort((a, b) => (a.from < b.from ? -1 : 1)),
+    );
     expect(result.localPending.map((p) => p.path)).toEqual(plan.keep.map((k) => k.path));
     expect(fs.statSync(path.join(root, 'New folder')).isDirectory()).toBe(true);
   });

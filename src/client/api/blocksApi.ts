@@ -78,12 +78,23 @@ export function blocksApi(send: Send): BlocksApi {
     getBlocks,
     createBlocks: (input, options) =>
       send(
-        { method: 'POST', endpoint: 'POST /blocks', path: '/blocks', json: input, blockCost: input.blocks ? treeSize(input.blocks) : markdownBlocks(input.markdown ?? ''), countBlocks: (v) => treeSize(((v as { items?: unknown[] }).items ?? []) as Array<{ content?: unknown }>) },
+        {
+          method: 'POST',
+          endpoint: 'POST /blocks',
+          path: '/blocks',
+          json: input,
+          blockCost: input.blocks ? treeSize(input.blocks) : markdownBlocks(input.markdown ?? ''),
+          countBlocks: (v) => treeSize(((v as { items?: unknown[] }).items ?? []) as Array<{ content?: unknown }>),
+        },
         options,
         checkAs<Items<Block>>(blocksResult),
       ),
     updateBlocks: (input, options) =>
-      send({ method: 'PUT', endpoint: 'PUT /blocks', path: '/blocks', json: input, blockCost: input.blocks.length }, options, checkAs<Items<Block>>(blocksResult)),
+      send(
+        { method: 'PUT', endpoint: 'PUT /blocks', path: '/blocks', json: input, blockCost: input.blocks.length },
+        options,
+        checkAs<Items<Block>>(blocksResult),
+      ),
     deleteBlocks: (input, options) =>
       send({ method: 'DELETE', endpoint: 'DELETE /blocks', path: '/blocks', json: input, blockCost: input.blockIds.length }, options, check(idItems)),
     moveBlocks: (input, options) =>

@@ -2,7 +2,19 @@
 import { seg, type CallOptions, type Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { anyObject, collectionItems, idItems, objectItems } from '../schemas.js';
-import type { CollectionItem, CollectionListItem, CollectionSchema, CollectionSchemaInput, CollectionSchemaResult, CollectionView, CollectionViewInput, CollectionViews, IdItem, Items, Position } from '../../wire/types.js';
+import type {
+  CollectionItem,
+  CollectionListItem,
+  CollectionSchema,
+  CollectionSchemaInput,
+  CollectionSchemaResult,
+  CollectionView,
+  CollectionViewInput,
+  CollectionViews,
+  IdItem,
+  Items,
+  Position,
+} from '../../wire/types.js';
 
 export interface CollectionsApi {
   /** All collections of the space when `documentIds` is omitted. */
@@ -15,11 +27,23 @@ export interface CollectionsApi {
   /** Experimental. Replaces the schema entirely: send every property to keep, with stable keys. */
   updateCollectionSchema(collectionId: string, input: { schema: CollectionSchemaInput }, options?: CallOptions): Promise<CollectionSchemaResult>;
   listCollectionItems(collectionId: string, query?: { maxDepth?: number }, options?: CallOptions): Promise<Items<CollectionItem>>;
-  addCollectionItems(collectionId: string, input: { items: Array<{ title: string; properties?: Record<string, unknown> }>; allowNewSelectOptions?: boolean }, options?: CallOptions): Promise<Items<CollectionItem>>;
-  updateCollectionItems(collectionId: string, input: { itemsToUpdate: Array<{ id: string; properties?: Record<string, unknown> }>; allowNewSelectOptions?: boolean }, options?: CallOptions): Promise<Items<CollectionItem>>;
+  addCollectionItems(
+    collectionId: string,
+    input: { items: Array<{ title: string; properties?: Record<string, unknown> }>; allowNewSelectOptions?: boolean },
+    options?: CallOptions,
+  ): Promise<Items<CollectionItem>>;
+  updateCollectionItems(
+    collectionId: string,
+    input: { itemsToUpdate: Array<{ id: string; properties?: Record<string, unknown> }>; allowNewSelectOptions?: boolean },
+    options?: CallOptions,
+  ): Promise<Items<CollectionItem>>;
   deleteCollectionItems(collectionId: string, input: { idsToDelete: string[] }, options?: CallOptions): Promise<Items<IdItem>>;
   listCollectionViews(collectionId: string, options?: CallOptions): Promise<CollectionViews>;
-  createCollectionView(collectionId: string, input: { view: CollectionViewInput & { name: string; type: CollectionView['type'] } }, options?: CallOptions): Promise<CollectionView>;
+  createCollectionView(
+    collectionId: string,
+    input: { view: CollectionViewInput & { name: string; type: CollectionView['type'] } },
+    options?: CallOptions,
+  ): Promise<CollectionView>;
   updateCollectionView(collectionId: string, viewId: string, input: { view: CollectionViewInput }, options?: CallOptions): Promise<CollectionView>;
   /** The last stored view cannot be deleted. */
   deleteCollectionView(collectionId: string, viewId: string, options?: CallOptions): Promise<{ deletedViewId: string; activeViewId?: string }>;
@@ -32,30 +56,96 @@ export function collectionsApi(send: Send): CollectionsApi {
   const base = (id: string) => `/collections/${seg(id)}`;
   return {
     listCollections: (query = {}, options) =>
-      send({ method: 'GET', endpoint: 'GET /collections', path: '/collections', query: { ...query }, blockCost: 0, root: query.documentIds === undefined }, options, checkAs<Items<CollectionListItem>>(objectItems)),
+      send(
+        { method: 'GET', endpoint: 'GET /collections', path: '/collections', query: { ...query }, blockCost: 0, root: query.documentIds === undefined },
+        options,
+        checkAs<Items<CollectionListItem>>(objectItems),
+      ),
     createCollection: (input, options) =>
       send({ method: 'POST', endpoint: 'POST /collections', path: '/collections', json: input, blockCost: 1 }, options, obj<CollectionSchemaResult>()),
     getCollectionSchema: ((collectionId: string, query: { format?: 'schema' | 'json-schema-items' } = {}, options?: CallOptions) =>
-      send({ method: 'GET', endpoint: 'GET /collections/{collectionId}/schema', path: `${base(collectionId)}/schema`, query: { ...query }, blockCost: 0 }, options, obj<Record<string, unknown>>())) as CollectionsApi['getCollectionSchema'],
+      send(
+        { method: 'GET', endpoint: 'GET /collections/{collectionId}/schema', path: `${base(collectionId)}/schema`, query: { ...query }, blockCost: 0 },
+        options,
+        obj<Record<string, unknown>>(),
+      )) as CollectionsApi['getCollectionSchema'],
     updateCollectionSchema: (collectionId, input, options) =>
-      send({ method: 'PUT', endpoint: 'PUT /collections/{collectionId}/schema', path: `${base(collectionId)}/schema`, json: input, blockCost: 0 }, options, obj<CollectionSchemaResult>()),
+      send(
+        { method: 'PUT', endpoint: 'PUT /collections/{collectionId}/schema', path: `${base(collectionId)}/schema`, json: input, blockCost: 0 },
+        options,
+        obj<CollectionSchemaResult>(),
+      ),
     listCollectionItems: (collectionId, query = {}, options) =>
-      send({ method: 'GET', endpoint: 'GET /collections/{collectionId}/items', path: `${base(collectionId)}/items`, query: { ...query }, blockCost: 0 }, options, itemsOf),
+      send(
+        { method: 'GET', endpoint: 'GET /collections/{collectionId}/items', path: `${base(collectionId)}/items`, query: { ...query }, blockCost: 0 },
+        options,
+        itemsOf,
+      ),
     addCollectionItems: (collectionId, input, options) =>
-      send({ method: 'POST', endpoint: 'POST /collections/{collectionId}/items', path: `${base(collectionId)}/items`, json: input, blockCost: input.items.length }, options, itemsOf),
+      send(
+        { method: 'POST', endpoint: 'POST /collections/{collectionId}/items', path: `${base(collectionId)}/items`, json: input, blockCost: input.items.length },
+        options,
+        itemsOf,
+      ),
     updateCollectionItems: (collectionId, input, options) =>
-      send({ method: 'PUT', endpoint: 'PUT /collections/{collectionId}/items', path: `${base(collectionId)}/items`, json: input, blockCost: input.itemsToUpdate.length }, options, itemsOf),
+      send(
+        {
+          method: 'PUT',
+          endpoint: 'PUT /collections/{collectionId}/items',
+          path: `${base(collectionId)}/items`,
+          json: input,
+          blockCost: input.itemsToUpdate.length,
+        },
+        options,
+        itemsOf,
+      ),
     deleteCollectionItems: (collectionId, input, options) =>
-      send({ method: 'DELETE', endpoint: 'DELETE /collections/{collectionId}/items', path: `${base(collectionId)}/items`, json: input, blockCost: input.idsToDelete.length }, options, check(idItems)),
+      send(
+        {
+          method: 'DELETE',
+          endpoint: 'DELETE /collections/{collectionId}/items',
+          path: `${base(collectionId)}/items`,
+          json: input,
+          blockCost: input.idsToDelete.length,
+        },
+        options,
+        check(idItems),
+      ),
     listCollectionViews: (collectionId, options) =>
-      send({ method: 'GET', endpoint: 'GET /collections/{collectionId}/views', path: `${base(collectionId)}/views`, blockCost: 0 }, options, obj<CollectionViews>()),
+      send(
+        { method: 'GET', endpoint: 'GET /collections/{collectionId}/views', path: `${base(collectionId)}/views`, blockCost: 0 },
+        options,
+        obj<CollectionViews>(),
+      ),
     createCollectionView: (collectionId, input, options) =>
-      send({ method: 'POST', endpoint: 'POST /collections/{collectionId}/views', path: `${base(collectionId)}/views`, json: input, blockCost: 0 }, options, obj<CollectionView>()),
+      send(
+        { method: 'POST', endpoint: 'POST /collections/{collectionId}/views', path: `${base(collectionId)}/views`, json: input, blockCost: 0 },
+        options,
+        obj<CollectionView>(),
+      ),
     updateCollectionView: (collectionId, viewId, input, options) =>
-      send({ method: 'PUT', endpoint: 'PUT /collections/{collectionId}/views/{viewId}', path: `${base(collectionId)}/views/${seg(viewId)}`, json: input, blockCost: 0 }, options, obj<CollectionView>()),
+      send(
+        {
+          method: 'PUT',
+          endpoint: 'PUT /collections/{collectionId}/views/{viewId}',
+          path: `${base(collectionId)}/views/${seg(viewId)}`,
+          json: input,
+          blockCost: 0,
+        },
+        options,
+        obj<CollectionView>(),
+      ),
     deleteCollectionView: (collectionId, viewId, options) =>
-      send({ method: 'DELETE', endpoint: 'DELETE /collections/{collectionId}/views/{viewId}', path: `${base(collectionId)}/views/${seg(viewId)}`, blockCost: 0 }, options, obj<{ deletedViewId: string; activeViewId?: string }>()),
+      send(
+        { method: 'DELETE', endpoint: 'DELETE /collections/{collectionId}/views/{viewId}', path: `${base(collectionId)}/views/${seg(viewId)}`, blockCost: 0 },
+        options,
+        obj<{ deletedViewId: string; activeViewId?: string }>(),
+      ),
     setActiveCollectionView: (collectionId, input, options) =>
-      send({ method: 'PUT', endpoint: 'PUT /collections/{collectionId}/active-view', path: `${base(collectionId)}/active-view`, json: input, blockCost: 0 }, options, obj<CollectionView>()),
+      send(
+        { method: 'PUT', endpoint: 'PUT /collections/{collectionId}/active-view', path: `${base(collectionId)}/active-view`, json: input, blockCost: 0 },
+        options,
+        obj<CollectionView>(),
+      ),
   };
 }

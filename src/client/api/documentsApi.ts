@@ -3,7 +3,17 @@ import type { CallOptions, Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { checkDocumentList } from '../checkDocumentList.js';
 import { createdDocuments, idStrings, movedDocuments, objectItems } from '../schemas.js';
-import type { CreateDocumentsInput, CreatedDocument, DocumentDestination, DocumentListItem, DocumentSearchHit, Items, ListDocumentsQuery, MovedDocument, SearchDocumentsQuery } from '../../wire/types.js';
+import type {
+  CreateDocumentsInput,
+  CreatedDocument,
+  DocumentDestination,
+  DocumentListItem,
+  DocumentSearchHit,
+  Items,
+  ListDocumentsQuery,
+  MovedDocument,
+  SearchDocumentsQuery,
+} from '../../wire/types.js';
 
 export interface DocumentsApi {
   /** `GET /documents`: with no filter every document of the space, daily notes included. */
@@ -20,14 +30,26 @@ export function documentsApi(send: Send): DocumentsApi {
   return {
     listDocuments: (query = {}, options) =>
       // The whole listing (or a location's) exists only while the link does.
-      send({ method: 'GET', endpoint: 'GET /documents', path: '/documents', query: { ...query }, blockCost: 0, root: query.folderId === undefined }, options, checkDocumentList),
+      send(
+        { method: 'GET', endpoint: 'GET /documents', path: '/documents', query: { ...query }, blockCost: 0, root: query.folderId === undefined },
+        options,
+        checkDocumentList,
+      ),
     createDocuments: (input, options) =>
       send({ method: 'POST', endpoint: 'POST /documents', path: '/documents', json: input, blockCost: 0 }, options, check(createdDocuments)),
     deleteDocuments: (input, options) =>
       send({ method: 'DELETE', endpoint: 'DELETE /documents', path: '/documents', json: input, blockCost: 0 }, options, check(idStrings)),
     moveDocuments: (input, options) =>
-      send({ method: 'PUT', endpoint: 'PUT /documents/move', path: '/documents/move', json: input, blockCost: 0 }, options, checkAs<Items<MovedDocument>>(movedDocuments)),
+      send(
+        { method: 'PUT', endpoint: 'PUT /documents/move', path: '/documents/move', json: input, blockCost: 0 },
+        options,
+        checkAs<Items<MovedDocument>>(movedDocuments),
+      ),
     searchDocuments: (query, options) =>
-      send({ method: 'GET', endpoint: 'GET /documents/search', path: '/documents/search', query: { ...query }, blockCost: 0 }, options, checkAs<Items<DocumentSearchHit>>(objectItems)),
+      send(
+        { method: 'GET', endpoint: 'GET /documents/search', path: '/documents/search', query: { ...query }, blockCost: 0 },
+        options,
+        checkAs<Items<DocumentSearchHit>>(objectItems),
+      ),
   };
 }

@@ -15,8 +15,15 @@ export interface FoldersApi {
 export function foldersApi(send: Send): FoldersApi {
   return {
     listFolders: (options) => send({ method: 'GET', endpoint: 'GET /folders', path: '/folders', blockCost: 0, root: true }, options, check(folderList)),
-    createFolders: (input, options) => send({ method: 'POST', endpoint: 'POST /folders', path: '/folders', json: input, blockCost: 0 }, options, check(createdFolders)),
-    deleteFolders: (input, options) => send({ method: 'DELETE', endpoint: 'DELETE /folders', path: '/folders', json: input, blockCost: 0 }, options, check(idStrings)),
-    moveFolders: (input, options) => send({ method: 'PUT', endpoint: 'PUT /folders/move', path: '/folders/move', json: input, blockCost: 0 }, options, checkAs<Items<MovedFolder>>(movedFolders)),
+    createFolders: (input, options) =>
+      send({ method: 'POST', endpoint: 'POST /folders', path: '/folders', json: input, blockCost: 0 }, options, check(createdFolders)),
+    deleteFolders: (input, options) =>
+      send({ method: 'DELETE', endpoint: 'DELETE /folders', path: '/folders', json: input, blockCost: 0 }, options, check(idStrings)),
+    moveFolders: (input, options) =>
+      send(
+        { method: 'PUT', endpoint: 'PUT /folders/move', path: '/folders/move', json: input, blockCost: 0 },
+        options,
+        checkAs<Items<MovedFolder>>(movedFolders),
+      ),
   };
 }

@@ -2,7 +2,17 @@
 import { seg, type CallOptions, type Send } from '../apiCall.js';
 import { check, checkAs } from '../check.js';
 import { anyObject, connectionInfo, idStrings, objectItems, reminderPage, uploadResult, whiteboardContent } from '../schemas.js';
-import type { ConnectionInfo, Items, Position, Reminder, ReminderPage, ReminderStatus, UploadTarget, WhiteboardContent, WhiteboardElement } from '../../wire/types.js';
+import type {
+  ConnectionInfo,
+  Items,
+  Position,
+  Reminder,
+  ReminderPage,
+  ReminderStatus,
+  UploadTarget,
+  WhiteboardContent,
+  WhiteboardElement,
+} from '../../wire/types.js';
 
 export interface OtherApi {
   /** `GET /connection`: the space, its time zone and the service's clock. A 404 here means the link is gone. */
@@ -14,18 +24,34 @@ export interface OtherApi {
   /** Sets or replaces the reminder of each block; without `remindAt` it is saved for later. */
   createReminders(input: { reminders: Array<{ blockId: string; remindAt?: string }> }, options?: CallOptions): Promise<Items<Reminder>>;
   /** `remindAt: null` clears the time. */
-  updateReminders(input: { remindersToUpdate: Array<{ id: string; remindAt?: string | null; isCompleted?: boolean }> }, options?: CallOptions): Promise<Items<Reminder>>;
+  updateReminders(
+    input: { remindersToUpdate: Array<{ id: string; remindAt?: string | null; isCompleted?: boolean }> },
+    options?: CallOptions,
+  ): Promise<Items<Reminder>>;
   deleteReminders(input: { idsToDelete: string[] }, options?: CallOptions): Promise<Items<string>>;
   /** `POST /upload`: raw bytes; the content type decides the kind of block. */
-  upload(data: Uint8Array, contentType: string, target: UploadTarget & { fileName?: string }, options?: CallOptions): Promise<{ blockId: string; assetUrl: string }>;
+  upload(
+    data: Uint8Array,
+    contentType: string,
+    target: UploadTarget & { fileName?: string },
+    options?: CallOptions,
+  ): Promise<{ blockId: string; assetUrl: string }>;
   /** Experimental: a new empty whiteboard. */
   createWhiteboard(input: { position: Position }, options?: CallOptions): Promise<{ whiteboardBlockId: string }>;
   getWhiteboardElements(whiteboardBlockId: string, options?: CallOptions): Promise<WhiteboardContent>;
   /** At most 500 elements per request; appends. */
   addWhiteboardElements(whiteboardBlockId: string, input: { elements: WhiteboardElement[] }, options?: CallOptions): Promise<WhiteboardContent>;
   /** At most 500; only the given properties change. */
-  updateWhiteboardElements(whiteboardBlockId: string, input: { elements: Array<WhiteboardElement & { id: string }> }, options?: CallOptions): Promise<WhiteboardContent>;
-  deleteWhiteboardElements(whiteboardBlockId: string, input: { elementIds: string[] }, options?: CallOptions): Promise<{ deletedCount: number; remainingCount: number }>;
+  updateWhiteboardElements(
+    whiteboardBlockId: string,
+    input: { elements: Array<WhiteboardElement & { id: string }> },
+    options?: CallOptions,
+  ): Promise<WhiteboardContent>;
+  deleteWhiteboardElements(
+    whiteboardBlockId: string,
+    input: { elementIds: string[] },
+    options?: CallOptions,
+  ): Promise<{ deletedCount: number; remainingCount: number }>;
 }
 
 export const WHITEBOARD_BATCH = 500;
@@ -39,9 +65,14 @@ export function otherApi(send: Send): OtherApi {
   const board = checkAs<WhiteboardContent>(whiteboardContent);
   const wb = (id: string) => `/whiteboards/${seg(id)}/elements`;
   return {
-    getConnection: (options) => send({ method: 'GET', endpoint: 'GET /connection', path: '/connection', blockCost: 0, root: true }, options, check(connectionInfo)),
+    getConnection: (options) =>
+      send({ method: 'GET', endpoint: 'GET /connection', path: '/connection', blockCost: 0, root: true }, options, check(connectionInfo)),
     createComments: (input, options) =>
-      send({ method: 'POST', endpoint: 'POST /comments', path: '/comments', json: input, blockCost: 0 }, options, checkAs<Items<{ commentId: string }>>(objectItems)),
+      send(
+        { method: 'POST', endpoint: 'POST /comments', path: '/comments', json: input, blockCost: 0 },
+        options,
+        checkAs<Items<{ commentId: string }>>(objectItems),
+      ),
     listReminders: (query = {}, options) =>
       send({ method: 'GET', endpoint: 'GET /reminders', path: '/reminders', query: { ...query }, blockCost: 0 }, options, checkAs<ReminderPage>(reminderPage)),
     createReminders: (input, options) =>
@@ -51,10 +82,15 @@ export function otherApi(send: Send): OtherApi {
     deleteReminders: (input, options) =>
       send({ method: 'DELETE', endpoint: 'DELETE /reminders', path: '/reminders', json: input, blockCost: 0 }, options, check(idStrings)),
     upload: (data, contentType, target, options) =>
-      send({ method: 'POST', endpoint: 'POST /upload', path: '/upload', query: { ...target }, raw: { data, contentType }, blockCost: 1 }, options, check(uploadResult)),
+      send(
+        { method: 'POST', endpoint: 'POST /upload', path: '/upload', query: { ...target }, raw: { data, contentType }, blockCost: 1 },
+        options,
+        check(uploadResult),
+      ),
     createWhiteboard: (input, options) =>
       send({ method: 'POST', endpoint: 'POST /whiteboards', path: '/whiteboards', json: input, blockCost: 1 }, options, obj<{ whiteboardBlockId: string }>()),
-    getWhiteboardElements: (id, options) => send({ method: 'GET', endpoint: 'GET /whiteboards/{whiteboardBlockId}/elements', path: wb(id), blockCost: 0 }, options, board),
+    getWhiteboardElements: (id, options) =>
+      send({ method: 'GET', endpoint: 'GET /whiteboards/{whiteboardBlockId}/elements', path: wb(id), blockCost: 0 }, options, board),
     addWhiteboardElements: (id, input, options) => {
       batchOf(input.elements.length, 'elements');
       return send({ method: 'POST', endpoint: 'POST /whiteboards/{whiteboardBlockId}/elements', path: wb(id), json: input, blockCost: 0 }, options, board);
@@ -65,7 +101,11 @@ export function otherApi(send: Send): OtherApi {
     },
     deleteWhiteboardElements: (id, input, options) => {
       batchOf(input.elementIds.length, 'element ids');
-      return send({ method: 'DELETE', endpoint: 'DELETE /whiteboards/{whiteboardBlockId}/elements', path: wb(id), json: input, blockCost: 0 }, options, obj<{ deletedCount: number; remainingCount: number }>());
+      return send(
+        { method: 'DELETE', endpoint: 'DELETE /whiteboards/{whiteboardBlockId}/elements', path: wb(id), json: input, blockCost: 0 },
+        options,
+        obj<{ deletedCount: number; remainingCount: number }>(),
+      );
     },
   };
 }

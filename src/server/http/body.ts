@@ -8,6 +8,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   throw new ApiError(400, {
     error: 'Validation failed',
     code: 'VALIDATION_ERROR',
-    details: r.error.issues.map((i) => ({ code: i.code === 'custom' ? 'custom' : i.code, message: i.message, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) })),
+    details: r.error.issues.map((i) => ({
+      code: i.code === 'custom' ? 'custom' : i.code,
+      message: i.message,
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    })),
   });
 }

@@ -13,7 +13,10 @@ export interface ApiRequest {
 
 /** A non-JSON response (`text/markdown`, bytes). */
 export class RawBody {
-  constructor(readonly contentType: string, readonly body: string | Buffer) {}
+  constructor(
+    readonly contentType: string,
+    readonly body: string | Buffer,
+  ) {}
 }
 
 export type ApiHandler = (ctx: RequestContext, req: ApiRequest) => unknown;

@@ -5,7 +5,10 @@ export class FixedWindow {
   private start = Number.NEGATIVE_INFINITY;
   private used = 0;
 
-  constructor(readonly limit: number, readonly windowMs: number) {}
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
 
   private roll(now: number): void {
     if (now >= this.start + this.windowMs || now < this.start) {

@@ -10,8 +10,6 @@ export interface LimitSettings {
   scale: number;
 }
 
-
-
 export class Limits {
   private readonly addresses = new Map<string, FixedWindow>();
   private space: FixedWindow;

@@ -17,12 +17,36 @@ export type BlockData = Omit<ParsedBlock, 'type' | 'taskInfo'> & {
 
 /** The keys a block may hold, in the order the wire shows them. */
 export const DATA_KEYS = [
-  'textStyle', 'listStyle', 'indentationLevel', 'textAlignment', 'font', 'color', 'decorations', 'taskInfo', 'cardLayout',
-  'lineStyle', 'language', 'rawCode', 'url', 'altText', 'fileName', 'title', 'description', 'preview', 'width', 'size', 'properties',
+  'textStyle',
+  'listStyle',
+  'indentationLevel',
+  'textAlignment',
+  'font',
+  'color',
+  'decorations',
+  'taskInfo',
+  'cardLayout',
+  'lineStyle',
+  'language',
+  'rawCode',
+  'url',
+  'altText',
+  'fileName',
+  'title',
+  'description',
+  'preview',
+  'width',
+  'size',
+  'properties',
 ] as const satisfies ReadonlyArray<keyof BlockData>;
 
 const DEFAULTS: Partial<Record<keyof BlockData, unknown>> = {
-  textStyle: 'body', listStyle: 'none', indentationLevel: 0, textAlignment: 'left', font: 'system', lineStyle: 'regular',
+  textStyle: 'body',
+  listStyle: 'none',
+  indentationLevel: 0,
+  textAlignment: 'left',
+  font: 'system',
+  lineStyle: 'regular',
 };
 
 /** Drops default-valued and empty keys, so what is stored is exactly what is sent. */

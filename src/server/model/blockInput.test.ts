@@ -17,7 +17,7 @@ describe('block input', () => {
     ]);
   });
 
-  it('explicit fields layer over a new block\'s markdown, defaults dropped', () => {
+  it("explicit fields layer over a new block's markdown, defaults dropped", () => {
     const [b] = prepareNewBlock({ type: 'text', markdown: '- x', font: 'system', color: '#000000', indentationLevel: 2 }, now, 'UTC');
     expect(b!.data).toEqual({ body: 'x', listStyle: 'bullet', indentationLevel: 2, color: '#000000' });
     expect(markdownOf('text', b!.data)).toBe('    - x');
@@ -34,7 +34,7 @@ describe('block input', () => {
     expect(applyUpdate(r, { id: 'B', markdown: '# x', textStyle: 'h3' }, now, 'UTC')).toEqual({ body: 'x', textStyle: 'h3' });
   });
 
-  it('a page\'s markdown and title are its title', () => {
+  it("a page's markdown and title are its title", () => {
     const r = row('page', { body: 'Old' });
     expect(applyUpdate(r, { id: 'B', markdown: 'New', title: 'Old' }, now, 'UTC')).toEqual({ body: 'New' });
     expect(applyUpdate(r, { id: 'B', title: 'Newer' }, now, 'UTC')).toEqual({ body: 'Newer' });
@@ -44,7 +44,10 @@ describe('block input', () => {
     const r = row('text', { body: 'x', listStyle: 'task', taskInfo: { state: 'done', completedAt: '2026-01-01T00:00:00.000Z' } });
     expect(applyUpdate(r, { id: 'B', markdown: '- [ ] x' }, now, 'UTC').taskInfo).toEqual({ state: 'todo' });
     expect(applyUpdate(r, { id: 'B', markdown: '- [x] x' }, now, 'UTC').taskInfo).toEqual({ state: 'done', completedAt: '2026-01-01T00:00:00.000Z' });
-    expect(applyUpdate(r, { id: 'B', taskInfo: { state: 'canceled' } }, now, 'UTC').taskInfo).toEqual({ state: 'canceled', canceledAt: '2026-09-05T10:00:00.000Z' });
+    expect(applyUpdate(r, { id: 'B', taskInfo: { state: 'canceled' } }, now, 'UTC').taskInfo).toEqual({
+      state: 'canceled',
+      canceledAt: '2026-09-05T10:00:00.000Z',
+    });
   });
 
   it('a null task date clears it', () => {
@@ -54,7 +57,9 @@ describe('block input', () => {
 
   it('refuses a type change and markdown of derived-markdown blocks', () => {
     expect(() => applyUpdate(row('text', { body: 'x' }), { id: 'B', type: 'code' }, now, 'UTC')).toThrow(ApiError);
-    expect(() => applyUpdate(row('file', { body: '', url: 'asset:A', fileName: 'f' }), { id: 'B', markdown: '[g](asset:A)' }, now, 'UTC')).toThrow(/cannot be edited/);
+    expect(() => applyUpdate(row('file', { body: '', url: 'asset:A', fileName: 'f' }), { id: 'B', markdown: '[g](asset:A)' }, now, 'UTC')).toThrow(
+      /cannot be edited/,
+    );
   });
 
   it('collections, items and whiteboards are not created through POST /blocks', () => {

@@ -3,8 +3,18 @@
 // on top, signed media URLs go back to the asset they point at.
 import { z } from 'zod';
 import {
-  BLOCK_TYPES, CODE_LANGUAGES, isPageLike, traitsOf, typesWhere, parseBlockMarkdown, renderBlockMarkdown, splitMarkdown,
-  type BlockType, type ParsedBlock, type ParsedBlockNode, type TaskInfo,
+  BLOCK_TYPES,
+  CODE_LANGUAGES,
+  isPageLike,
+  traitsOf,
+  typesWhere,
+  parseBlockMarkdown,
+  renderBlockMarkdown,
+  splitMarkdown,
+  type BlockType,
+  type ParsedBlock,
+  type ParsedBlockNode,
+  type TaskInfo,
 } from '../../dialect/index.js';
 import { badRequest, validationFailed } from '../http/apiError.js';
 import { resolveDate } from '../dates.js';
@@ -12,7 +22,6 @@ import { isoTime } from '../dates.js';
 import { withoutDefaults, parseData, type BlockData } from './blockData.js';
 import { storedUrl, unsignMarkdown } from './mediaUrls.js';
 import { isSpacesyncError } from '../../errors.js';
-
 
 const dateInput = z.string().min(1);
 
@@ -24,7 +33,10 @@ export const blockText = z.string().superRefine((s, ctx) => {
   const m = CONTROL.exec(s);
   if (m) {
     const code = `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-    ctx.addIssue({ code: 'custom', message: `Block text must not hold NUL or other control characters (U+0000 to U+001F except tab, line feed and carriage return): found ${code} at character ${m.index}.` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `Block text must not hold NUL or other control characters (U+0000 to U+001F except tab, line feed and carriage return): found ${code} at character ${m.index}.`,
+    });
   }
 });
 
@@ -64,7 +76,8 @@ export type BlockFieldsInput = z.infer<typeof fields>;
 export type NewBlockInput = BlockFieldsInput & { type?: BlockType; markdown?: string; content?: NewBlockInput[] };
 
 export const newBlockSchema: z.ZodType<NewBlockInput> = z.lazy(() =>
-  fields.extend({ type: z.enum(BLOCK_TYPES).optional(), markdown: blockText.optional(), content: z.array(newBlockSchema).optional() }));
+  fields.extend({ type: z.enum(BLOCK_TYPES).optional(), markdown: blockText.optional(), content: z.array(newBlockSchema).optional() }),
+);
 
 export const updateBlockSchema = fields.extend({ id: z.string().min(1), type: z.enum(BLOCK_TYPES).optional(), markdown: blockText.optional() });
 export type UpdateBlockInput = z.infer<typeof updateBlockSchema>;
@@ -77,7 +90,20 @@ export interface PreparedBlock {
 }
 
 /** Fields markdown carries; a new markdown replaces them. The rest (font, color, dates…) stay. */
-const MARKDOWN_BORNE = ['body', 'textStyle', 'listStyle', 'indentationLevel', 'decorations', 'lineStyle', 'language', 'rawCode', 'url', 'altText', 'fileName', 'title'] as const;
+const MARKDOWN_BORNE = [
+  'body',
+  'textStyle',
+  'listStyle',
+  'indentationLevel',
+  'decorations',
+  'lineStyle',
+  'language',
+  'rawCode',
+  'url',
+  'altText',
+  'fileName',
+  'title',
+] as const;
 /** Types whose markdown the dialect cannot read back into the same type: their markdown is derived only. */
 const DERIVED_MARKDOWN = typesWhere((t) => t.derivedMarkdown);
 
@@ -131,7 +157,7 @@ export function prepareNewBlock(input: NewBlockInput, now: number, timezone: str
   if (ownEndpoint) throw badRequest(`Blocks of type ${type} are created with ${ownEndpoint}, not POST /blocks.`);
   const children = (input.content ?? []).flatMap((c) => prepareNewBlock(c, now, timezone));
   let out: PreparedBlock[];
-  if (type === 'page' || (type ?? 'text') === 'text' && (input.textStyle === 'card' || input.textStyle === 'page')) {
+  if (type === 'page' || ((type ?? 'text') === 'text' && (input.textStyle === 'card' || input.textStyle === 'page'))) {
     out = [{ type: type ?? 'text', data: { body: input.title ?? input.markdown ?? '' }, children: [] }];
   } else if (input.markdown !== undefined && !(type !== undefined && DERIVED_MARKDOWN.has(type))) {
     out = prepareOwnMarkdown(input.markdown);
@@ -202,7 +228,13 @@ function layerFields(type: BlockType, data: BlockData, input: BlockFieldsInput, 
   return out;
 }
 
-function mergeTaskInfo(current: TaskInfo | undefined, old: TaskInfo | undefined, input: NonNullable<BlockFieldsInput['taskInfo']>, now: number, timezone: string): TaskInfo {
+function mergeTaskInfo(
+  current: TaskInfo | undefined,
+  old: TaskInfo | undefined,
+  input: NonNullable<BlockFieldsInput['taskInfo']>,
+  now: number,
+  timezone: string,
+): TaskInfo {
   const out: TaskInfo = { ...(current ?? { state: 'todo' }) };
   if (input.state !== undefined && (old === undefined || input.state !== old.state)) out.state = input.state;
   for (const k of ['scheduleDate', 'deadlineDate'] as const) {
@@ -224,8 +256,8 @@ function stampTask(t: TaskInfo, old: TaskInfo | undefined, now: number): TaskInf
   const out: TaskInfo = { state: t.state };
   if (t.scheduleDate) out.scheduleDate = t.scheduleDate;
   if (t.deadlineDate) out.deadlineDate = t.deadlineDate;
-  if (t.state === 'done') out.completedAt = old?.state === 'done' && old.completedAt ? old.completedAt : t.completedAt ?? isoTime(now);
-  if (t.state === 'canceled') out.canceledAt = old?.state === 'canceled' && old.canceledAt ? old.canceledAt : t.canceledAt ?? isoTime(now);
+  if (t.state === 'done') out.completedAt = old?.state === 'done' && old.completedAt ? old.completedAt : (t.completedAt ?? isoTime(now));
+  if (t.state === 'canceled') out.canceledAt = old?.state === 'canceled' && old.canceledAt ? old.canceledAt : (t.canceledAt ?? isoTime(now));
   return out;
 }
 
@@ -246,7 +278,12 @@ function withoutWhiteboardEcho(id: string, old: BlockData, input: UpdateBlockInp
 }
 
 /** `PUT /blocks` of one block: only the fields sent change; the type never does. */
-export function applyUpdate(row: { id: string; type: string; data: string; markdown: string }, input: UpdateBlockInput, now: number, timezone: string): BlockData {
+export function applyUpdate(
+  row: { id: string; type: string; data: string; markdown: string },
+  input: UpdateBlockInput,
+  now: number,
+  timezone: string,
+): BlockData {
   const type = row.type as BlockType;
   const old = parseData(row.data);
   if (input.type !== undefined && input.type !== type) {
@@ -308,7 +345,7 @@ export function prepareFixtureBlock(
     data = { ...(rest as BlockData) };
     if (data.url !== undefined) data.url = storedUrl(data.url);
   } else {
-    data = { body: type === 'code' ? input.rawCode ?? '' : '' };
+    data = { body: type === 'code' ? (input.rawCode ?? '') : '' };
   }
   const explicit: BlockFieldsInput = { ...input };
   if (pageLike(type, data) || type === 'collectionItem') delete explicit.title;
@@ -327,8 +364,20 @@ export function prepareFixtureBlock(
 
 /** What a fixture block holds besides the contract's fields and the fixture's own keys. */
 const FIXTURE_KEYS = new Set<string>([
-  ...FIELD_KEYS, 'id', 'type', 'markdown', 'body', 'content', 'createdAt', 'lastModifiedAt', 'createdBy', 'lastModifiedBy',
-  'comments', 'collection', 'whiteboard', 'metadata',
+  ...FIELD_KEYS,
+  'id',
+  'type',
+  'markdown',
+  'body',
+  'content',
+  'createdAt',
+  'lastModifiedAt',
+  'createdBy',
+  'lastModifiedBy',
+  'comments',
+  'collection',
+  'whiteboard',
+  'metadata',
 ]);
 
 /**

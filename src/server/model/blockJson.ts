@@ -23,9 +23,27 @@ export interface BlockJsonOptions {
  * `font`, `decorations` before `color`; `url, title, description` of a rich URL).
  */
 const WIRE_ORDER = [
-  'textStyle', 'cardLayout', 'indentationLevel', 'taskInfo', 'listStyle', 'lineStyle', 'language', 'rawCode',
-  'url', 'altText', 'fileName', 'title', 'description', 'preview', 'width', 'size', 'properties',
-  'textAlignment', 'font', 'decorations', 'color',
+  'textStyle',
+  'cardLayout',
+  'indentationLevel',
+  'taskInfo',
+  'listStyle',
+  'lineStyle',
+  'language',
+  'rawCode',
+  'url',
+  'altText',
+  'fileName',
+  'title',
+  'description',
+  'preview',
+  'width',
+  'size',
+  'properties',
+  'textAlignment',
+  'font',
+  'decorations',
+  'color',
 ] as const satisfies ReadonlyArray<(typeof DATA_KEYS)[number]>;
 
 export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOptions = {}): Block {
@@ -33,14 +51,15 @@ export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOpt
   const type = row.type;
   // One signature per asset per read, shared by the url field and the markdown.
   const signed = new Map<string, string>();
-  const sign = (text: string) => text.replace(/asset:([A-Za-z0-9-]+)/g, (_m, id: string) => {
-    let url = signed.get(id);
-    if (url === undefined) {
-      url = ctx.media.sign(ctx.origin, id, ctx.now);
-      signed.set(id, url);
-    }
-    return url;
-  });
+  const sign = (text: string) =>
+    text.replace(/asset:([A-Za-z0-9-]+)/g, (_m, id: string) => {
+      let url = signed.get(id);
+      if (url === undefined) {
+        url = ctx.media.sign(ctx.origin, id, ctx.now);
+        signed.set(id, url);
+      }
+      return url;
+    });
   const fields: Record<string, unknown> = {};
   for (const k of DATA_KEYS) {
     const v = data[k];

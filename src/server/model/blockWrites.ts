@@ -17,7 +17,13 @@ export function ensureParent(ctx: RequestContext, row: BlockRow): BlockRow {
     throw badRequest(`Block ${row.id} is a ${row.type} block: only page, text and card blocks can hold other blocks.`);
   }
   const pageData = pageDataFromText(data);
-  updateBlockContent(ctx.db, row.id, { type: 'page', data: JSON.stringify(pageData), markdown: markdownOf('page', pageData), modifiedAt: ctx.now, modifiedBy: ctx.space.userId });
+  updateBlockContent(ctx.db, row.id, {
+    type: 'page',
+    data: JSON.stringify(pageData),
+    markdown: markdownOf('page', pageData),
+    modifiedAt: ctx.now,
+    modifiedBy: ctx.space.userId,
+  });
   touchDocument(ctx.db, row.doc_id, ctx.now);
   return getBlock(ctx.db, row.id)!;
 }
@@ -30,8 +36,17 @@ export function insertPrepared(ctx: RequestContext, parent: BlockRow, pos: numbe
     const id = newId();
     count++;
     insertBlock(ctx.db, {
-      id, doc_id: parent.doc_id, parent_id: parentId, pos: at, type: b.type, data: JSON.stringify(b.data), markdown: markdownOf(b.type as BlockType, b.data),
-      created_at: ctx.now, created_by: ctx.space.userId, modified_at: ctx.now, modified_by: ctx.space.userId,
+      id,
+      doc_id: parent.doc_id,
+      parent_id: parentId,
+      pos: at,
+      type: b.type,
+      data: JSON.stringify(b.data),
+      markdown: markdownOf(b.type as BlockType, b.data),
+      created_at: ctx.now,
+      created_by: ctx.space.userId,
+      modified_at: ctx.now,
+      modified_by: ctx.space.userId,
     });
     b.children.forEach((c, i) => insert(c, id, i));
     return id;

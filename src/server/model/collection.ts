@@ -28,7 +28,11 @@ export function saveSchema(ctx: RequestContext, c: LoadedCollection, schema: Sto
   const data = parseData(c.block.data);
   if (data.title !== schema.name) {
     updateBlockContent(ctx.db, c.block.id, {
-      type: 'collection', data: JSON.stringify({ ...data, title: schema.name }), markdown: c.block.markdown, modifiedAt: ctx.now, modifiedBy: ctx.space.userId,
+      type: 'collection',
+      data: JSON.stringify({ ...data, title: schema.name }),
+      markdown: c.block.markdown,
+      modifiedAt: ctx.now,
+      modifiedBy: ctx.space.userId,
     });
   }
   c.schema = schema;
@@ -39,7 +43,11 @@ export function saveSchema(ctx: RequestContext, c: LoadedCollection, schema: Sto
 export function collectionChanged(ctx: RequestContext, collectionId: string): void {
   const block = getBlock(ctx.db, collectionId)!;
   updateBlockContent(ctx.db, block.id, {
-    type: block.type, data: block.data, markdown: collectionMarkdown(ctx.db, block), modifiedAt: ctx.now, modifiedBy: ctx.space.userId,
+    type: block.type,
+    data: block.data,
+    markdown: collectionMarkdown(ctx.db, block),
+    modifiedAt: ctx.now,
+    modifiedBy: ctx.space.userId,
   });
   touchDocument(ctx.db, block.doc_id, ctx.now);
 }

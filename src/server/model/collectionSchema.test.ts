@@ -13,19 +13,38 @@ describe('keyFromName', () => {
 });
 
 describe('buildSchema', () => {
-  const input = (properties: Array<{ key?: string; name: string; type: string; options?: Array<{ name: string; color?: string }> }>) =>
-    ({ name: 'C', contentPropDetails: { name: 'Title' }, properties });
+  const input = (properties: Array<{ key?: string; name: string; type: string; options?: Array<{ name: string; color?: string }> }>) => ({
+    name: 'C',
+    contentPropDetails: { name: 'Title' },
+    properties,
+  });
 
   it('derives unique keys, keeps sent ones, gives every property an id', () => {
-    const s = buildSchema(input([{ name: 'Status', type: 'text' }, { key: 'status2', name: 'Other', type: 'text' }, { name: 'Status', type: 'text' }]), undefined);
+    const s = buildSchema(
+      input([
+        { name: 'Status', type: 'text' },
+        { key: 'status2', name: 'Other', type: 'text' },
+        { name: 'Status', type: 'text' },
+      ]),
+      undefined,
+    );
     expect(s.properties.map((p) => p.key)).toEqual(['status', 'status2', 'status3']);
     expect(new Set(s.properties.map((p) => p.id)).size).toBe(3);
   });
 
   it('on replace, a property named like an existing one keeps its key and id', () => {
     const first = buildSchema(input([{ name: 'Due Date', type: 'date' }]), undefined);
-    const second = buildSchema(input([{ name: 'Owner', type: 'text' }, { name: 'Due Date', type: 'date' }]), first);
-    expect(second.properties.map((p) => [p.key, p.id === first.properties[0]!.id])).toEqual([['owner', false], ['dueDate', true]]);
+    const second = buildSchema(
+      input([
+        { name: 'Owner', type: 'text' },
+        { name: 'Due Date', type: 'date' },
+      ]),
+      first,
+    );
+    expect(second.properties.map((p) => [p.key, p.id === first.properties[0]!.id])).toEqual([
+      ['owner', false],
+      ['dueDate', true],
+    ]);
   });
 
   it('a renamed property sent with its key keeps its id', () => {
@@ -36,7 +55,18 @@ describe('buildSchema', () => {
 
   it('fills option colors in turn and writes select as singleSelect', () => {
     const s = buildSchema(input([{ name: 'S', type: 'select', options: [{ name: 'a' }, { name: 'b' }, { name: 'c', color: 'red' }] }]), undefined);
-    expect(schemaWriteForm(s).properties).toEqual([{ key: 's', name: 'S', type: 'singleSelect', options: [{ name: 'a', color: 'yellow' }, { name: 'b', color: 'sky-blue' }, { name: 'c', color: 'red' }] }]);
+    expect(schemaWriteForm(s).properties).toEqual([
+      {
+        key: 's',
+        name: 'S',
+        type: 'singleSelect',
+        options: [
+          { name: 'a', color: 'yellow' },
+          { name: 'b', color: 'sky-blue' },
+          { name: 'c', color: 'red' },
+        ],
+      },
+    ]);
   });
 });
 

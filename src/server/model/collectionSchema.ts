@@ -50,7 +50,11 @@ export function isSelect(type: string): boolean {
 
 /** `Due Date` → `dueDate`: the words of a name in camel case (`property` when it has none). */
 export function keyFromName(name: string): string {
-  const words = name.normalize('NFKD').replace(/\p{M}/gu, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  const words = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
   if (words.length === 0) return 'property';
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
@@ -63,9 +67,11 @@ function uniqueKey(base: string, taken: Set<string>): string {
 
 function parseOptions(raw: unknown): SchemaOption[] {
   if (!Array.isArray(raw)) return [];
-  return raw.map((o, i) => (typeof o === 'string'
-    ? { name: o, color: OPTION_COLORS[i % OPTION_COLORS.length]! }
-    : { name: String((o as { name?: unknown }).name ?? ''), color: String((o as { color?: unknown }).color ?? OPTION_COLORS[i % OPTION_COLORS.length]) }));
+  return raw.map((o, i) =>
+    typeof o === 'string'
+      ? { name: o, color: OPTION_COLORS[i % OPTION_COLORS.length]! }
+      : { name: String((o as { name?: unknown }).name ?? ''), color: String((o as { color?: unknown }).color ?? OPTION_COLORS[i % OPTION_COLORS.length]) },
+  );
 }
 
 /** The stored schema JSON, read tolerantly (fixtures write it by hand). */
@@ -73,7 +79,7 @@ export function readSchema(json: string, collectionName: string): StoredSchema {
   const raw = JSON.parse(json) as Record<string, unknown>;
   const cpd = (raw.contentPropDetails ?? {}) as { key?: unknown; name?: unknown };
   const taken = new Set<string>([TITLE_KEY]);
-  const properties = (Array.isArray(raw.properties) ? raw.properties as Array<Record<string, unknown>> : []).map((p) => {
+  const properties = (Array.isArray(raw.properties) ? (raw.properties as Array<Record<string, unknown>>) : []).map((p) => {
     const name = String(p.name ?? '');
     const key = typeof p.key === 'string' && p.key !== '' ? p.key : uniqueKey(keyFromName(name), taken);
     taken.add(key);
@@ -99,8 +105,13 @@ export function buildSchema(input: SchemaInput, previous: StoredSchema | undefin
   const explicit = new Set<string>();
   input.properties.forEach((p, i) => {
     if (p.key === undefined) return;
-    if (p.key === TITLE_KEY) issues.push({ message: `The key '${TITLE_KEY}' belongs to the title property: choose another key for ${p.name}.`, path: ['schema', 'properties', i, 'key'] });
-    else if (explicit.has(p.key)) issues.push({ message: `The key '${p.key}' is used by two properties: keys must be unique.`, path: ['schema', 'properties', i, 'key'] });
+    if (p.key === TITLE_KEY)
+      issues.push({
+        message: `The key '${TITLE_KEY}' belongs to the title property: choose another key for ${p.name}.`,
+        path: ['schema', 'properties', i, 'key'],
+      });
+    else if (explicit.has(p.key))
+      issues.push({ message: `The key '${p.key}' is used by two properties: keys must be unique.`, path: ['schema', 'properties', i, 'key'] });
     explicit.add(p.key);
   });
   input.properties.forEach((p, i) => {
@@ -110,7 +121,10 @@ export function buildSchema(input: SchemaInput, previous: StoredSchema | undefin
       names.add(o.name);
     }
     if ((p.type === 'date' || p.type === 'text') && (p.options?.length ?? 0) > 0) {
-      issues.push({ message: `Property ${p.name} is a ${p.type} property: options apply only to singleSelect properties.`, path: ['schema', 'properties', i, 'options'] });
+      issues.push({
+        message: `Property ${p.name} is a ${p.type} property: options apply only to singleSelect properties.`,
+        path: ['schema', 'properties', i, 'options'],
+      });
     }
   });
   if (issues.length > 0) throw validationFailed(issues);
@@ -152,9 +166,13 @@ export function schemaWriteForm(s: StoredSchema): Record<string, unknown> {
 
 /** `format=schema`: select properties as type `select` with option names. */
 export function schemaReadForm(s: StoredSchema): Record<string, unknown> {
-  const entries = () => s.properties.map((p) => ({
-    key: p.key, name: p.name, type: isSelect(p.type) ? 'select' : p.type, options: (p.options ?? []).map((o) => o.name),
-  }));
+  const entries = () =>
+    s.properties.map((p) => ({
+      key: p.key,
+      name: p.name,
+      type: isSelect(p.type) ? 'select' : p.type,
+      options: (p.options ?? []).map((o) => o.name),
+    }));
   return {
     key: keyFromName(s.name),
     name: s.name,

@@ -26,8 +26,16 @@ export interface StoredView {
 
 /** The view a new collection starts with. */
 export const DEFAULT_VIEW: Omit<StoredView, 'id'> = {
-  name: 'Table', type: 'table', filters: [], sortBy: [], groupBy: [], hiddenProperties: [], customPropertyOrder: [],
-  columnWidth: {}, calculations: {}, isCalculationsRowVisible: false,
+  name: 'Table',
+  type: 'table',
+  filters: [],
+  sortBy: [],
+  groupBy: [],
+  hiddenProperties: [],
+  customPropertyOrder: [],
+  columnWidth: {},
+  calculations: {},
+  isCalculationsRowVisible: false,
 };
 
 const KANBAN_DEFAULTS = { columnOrder: [], hiddenGroupValues: [], showsColumnColors: true, visibleFields: [] };
@@ -41,19 +49,23 @@ export const viewInput = z.object({
   filters: z.array(z.object({ property: key, filterType: z.string().min(1), filterValue: z.array(z.unknown()) })).optional(),
   sortBy: z.array(rule).optional(),
   groupBy: z.array(rule).optional(),
-  fields: z.object({
-    order: z.array(key).optional(),
-    hidden: z.array(key).optional(),
-    widths: z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).optional(),
-  }).optional(),
+  fields: z
+    .object({
+      order: z.array(key).optional(),
+      hidden: z.array(key).optional(),
+      widths: z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).optional(),
+    })
+    .optional(),
   calculations: z.record(z.string(), z.string().min(1)).optional(),
   isCalculationsRowVisible: z.boolean().optional(),
-  kanban: z.object({
-    columnOrder: z.array(z.string()).optional(),
-    hiddenGroupValues: z.array(z.string()).optional(),
-    showsColumnColors: z.boolean().optional(),
-    visibleFields: z.array(key).optional(),
-  }).optional(),
+  kanban: z
+    .object({
+      columnOrder: z.array(z.string()).optional(),
+      hiddenGroupValues: z.array(z.string()).optional(),
+      showsColumnColors: z.boolean().optional(),
+      visibleFields: z.array(key).optional(),
+    })
+    .optional(),
   gallery: z.object({ cardSize: z.string().min(1).optional(), previewType: z.string().min(1).optional(), visibleFields: z.array(key).optional() }).optional(),
 });
 export type ViewInput = z.infer<typeof viewInput>;
@@ -62,7 +74,8 @@ type Issues = Array<{ message: string; path: Array<string | number> }>;
 
 /** A property reference by key against the current schema (`title` is the title property); undefined when unknown. */
 function refOf(schema: StoredSchema, k: string): PropertyRef | undefined {
-  if (k === TITLE_KEY || k === schema.contentPropDetails.key) return { propertyId: TITLE_KEY, propertyKey: TITLE_KEY, propertyName: schema.contentPropDetails.name };
+  if (k === TITLE_KEY || k === schema.contentPropDetails.key)
+    return { propertyId: TITLE_KEY, propertyKey: TITLE_KEY, propertyName: schema.contentPropDetails.name };
   const p = findProperty(schema, k);
   return p ? { propertyId: propertyId(p), propertyKey: p.key, propertyName: p.name } : undefined;
 }
@@ -85,7 +98,8 @@ export function applyViewInput(schema: StoredSchema, input: ViewInput, current: 
   const v: StoredView = structuredClone(current);
   if (input.name !== undefined) v.name = input.name;
   if (input.type !== undefined) v.type = input.type;
-  if (input.filters) v.filters = input.filters.map((f, i) => ({ ...ref(f.property, ['view', 'filters', i, 'property']), filterType: f.filterType, filterValue: f.filterValue }));
+  if (input.filters)
+    v.filters = input.filters.map((f, i) => ({ ...ref(f.property, ['view', 'filters', i, 'property']), filterType: f.filterType, filterValue: f.filterValue }));
   if (input.sortBy) v.sortBy = input.sortBy.map((s, i) => ({ ...ref(s.property, ['view', 'sortBy', i, 'property']), ascending: s.ascending ?? true }));
   if (input.groupBy) v.groupBy = input.groupBy.map((g, i) => ({ ...ref(g.property, ['view', 'groupBy', i, 'property']), ascending: g.ascending ?? true }));
   if (input.fields?.order) v.customPropertyOrder = input.fields.order.map((k, i) => ref(k, ['view', 'fields', 'order', i]));
@@ -103,8 +117,10 @@ export function applyViewInput(schema: StoredSchema, input: ViewInput, current: 
   }
   if (input.isCalculationsRowVisible !== undefined) v.isCalculationsRowVisible = input.isCalculationsRowVisible;
 
-  if (input.kanban && v.type !== 'kanban') issues.push({ message: `'kanban' settings apply only to kanban views; this view is a ${v.type} view.`, path: ['view', 'kanban'] });
-  if (input.gallery && v.type !== 'gallery') issues.push({ message: `'gallery' settings apply only to gallery views; this view is a ${v.type} view.`, path: ['view', 'gallery'] });
+  if (input.kanban && v.type !== 'kanban')
+    issues.push({ message: `'kanban' settings apply only to kanban views; this view is a ${v.type} view.`, path: ['view', 'kanban'] });
+  if (input.gallery && v.type !== 'gallery')
+    issues.push({ message: `'gallery' settings apply only to gallery views; this view is a ${v.type} view.`, path: ['view', 'gallery'] });
   if (v.type === 'kanban') {
     const k = { ...KANBAN_DEFAULTS, ...(v.kanban ?? {}) };
     if (input.kanban?.columnOrder) k.columnOrder = input.kanban.columnOrder;
@@ -113,7 +129,10 @@ export function applyViewInput(schema: StoredSchema, input: ViewInput, current: 
     if (input.kanban?.visibleFields) k.visibleFields = input.kanban.visibleFields.map((f, i) => ref(f, ['view', 'kanban', 'visibleFields', i]));
     v.kanban = k;
     if (v.groupBy.length !== 1) {
-      issues.push({ message: `A kanban view needs exactly one groupBy rule (it has ${v.groupBy.length}): name the column to group by, e.g. "groupBy": [{"property": "status"}].`, path: ['view', 'groupBy'] });
+      issues.push({
+        message: `A kanban view needs exactly one groupBy rule (it has ${v.groupBy.length}): name the column to group by, e.g. "groupBy": [{"property": "status"}].`,
+        path: ['view', 'groupBy'],
+      });
     }
   } else {
     delete v.kanban;
@@ -133,23 +152,29 @@ export function applyViewInput(schema: StoredSchema, input: ViewInput, current: 
 
 /** A stored view read tolerantly (fixtures give refs by `propertyKey` only), refs refreshed from the schema. */
 export function viewJson(schema: StoredSchema, stored: Record<string, unknown>, isActive: boolean): StoredView & { isActive: boolean } {
-  const keyOf = (r: unknown): string | undefined => (typeof r === 'string' ? r : (r as { propertyKey?: string; property?: string } | null)?.propertyKey ?? (r as { property?: string } | null)?.property);
-  const refs = (list: unknown) => (Array.isArray(list) ? list : []).flatMap((r) => {
-    const k = keyOf(r);
-    const ref = k === undefined ? undefined : refOf(schema, k);
-    return ref ? [{ item: r as Record<string, unknown>, ref }] : [];
-  });
+  const keyOf = (r: unknown): string | undefined =>
+    typeof r === 'string' ? r : ((r as { propertyKey?: string; property?: string } | null)?.propertyKey ?? (r as { property?: string } | null)?.property);
+  const refs = (list: unknown) =>
+    (Array.isArray(list) ? list : []).flatMap((r) => {
+      const k = keyOf(r);
+      const ref = k === undefined ? undefined : refOf(schema, k);
+      return ref ? [{ item: r as Record<string, unknown>, ref }] : [];
+    });
   const type = (['table', 'gallery', 'kanban'] as const).find((t) => t === stored.type) ?? 'table';
   const calculations: StoredView['calculations'] = {};
   for (const [k, c] of Object.entries((stored.calculations ?? {}) as Record<string, { propertyKey?: string; type?: string } | string>)) {
-    const ref = refOf(schema, typeof c === 'string' ? k : c.propertyKey ?? k);
+    const ref = refOf(schema, typeof c === 'string' ? k : (c.propertyKey ?? k));
     if (ref) calculations[ref.propertyId] = { ...ref, type: typeof c === 'string' ? c : String(c.type ?? '') };
   }
   const out: StoredView & { isActive: boolean } = {
     id: String(stored.id),
     name: String(stored.name ?? ''),
     type,
-    filters: refs(stored.filters).map(({ item, ref }) => ({ ...ref, filterType: String(item.filterType ?? ''), filterValue: Array.isArray(item.filterValue) ? item.filterValue : [] })),
+    filters: refs(stored.filters).map(({ item, ref }) => ({
+      ...ref,
+      filterType: String(item.filterType ?? ''),
+      filterValue: Array.isArray(item.filterValue) ? item.filterValue : [],
+    })),
     sortBy: refs(stored.sortBy).map(({ item, ref }) => ({ ...ref, ascending: item.ascending !== false })),
     groupBy: refs(stored.groupBy).map(({ item, ref }) => ({ ...ref, ascending: item.ascending !== false })),
     hiddenProperties: refs(stored.hiddenProperties).map(({ ref }) => ref),
@@ -161,7 +186,12 @@ export function viewJson(schema: StoredSchema, stored: Record<string, unknown>, 
   };
   if (type === 'kanban') {
     const k = { ...KANBAN_DEFAULTS, ...((stored.kanban ?? {}) as Partial<StoredView['kanban']>) };
-    out.kanban = { columnOrder: k.columnOrder, hiddenGroupValues: k.hiddenGroupValues, showsColumnColors: k.showsColumnColors, visibleFields: refs(k.visibleFields).map(({ ref }) => ref) };
+    out.kanban = {
+      columnOrder: k.columnOrder,
+      hiddenGroupValues: k.hiddenGroupValues,
+      showsColumnColors: k.showsColumnColors,
+      visibleFields: refs(k.visibleFields).map(({ ref }) => ref),
+    };
   }
   if (type === 'gallery') {
     const g = { ...GALLERY_DEFAULTS, ...((stored.gallery ?? {}) as Partial<StoredView['gallery']>) };

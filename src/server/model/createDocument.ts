@@ -9,12 +9,26 @@ import { dailyNoteTitle } from '../dates.js';
 export function createDocument(ctx: RequestContext, d: { title: string; location: StoredLocation; folderId: string | null; dailyNoteDate?: string }): string {
   const id = newId();
   insertDocument(ctx.db, {
-    id, location: d.location, folderId: d.folderId, dailyNoteDate: d.dailyNoteDate ?? null,
-    createdAt: ctx.now, lastModifiedAt: ctx.now, trashedAt: null,
+    id,
+    location: d.location,
+    folderId: d.folderId,
+    dailyNoteDate: d.dailyNoteDate ?? null,
+    createdAt: ctx.now,
+    lastModifiedAt: ctx.now,
+    trashedAt: null,
   });
   insertBlock(ctx.db, {
-    id, doc_id: id, parent_id: null, pos: 0, type: 'page', data: JSON.stringify({ body: d.title }), markdown: d.title,
-    created_at: ctx.now, created_by: ctx.space.userId, modified_at: ctx.now, modified_by: ctx.space.userId,
+    id,
+    doc_id: id,
+    parent_id: null,
+    pos: 0,
+    type: 'page',
+    data: JSON.stringify({ body: d.title }),
+    markdown: d.title,
+    created_at: ctx.now,
+    created_by: ctx.space.userId,
+    modified_at: ctx.now,
+    modified_by: ctx.space.userId,
   });
   return id;
 }

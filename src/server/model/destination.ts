@@ -6,11 +6,7 @@ import { badRequest, notFound } from '../http/apiError.js';
 import { getFolder } from '../store/folders.js';
 import type { StoredLocation } from '../store/documents.js';
 
-export const destinationSchema = z.union([
-  z.object({ destination: z.string().min(1) }),
-  z.object({ folderId: z.string().min(1) }),
-  z.string().min(1),
-]);
+export const destinationSchema = z.union([z.object({ destination: z.string().min(1) }), z.object({ folderId: z.string().min(1) }), z.string().min(1)]);
 
 export type DestinationInput = z.infer<typeof destinationSchema>;
 
@@ -25,9 +21,11 @@ export function resolveDestination(ctx: RequestContext, input: DestinationInput 
   const raw = input ?? { destination: 'unsorted' };
   const key = typeof raw === 'string' ? raw : 'destination' in raw ? raw.destination : raw.folderId;
   if (key === 'trash') {
-    throw badRequest(action === 'created'
-      ? 'Documents cannot be created in trash: create them in unsorted, templates or a folder.'
-      : 'Documents cannot be moved to trash: use DELETE /documents to delete them.');
+    throw badRequest(
+      action === 'created'
+        ? 'Documents cannot be created in trash: create them in unsorted, templates or a folder.'
+        : 'Documents cannot be moved to trash: use DELETE /documents to delete them.',
+    );
   }
   if (key === 'unsorted' || key === 'templates') return { location: key, folderId: null, echo: { destination: key } };
   if (key === 'daily_notes') throw badRequest(`Documents cannot be ${action} in daily notes.`);

@@ -4,12 +4,22 @@ import { ApiError } from '../http/apiError.js';
 
 describe('search matchers', () => {
   it('include terms are literal and case-insensitive', () => {
-    expect(literalMatcher('a.b').ranges('A.B axb a.b')).toEqual([[0, 3], [8, 11]]);
+    expect(literalMatcher('a.b').ranges('A.B axb a.b')).toEqual([
+      [0, 3],
+      [8, 11],
+    ]);
   });
 
   it('RE2 patterns find every match, empty matches included once per position', () => {
-    expect(compileRe2('o+', true).ranges('foo boo')).toEqual([[1, 3], [5, 7]]);
-    expect(compileRe2('x*', true).ranges('ab')).toEqual([[0, 0], [1, 1], [2, 2]]);
+    expect(compileRe2('o+', true).ranges('foo boo')).toEqual([
+      [1, 3],
+      [5, 7],
+    ]);
+    expect(compileRe2('x*', true).ranges('ab')).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
     expect(compileRe2('FOO', false).ranges('foo')).toEqual([[0, 3]]);
     expect(compileRe2('FOO', true).ranges('foo')).toEqual([]);
   });

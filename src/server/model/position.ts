@@ -36,11 +36,13 @@ export interface Target {
 export function resolveTarget(ctx: RequestContext, p: PositionInput): Target {
   const next = p.position === 'before' || p.position === 'after';
   if (next) {
-    if (p.siblingId === undefined) throw validationFailed([{ message: `'siblingId' is required with position '${p.position}'.`, path: ['position', 'siblingId'] }]);
+    if (p.siblingId === undefined)
+      throw validationFailed([{ message: `'siblingId' is required with position '${p.position}'.`, path: ['position', 'siblingId'] }]);
     if (p.pageId !== undefined || p.date !== undefined) throw badRequest("A position next to a block takes only 'siblingId': drop 'pageId' and 'date'.");
     const sibling = getBlock(ctx.db, p.siblingId);
     if (!sibling) throw notFound(`Block ${p.siblingId}`);
-    if (sibling.parent_id === null) throw badRequest(`Block ${p.siblingId} is a document: nothing can be placed next to it; use pageId to place blocks inside it.`);
+    if (sibling.parent_id === null)
+      throw badRequest(`Block ${p.siblingId} is a document: nothing can be placed next to it; use pageId to place blocks inside it.`);
     const parent = getBlock(ctx.db, sibling.parent_id)!;
     return { parent, pos: p.position === 'before' ? sibling.pos : sibling.pos + 1, sibling };
   }

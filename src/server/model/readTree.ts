@@ -38,7 +38,13 @@ export function readTree(ctx: RequestContext, id: string, maxDepth: number, meta
 }
 
 /** A block and its descendants from a preloaded children index; counts the blocks built. */
-export function buildTree(ctx: RequestContext, root: BlockRow, index: Map<string, BlockRow[]>, maxDepth: number, metadata: boolean): { block: Block; count: number } {
+export function buildTree(
+  ctx: RequestContext,
+  root: BlockRow,
+  index: Map<string, BlockRow[]>,
+  maxDepth: number,
+  metadata: boolean,
+): { block: Block; count: number } {
   let count = 0;
   const build = (row: BlockRow, depth: number): Block => {
     count++;
@@ -47,7 +53,8 @@ export function buildTree(ctx: RequestContext, root: BlockRow, index: Map<string
     const content = expand && (kids !== undefined || holdsChildren(row)) ? (kids ?? []).map((k) => build(k, depth + 1)) : undefined;
     const json = blockJson(ctx, row, { metadata, ...(content !== undefined ? { content } : {}) });
     // A collection renders its items when they are expanded, an empty preview when not.
-    if (row.type === 'collection') json.markdown = markdownOf('collection', collectionFields(ctx.db, row), content as unknown as Array<Record<string, unknown>> | undefined);
+    if (row.type === 'collection')
+      json.markdown = markdownOf('collection', collectionFields(ctx.db, row), content as unknown as Array<Record<string, unknown>> | undefined);
     return json;
   };
   return { block: build(root, 0), count };

@@ -8,10 +8,7 @@ import { folderSubtreeIds, getFolder, isBuiltInFolder } from '../store/folders.j
 import { localDate } from '../dates.js';
 import { LOCATIONS, type Location } from '../../wire/types.js';
 
-
-const DATE_FILTERS = [
-  'createdDateGte', 'createdDateLte', 'lastModifiedDateGte', 'lastModifiedDateLte', 'dailyNoteDateGte', 'dailyNoteDateLte',
-] as const;
+const DATE_FILTERS = ['createdDateGte', 'createdDateLte', 'lastModifiedDateGte', 'lastModifiedDateLte', 'dailyNoteDateGte', 'dailyNoteDateLte'] as const;
 
 export interface Selection {
   rows: DocumentRow[];
@@ -57,10 +54,12 @@ export function selectDocuments(ctx: RequestContext, q: Query, folderParam: 'fol
   const tz = ctx.space.timezone;
   const within = (day: string | null, gte: string | undefined, lte: string | undefined) =>
     (gte === undefined || (day !== null && day >= gte)) && (lte === undefined || (day !== null && day <= lte));
-  rows = rows.filter((r) =>
-    within(localDate(r.created_at, tz), dates.createdDateGte, dates.createdDateLte)
-    && within(localDate(r.last_modified_at, tz), dates.lastModifiedDateGte, dates.lastModifiedDateLte)
-    && within(r.daily_note_date, dates.dailyNoteDateGte, dates.dailyNoteDateLte));
+  rows = rows.filter(
+    (r) =>
+      within(localDate(r.created_at, tz), dates.createdDateGte, dates.createdDateLte) &&
+      within(localDate(r.last_modified_at, tz), dates.lastModifiedDateGte, dates.lastModifiedDateLte) &&
+      within(r.daily_note_date, dates.dailyNoteDateGte, dates.dailyNoteDateLte),
+  );
   return { rows, location: location as Location | undefined };
 }
 

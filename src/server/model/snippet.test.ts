@@ -5,11 +5,21 @@ const hl = (s: string) => `<highlight color="yellow">${s}</highlight>`;
 
 describe('snippet', () => {
   it('wraps every match in a yellow highlight', () => {
-    expect(snippet('one two one', [[0, 3], [8, 11]])).toBe(`${hl('one')} two ${hl('one')}`);
+    expect(
+      snippet('one two one', [
+        [0, 3],
+        [8, 11],
+      ]),
+    ).toBe(`${hl('one')} two ${hl('one')}`);
   });
 
   it('merges overlapping matches', () => {
-    expect(snippet('abcdef', [[1, 4], [2, 5]])).toBe(`a${hl('bcde')}f`);
+    expect(
+      snippet('abcdef', [
+        [1, 4],
+        [2, 5],
+      ]),
+    ).toBe(`a${hl('bcde')}f`);
   });
 
   it('cuts long text around the first match with ellipses', () => {

@@ -5,10 +5,7 @@ import type { BlockRow } from '../store/blocks.js';
 import type { DocumentRow } from '../store/documents.js';
 import { parseData } from './blockData.js';
 
-export type TaskLocationJson =
-  | { type: 'inbox' }
-  | { type: 'dailyNote'; date: string }
-  | { type: 'document'; documentId: string; title: string };
+export type TaskLocationJson = { type: 'inbox' } | { type: 'dailyNote'; date: string } | { type: 'document'; documentId: string; title: string };
 
 export interface TaskJson {
   id: string;

@@ -9,10 +9,14 @@ export function registerAssets(app: FastifyInstance, state: ServerState): void {
     const { assetId } = req.params as { assetId: string };
     const q = req.query as { expires?: string; nonce?: string; sig?: string };
     if (!state.media.verify(assetId, q, state.clock.now())) {
-      return reply.code(403).type('application/json; charset=utf-8').send({ error: 'The signature of this URL is wrong or expired: read the block again for a fresh URL.', code: 'FORBIDDEN' });
+      return reply
+        .code(403)
+        .type('application/json; charset=utf-8')
+        .send({ error: 'The signature of this URL is wrong or expired: read the block again for a fresh URL.', code: 'FORBIDDEN' });
     }
     const asset = getAsset(state.db, assetId);
-    if (!asset || asset.bytes === null) return reply.code(404).type('application/json; charset=utf-8').send({ error: 'Asset not found', code: 'NOT_FOUND_ERROR' });
+    if (!asset || asset.bytes === null)
+      return reply.code(404).type('application/json; charset=utf-8').send({ error: 'Asset not found', code: 'NOT_FOUND_ERROR' });
     return reply
       .type(asset.content_type)
       .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(asset.file_name)}`)

@@ -28,7 +28,8 @@ const addItemsBody = z.object({
   allowNewSelectOptions: z.boolean().optional(),
 });
 const updateItemsBody = z.object({
-  itemsToUpdate: z.array(z.object({ id: z.string().min(1), title: z.string().optional(), properties: properties.optional() }))
+  itemsToUpdate: z
+    .array(z.object({ id: z.string().min(1), title: z.string().optional(), properties: properties.optional() }))
     .min(1, "'itemsToUpdate' must list at least one item."),
   allowNewSelectOptions: z.boolean().optional(),
 });
@@ -56,7 +57,11 @@ function writeItem(ctx: RequestContext, row: BlockRow, data: Record<string, unkn
   const json = { ...data };
   if (json.properties && Object.keys(json.properties).length === 0) delete json.properties;
   updateBlockContent(ctx.db, row.id, {
-    type: 'collectionItem', data: JSON.stringify(json), markdown: markdownOf('collectionItem', json as BlockData), modifiedAt: ctx.now, modifiedBy: ctx.space.userId,
+    type: 'collectionItem',
+    data: JSON.stringify(json),
+    markdown: markdownOf('collectionItem', json as BlockData),
+    modifiedAt: ctx.now,
+    modifiedBy: ctx.space.userId,
   });
 }
 
@@ -73,24 +78,31 @@ export function registerCollections(api: ApiRouter): void {
     rows.sort((a, b) => docIndex.get(a.doc_id)! - docIndex.get(b.doc_id)! || (order.get(a.block_id) ?? 0) - (order.get(b.block_id) ?? 0));
     return {
       items: rows.map((r) => ({
-        id: r.block_id, name: r.name, itemCount: childBlocks(ctx.db, r.block_id).filter((b) => b.type === 'collectionItem').length, documentId: r.doc_id,
+        id: r.block_id,
+        name: r.name,
+        itemCount: childBlocks(ctx.db, r.block_id).filter((b) => b.type === 'collectionItem').length,
+        documentId: r.doc_id,
       })),
     };
   });
 
-  api.post('/collections', (ctx, req) => {
-    const raw = (req.body ?? {}) as Record<string, unknown>;
-    const body = parseBody(createBody, raw);
-    const position = parseBody(positionSchema, positionOf(raw));
-    const schema = buildSchema(body.schema, undefined);
-    const target = resolveTarget(ctx, position);
-    const [id] = insertPrepared(ctx, target.parent, target.pos, [{ type: 'collection', data: { body: '', title: schema.name }, children: [] }]);
-    const viewId = newId();
-    insertCollection(ctx.db, { block_id: id!, name: schema.name, schema: JSON.stringify(schema), active_view_id: viewId });
-    insertView(ctx.db, { id: viewId, collection_id: id!, pos: 0, view: JSON.stringify({ id: viewId, ...DEFAULT_VIEW }) });
-    collectionChanged(ctx, id!);
-    return { collectionBlockId: id!, name: schema.name, schema: schemaWriteForm(schema) };
-  }, { blockOperation: true });
+  api.post(
+    '/collections',
+    (ctx, req) => {
+      const raw = (req.body ?? {}) as Record<string, unknown>;
+      const body = parseBody(createBody, raw);
+      const position = parseBody(positionSchema, positionOf(raw));
+      const schema = buildSchema(body.schema, undefined);
+      const target = resolveTarget(ctx, position);
+      const [id] = insertPrepared(ctx, target.parent, target.pos, [{ type: 'collection', data: { body: '', title: schema.name }, children: [] }]);
+      const viewId = newId();
+      insertCollection(ctx.db, { block_id: id!, name: schema.name, schema: JSON.stringify(schema), active_view_id: viewId });
+      insertView(ctx.db, { id: viewId, collection_id: id!, pos: 0, view: JSON.stringify({ id: viewId, ...DEFAULT_VIEW }) });
+      collectionChanged(ctx, id!);
+      return { collectionBlockId: id!, name: schema.name, schema: schemaWriteForm(schema) };
+    },
+    { blockOperation: true },
+  );
 
   api.get('/collections/:collectionId/schema', (ctx, req) => {
     const format = queryString(req.query, 'format') ?? 'json-schema-items';
@@ -117,81 +129,117 @@ export function registerCollections(api: ApiRouter): void {
     return { collectionBlockId: c.block.id, schema: schemaWriteForm(schema) };
   });
 
-  api.get('/collections/:collectionId/items', (ctx, req) => {
-    const maxDepth = queryInt(req.query, 'maxDepth', -1, -1);
-    const c = loadCollection(ctx, req.params.collectionId!);
-    const index = childrenIndex(documentBlocks(ctx.db, c.block.doc_id));
-    let count = 0;
-    const items = (index.get(c.block.id) ?? []).filter((r) => r.type === 'collectionItem').map((row) => {
-      const tree = buildTree(ctx, row, index, maxDepth, false);
-      count += tree.count;
-      return itemJson(row, tree.block.content);
-    });
-    ctx.chargeBlocks(count);
-    return { items };
-  }, { blockOperation: true });
+  api.get(
+    '/collections/:collectionId/items',
+    (ctx, req) => {
+      const maxDepth = queryInt(req.query, 'maxDepth', -1, -1);
+      const c = loadCollection(ctx, req.params.collectionId!);
+      const index = childrenIndex(documentBlocks(ctx.db, c.block.doc_id));
+      let count = 0;
+      const items = (index.get(c.block.id) ?? [])
+        .filter((r) => r.type === 'collectionItem')
+        .map((row) => {
+          const tree = buildTree(ctx, row, index, maxDepth, false);
+          count += tree.count;
+          return itemJson(row, tree.block.content);
+        });
+      ctx.chargeBlocks(count);
+      return { items };
+    },
+    { blockOperation: true },
+  );
 
-  api.post('/collections/:collectionId/items', (ctx, req) => {
-    const body = parseBody(addItemsBody, req.body);
-    const c = loadCollection(ctx, req.params.collectionId!);
-    const issues: PropertyIssue[] = [];
-    let added = false;
-    const values = body.items.map((it, i) => {
-      const r = checkItemProperties(c.schema, {}, it.properties ?? {}, {
-        allowNewSelectOptions: body.allowNewSelectOptions === true, now: ctx.now, timezone: ctx.space.timezone, path: ['items', i, 'properties'],
-      }, issues);
-      added ||= r.addedOptions;
-      return r.values;
-    });
-    throwIssues(issues);
-    if (added) saveSchema(ctx, c, c.schema);
-    const prepared = body.items.map((it, i) => {
-      const data: BlockData = { body: it.title };
-      if (Object.keys(values[i]!).length > 0) data.properties = values[i]!;
-      return { type: 'collectionItem' as const, data, children: [] };
-    });
-    const ids = insertPrepared(ctx, c.block, lastPos(ctx.db, c.block.id) + 1, prepared);
-    collectionChanged(ctx, c.block.id);
-    const rows = new Map(childBlocks(ctx.db, c.block.id).map((r) => [r.id, r]));
-    return { items: ids.map((id) => itemJson(rows.get(id)!)) };
-  }, { blockOperation: true });
+  api.post(
+    '/collections/:collectionId/items',
+    (ctx, req) => {
+      const body = parseBody(addItemsBody, req.body);
+      const c = loadCollection(ctx, req.params.collectionId!);
+      const issues: PropertyIssue[] = [];
+      let added = false;
+      const values = body.items.map((it, i) => {
+        const r = checkItemProperties(
+          c.schema,
+          {},
+          it.properties ?? {},
+          {
+            allowNewSelectOptions: body.allowNewSelectOptions === true,
+            now: ctx.now,
+            timezone: ctx.space.timezone,
+            path: ['items', i, 'properties'],
+          },
+          issues,
+        );
+        added ||= r.addedOptions;
+        return r.values;
+      });
+      throwIssues(issues);
+      if (added) saveSchema(ctx, c, c.schema);
+      const prepared = body.items.map((it, i) => {
+        const data: BlockData = { body: it.title };
+        if (Object.keys(values[i]!).length > 0) data.properties = values[i]!;
+        return { type: 'collectionItem' as const, data, children: [] };
+      });
+      const ids = insertPrepared(ctx, c.block, lastPos(ctx.db, c.block.id) + 1, prepared);
+      collectionChanged(ctx, c.block.id);
+      const rows = new Map(childBlocks(ctx.db, c.block.id).map((r) => [r.id, r]));
+      return { items: ids.map((id) => itemJson(rows.get(id)!)) };
+    },
+    { blockOperation: true },
+  );
 
-  api.put('/collections/:collectionId/items', (ctx, req) => {
-    const body = parseBody(updateItemsBody, req.body);
-    const c = loadCollection(ctx, req.params.collectionId!);
-    const rows = body.itemsToUpdate.map((u) => itemOf(ctx, c, u.id));
-    const issues: PropertyIssue[] = [];
-    let added = false;
-    const updates = body.itemsToUpdate.map((u, i) => {
-      const data = parseData(rows[i]!.data);
-      const r = checkItemProperties(c.schema, data.properties ?? {}, u.properties ?? {}, {
-        allowNewSelectOptions: body.allowNewSelectOptions === true, now: ctx.now, timezone: ctx.space.timezone, path: ['itemsToUpdate', i, 'properties'],
-      }, issues);
-      added ||= r.addedOptions;
-      return { ...data, ...(u.title !== undefined ? { body: u.title } : {}), properties: r.values };
-    });
-    throwIssues(issues);
-    if (added) saveSchema(ctx, c, c.schema);
-    rows.forEach((row, i) => writeItem(ctx, row, updates[i]!));
-    ctx.chargeBlocks(rows.length);
-    collectionChanged(ctx, c.block.id);
-    const fresh = new Map(childBlocks(ctx.db, c.block.id).map((r) => [r.id, r]));
-    return { items: rows.map((r) => itemJson(fresh.get(r.id)!)) };
-  }, { blockOperation: true });
+  api.put(
+    '/collections/:collectionId/items',
+    (ctx, req) => {
+      const body = parseBody(updateItemsBody, req.body);
+      const c = loadCollection(ctx, req.params.collectionId!);
+      const rows = body.itemsToUpdate.map((u) => itemOf(ctx, c, u.id));
+      const issues: PropertyIssue[] = [];
+      let added = false;
+      const updates = body.itemsToUpdate.map((u, i) => {
+        const data = parseData(rows[i]!.data);
+        const r = checkItemProperties(
+          c.schema,
+          data.properties ?? {},
+          u.properties ?? {},
+          {
+            allowNewSelectOptions: body.allowNewSelectOptions === true,
+            now: ctx.now,
+            timezone: ctx.space.timezone,
+            path: ['itemsToUpdate', i, 'properties'],
+          },
+          issues,
+        );
+        added ||= r.addedOptions;
+        return { ...data, ...(u.title !== undefined ? { body: u.title } : {}), properties: r.values };
+      });
+      throwIssues(issues);
+      if (added) saveSchema(ctx, c, c.schema);
+      rows.forEach((row, i) => writeItem(ctx, row, updates[i]!));
+      ctx.chargeBlocks(rows.length);
+      collectionChanged(ctx, c.block.id);
+      const fresh = new Map(childBlocks(ctx.db, c.block.id).map((r) => [r.id, r]));
+      return { items: rows.map((r) => itemJson(fresh.get(r.id)!)) };
+    },
+    { blockOperation: true },
+  );
 
-  api.delete('/collections/:collectionId/items', (ctx, req) => {
-    const body = parseBody(deleteItemsBody, req.body);
-    const c = loadCollection(ctx, req.params.collectionId!);
-    const rows = [...new Set(body.idsToDelete)].map((id) => itemOf(ctx, c, id));
-    let count = 0;
-    for (const row of rows) {
-      // The item's content goes with it.
-      const ids = subtreeIds(ctx.db, row.id);
-      deleteBlockRows(ctx.db, ids);
-      count += ids.length;
-    }
-    ctx.chargeBlocks(count);
-    collectionChanged(ctx, c.block.id);
-    return { items: body.idsToDelete.map((id) => ({ id })) };
-  }, { blockOperation: true });
+  api.delete(
+    '/collections/:collectionId/items',
+    (ctx, req) => {
+      const body = parseBody(deleteItemsBody, req.body);
+      const c = loadCollection(ctx, req.params.collectionId!);
+      const rows = [...new Set(body.idsToDelete)].map((id) => itemOf(ctx, c, id));
+      let count = 0;
+      for (const row of rows) {
+        // The item's content goes with it.
+        const ids = subtreeIds(ctx.db, row.id);
+        deleteBlockRows(ctx.db, ids);
+        count += ids.length;
+      }
+      ctx.chargeBlocks(count);
+      collectionChanged(ctx, c.block.id);
+      return { items: body.idsToDelete.map((id) => ({ id })) };
+    },
+    { blockOperation: true },
+  );
 }

@@ -14,10 +14,14 @@ import { parseData } from '../model/blockData.js';
 import { markdownOf, pageLike } from '../model/blockInput.js';
 
 const createBody = z.object({
-  comments: z.array(z.object({
-    blockId: z.string().min(1),
-    content: z.string().refine((s) => s.trim() !== '', 'A comment cannot be empty.'),
-  })).min(1, "'comments' must list at least one comment."),
+  comments: z
+    .array(
+      z.object({
+        blockId: z.string().min(1),
+        content: z.string().refine((s) => s.trim() !== '', 'A comment cannot be empty.'),
+      }),
+    )
+    .min(1, "'comments' must list at least one comment."),
 });
 
 /** Marks the text of a text block with its thread, unless it already carries a comment tag. */
@@ -26,7 +30,13 @@ function markThread(ctx: RequestContext, row: BlockRow, threadId: string): void 
   const body = data.body ?? '';
   if (row.type !== 'text' || pageLike(row.type, data) || body.trim() === '' || body.includes('<comment')) return;
   const marked = { ...data, body: `<comment id="${threadId}">${body}</comment>` };
-  updateBlockContent(ctx.db, row.id, { type: row.type, data: JSON.stringify(marked), markdown: markdownOf('text', marked), modifiedAt: ctx.now, modifiedBy: ctx.space.userId });
+  updateBlockContent(ctx.db, row.id, {
+    type: row.type,
+    data: JSON.stringify(marked),
+    markdown: markdownOf('text', marked),
+    modifiedAt: ctx.now,
+    modifiedBy: ctx.space.userId,
+  });
   touchDocument(ctx.db, row.doc_id, ctx.now);
 }
 

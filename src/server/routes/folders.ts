@@ -6,7 +6,15 @@ import { badRequest, notFound } from '../http/apiError.js';
 import { parseBody } from '../http/body.js';
 import { newId } from '../ids.js';
 import {
-  BUILT_IN_FOLDERS, deleteFolder, folderSubtreeIds, getFolder, insertFolder, isBuiltInFolder, listFolders, moveFolder, childFolders,
+  BUILT_IN_FOLDERS,
+  deleteFolder,
+  folderSubtreeIds,
+  getFolder,
+  insertFolder,
+  isBuiltInFolder,
+  listFolders,
+  moveFolder,
+  childFolders,
   type FolderRow,
 } from '../store/folders.js';
 import { documentCounts, moveFolderDocuments } from '../store/documents.js';
@@ -35,10 +43,7 @@ export function folderTree(ctx: RequestContext): FolderJson[] {
   for (const r of rows) byParent.set(r.parent_id, [...(byParent.get(r.parent_id) ?? []), r]);
   const build = (parent: string | null): FolderJson[] =>
     (byParent.get(parent) ?? []).map((f) => ({ id: f.id, name: f.name, documentCount: counts.get(f.id) ?? 0, folders: build(f.id) }));
-  return [
-    ...BUILT_IN_FOLDERS.map((b) => ({ id: b.id, name: b.name, documentCount: counts.get(b.id) ?? 0, folders: [] })),
-    ...build(null),
-  ];
+  return [...BUILT_IN_FOLDERS.map((b) => ({ id: b.id, name: b.name, documentCount: counts.get(b.id) ?? 0, folders: [] })), ...build(null)];
 }
 
 function existingFolder(ctx: RequestContext, id: string, action: string): FolderRow {

@@ -12,7 +12,14 @@ import { newId } from '../ids.js';
 import { isoTime } from '../dates.js';
 import { getBlock } from '../store/blocks.js';
 import {
-  deleteReminder, getReminder, insertReminder, listReminders, reminderOfBlock, updateReminder, type ReminderRow, type ReminderStatus,
+  deleteReminder,
+  getReminder,
+  insertReminder,
+  listReminders,
+  reminderOfBlock,
+  updateReminder,
+  type ReminderRow,
+  type ReminderStatus,
 } from '../store/reminders.js';
 import { parseData } from '../model/blockData.js';
 import type { Reminder } from '../../wire/types.js';
@@ -25,7 +32,8 @@ const createBody = z.object({
   reminders: z.array(z.object({ blockId: z.string().min(1), remindAt: remindAt.optional() })).min(1, "'reminders' must list at least one reminder."),
 });
 const updateBody = z.object({
-  remindersToUpdate: z.array(z.object({ id: z.string().min(1), remindAt: remindAt.nullable().optional(), isCompleted: z.boolean().optional() }))
+  remindersToUpdate: z
+    .array(z.object({ id: z.string().min(1), remindAt: remindAt.nullable().optional(), isCompleted: z.boolean().optional() }))
     .min(1, "'remindersToUpdate' must list at least one reminder."),
 });
 const deleteBody = z.object({ idsToDelete: z.array(z.string().min(1)).min(1, "'idsToDelete' must list at least one id.") });
@@ -35,7 +43,8 @@ export type ReminderJson = Reminder;
 
 export function remindersUnavailable(): ApiError {
   return new ApiError(403, {
-    error: 'Reminders are not available for this link: its reminders belong to the link\'s creator, who must be the only active participant of the space. Use a sign-in connection, or leave reminders out.',
+    error:
+      "Reminders are not available for this link: its reminders belong to the link's creator, who must be the only active participant of the space. Use a sign-in connection, or leave reminders out.",
     code: 'REMINDERS_UNAVAILABLE',
   });
 }
@@ -99,7 +108,9 @@ export function registerReminders(api: ApiRouter, isAvailable: () => boolean): v
       if (raw.length > MAX_CURSOR_LENGTH) throw validationFailed([{ message: `'cursor' must be at most ${MAX_CURSOR_LENGTH} characters.`, path: ['cursor'] }]);
       after = decodeCursor(raw);
       if (!after || after.status !== status) {
-        throw validationFailed([{ message: "'cursor' is not valid for this list: reuse it with the same 'status', or start again without a cursor.", path: ['cursor'] }]);
+        throw validationFailed([
+          { message: "'cursor' is not valid for this list: reuse it with the same 'status', or start again without a cursor.", path: ['cursor'] },
+        ]);
       }
     }
     const rows = listReminders(ctx.db, { status, now: ctx.now, limit: limit + 1, ...(after ? { after: { createdAt: after.createdAt, id: after.id } } : {}) });
@@ -119,8 +130,12 @@ export function registerReminders(api: ApiRouter, isAvailable: () => boolean): v
       const old = reminderOfBlock(ctx.db, r.blockId);
       if (old) deleteReminder(ctx.db, old.id);
       const row: ReminderRow = {
-        id: newId(), block_id: r.blockId, remind_at: r.remindAt === undefined ? null : Date.parse(r.remindAt),
-        is_completed: 0, completed_at: null, created_at: ctx.now,
+        id: newId(),
+        block_id: r.blockId,
+        remind_at: r.remindAt === undefined ? null : Date.parse(r.remindAt),
+        is_completed: 0,
+        completed_at: null,
+        created_at: ctx.now,
       };
       insertReminder(ctx.db, row);
       return row;

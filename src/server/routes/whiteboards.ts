@@ -26,7 +26,10 @@ const element = z.looseObject({
   points: z.array(z.array(num)).optional(),
 });
 const limited = <T extends z.ZodType>(item: T, field: string) =>
-  z.array(item).min(1, `'${field}' must list at least one element.`).max(MAX_ELEMENTS_PER_REQUEST, `'${field}' can list at most ${MAX_ELEMENTS_PER_REQUEST} elements per request: split the request.`);
+  z
+    .array(item)
+    .min(1, `'${field}' must list at least one element.`)
+    .max(MAX_ELEMENTS_PER_REQUEST, `'${field}' can list at most ${MAX_ELEMENTS_PER_REQUEST} elements per request: split the request.`);
 const appendBody = z.object({ elements: limited(element, 'elements') });
 const updateBody = z.object({ elements: limited(element.extend({ id: z.string().min(1, 'Each element to update needs its id.') }), 'elements') });
 const deleteBody = z.object({ elementIds: limited(z.string().min(1), 'elementIds') });
@@ -56,14 +59,18 @@ function changed(ctx: RequestContext, block: BlockRow): void {
 }
 
 export function registerWhiteboards(api: ApiRouter): void {
-  api.post('/whiteboards', (ctx, req) => {
-    const raw = (req.body ?? {}) as Record<string, unknown>;
-    const position = parseBody(positionSchema, positionOf(raw));
-    const target = resolveTarget(ctx, position);
-    const [id] = insertPrepared(ctx, target.parent, target.pos, [{ type: 'whiteboard', data: { body: '' }, children: [] }]);
-    insertWhiteboard(ctx.db, { block_id: id!, assets: null, app_state: null });
-    return { whiteboardBlockId: id! };
-  }, { blockOperation: true });
+  api.post(
+    '/whiteboards',
+    (ctx, req) => {
+      const raw = (req.body ?? {}) as Record<string, unknown>;
+      const position = parseBody(positionSchema, positionOf(raw));
+      const target = resolveTarget(ctx, position);
+      const [id] = insertPrepared(ctx, target.parent, target.pos, [{ type: 'whiteboard', data: { body: '' }, children: [] }]);
+      insertWhiteboard(ctx.db, { block_id: id!, assets: null, app_state: null });
+      return { whiteboardBlockId: id! };
+    },
+    { blockOperation: true },
+  );
 
   api.get('/whiteboards/:whiteboardBlockId/elements', (ctx, req) => {
     const block = whiteboardBlock(ctx, req.params.whiteboardBlockId!);
@@ -78,7 +85,11 @@ export function registerWhiteboards(api: ApiRouter): void {
     const issues: Array<{ message: string; path: Array<string | number> }> = [];
     const elements = body.elements.map((e, i): Element => {
       const id = e.id ?? newId();
-      if (ids.has(id)) issues.push({ message: `Element id ${id} is already on this whiteboard (or sent twice): update it with PUT, or send a new id.`, path: ['elements', i, 'id'] });
+      if (ids.has(id))
+        issues.push({
+          message: `Element id ${id} is already on this whiteboard (or sent twice): update it with PUT, or send a new id.`,
+          path: ['elements', i, 'id'],
+        });
       ids.add(id);
       return { ...e, id };
     });

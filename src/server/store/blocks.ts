@@ -43,13 +43,22 @@ export function openGap(db: Db, parentId: string, fromPos: number, count: number
 }
 
 export function insertBlock(db: Db, row: BlockRow): void {
-  stmt(db, `INSERT INTO blocks (id, doc_id, parent_id, pos, type, data, markdown, created_at, created_by, modified_at, modified_by)
-    VALUES (@id, @doc_id, @parent_id, @pos, @type, @data, @markdown, @created_at, @created_by, @modified_at, @modified_by)`).run(row);
+  stmt(
+    db,
+    `INSERT INTO blocks (id, doc_id, parent_id, pos, type, data, markdown, created_at, created_by, modified_at, modified_by)
+    VALUES (@id, @doc_id, @parent_id, @pos, @type, @data, @markdown, @created_at, @created_by, @modified_at, @modified_by)`,
+  ).run(row);
 }
 
 export function updateBlockContent(db: Db, id: string, c: { type: string; data: string; markdown: string; modifiedAt: number; modifiedBy: string }): void {
-  stmt(db, 'UPDATE blocks SET type = ?, data = ?, markdown = ?, modified_at = ?, modified_by = ? WHERE id = ?')
-    .run(c.type, c.data, c.markdown, c.modifiedAt, c.modifiedBy, id);
+  stmt(db, 'UPDATE blocks SET type = ?, data = ?, markdown = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(
+    c.type,
+    c.data,
+    c.markdown,
+    c.modifiedAt,
+    c.modifiedBy,
+    id,
+  );
 }
 
 export function placeBlock(db: Db, id: string, parentId: string, pos: number): void {
@@ -58,9 +67,12 @@ export function placeBlock(db: Db, id: string, parentId: string, pos: number): v
 
 /** `id` and every block below it, parents before children. */
 export function subtreeIds(db: Db, id: string): string[] {
-  const rows = stmt(db, `
+  const rows = stmt(
+    db,
+    `
     WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0 UNION ALL SELECT b.id, sub.depth + 1 FROM blocks b JOIN sub ON b.parent_id = sub.id)
-    SELECT id FROM sub ORDER BY depth`).all(id) as Array<{ id: string }>;
+    SELECT id FROM sub ORDER BY depth`,
+  ).all(id) as Array<{ id: string }>;
   return rows.map((r) => r.id);
 }
 
@@ -77,11 +89,14 @@ export function deleteBlockRows(db: Db, ids: readonly string[]): void {
 
 /** The ancestors of a block, root first (the block itself excluded). */
 export function ancestorIds(db: Db, id: string): string[] {
-  const rows = stmt(db, `
+  const rows = stmt(
+    db,
+    `
     WITH RECURSIVE up(id, parent_id, depth) AS (
       SELECT id, parent_id, 0 FROM blocks WHERE id = ?
       UNION ALL SELECT b.id, b.parent_id, up.depth + 1 FROM blocks b JOIN up ON b.id = up.parent_id)
-    SELECT id FROM up WHERE depth > 0 ORDER BY depth DESC`).all(id) as Array<{ id: string }>;
+    SELECT id FROM up WHERE depth > 0 ORDER BY depth DESC`,
+  ).all(id) as Array<{ id: string }>;
   return rows.map((r) => r.id);
 }
 

@@ -56,6 +56,9 @@ export function deleteView(db: Db, id: string): void {
 
 /** Every collection with its document, documents in creation order. */
 export function collectionsWithDocuments(db: Db): Array<CollectionRow & { doc_id: string }> {
-  return stmt(db, `SELECT c.*, b.doc_id FROM collections c JOIN blocks b ON b.id = c.block_id JOIN documents d ON d.id = b.doc_id
-    ORDER BY d.seq`).all() as Array<CollectionRow & { doc_id: string }>;
+  return stmt(
+    db,
+    `SELECT c.*, b.doc_id FROM collections c JOIN blocks b ON b.id = c.block_id JOIN documents d ON d.id = b.doc_id
+    ORDER BY d.seq`,
+  ).all() as Array<CollectionRow & { doc_id: string }>;
 }

@@ -33,7 +33,8 @@ export function documentsAt(db: Db, location: StoredLocation): DocumentRow[] {
 
 export function documentsInFolders(db: Db, folderIds: readonly string[]): DocumentRow[] {
   if (folderIds.length === 0) return [];
-  return db.prepare(`${SELECT} WHERE d.location = 'folder' AND d.folder_id IN (${folderIds.map(() => '?').join(',')}) ORDER BY d.seq`)
+  return db
+    .prepare(`${SELECT} WHERE d.location = 'folder' AND d.folder_id IN (${folderIds.map(() => '?').join(',')}) ORDER BY d.seq`)
     .all(...folderIds) as DocumentRow[];
 }
 
@@ -59,8 +60,11 @@ export interface NewDocumentRow {
 /** Inserts the document row; its root block is inserted right after by the caller. */
 export function insertDocument(db: Db, d: NewDocumentRow): void {
   const seq = (stmt(db, 'SELECT COALESCE(MAX(seq), 0) + 1 AS s FROM documents').get() as { s: number }).s;
-  stmt(db, `INSERT INTO documents (id, seq, location, folder_id, daily_note_date, created_at, last_modified_at, trashed_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(d.id, seq, d.location, d.folderId, d.dailyNoteDate, d.createdAt, d.lastModifiedAt, d.trashedAt);
+  stmt(
+    db,
+    `INSERT INTO documents (id, seq, location, folder_id, daily_note_date, created_at, last_modified_at, trashed_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(d.id, seq, d.location, d.folderId, d.dailyNoteDate, d.createdAt, d.lastModifiedAt, d.trashedAt);
 }
 
 export function setDocumentLocation(db: Db, id: string, location: StoredLocation, folderId: string | null, trashedAt: number | null): void {
@@ -74,8 +78,11 @@ export function touchDocument(db: Db, id: string, now: number): void {
 
 /** Documents directly in each folder, keyed by folder id (user folders) or location. */
 export function documentCounts(db: Db): Map<string, number> {
-  const rows = stmt(db, `SELECT CASE WHEN location = 'folder' THEN folder_id ELSE location END AS k, COUNT(*) AS n
-    FROM documents GROUP BY k`).all() as Array<{ k: string; n: number }>;
+  const rows = stmt(
+    db,
+    `SELECT CASE WHEN location = 'folder' THEN folder_id ELSE location END AS k, COUNT(*) AS n
+    FROM documents GROUP BY k`,
+  ).all() as Array<{ k: string; n: number }>;
   return new Map(rows.map((r) => [r.k, r.n]));
 }
 

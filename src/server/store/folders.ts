@@ -36,8 +36,13 @@ function nextPos(db: Db, parentId: string | null): number {
 }
 
 export function insertFolder(db: Db, f: { id: string; name: string; parentId: string | null; createdAt: number }): void {
-  stmt(db, 'INSERT INTO folders (id, name, parent_id, pos, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(f.id, f.name, f.parentId, nextPos(db, f.parentId), f.createdAt);
+  stmt(db, 'INSERT INTO folders (id, name, parent_id, pos, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    f.id,
+    f.name,
+    f.parentId,
+    nextPos(db, f.parentId),
+    f.createdAt,
+  );
 }
 
 /** Re-parents a folder; it goes last among its new siblings. */
@@ -51,9 +56,12 @@ export function deleteFolder(db: Db, id: string): void {
 
 /** The ids of `id` and every folder below it. */
 export function folderSubtreeIds(db: Db, id: string): string[] {
-  const rows = stmt(db, `
+  const rows = stmt(
+    db,
+    `
     WITH RECURSIVE sub(id) AS (SELECT ? UNION ALL SELECT f.id FROM folders f JOIN sub ON f.parent_id = sub.id)
-    SELECT id FROM sub`).all(id) as Array<{ id: string }>;
+    SELECT id FROM sub`,
+  ).all(id) as Array<{ id: string }>;
   return rows.map((r) => r.id);
 }
 

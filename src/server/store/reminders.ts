@@ -16,8 +16,11 @@ export function allReminders(db: Db): ReminderRow[] {
 }
 
 export function insertReminder(db: Db, r: ReminderRow): void {
-  stmt(db, `INSERT INTO reminders (id, block_id, remind_at, is_completed, completed_at, created_at)
-    VALUES (@id, @block_id, @remind_at, @is_completed, @completed_at, @created_at)`).run(r);
+  stmt(
+    db,
+    `INSERT INTO reminders (id, block_id, remind_at, is_completed, completed_at, created_at)
+    VALUES (@id, @block_id, @remind_at, @is_completed, @completed_at, @created_at)`,
+  ).run(r);
 }
 
 export function getReminder(db: Db, id: string): ReminderRow | undefined {
@@ -48,6 +51,9 @@ const STATUS_WHERE: Record<ReminderStatus, string> = {
 /** Up to `limit` reminders of `status` after the (created_at, id) key `after`, by creation then id. */
 export function listReminders(db: Db, q: { status: ReminderStatus; now: number; limit: number; after?: { createdAt: number; id: string } }): ReminderRow[] {
   const keyset = q.after ? 'AND (created_at > @afterAt OR (created_at = @afterAt AND id > @afterId))' : '';
-  return stmt(db, `SELECT * FROM reminders WHERE ${STATUS_WHERE[q.status]} ${keyset} ORDER BY created_at, id LIMIT @limit`)
-    .all({ now: q.now, limit: q.limit, ...(q.after ? { afterAt: q.after.createdAt, afterId: q.after.id } : {}) }) as ReminderRow[];
+  return stmt(db, `SELECT * FROM reminders WHERE ${STATUS_WHERE[q.status]} ${keyset} ORDER BY created_at, id LIMIT @limit`).all({
+    now: q.now,
+    limit: q.limit,
+    ...(q.after ? { afterAt: q.after.createdAt, afterId: q.after.id } : {}),
+  }) as ReminderRow[];
 }

@@ -33,7 +33,15 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
   if (!b) return { ...again, outcome: { ...a, failed: again.plan.refused ? a.failed : [] }, requests: first.requests + again.requests };
   return {
     plan: again.plan,
-    outcome: { sent: [...a.sent, ...b.sent], documents: [...a.documents, ...b.documents], failed: b.failed, stale: b.stale, blocksWritten: a.blocksWritten + b.blocksWritten, conflicts: a.conflicts + b.conflicts, aborted: b.aborted },
+    outcome: {
+      sent: [...a.sent, ...b.sent],
+      documents: [...a.documents, ...b.documents],
+      failed: b.failed,
+      stale: b.stale,
+      blocksWritten: a.blocksWritten + b.blocksWritten,
+      conflicts: a.conflicts + b.conflicts,
+      aborted: b.aborted,
+    },
     requests: first.requests + again.requests,
   };
 }

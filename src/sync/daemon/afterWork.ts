@@ -27,7 +27,11 @@ export function filesOfCycle(ctx: SyncContext, r: SyncOnceResult): CycleFile[] {
 
 /** The documents a push sent: every one of them changed here (and some were rewritten by the merge). */
 export function filesOfPush(ctx: SyncContext, r: PushResult): CycleFile[] {
-  return titled(ctx, (r.outcome?.documents ?? []).map((d) => d.path), 'local');
+  return titled(
+    ctx,
+    (r.outcome?.documents ?? []).map((d) => d.path),
+    'local',
+  );
 }
 
 function titled(ctx: SyncContext, paths: string[], side: CycleFile['side']): CycleFile[] {
@@ -53,7 +57,13 @@ export function saveStats(ctx: SyncContext, startedAt: string): void {
 export function noteRefusal(ctx: SyncContext, r: { cycle: SyncOnceResult } | { push: PushResult }): void {
   const refusal = 'cycle' in r ? (r.cycle.push.plan.refused ?? r.cycle.pull?.refused ?? null) : r.push.plan.refused;
   if (!refusal && !('cycle' in r)) return;
-  recordRefusal(ctx.journal, refusal && {
-    at: ctx.now().toISOString(), reason: refusal.reason, message: refusal.message, deletes: refusal.deletes ?? [],
-  });
+  recordRefusal(
+    ctx.journal,
+    refusal && {
+      at: ctx.now().toISOString(),
+      reason: refusal.reason,
+      message: refusal.message,
+      deletes: refusal.deletes ?? [],
+    },
+  );
 }

@@ -24,7 +24,15 @@ import { syncOnce, type SyncOnceResult } from '../cycle/index.js';
 
 /** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
 export const FATAL_CODES: ReadonlySet<string> = new Set([
-  'auth_missing', 'auth_rejected', 'link_not_found', 'config_invalid', 'config_missing', 'journal_corrupt', 'journal_newer', 'locked', 'mirror_io',
+  'auth_missing',
+  'auth_rejected',
+  'link_not_found',
+  'config_invalid',
+  'config_missing',
+  'journal_corrupt',
+  'journal_newer',
+  'locked',
+  'mirror_io',
 ]);
 
 export interface DaemonOptions {
@@ -199,7 +207,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         noteRefusal(ctx, { cycle: r });
         o.onCycle?.(r);
         const pull = r.pull;
-        const busy = (r.push.outcome?.sent.length ?? 0) + (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) > 0;
+        const busy =
+          (r.push.outcome?.sent.length ?? 0) + (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) > 0;
         delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, delay * 2);
         await backUp(ctx, filesOfCycle(ctx, r), o.autoCommit === true);
       } else {
@@ -256,7 +265,11 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   };
 
   const watcher = (o.watch ?? watchMirror)(ctx.root, {
-    ignore: ctx.ignore, debounceMs: o.debounceMs, stabilityMs: o.stabilityMs ?? o.debounceMs, ownWrites: ctx.ownWrites, onChanges,
+    ignore: ctx.ignore,
+    debounceMs: o.debounceMs,
+    stabilityMs: o.stabilityMs ?? o.debounceMs,
+    ownWrites: ctx.ownWrites,
+    onChanges,
     onError: (e) => {
       // The watcher may have missed changes: the next poll cycle scans the whole mirror.
       fullDue = true;

@@ -12,7 +12,10 @@ import { commitMessage, commitMirror, GITIGNORE_LINES } from './gitBackup.js';
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-githome-'));
 const ENV: NodeJS.ProcessEnv = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_'))),
-  HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: path.join(home, 'gitconfig'),
+  HOME: home,
+  XDG_CONFIG_HOME: home,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: path.join(home, 'gitconfig'),
 };
 const NOW = () => new Date('2026-11-21T09:30:05Z');
 
@@ -50,13 +53,21 @@ describe('commitMirror', () => {
     put(root, 'Projects/.Roadmap.md.spacesync-1a2b3c.tmp', 'half');
     const { logger } = logs();
     const out = await commitMirror({
-      root, now: NOW, logger, env: ENV,
-      changedDocuments: [{ path: 'Projects/Roadmap.md', title: 'Roadmap' }, { path: 'Unsorted/What_ A_B.md', title: 'What? A/B' }],
+      root,
+      now: NOW,
+      logger,
+      env: ENV,
+      changedDocuments: [
+        { path: 'Projects/Roadmap.md', title: 'Roadmap' },
+        { path: 'Unsorted/What_ A_B.md', title: 'What? A/B' },
+      ],
     });
     expect(out.kind).toBe('committed');
     expect(git(root, 'ls-files').split('\n').filter(Boolean)).toEqual(['.gitignore', 'Projects/Roadmap.md', 'Unsorted/What_ A_B.md']);
     // The first commit says so, and names every file it adds.
-    expect(git(root, 'log', '--format=%s%n%n%b')).toBe('spacesync: first backup of the mirror, 2 documents\n\nAdded:\n- Projects/Roadmap.md: new\n- Unsorted/What_ A_B.md (What? A/B): new\n\n');
+    expect(git(root, 'log', '--format=%s%n%n%b')).toBe(
+      'spacesync: first backup of the mirror, 2 documents\n\nAdded:\n- Projects/Roadmap.md: new\n- Unsorted/What_ A_B.md (What? A/B): new\n\n',
+    );
     expect(git(root, 'log', '--format=%an <%ae> %at')).toMatch(new RegExp(`^spacesync <spacesync@.+> ${NOW().getTime() / 1000}\\n$`));
     if (out.kind === 'committed') expect(out.commit).toBe(git(root, 'rev-parse', 'HEAD').trim());
     expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toContain(GITIGNORE_LINES.join('\n'));
@@ -68,7 +79,16 @@ describe('commitMirror', () => {
     put(root, 'A.md', 'a\n');
     put(root, 'B.md', 'b\n');
     const { logger } = logs();
-    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'A.md', title: 'A' }, { path: 'B.md', title: 'B' }] });
+    await commitMirror({
+      root,
+      now: NOW,
+      logger,
+      env: ENV,
+      changedDocuments: [
+        { path: 'A.md', title: 'A' },
+        { path: 'B.md', title: 'B' },
+      ],
+    });
     expect(await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] })).toEqual({ kind: 'nothing' });
     expect(git(root, 'rev-list', '--count', 'HEAD').trim()).toBe('1');
 
@@ -76,14 +96,28 @@ describe('commitMirror', () => {
     fs.rmSync(path.join(root, 'B.md'));
     put(root, 'A (conflict 2026-11-21 093005).md', 'never committed');
     put(root, 'C.md', 'c\n');
-    const out = await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'A.md', title: 'A', side: 'local' }, { path: 'B.md', title: 'B', side: 'remote' }] });
+    const out = await commitMirror({
+      root,
+      now: NOW,
+      logger,
+      env: ENV,
+      changedDocuments: [
+        { path: 'A.md', title: 'A', side: 'local' },
+        { path: 'B.md', title: 'B', side: 'remote' },
+      ],
+    });
     expect(out.kind).toBe('committed');
     expect(git(root, 'show', '--name-status', '--format=%s%n%b', 'HEAD').trim().split('\n').filter(Boolean)).toEqual([
       'spacesync: A (changed here); B (from the space); C (in the folder)',
-      'Changed here, sent to the space:', '- A.md: edited',
-      'Changed in the space, pulled:', '- B.md: removed',
-      'Also changed in the folder:', '- C.md: new',
-      'M\tA.md', 'D\tB.md', 'A\tC.md',
+      'Changed here, sent to the space:',
+      '- A.md: edited',
+      'Changed in the space, pulled:',
+      '- B.md: removed',
+      'Also changed in the folder:',
+      '- C.md: new',
+      'M\tA.md',
+      'D\tB.md',
+      'A\tC.md',
     ]);
   });
 
@@ -94,10 +128,12 @@ describe('commitMirror', () => {
     await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] });
     fs.renameSync(path.join(root, 'Old name.md'), path.join(root, 'New name.md'));
     await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'New name.md', title: 'New name', side: 'local' }] });
-    expect(git(root, 'log', '-1', '--format=%s%n%b').trim()).toBe('spacesync: New name (changed here)\nChanged here, sent to the space:\n- New name.md: renamed or moved from Old name.md');
+    expect(git(root, 'log', '-1', '--format=%s%n%b').trim()).toBe(
+      'spacesync: New name (changed here)\nChanged here, sent to the space:\n- New name.md: renamed or moved from Old name.md',
+    );
   });
 
-  it('keeps the user\'s repository, .gitignore and identity', async () => {
+  it("keeps the user's repository, .gitignore and identity", async () => {
     const root = mirror();
     git(root, 'init', '-q');
     git(root, 'config', 'user.name', 'Ada');
@@ -112,7 +148,7 @@ describe('commitMirror', () => {
     expect(git(root, 'ls-files')).not.toContain('paper.pdf');
   });
 
-  it('leaves spacesync\'s state and conflict copies out even when the .gitignore lets them in or an old commit tracks them', async () => {
+  it("leaves spacesync's state and conflict copies out even when the .gitignore lets them in or an old commit tracks them", async () => {
     const root = mirror();
     git(root, 'init', '-q');
     put(root, '.spacesync/config.json', '{"link":"secret"}');
@@ -184,7 +220,12 @@ describe('commitMessage', () => {
     expect(m.subject).toBe('spacesync: 00, 01, 02 and 57 more (from the space)');
     expect(m.body.split('\n')).toHaveLength(52);
     expect(m.body.split('\n').at(-1)).toBe('- … and 10 more');
-    expect(commitMessage([{ path: 'a.md', title: 'x'.repeat(80), side: 'local' }, { path: 'b.md', title: 'b', side: 'remote' }]).subject).toBe('spacesync: 1 document changed here, 1 document from the space');
+    expect(
+      commitMessage([
+        { path: 'a.md', title: 'x'.repeat(80), side: 'local' },
+        { path: 'b.md', title: 'b', side: 'remote' },
+      ]).subject,
+    ).toBe('spacesync: 1 document changed here, 1 document from the space');
     expect(commitMessage([{ path: 'a.md', title: 'two\nlines', side: 'local' }]).subject).toBe('spacesync: two lines (changed here)');
   });
 });

@@ -35,9 +35,7 @@ export interface CommitMirrorOptions {
 }
 
 export type CommitOutcome =
-  | { kind: 'committed'; commit: string; subject: string; message: string }
-  | { kind: 'nothing' }
-  | { kind: 'failed'; error: SpacesyncError };
+  { kind: 'committed'; commit: string; subject: string; message: string } | { kind: 'nothing' } | { kind: 'failed'; error: SpacesyncError };
 
 /** What the mirror's .gitignore must hold: spacesync's own state, conflict copies, its temp files. */
 export const GITIGNORE_LINES = [
@@ -67,19 +65,32 @@ class GitMissing extends Error {}
 
 function git(root: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    execFile('git', [...args], {
-      cwd: root, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8',
-    }, (error, stdout, stderr) => {
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissing());
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      'git',
+      [...args],
+      {
+        cwd: root,
+        env: { ...env, GIT_TERMINAL_PROMPT: '0' },
+        timeout: 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+        encoding: 'utf8',
+      },
+      (error, stdout, stderr) => {
+        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissing());
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 function failed(step: string, root: string, r: GitResult): SpacesyncError {
   const said = r.stderr.trim().split('\n').slice(0, 3).join(' / ') || `exit code ${r.code}`;
-  return new SpacesyncError('git_failed', `git ${step} failed in ${root} (${said}), so this cycle's changes were not committed. Run \`git status\` in that folder to see what is wrong; spacesync keeps syncing and commits them after the next cycle that changes files.`, { details: { step, code: r.code } });
+  return new SpacesyncError(
+    'git_failed',
+    `git ${step} failed in ${root} (${said}), so this cycle's changes were not committed. Run \`git status\` in that folder to see what is wrong; spacesync keeps syncing and commits them after the next cycle that changes files.`,
+    { details: { step, code: r.code } },
+  );
 }
 
 async function must(root: string, step: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<GitResult> {
@@ -107,7 +118,12 @@ async function ensureGitignore(root: string): Promise<void> {
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
 const SIDES = [
-  { side: 'local', heading: 'Changed here, sent to the space:', tag: 'changed here', words: { A: 'new', M: 'edited', D: 'deleted', R: 'renamed or moved from' } },
+  {
+    side: 'local',
+    heading: 'Changed here, sent to the space:',
+    tag: 'changed here',
+    words: { A: 'new', M: 'edited', D: 'deleted', R: 'renamed or moved from' },
+  },
   { side: 'remote', heading: 'Changed in the space, pulled:', tag: 'from the space', words: { A: 'new', M: 'updated', D: 'removed', R: 'moved from' } },
   { side: undefined, heading: 'Also changed in the folder:', tag: 'in the folder', words: { A: 'new', M: 'edited', D: 'deleted', R: 'moved from' } },
 ] as const;
@@ -122,9 +138,15 @@ const plural = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
  * here apart from changes pulled from the space. The first commit of a mirror says it is the first
  * backup and how many documents it adds. Without `staged`, the cycle's list is taken as edits.
  */
-export function commitMessage(changed: readonly ChangedDocument[], staged?: readonly StagedFile[], opts: { first?: boolean } = {}): { subject: string; body: string } {
+export function commitMessage(
+  changed: readonly ChangedDocument[],
+  staged?: readonly StagedFile[],
+  opts: { first?: boolean } = {},
+): { subject: string; body: string } {
   const known = new Map(changed.map((d) => [d.path, d]));
-  const files: Array<StagedFile & { title: string; side: ChangedDocument['side'] }> = (staged ?? changed.map((d): StagedFile => ({ status: 'M', path: d.path })))
+  const files: Array<StagedFile & { title: string; side: ChangedDocument['side'] }> = (
+    staged ?? changed.map((d): StagedFile => ({ status: 'M', path: d.path }))
+  )
     .filter((f) => f.path !== '.gitignore')
     .map((f) => {
       const doc = known.get(f.path) ?? (f.from !== undefined ? known.get(f.from) : undefined);
@@ -147,7 +169,11 @@ export function commitMessage(changed: readonly ChangedDocument[], staged?: read
     return { subject: `spacesync: first backup of the mirror, ${plural(docs.length)}`, body: ['Added:', ...listed(docs, SIDES[2].words)].join('\n') };
   }
   const groups = SIDES.map((s) => ({ ...s, items: docs.filter((d) => d.side === s.side) })).filter((g) => g.items.length > 0);
-  const names = (items: typeof docs) => `${items.slice(0, 3).map((d) => d.title).join(', ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
+  const names = (items: typeof docs) =>
+    `${items
+      .slice(0, 3)
+      .map((d) => d.title)
+      .join(', ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
   let subject = `spacesync: ${groups.map((g) => `${names(g.items)} (${g.tag})`).join('; ')}`;
   if (subject.length > 72) subject = `spacesync: ${groups.map((g) => `${plural(g.items.length)} ${g.tag}`).join(', ')}`;
   const body = groups.map((g) => [g.heading, ...listed(g.items, g.words)].join('\n')).join('\n\n');
@@ -178,7 +204,10 @@ async function commit(o: CommitMirrorOptions, env: NodeJS.ProcessEnv): Promise<C
   const { root } = o;
   // The mirror is its own repository, made here when needed: a mirror inside another repository
   // (a home folder kept in git) must not end up in that one's history.
-  const hasRepo = await fsp.stat(path.join(root, '.git')).then(() => true, () => false);
+  const hasRepo = await fsp.stat(path.join(root, '.git')).then(
+    () => true,
+    () => false,
+  );
   if (!hasRepo) {
     await must(root, 'init', ['init', '-q'], env);
     o.logger.info({ root }, 'made the mirror a git repository for its backups');
@@ -218,10 +247,19 @@ export async function commitMirror(o: CommitMirrorOptions): Promise<CommitOutcom
   try {
     outcome = await commit({ ...o, root }, env);
   } catch (e) {
-    const error = e instanceof GitMissing
-      ? new SpacesyncError('git_missing', `git was not found on the PATH, so the mirror ${root} cannot be committed after a sync ("git": {"autoCommit": true} in its .spacesync/config.json). Install git, or set "autoCommit" to false; syncing goes on without the backups meanwhile.`)
-      : e instanceof SpacesyncError ? e
-        : new SpacesyncError('git_failed', `Preparing the git backup of ${root} failed (${(e as Error).message}). Check that the folder is writable; syncing goes on, and the next cycle that changes files tries again.`, { cause: e });
+    const error =
+      e instanceof GitMissing
+        ? new SpacesyncError(
+            'git_missing',
+            `git was not found on the PATH, so the mirror ${root} cannot be committed after a sync ("git": {"autoCommit": true} in its .spacesync/config.json). Install git, or set "autoCommit" to false; syncing goes on without the backups meanwhile.`,
+          )
+        : e instanceof SpacesyncError
+          ? e
+          : new SpacesyncError(
+              'git_failed',
+              `Preparing the git backup of ${root} failed (${(e as Error).message}). Check that the folder is writable; syncing goes on, and the next cycle that changes files tries again.`,
+              { cause: e },
+            );
     if (told.get(root) !== error.message) {
       told.set(root, error.message);
       o.logger.error({ err: error, code: error.code }, error.message);

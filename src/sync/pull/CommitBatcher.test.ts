@@ -3,8 +3,15 @@ import { openJournal } from '../../journal/index.js';
 import { CommitBatcher } from './CommitBatcher.js';
 
 const doc = (id: string) => ({
-  id, path: `Unsorted/${id}.md`, title: id, location: 'unsorted' as const, folderId: null, dailyNoteDate: null,
-  remoteModifiedAt: null, createdAt: null, fileHash: 'h',
+  id,
+  path: `Unsorted/${id}.md`,
+  title: id,
+  location: 'unsorted' as const,
+  folderId: null,
+  dailyNoteDate: null,
+  remoteModifiedAt: null,
+  createdAt: null,
+  fileHash: 'h',
 });
 
 describe('CommitBatcher', () => {

@@ -9,7 +9,13 @@ const docs: LayoutDocument[] = [
   { id: 'b', title: 'B', location: 'unsorted', folderId: null },
 ];
 const folders = [{ id: 'f', name: 'Projects', parentId: null, documentCount: 1 }];
-const layout = { documents: new Map([['a', 'Projects/A.md'], ['b', 'Unsorted/B.md']]), folders: new Map([['f', 'Projects']]) };
+const layout = {
+  documents: new Map([
+    ['a', 'Projects/A.md'],
+    ['b', 'Unsorted/B.md'],
+  ]),
+  folders: new Map([['f', 'Projects']]),
+};
 const record = (id: string, path: string) => ({ id, path }) as DocumentRecord;
 const records = [record('a', 'Projects/A.md'), record('b', 'Unsorted/B.md')];
 const folderRecords = [{ id: 'f', path: 'Projects' }] as FolderRecord[];
@@ -22,7 +28,15 @@ describe('LayoutMemo', () => {
 
   it('holds for the same input with every record and folder where the layout put it, and for nothing else', () => {
     LayoutMemo.remember(journal, docs, folders, layout);
-    expect(LayoutMemo.unchanged(journal, docs.map((d) => ({ ...d })), folders, records, folderRecords)).toBe(true);
+    expect(
+      LayoutMemo.unchanged(
+        journal,
+        docs.map((d) => ({ ...d })),
+        folders,
+        records,
+        folderRecords,
+      ),
+    ).toBe(true);
     expect(LayoutMemo.unchanged(journal, [{ ...docs[0]!, title: 'A2' }, docs[1]!], folders, records, folderRecords)).toBe(false);
     expect(LayoutMemo.unchanged(journal, [docs[0]!, { ...docs[1]!, location: 'trash' }], folders, records, folderRecords)).toBe(false);
     expect(LayoutMemo.unchanged(journal, [docs[0]!], folders, [records[0]!], folderRecords)).toBe(false);

@@ -13,8 +13,11 @@ interface Applied {
 }
 
 const sameDocument = (a: LayoutDocument, b: LayoutDocument) =>
-  a.title === b.title && a.location === b.location && (a.folderId ?? null) === (b.folderId ?? null)
-  && (a.dailyNoteDate ?? null) === (b.dailyNoteDate ?? null) && (a.createdAt ?? null) === (b.createdAt ?? null);
+  a.title === b.title &&
+  a.location === b.location &&
+  (a.folderId ?? null) === (b.folderId ?? null) &&
+  (a.dailyNoteDate ?? null) === (b.dailyNoteDate ?? null) &&
+  (a.createdAt ?? null) === (b.createdAt ?? null);
 
 export class LayoutMemo {
   private static readonly byJournal = new WeakMap<Journal, Applied>();
@@ -32,7 +35,13 @@ export class LayoutMemo {
    * True when planning `documents` and `folders` again would give every record and folder the path
    * it has. `documents` is gone through once, and need not be an array (an idle poll does not build one).
    */
-  static unchanged(journal: Journal, documents: Iterable<LayoutDocument>, folders: readonly RemoteFolder[], records: readonly DocumentRecord[], folderRecords: readonly FolderRecord[]): boolean {
+  static unchanged(
+    journal: Journal,
+    documents: Iterable<LayoutDocument>,
+    folders: readonly RemoteFolder[],
+    records: readonly DocumentRecord[],
+    folderRecords: readonly FolderRecord[],
+  ): boolean {
     const last = LayoutMemo.byJournal.get(journal);
     if (!last || folders.length !== last.folders.size || records.length !== last.documents.size || folderRecords.length !== folders.length) return false;
     for (const f of folders) {

@@ -43,8 +43,17 @@ export interface LayoutOutcome {
 const depthOf = (p: string) => p.split('/').length;
 
 function withPlacement(r: DocumentRecord, path: string, p: Placement): Omit<DocumentRecord, 'syncedAt'> {
-  return { id: r.id, path, title: r.title, location: p.location, folderId: p.folderId, dailyNoteDate: p.dailyNoteDate,
-    remoteModifiedAt: r.remoteModifiedAt, createdAt: r.createdAt, fileHash: r.fileHash };
+  return {
+    id: r.id,
+    path,
+    title: r.title,
+    location: p.location,
+    folderId: p.folderId,
+    dailyNoteDate: p.dailyNoteDate,
+    remoteModifiedAt: r.remoteModifiedAt,
+    createdAt: r.createdAt,
+    fileHash: r.fileHash,
+  };
 }
 
 /** A free name beside `relPath` for a file or folder stepping aside while names are traded. */
@@ -77,7 +86,15 @@ async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string, re
 export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, plan: PullPlan): Promise<LayoutOutcome> {
   const { journal, root } = ctx;
   const out: LayoutOutcome = {
-    folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(plan.unsettled), vacated: new Set(),
+    folderMoves: [],
+    createdDirs: [],
+    moved: [],
+    added: [],
+    recovered: [],
+    blocked: [],
+    ignored: [],
+    unsettled: new Set(plan.unsettled),
+    vacated: new Set(),
   };
 
   for (const dir of Object.values(BUILTIN_DIRS)) if (await ensureDirectory(root, dir)) out.createdDirs.push(dir);
@@ -154,7 +171,8 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
     const rec = journal.getFolder(f.id);
     const target = layout.folders.get(f.id)!;
     if (rec) {
-      if (rec.name !== f.name || rec.parentId !== f.parentId || rec.documentCount !== f.documentCount) journal.upsertFolder({ ...rec, name: f.name, parentId: f.parentId, documentCount: f.documentCount });
+      if (rec.name !== f.name || rec.parentId !== f.parentId || rec.documentCount !== f.documentCount)
+        journal.upsertFolder({ ...rec, name: f.name, parentId: f.parentId, documentCount: f.documentCount });
       if (await ensureDirectory(root, rec.path)) out.createdDirs.push(rec.path);
       continue;
     }
@@ -212,7 +230,8 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
         ctx.logger.info({ doc: m.id, from, to: m.to }, 'document moved');
       } else {
         out.unsettled.add(containerOf(m.placement)).add(containerOf(rec));
-        if (result.reason === 'target_exists') out.blocked.push({ id: m.id, path: from, message: `${result.message} Rename or move "${m.to}"; the document moves there on the next cycle.` });
+        if (result.reason === 'target_exists')
+          out.blocked.push({ id: m.id, path: from, message: `${result.message} Rename or move "${m.to}"; the document moves there on the next cycle.` });
         // A source gone since it was hashed is a local delete: the merge handles it.
       }
     }
@@ -222,7 +241,8 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       const rec = journal.getDocument(m.id)!;
       const aside = await asideName(ctx, rec.path, m.id, '.md');
       const result = await moveFileAtomic(root, rec.path, aside, { ownWrites: ctx.ownWrites });
-      if (result.ok || rec.fileHash === null) journal.upsertDocument(withPlacement(rec, aside, { location: rec.location, folderId: rec.folderId, dailyNoteDate: rec.dailyNoteDate }));
+      if (result.ok || rec.fileHash === null)
+        journal.upsertDocument(withPlacement(rec, aside, { location: rec.location, folderId: rec.folderId, dailyNoteDate: rec.dailyNoteDate }));
       else {
         queue = queue.filter((q) => q !== m);
         out.unsettled.add(containerOf(m.placement)).add(containerOf(rec));
@@ -255,7 +275,8 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       journal.upsertDocument({ ...d, path: dest });
       if (moved?.ok) out.moved.push({ id: d.id, from: d.path, to: dest });
     }
-    for (const sub of journal.listFolders().filter((r) => r.path.startsWith(`${from}/`))) journal.upsertFolder({ ...sub, path: to + sub.path.slice(from.length) });
+    for (const sub of journal.listFolders().filter((r) => r.path.startsWith(`${from}/`)))
+      journal.upsertFolder({ ...sub, path: to + sub.path.slice(from.length) });
   }
 
   function addRecord(id: string): void {
@@ -267,8 +288,15 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       return;
     }
     journal.upsertDocument({
-      id, path: target, title: remoteDoc.title, location: placement.location, folderId: placement.folderId, dailyNoteDate: placement.dailyNoteDate,
-      remoteModifiedAt: null, createdAt: remoteDoc.createdAt, fileHash: null,
+      id,
+      path: target,
+      title: remoteDoc.title,
+      location: placement.location,
+      folderId: placement.folderId,
+      dailyNoteDate: placement.dailyNoteDate,
+      remoteModifiedAt: null,
+      createdAt: remoteDoc.createdAt,
+      fileHash: null,
     });
     out.added.push(id);
   }

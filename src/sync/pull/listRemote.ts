@@ -8,7 +8,14 @@ import { flattenFolders } from '../../core/flattenFolders.js';
 import { placeDocuments } from '../../core/placeDocuments.js';
 import { readCounts, readFullScanAt, readUnplaceable } from '../session/index.js';
 import {
-  BUILTIN_CONTAINERS, DAILY_NOTES, containerOf, type ContainerKey, type ContainerRead, type Placement, type RemoteDocument, type RemoteFolder,
+  BUILTIN_CONTAINERS,
+  DAILY_NOTES,
+  containerOf,
+  type ContainerKey,
+  type ContainerRead,
+  type Placement,
+  type RemoteDocument,
+  type RemoteFolder,
 } from '../../core/remoteTypes.js';
 
 export interface RemoteSnapshot {
@@ -45,11 +52,12 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
   const { client, journal } = ctx;
   const takenAt = opts.takenAt ?? ctx.now().toISOString();
   const [documents, treeItems] = await Promise.all([
-    opts.documents ?? client.listDocuments({ fetchMetadata: true }, { priority: 'poll' }).then((docs) => {
-      const byId = new Map<string, RemoteDocument>();
-      for (const d of docs.items) if (!byId.has(d.id)) byId.set(d.id, toRemote(d));
-      return byId;
-    }),
+    opts.documents ??
+      client.listDocuments({ fetchMetadata: true }, { priority: 'poll' }).then((docs) => {
+        const byId = new Map<string, RemoteDocument>();
+        for (const d of docs.items) if (!byId.has(d.id)) byId.set(d.id, toRemote(d));
+        return byId;
+      }),
     opts.folders ?? client.listFolders({ priority: 'poll' }).then((tree) => tree.items),
   ]);
   const { folders, counts } = flattenFolders(treeItems);
@@ -68,26 +76,30 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
   const reads = new Map<ContainerKey, ContainerRead>();
   const read: ContainerKey[] = [];
   const readAll = async (keys: readonly ContainerKey[], probe = false) => {
-    await Promise.all(keys.filter((k) => !reads.has(k)).map(async (key) => {
-      // A container the counts say is empty needs no request; a probe asks anyway.
-      if (!probe && (counts.get(key) ?? 0) === 0) {
-        reads.set(key, { ids: [] });
-        return;
-      }
-      read.push(key);
-      if (key === DAILY_NOTES) {
-        const r = await client.listDocuments({ location: 'daily_notes' }, { priority: 'poll' });
-        const dates = new Map<string, string>();
-        for (const d of r.items) if (d.dailyNoteDate) dates.set(d.id, d.dailyNoteDate);
-        reads.set(key, { ids: r.items.map((d) => d.id), dates });
-      } else if (key === 'unsorted' || key === 'templates' || key === 'trash') {
-        const r = await client.listDocuments({ location: key }, { priority: 'poll' });
-        reads.set(key, { ids: r.items.map((d) => d.id) });
-      } else {
-        const r = await client.listDocuments({ folderId: key }, { priority: 'poll' });
-        reads.set(key, { ids: r.items.map((d) => d.id) });
-      }
-    }));
+    await Promise.all(
+      keys
+        .filter((k) => !reads.has(k))
+        .map(async (key) => {
+          // A container the counts say is empty needs no request; a probe asks anyway.
+          if (!probe && (counts.get(key) ?? 0) === 0) {
+            reads.set(key, { ids: [] });
+            return;
+          }
+          read.push(key);
+          if (key === DAILY_NOTES) {
+            const r = await client.listDocuments({ location: 'daily_notes' }, { priority: 'poll' });
+            const dates = new Map<string, string>();
+            for (const d of r.items) if (d.dailyNoteDate) dates.set(d.id, d.dailyNoteDate);
+            reads.set(key, { ids: r.items.map((d) => d.id), dates });
+          } else if (key === 'unsorted' || key === 'templates' || key === 'trash') {
+            const r = await client.listDocuments({ location: key }, { priority: 'poll' });
+            reads.set(key, { ids: r.items.map((d) => d.id) });
+          } else {
+            const r = await client.listDocuments({ folderId: key }, { priority: 'poll' });
+            reads.set(key, { ids: r.items.map((d) => d.id) });
+          }
+        }),
+    );
   };
 
   const changed = fullScan ? containers : containers.filter((k) => previous?.get(k) !== counts.get(k));
@@ -134,7 +146,16 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
     placed = place();
   }
   read.sort();
-  return { takenAt, documents, placements: placed.placements, unplaced: placed.unplaced, folders, counts, read, fullScan: fullScan || containers.every((k) => reads.has(k)) };
+  return {
+    takenAt,
+    documents,
+    placements: placed.placements,
+    unplaced: placed.unplaced,
+    folders,
+    counts,
+    read,
+    fullScan: fullScan || containers.every((k) => reads.has(k)),
+  };
 }
 
 function isUnder(key: ContainerKey, ancestor: ContainerKey, parents: ReadonlyMap<string, string | null>): boolean {

@@ -95,7 +95,8 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
       // Our own file from a run stopped before it was recorded, changed since: the merge decides.
       if (fm.ok && fm.id === remote.id) return { kind: 'localPending', path, reason: 'unrecorded' };
       return {
-        kind: 'blocked', path,
+        kind: 'blocked',
+        path,
         message: `"${path}" already exists and is not the file of document "${remote.title}" (${remote.id}), so it was not overwritten. Rename or move that file; the document is written there on the next cycle.`,
       };
     }
@@ -126,8 +127,10 @@ function saysRemote(text: string, base: readonly BaseBlock[], want: FrontMatterF
   const fm = withFrontMatter(text, want, path);
   if (!fm.ok || fm.text !== text) return false;
   const segments = flatten(segmentFile(text).segments);
-  return segments.length === base.length
-    && segments.every((s, i) => s.kind === base[i]!.kind && sameContent(base[i]!.type, s.markdown, base[i]!.markdown, markdownEquals));
+  return (
+    segments.length === base.length &&
+    segments.every((s, i) => s.kind === base[i]!.kind && sameContent(base[i]!.type, s.markdown, base[i]!.markdown, markdownEquals))
+  );
 }
 
 function recordPulled(ctx: SyncContext, record: DocumentRecord, remote: RemoteDocument, base: readonly BaseBlock[], fileHash: string): void {
@@ -135,8 +138,15 @@ function recordPulled(ctx: SyncContext, record: DocumentRecord, remote: RemoteDo
     // The path as it is now: a folder renamed while this document was out moved its file too.
     const path = ctx.journal.getDocument(record.id)?.path ?? record.path;
     ctx.journal.upsertDocument({
-      id: record.id, path, title: remote.title, location: record.location, folderId: record.folderId,
-      dailyNoteDate: record.dailyNoteDate, remoteModifiedAt: remote.lastModifiedAt, createdAt: remote.createdAt, fileHash,
+      id: record.id,
+      path,
+      title: remote.title,
+      location: record.location,
+      folderId: record.folderId,
+      dailyNoteDate: record.dailyNoteDate,
+      remoteModifiedAt: remote.lastModifiedAt,
+      createdAt: remote.createdAt,
+      fileHash,
     });
     ctx.journal.replaceBaseBlocks(record.id, base);
   });

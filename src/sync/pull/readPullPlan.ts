@@ -71,9 +71,12 @@ function* eachLayoutDocument(snapshot: RemoteSnapshot, known: ReadonlyMap<string
 
 export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {}): Promise<PullReading> {
   const recent = opts.recent ?? null;
-  const snapshot = await listRemote(ctx, recent === null
-    ? { fullScan: opts.fullScan === true }
-    : { takenAt: recent.takenAt, folders: recent.folders, ...(recent.kind === 'other' ? {} : { documents: recent.documents }) });
+  const snapshot = await listRemote(
+    ctx,
+    recent === null
+      ? { fullScan: opts.fullScan === true }
+      : { takenAt: recent.takenAt, folders: recent.folders, ...(recent.kind === 'other' ? {} : { documents: recent.documents }) },
+  );
   if (opts.adoptCreates) {
     const creates = ctx.journal.pendingIntents().filter((i) => i.docId === null);
     if (creates.length > 0) await resolveIntents(ctx, creates, snapshot.documents);
@@ -81,8 +84,11 @@ export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {})
   const records = ctx.journal.listDocuments();
   const gone = records.filter((r) => !snapshot.documents.has(r.id));
   const refused = checkPullSafety({
-    known: records.length, listed: snapshot.documents.size, purged: gone.length,
-    maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
+    known: records.length,
+    listed: snapshot.documents.size,
+    purged: gone.length,
+    maxDeletePercent: ctx.settings.maxDeletePercent,
+    force: ctx.settings.force,
   });
   if (refused) {
     refused.deletes = gone.map((r) => r.path).sort();
@@ -91,8 +97,11 @@ export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {})
   const local = await detectLocalChanges(ctx, opts.localCandidates);
   const byId = new Map(records.map((r) => [r.id, r]));
   const folderRecords = ctx.journal.listFolders();
-  const quiet = opts.localCandidates !== undefined && local.size === 0 && snapshot.unplaced.length === 0
-    && LayoutMemo.unchanged(ctx.journal, eachLayoutDocument(snapshot, byId), snapshot.folders, records, folderRecords);
+  const quiet =
+    opts.localCandidates !== undefined &&
+    local.size === 0 &&
+    snapshot.unplaced.length === 0 &&
+    LayoutMemo.unchanged(ctx.journal, eachLayoutDocument(snapshot, byId), snapshot.folders, records, folderRecords);
   // A quiet poll lays nothing out: its input is not built.
   const layoutInput = quiet ? null : layoutDocuments(snapshot, byId);
   const layout: Layout = quiet

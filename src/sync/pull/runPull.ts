@@ -86,9 +86,30 @@ export interface PullCycleResult {
 
 function emptyResult(startedAt: string): PullCycleResult {
   return {
-    startedAt, finishedAt: startedAt, refused: null, aborted: false, fullScan: false, listed: [], remoteChanged: [], localChanged: [],
-    written: [], unchanged: [], moved: [], folderMoves: [], createdDirs: [], removedDirs: [], purged: [], localPending: [],
-    blocked: [], failed: [], ignored: [], unplaced: [], requests: 0, quiet: false, listing: 'full', plan: null,
+    startedAt,
+    finishedAt: startedAt,
+    refused: null,
+    aborted: false,
+    fullScan: false,
+    listed: [],
+    remoteChanged: [],
+    localChanged: [],
+    written: [],
+    unchanged: [],
+    moved: [],
+    folderMoves: [],
+    createdDirs: [],
+    removedDirs: [],
+    purged: [],
+    localPending: [],
+    blocked: [],
+    failed: [],
+    ignored: [],
+    unplaced: [],
+    requests: 0,
+    quiet: false,
+    listing: 'full',
+    plan: null,
   };
 }
 
@@ -110,7 +131,14 @@ function recordCounts(ctx: SyncContext, snapshot: RemoteSnapshot, unsettled: Rea
 /** The garbage a pull may build up before it is collected (releaseMemory). */
 const PULL_GARBAGE_BYTES = 32 * 1024 * 1024;
 
-async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: RemoteSnapshot, priority: Priority, result: PullCycleResult, remoteChanged: ReadonlySet<string>): Promise<void> {
+async function pullAll(
+  ctx: SyncContext,
+  ids: readonly string[],
+  snapshot: RemoteSnapshot,
+  priority: Priority,
+  result: PullCycleResult,
+  remoteChanged: ReadonlySet<string>,
+): Promise<void> {
   let next = 0;
   let done = 0;
   let fatal: { error: unknown } | undefined;
@@ -118,11 +146,20 @@ async function pullAll(ctx: SyncContext, ids: readonly string[], snapshot: Remot
   report();
   const handle = (id: string, o: PullOutcome) => {
     switch (o.kind) {
-      case 'written': result.written.push({ id, path: o.path, mode: o.mode }); break;
-      case 'unchanged': result.unchanged.push(id); break;
-      case 'localPending': result.localPending.push({ id, path: o.path, change: o.reason, remoteChanged: remoteChanged.has(id) }); break;
-      case 'blocked': result.blocked.push({ id, path: o.path, message: o.message }); break;
-      case 'gone': break; // gone between the listing and the read: the next listing says where
+      case 'written':
+        result.written.push({ id, path: o.path, mode: o.mode });
+        break;
+      case 'unchanged':
+        result.unchanged.push(id);
+        break;
+      case 'localPending':
+        result.localPending.push({ id, path: o.path, change: o.reason, remoteChanged: remoteChanged.has(id) });
+        break;
+      case 'blocked':
+        result.blocked.push({ id, path: o.path, message: o.message });
+        break;
+      case 'gone':
+        break; // gone between the listing and the read: the next listing says where
     }
     ctx.logger.debug({ doc: id, outcome: o.kind, path: o.path }, 'pulled');
   };
@@ -227,7 +264,10 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
     recordCounts(ctx, snapshot, shape.unsettled);
     if (snapshot.fullScan) {
       writeFullScanAt(journal, snapshot.takenAt);
-      writeUnplaceable(journal, snapshot.unplaced.filter((id) => !byId.has(id)));
+      writeUnplaceable(
+        journal,
+        snapshot.unplaced.filter((id) => !byId.has(id)),
+      );
     }
   });
 
@@ -263,21 +303,41 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
   result.removedDirs = await removeVacatedDirs(ctx.root, shape.vacated, live);
 
   // Every change of this listing applied: the next poll compares the recent changes with it.
-  const settled = !result.aborted && shape.unsettled.size + shape.recovered.length === 0
-    && result.failed.length + result.blocked.length + result.localPending.length + result.ignored.length + result.unplaced.length === 0;
+  const settled =
+    !result.aborted &&
+    shape.unsettled.size + shape.recovered.length === 0 &&
+    result.failed.length + result.blocked.length + result.localPending.length + result.ignored.length + result.unplaced.length === 0;
   journal.transaction(() => {
     journal.replaceListing(snapshot.takenAt, snapshot.documents);
     journal.setState('lastCycle', {
-      at: result.startedAt, written: result.written.length, moved: result.moved.length + result.folderMoves.length,
-      purged: result.purged.length, localPending: result.localPending.length, failed: result.failed.length, blocked: result.blocked.length,
+      at: result.startedAt,
+      written: result.written.length,
+      moved: result.moved.length + result.folderMoves.length,
+      purged: result.purged.length,
+      localPending: result.localPending.length,
+      failed: result.failed.length,
+      blocked: result.blocked.length,
     });
   });
   if (settled) ListingMemo.remember(journal, { takenAt: snapshot.takenAt, documents: snapshot.documents, tree: treePrint(snapshot.folders, snapshot.counts) });
   finish();
-  ctx.logger.info({
-    requests: result.requests, listed: result.listed.length, fullScan: result.fullScan, remoteChanged: result.remoteChanged.length, written: result.written.length,
-    unchanged: result.unchanged.length, moved: result.moved.length, folderMoves: result.folderMoves.length, purged: result.purged.length,
-    localPending: result.localPending.length, blocked: result.blocked.length, failed: result.failed.length, aborted: result.aborted,
-  }, 'cycle done');
+  ctx.logger.info(
+    {
+      requests: result.requests,
+      listed: result.listed.length,
+      fullScan: result.fullScan,
+      remoteChanged: result.remoteChanged.length,
+      written: result.written.length,
+      unchanged: result.unchanged.length,
+      moved: result.moved.length,
+      folderMoves: result.folderMoves.length,
+      purged: result.purged.length,
+      localPending: result.localPending.length,
+      blocked: result.blocked.length,
+      failed: result.failed.length,
+      aborted: result.aborted,
+    },
+    'cycle done',
+  );
   return result;
 }

@@ -63,4 +63,13 @@ export interface PushPlan {
   reads: number;
 }
 
-export const emptyPlan = (pendingIntents = 0): PushPlan => ({ refused: null, heldBack: [], steps: [], tasks: [], folders: null, problems: [], pendingIntents, reads: 0 });
+export const emptyPlan = (pendingIntents = 0): PushPlan => ({
+  refused: null,
+  heldBack: [],
+  steps: [],
+  tasks: [],
+  folders: null,
+  problems: [],
+  pendingIntents,
+  reads: 0,
+});

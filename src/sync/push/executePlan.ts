@@ -68,7 +68,8 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
   }
 
   const historied = new Set<string>();
-  const requestsOf = (doc: string) => [...new Set(plan.steps.filter((p) => p.docs.includes(doc) && p.path === '/blocks' && (p.method === 'PUT' || p.method === 'DELETE')).map(opOf))].join(', ');
+  const requestsOf = (doc: string) =>
+    [...new Set(plan.steps.filter((p) => p.docs.includes(doc) && p.path === '/blocks' && (p.method === 'PUT' || p.method === 'DELETE')).map(opOf))].join(', ');
   const staleness = opts.listing ? watchStaleness(ctx, plan, opts.listing) : null;
   // Stopped: the documents of the steps not sent are not recorded (their files stay pending, and
   // their intents, if any, make the next run read them again and merge).
@@ -106,16 +107,21 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
     if (!resolved.ok) {
       step.docs.forEach((d) => failed.add(d));
       // A folder step names no document: say so, rather than let a folder change vanish unsent.
-      if (step.docs.length === 0) ctx.logger.warn({ step: `${step.method} ${step.path}`, missing: resolved.missing }, `${step.method} ${step.path} was not sent: it needs a folder no earlier step created (${resolved.missing.join(', ')}); the next full scan decides it again`);
+      if (step.docs.length === 0)
+        ctx.logger.warn(
+          { step: `${step.method} ${step.path}`, missing: resolved.missing },
+          `${step.method} ${step.path} was not sent: it needs a folder no earlier step created (${resolved.missing.join(', ')}); the next full scan decides it again`,
+        );
       continue;
     }
     const s = resolved.step;
     const folderPaths = (step.yields ?? []).map((y) => folders?.creates.find((c) => c.ref === y.ref)?.path ?? '');
     const payload = { step: { method: s.method, path: s.path, body: s.body, query: s.query }, paths: step.docs.length ? step.docs.map(pathOf) : folderPaths };
     // Blocks about to be overwritten or deleted: as the space held them, they go to the history first.
-    const fresh = s.path === '/blocks' && (s.method === 'PUT' || s.method === 'DELETE')
-      ? step.docs.map((d) => taskOf.get(d)).filter((t): t is DocumentTask => !!t && !historied.has(t.doc) && changesRemoteBlocks(t))
-      : [];
+    const fresh =
+      s.path === '/blocks' && (s.method === 'PUT' || s.method === 'DELETE')
+        ? step.docs.map((d) => taskOf.get(d)).filter((t): t is DocumentTask => !!t && !historied.has(t.doc) && changesRemoteBlocks(t))
+        : [];
     const stepIntents: number[] = [];
     // The history and the step's intents in one transaction: one write to disk before the request leaves.
     journal.transaction(() => {
@@ -215,15 +221,26 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
         if (key === 'GET /blocks') run.titles.set(id, markdownOf(answer as Block));
         if (journal.getDocument(id)) continue;
         journal.upsertDocument({
-          id, path: t.next.path, title: run.titles.get(id) ?? t.next.title, location: t.next.location, folderId: resolve(t.next.folderId),
-          dailyNoteDate: t.next.dailyNoteDate, remoteModifiedAt: null, createdAt: null, fileHash: UNSENT,
+          id,
+          path: t.next.path,
+          title: run.titles.get(id) ?? t.next.title,
+          location: t.next.location,
+          folderId: resolve(t.next.folderId),
+          dailyNoteDate: t.next.dailyNoteDate,
+          remoteModifiedAt: null,
+          createdAt: null,
+          fileHash: UNSENT,
         });
         journal.replaceBaseBlocks(id, []);
       }
       // The creation is recorded; the document's own intents (its blocks) stay until it is.
       if (key === 'POST /documents') {
         stepIntents.forEach((i) => journal.clearIntent(i));
-        for (const d of step.docs) run.intents.set(d, (run.intents.get(d) ?? []).filter((i) => !stepIntents.includes(i)));
+        for (const d of step.docs)
+          run.intents.set(
+            d,
+            (run.intents.get(d) ?? []).filter((i) => !stepIntents.includes(i)),
+          );
       }
     }
     // Block writes and document moves are recorded with their documents.

@@ -26,7 +26,13 @@ export function remoteStateOf(root: Block, base: readonly BaseBlock[], lastModif
   return { blocks: flattenRemote(kept), byId, title: markdownOf(kept), lastModifiedAt };
 }
 
-export async function fetchRemoteDocument(ctx: SyncContext, id: string, base: readonly BaseBlock[], lastModifiedAt: string | null, priority: Priority = 'user'): Promise<RemoteDocumentState> {
+export async function fetchRemoteDocument(
+  ctx: SyncContext,
+  id: string,
+  base: readonly BaseBlock[],
+  lastModifiedAt: string | null,
+  priority: Priority = 'user',
+): Promise<RemoteDocumentState> {
   const root = await ctx.client.getBlocks({ id }, { priority, ...(base.length ? { blockCost: base.length + 1 } : {}) });
   return remoteStateOf(root, base, lastModifiedAt);
 }

@@ -72,8 +72,13 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   const out: DocumentOutcome = { id, path: t.next.path, state: 'recorded', fileWritten: false, conflicts: t.file?.merge.conflicts ?? [], conflictCopy };
   const r = t.record;
   const fields = {
-    id, title: run.titles.get(id) ?? t.next.title, location: t.next.location, folderId: resolve(t.next.folderId),
-    dailyNoteDate: t.next.dailyNoteDate, createdAt: r?.createdAt ?? null, remoteModifiedAt: t.remoteModifiedAt,
+    id,
+    title: run.titles.get(id) ?? t.next.title,
+    location: t.next.location,
+    folderId: resolve(t.next.folderId),
+    dailyNoteDate: t.next.dailyNoteDate,
+    createdAt: r?.createdAt ?? null,
+    remoteModifiedAt: t.remoteModifiedAt,
   };
   const clear = () => intents.forEach((i) => journal.clearIntent(i));
 

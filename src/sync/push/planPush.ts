@@ -40,11 +40,24 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   const { journal } = ctx;
   const readsBefore = ctx.client.stats().total;
   const { scan, listing, forced } = input;
-  const plan: PushPlan = { refused: null, heldBack: [...scan.heldBack], steps: [], tasks: [], folders: null, problems: [...scan.problems], pendingIntents: input.pendingIntents, reads: 0 };
+  const plan: PushPlan = {
+    refused: null,
+    heldBack: [...scan.heldBack],
+    steps: [],
+    tasks: [],
+    folders: null,
+    problems: [...scan.problems],
+    pendingIntents: input.pendingIntents,
+    reads: 0,
+  };
   const records = journal.listDocuments();
   const byId = new Map(records.map((r) => [r.id, r]));
   const withFiles = records.filter((r) => r.fileHash !== null);
-  for (const d of scan.strayDirs) plan.problems.push({ path: d, message: `The folder "${d}" is inside a built-in folder (Unsorted, Templates, Trash, Daily Notes), where the space has no folders; it and its files are not sent. Move it to the top of the mirror or into one of your folders.` });
+  for (const d of scan.strayDirs)
+    plan.problems.push({
+      path: d,
+      message: `The folder "${d}" is inside a built-in folder (Unsorted, Templates, Trash, Daily Notes), where the space has no folders; it and its files are not sent. Move it to the top of the mirror or into one of your folders.`,
+    });
 
   // ── folders ──
   const folderRecords = journal.listFolders();
@@ -55,11 +68,19 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     for (const r of scan.missing) localPath.set(r.id, undefined);
     const documents: Array<{ id: string; basePath?: string; localPath?: string; remoteFolderId?: string | null }> = withFiles.map((r) => {
       const lp = localPath.get(r.id);
-      return { id: r.id, basePath: r.path, ...(lp ? { localPath: lp } : {}), remoteFolderId: input.placements ? (input.placements.get(r.id)?.folderId ?? null) : r.folderId };
+      return {
+        id: r.id,
+        basePath: r.path,
+        ...(lp ? { localPath: lp } : {}),
+        remoteFolderId: input.placements ? (input.placements.get(r.id)?.folderId ?? null) : r.folderId,
+      };
     });
     for (const [id, p] of input.placements ?? []) if (!byId.has(id)) documents.push({ id, remoteFolderId: p.folderId });
     plan.folders = decideFolders({
-      base: folderRecords, remote: input.remoteFolders ?? folderRecords, localDirs: scan.dirs, documents,
+      base: folderRecords,
+      remote: input.remoteFolders ?? folderRecords,
+      localDirs: scan.dirs,
+      documents,
     });
     folderOfDir = plan.folders.folderOfDir;
     for (const p of plan.folders.problems) plan.problems.push({ path: '', message: p });
@@ -75,7 +96,13 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   };
   const baseSide = (r: DocumentRecord): BaseSide => ({ id: r.id, path: r.path, title: r.title, ...placementOf(r) });
 
-  const addTask = async (r: DocumentRecord | undefined, local: LocalDocument | null, decision: DocumentDecision, localPlace: Placement | null, remote: RemoteSide | undefined) => {
+  const addTask = async (
+    r: DocumentRecord | undefined,
+    local: LocalDocument | null,
+    decision: DocumentDecision,
+    localPlace: Placement | null,
+    remote: RemoteSide | undefined,
+  ) => {
     for (const p of [...decision.problems, ...decision.conflicts]) plan.problems.push({ path: local?.path ?? r?.path ?? '', message: p });
     const claim = local ? claimedId(local) : undefined;
     const id = r?.id ?? (decision.content === 'merge' && claim ? claim : undefined);
@@ -89,7 +116,13 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       } catch (e) {
         if (!isSpacesyncError(e, 'not_found')) throw e;
         // Gone between the listing and the read: decided again without the service's side.
-        return addTask(r, local, decideDocument({ ...(r ? { base: baseSide(r) } : {}), ...(local && localPlace ? { local: localSide(local, localPlace, r) } : {}) }), localPlace, undefined);
+        return addTask(
+          r,
+          local,
+          decideDocument({ ...(r ? { base: baseSide(r) } : {}), ...(local && localPlace ? { local: localSide(local, localPlace, r) } : {}) }),
+          localPlace,
+          undefined,
+        );
       }
     }
     if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
@@ -97,12 +130,26 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, undefined, readOnly);
     }
     const remotePlace = remote ? { location: remote.location, folderId: remote.folderId, dailyNoteDate: remote.dailyNoteDate ?? null } : undefined;
-    const place = decision.trash ? { ...TRASH, dailyNoteDate: r?.dailyNoteDate ?? null }
-      : decision.move || decision.create ? localPlace!
-        : remotePlace ?? (r ? placementOf(r) : localPlace!);
-    const title = decision.rename ?? (decision.create && 'title' in decision.create ? decision.create.title : undefined) ?? remoteState?.title ?? remote?.title ?? r?.title ?? '';
+    const place = decision.trash
+      ? { ...TRASH, dailyNoteDate: r?.dailyNoteDate ?? null }
+      : decision.move || decision.create
+        ? localPlace!
+        : (remotePlace ?? (r ? placementOf(r) : localPlace!));
+    const title =
+      decision.rename ??
+      (decision.create && 'title' in decision.create ? decision.create.title : undefined) ??
+      remoteState?.title ??
+      remote?.title ??
+      r?.title ??
+      '';
     const task: DocumentTask = {
-      doc, record: r ?? null, local, decision, base, remote: remoteState, file,
+      doc,
+      record: r ?? null,
+      local,
+      decision,
+      base,
+      remote: remoteState,
+      file,
       next: { ...place, path: local?.path ?? r!.path, title },
       remoteModifiedAt: remoteState?.lastModifiedAt ?? r?.remoteModifiedAt ?? null,
       settles: id ? (forced.get(id) ?? []) : [],
@@ -112,7 +159,10 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   };
 
   const localSide = (local: LocalDocument, p: Placement, r?: DocumentRecord): LocalSide => ({
-    path: local.path, title: localTitle(local.path, local.frontMatter, r), changed: r ? local.hash !== r.fileHash : true, ...p,
+    path: local.path,
+    title: localTitle(local.path, local.frontMatter, r),
+    changed: r ? local.hash !== r.fileHash : true,
+    ...p,
   });
 
   for (const { record: r, local } of scan.changed) {
@@ -150,9 +200,13 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   plan.tasks = plan.tasks.filter((t) => {
     if (!t.record || !t.local || !t.file) return true;
     const verdict = checkDocumentWipe({
-      path: t.local.path, baseBlocks: t.base.length, baseWithText: t.base.filter((b) => hasText(b.markdown)).length,
-      localWithText: flat(t.local.segments).filter((s) => hasText(s.markdown)).length, deletes: t.file.changes.removedBlocks,
-      maxDeletePercent: ctx.settings.maxDeletePercent, force: ctx.settings.force,
+      path: t.local.path,
+      baseBlocks: t.base.length,
+      baseWithText: t.base.filter((b) => hasText(b.markdown)).length,
+      localWithText: flat(t.local.segments).filter((s) => hasText(s.markdown)).length,
+      deletes: t.file.changes.removedBlocks,
+      maxDeletePercent: ctx.settings.maxDeletePercent,
+      force: ctx.settings.force,
     });
     if (verdict.ok) return true;
     plan.heldBack.push({ path: t.local.path, reason: 'wipe', message: verdict.message, docId: t.record.id });
@@ -176,8 +230,15 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     maxDeletePercent: ctx.settings.maxDeletePercent,
     force: ctx.settings.force,
   });
-  if (!verdict.ok) plan.refused = { reason: verdict.reason, message: verdict.message, deletes: plan.tasks.filter((t) => t.decision.trash).map((t) => t.record?.path ?? t.next.path).sort() };
+  if (!verdict.ok)
+    plan.refused = {
+      reason: verdict.reason,
+      message: verdict.message,
+      deletes: plan.tasks
+        .filter((t) => t.decision.trash)
+        .map((t) => t.record?.path ?? t.next.path)
+        .sort(),
+    };
   plan.reads = ctx.client.stats().total - readsBefore;
   return plan;
 }
-

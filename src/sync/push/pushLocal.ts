@@ -101,7 +101,11 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
   }
 
   const plan = await planPush(ctx, {
-    scan, listing, forced, pendingIntents: intents.length, fullScan: opts.paths === undefined,
+    scan,
+    listing,
+    forced,
+    pendingIntents: intents.length,
+    fullScan: opts.paths === undefined,
     ...(full?.placements ? { placements: full.placements } : {}),
     ...(full?.folders ? { remoteFolders: full.folders } : {}),
   });

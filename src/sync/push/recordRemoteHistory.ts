@@ -8,14 +8,19 @@ import type { HistoryBlock } from '../../journal/index.js';
 import type { DocumentTask } from './PushPlan.js';
 import type { SyncContext, SyncSettings } from '../session/index.js';
 
-const treeSize = (s: { children: readonly unknown[] }): number => 1 + s.children.reduce<number>((a, c) => a + treeSize(c as { children: readonly unknown[] }), 0);
+const treeSize = (s: { children: readonly unknown[] }): number =>
+  1 + s.children.reduce<number>((a, c) => a + treeSize(c as { children: readonly unknown[] }), 0);
 
 /** Whether the task's changes delete or overwrite anything the space holds. */
 export function changesRemoteBlocks(t: DocumentTask): boolean {
   return !!t.record && !!t.file && (t.file.changes.edits.length > 0 || t.file.changes.deletes.length > 0);
 }
 
-export function recordRemoteHistory(ctx: Pick<SyncContext, 'journal' | 'now'> & { settings: Pick<SyncSettings, 'versions'> }, t: DocumentTask, request: string): void {
+export function recordRemoteHistory(
+  ctx: Pick<SyncContext, 'journal' | 'now'> & { settings: Pick<SyncSettings, 'versions'> },
+  t: DocumentTask,
+  request: string,
+): void {
   if (ctx.settings.versions.keepDays <= 0 || !t.record || !t.file) return;
   const cs = t.file.changes;
   const known = t.remote?.blocks ?? t.base;
@@ -30,14 +35,28 @@ export function recordRemoteHistory(ctx: Pick<SyncContext, 'journal' | 'now'> & 
     const change = gone(b.id) ? 'deleted' : edited.has(b.id) ? 'edited' : undefined;
     if (!change) continue;
     blocks.push({
-      id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown,
-      ...(b.cardLayout !== undefined ? { cardLayout: b.cardLayout } : {}), change,
+      id: b.id,
+      parentId: b.parentId,
+      position: b.position,
+      level: b.level,
+      kind: b.kind,
+      type: b.type,
+      markdown: b.markdown,
+      ...(b.cardLayout !== undefined ? { cardLayout: b.cardLayout } : {}),
+      change,
     });
   }
   // The size retention weighs is what the journal's encoding of the blocks takes (addHistory).
   ctx.journal.addHistory({
-    at: ctx.now().toISOString(), side: 'remote', docId: t.record.id, path: t.local?.path ?? t.record.path, cause: 'push', request,
-    versionFile: null, size: 0, blocks,
+    at: ctx.now().toISOString(),
+    side: 'remote',
+    docId: t.record.id,
+    path: t.local?.path ?? t.record.path,
+    cause: 'push',
+    request,
+    versionFile: null,
+    size: 0,
+    blocks,
     summary: { added: cs.inserts.reduce((a, r) => a + r.blocks.reduce((b, s) => b + treeSize(s), 0), 0), removed: cs.removedBlocks, edited: cs.edits.length },
   });
 }

@@ -52,14 +52,30 @@ export interface ScanOptions {
 }
 
 const readingOf = (doc: LocalDocument | UndecodableDocument | null): FileReading =>
-  doc === null ? null : isUndecodable(doc) ? { hash: doc.hash, undecodable: true } : { hash: doc.hash, frontMatterOk: doc.frontMatter.ok, claim: claimedId(doc) };
+  doc === null
+    ? null
+    : isUndecodable(doc)
+      ? { hash: doc.hash, undecodable: true }
+      : { hash: doc.hash, frontMatterOk: doc.frontMatter.ok, claim: claimedId(doc) };
 
 const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS).map(collisionKey));
 const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
 
 export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
   const { journal, root } = ctx;
-  const scan: LocalScan = { changed: [], missing: [], added: [], addedDirs: [], removedDirs: [], dirs: [], strayDirs: [], problems: [], heldBack: [], filesSeen: 0, filesRead: 0 };
+  const scan: LocalScan = {
+    changed: [],
+    missing: [],
+    added: [],
+    addedDirs: [],
+    removedDirs: [],
+    dirs: [],
+    strayDirs: [],
+    problems: [],
+    heldBack: [],
+    filesSeen: 0,
+    filesRead: 0,
+  };
   // A scan of some paths looks their documents up one by one; a full scan loads them all at once.
   const records = opts.paths ? null : journal.listDocuments();
   const byPath = new Map<string, DocumentRecord | undefined>(records?.map((r) => [r.path, r]));
@@ -70,7 +86,7 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     byPath.set(p, r);
     return r;
   };
-  const recordOf = (id: string): DocumentRecord | undefined => (records ? byId.get(id) : byId.get(id) ?? journal.getDocument(id));
+  const recordOf = (id: string): DocumentRecord | undefined => (records ? byId.get(id) : (byId.get(id) ?? journal.getDocument(id)));
 
   const cache = StatCache.open(ctx);
   let files: string[];
@@ -95,7 +111,13 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     const doc = await readLocalDocument(root, p);
     if (isUndecodable(doc)) {
       const id = recordAt(p)?.id;
-      scan.heldBack.push({ path: p, reason: 'undecodable', offset: doc.undecodable.offset, message: undecodableMessage(p, doc.undecodable), ...(id ? { docId: id } : {}) });
+      scan.heldBack.push({
+        path: p,
+        reason: 'undecodable',
+        offset: doc.undecodable.offset,
+        message: undecodableMessage(p, doc.undecodable),
+        ...(id ? { docId: id } : {}),
+      });
       return doc;
     }
     if (doc) cache.read(p, doc.hash);
@@ -117,10 +139,11 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     }
   }
   // In watcher mode a removed path is a known path no longer there.
-  if (opts.paths) for (const p of opts.paths) {
-    const r = recordAt(p);
-    if (r && r.fileHash !== null && !present.has(p)) gone.set(r.id, r);
-  }
+  if (opts.paths)
+    for (const p of opts.paths) {
+      const r = recordAt(p);
+      if (r && r.fileHash !== null && !present.has(p)) gone.set(r.id, r);
+    }
   for (const p of files) {
     if (recordAt(p)) continue;
     const doc = await read(p);
@@ -146,7 +169,8 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
   if (!goneAreDeleted(gone.size, unreadable.length)) {
     scan.problems.push({
-      path: '', message: `${gone.size} document file(s) are gone (${[...gone.values()].map((r) => r.path).join(', ')}), but ${unreadable.join(', ')} cannot be read and may be one of them moved: they are not moved to the trash until it is saved as UTF-8.`,
+      path: '',
+      message: `${gone.size} document file(s) are gone (${[...gone.values()].map((r) => r.path).join(', ')}), but ${unreadable.join(', ')} cannot be read and may be one of them moved: they are not moved to the trash until it is saved as UTF-8.`,
     });
     gone.clear();
   }

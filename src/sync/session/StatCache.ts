@@ -20,7 +20,10 @@ export class StatCache {
   /** Files read this scan (for the tests and the benchmarks). */
   reads = 0;
 
-  private constructor(private readonly ctx: SyncContext, private readonly enabled: boolean) {
+  private constructor(
+    private readonly ctx: SyncContext,
+    private readonly enabled: boolean,
+  ) {
     this.openedNs = wallNs(ctx);
   }
 
@@ -72,7 +75,8 @@ export class StatCache {
     if (!st) return;
     const r = this.recorded.get(relPath);
     if (r && r.hash === hash && statTrusted(r, st)) return;
-    if (r && r.hash === hash && r.size === st.size && r.mtimeNs === st.mtimeNs && r.ctimeNs === st.ctimeNs && r.ino === st.ino && r.recordedNs === st.at) return;
+    if (r && r.hash === hash && r.size === st.size && r.mtimeNs === st.mtimeNs && r.ctimeNs === st.ctimeNs && r.ino === st.ino && r.recordedNs === st.at)
+      return;
     const entry: FileStatRecord = { path: relPath, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, hash, recordedNs: st.at };
     this.recorded.set(relPath, entry);
     this.put.push(entry);

@@ -37,7 +37,19 @@ export const DEFAULT_SETTINGS: SyncSettings = {
 export type PullClient = Pick<SpaceClient, 'listDocuments' | 'listFolders' | 'getBlocks' | 'stats'>;
 
 /** The client calls a push makes besides a pull's. */
-export type PushClient = Pick<SpaceClient, 'createBlocks' | 'updateBlocks' | 'deleteBlocks' | 'moveBlocks' | 'createDocuments' | 'deleteDocuments' | 'moveDocuments' | 'createFolders' | 'deleteFolders' | 'moveFolders'>;
+export type PushClient = Pick<
+  SpaceClient,
+  | 'createBlocks'
+  | 'updateBlocks'
+  | 'deleteBlocks'
+  | 'moveBlocks'
+  | 'createDocuments'
+  | 'deleteDocuments'
+  | 'moveDocuments'
+  | 'createFolders'
+  | 'deleteFolders'
+  | 'moveFolders'
+>;
 
 export interface PullProgress {
   done: number;

@@ -18,11 +18,17 @@ async function fsyncDir(dir: string): Promise<void> {
 }
 
 export async function pathExists(root: string, relPath: string): Promise<boolean> {
-  return fsp.lstat(resolveInRoot(root, relPath)).then(() => true, () => false);
+  return fsp.lstat(resolveInRoot(root, relPath)).then(
+    () => true,
+    () => false,
+  );
 }
 
 export async function isDirectory(root: string, relPath: string): Promise<boolean> {
-  return fsp.lstat(resolveInRoot(root, relPath)).then((s) => s.isDirectory(), () => false);
+  return fsp.lstat(resolveInRoot(root, relPath)).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /** Renames directory `from` to `to` (both relative to `root`); the target must not exist. */
@@ -36,7 +42,11 @@ export async function moveDirectory(root: string, from: string, to: string): Pro
     await fsyncDir(path.dirname(dst));
     if (path.dirname(dst) !== path.dirname(src)) await fsyncDir(path.dirname(src));
   } catch (e) {
-    throw new SpacesyncError('mirror_io', `Cannot move the folder "${from}" to "${to}" in ${root}: ${(e as Error).message}. Check that nothing holds the folder open and that it is writable, then run again.`, { cause: e, details: { root, from, to } });
+    throw new SpacesyncError(
+      'mirror_io',
+      `Cannot move the folder "${from}" to "${to}" in ${root}: ${(e as Error).message}. Check that nothing holds the folder open and that it is writable, then run again.`,
+      { cause: e, details: { root, from, to } },
+    );
   }
 }
 
@@ -48,6 +58,10 @@ export async function ensureDirectory(root: string, relPath: string): Promise<bo
     const made = await fsp.mkdir(abs, { recursive: true });
     return made !== undefined;
   } catch (e) {
-    throw new SpacesyncError('mirror_io', `Cannot create the folder "${relPath}" in ${root}: ${(e as Error).message}. Check that the mirror folder is writable, then run again.`, { cause: e, details: { root, relPath } });
+    throw new SpacesyncError(
+      'mirror_io',
+      `Cannot create the folder "${relPath}" in ${root}: ${(e as Error).message}. Check that the mirror folder is writable, then run again.`,
+      { cause: e, details: { root, relPath } },
+    );
   }
 }

@@ -52,16 +52,33 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
     } else {
       journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });
     }
-    const client = createClient({ link: o.link, ...(o.apiKey ? { apiKey: o.apiKey } : {}), limits: o.budget ?? {}, logger: o.logger, ...(o.signal ? { signal: o.signal } : {}) });
+    const client = createClient({
+      link: o.link,
+      ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+      limits: o.budget ?? {},
+      logger: o.logger,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
     const ctx: SyncContext = {
-      root, settings: { ...DEFAULT_SETTINGS, ...o.settings }, journal, client, logger: o.logger, now,
-      ownWrites: new OwnWrites(), ignore, ...(o.signal ? { signal: o.signal } : {}), ...(o.readOnly ? { readOnly: true } : {}),
+      root,
+      settings: { ...DEFAULT_SETTINGS, ...o.settings },
+      journal,
+      client,
+      logger: o.logger,
+      now,
+      ownWrites: new OwnWrites(),
+      ignore,
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.readOnly ? { readOnly: true } : {}),
     };
     if (removedTempFiles.length > 0) o.logger.info({ files: removedTempFiles }, 'removed temp files left by an earlier run');
     const j = journal;
     const l = lock;
     return {
-      ctx, client, journal: j, removedTempFiles,
+      ctx,
+      client,
+      journal: j,
+      removedTempFiles,
       close() {
         client.close();
         j.close();

@@ -22,7 +22,10 @@ export function noteReadOnlyBlocks(ctx: Pick<SyncContext, 'journal' | 'logger'>,
     if (b.readOnly === undefined || recorded.has(b.id)) continue;
     recorded.set(b.id, b.readOnly);
     added = true;
-    ctx.logger.warn({ path, blockId: b.id, type: b.type }, `"${path}" holds ${b.readOnly} (block ${b.id}). spacesync shows it in the file but never changes, sends or deletes it: change it in the app. This is said once.`);
+    ctx.logger.warn(
+      { path, blockId: b.id, type: b.type },
+      `"${path}" holds ${b.readOnly} (block ${b.id}). spacesync shows it in the file but never changes, sends or deletes it: change it in the app. This is said once.`,
+    );
   }
   if (added) ctx.journal.setState(KEY, Object.fromEntries(recorded));
   return recorded;

@@ -26,7 +26,13 @@ export async function pruneVersions(ctx: Pick<SyncContext, 'root' | 'journal' | 
     await fsp.rm(abs, { force: true });
     // The file's folder goes with its last version.
     for (let dir = path.dirname(abs); dir.startsWith(resolveInRoot(ctx.root, VERSIONS_DIR) + path.sep); dir = path.dirname(dir)) {
-      if (!(await fsp.rmdir(dir).then(() => true, () => false))) break;
+      if (
+        !(await fsp.rmdir(dir).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
     }
   }
   ctx.journal.deleteHistory(drop.map((r) => r.id));

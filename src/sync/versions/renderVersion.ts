@@ -10,8 +10,12 @@ export function renderVersion(blocks: readonly HistoryBlock[]): string {
     const kids = (children.get(b.id) ?? []).sort((x, y) => x.position - y.position).map(make);
     if (b.kind === 'page' || b.kind === 'card') {
       return {
-        id: b.id, type: 'page', markdown: b.markdown, content: kids,
-        ...(b.kind === 'card' ? { textStyle: 'card' as const } : {}), ...(b.cardLayout ? { cardLayout: b.cardLayout as Block['cardLayout'] } : {}),
+        id: b.id,
+        type: 'page',
+        markdown: b.markdown,
+        content: kids,
+        ...(b.kind === 'card' ? { textStyle: 'card' as const } : {}),
+        ...(b.cardLayout ? { cardLayout: b.cardLayout as Block['cardLayout'] } : {}),
       };
     }
     // Its markdown is the block as the file shows it; listStyle only lets list items sit on consecutive lines.

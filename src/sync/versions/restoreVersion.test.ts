@@ -29,7 +29,10 @@ describe('restoreVersion', () => {
   it('gives back the exact bytes of a gzipped local version', async () => {
     const old = '\uFEFF# Notes\n\ncafé ✓ — tabs\there\r\nlast line without newline';
     write('Unsorted/Note.md', 'replaced\n');
-    const file = await saveLocalVersion({ root: dir(), journal, now, settings }, { path: 'Unsorted/Note.md', docId: null, text: old, replacement: 'replaced\n', cause: 'merge' });
+    const file = await saveLocalVersion(
+      { root: dir(), journal, now, settings },
+      { path: 'Unsorted/Note.md', docId: null, text: old, replacement: 'replaced\n', cause: 'merge' },
+    );
     expect(file).toMatch(/\.md\.gz$/);
     await restore('Unsorted/Note.md');
     expect(read('Unsorted/Note.md').equals(Buffer.from(old, 'utf8'))).toBe(true);
@@ -40,8 +43,16 @@ describe('restoreVersion', () => {
     write('.spacesync/versions/Unsorted/Old.md/2026-10-01T10-00-00.000Z.md', old);
     write('Unsorted/Old.md', 'now\n');
     journal.addHistory({
-      at: '2026-10-01T10:00:00.000Z', side: 'local', docId: null, path: 'Unsorted/Old.md', cause: 'merge', request: null,
-      versionFile: '.spacesync/versions/Unsorted/Old.md/2026-10-01T10-00-00.000Z.md', size: old.length, blocks: null, summary: { added: 0, removed: 0, edited: 1 },
+      at: '2026-10-01T10:00:00.000Z',
+      side: 'local',
+      docId: null,
+      path: 'Unsorted/Old.md',
+      cause: 'merge',
+      request: null,
+      versionFile: '.spacesync/versions/Unsorted/Old.md/2026-10-01T10-00-00.000Z.md',
+      size: old.length,
+      blocks: null,
+      summary: { added: 0, removed: 0, edited: 1 },
     });
     await restore('Unsorted/Old.md');
     expect(read('Unsorted/Old.md').toString('utf8')).toBe(old);
@@ -49,18 +60,59 @@ describe('restoreVersion', () => {
 
   it('puts back what a push changed over the base: the same bytes as the whole document it overwrote', async () => {
     const b = (id: string, position: number, markdown: string, over: Partial<BaseBlock> = {}): BaseBlock => ({
-      id, parentId: null, position, level: 0, kind: 'block', type: 'text', markdown, hash: hashBlock(markdown, 'block'), ...over,
+      id,
+      parentId: null,
+      position,
+      level: 0,
+      kind: 'block',
+      type: 'text',
+      markdown,
+      hash: hashBlock(markdown, 'block'),
+      ...over,
     });
-    const before = [b('A', 0, 'first'), b('B', 1, 'second'), b('P', 2, 'Sub page', { kind: 'page', type: 'page' }), b('C', 0, 'inside', { parentId: 'P', level: 1 }), b('D', 3, 'fourth')];
+    const before = [
+      b('A', 0, 'first'),
+      b('B', 1, 'second'),
+      b('P', 2, 'Sub page', { kind: 'page', type: 'page' }),
+      b('C', 0, 'inside', { parentId: 'P', level: 1 }),
+      b('D', 3, 'fourth'),
+    ];
     // The push edited A, deleted B and the page P (with C inside), and kept D.
     const after = [b('A', 0, 'first, edited'), b('D', 1, 'fourth')];
-    journal.upsertDocument({ id: 'DOC', path: 'Unsorted/Doc.md', title: 'Doc', location: 'unsorted', folderId: null, dailyNoteDate: null, remoteModifiedAt: null, createdAt: null, fileHash: null });
+    journal.upsertDocument({
+      id: 'DOC',
+      path: 'Unsorted/Doc.md',
+      title: 'Doc',
+      location: 'unsorted',
+      folderId: null,
+      dailyNoteDate: null,
+      remoteModifiedAt: null,
+      createdAt: null,
+      fileHash: null,
+    });
     journal.replaceBaseBlocks('DOC', after);
     const hist = (x: BaseBlock, change?: 'edited' | 'deleted'): HistoryBlock => ({
-      id: x.id, parentId: x.parentId, position: x.position, level: x.level, kind: x.kind, type: x.type, markdown: x.markdown, ...(change ? { change } : {}),
+      id: x.id,
+      parentId: x.parentId,
+      position: x.position,
+      level: x.level,
+      kind: x.kind,
+      type: x.type,
+      markdown: x.markdown,
+      ...(change ? { change } : {}),
     });
     const changes = { A: 'edited', B: 'deleted', P: 'deleted', C: 'deleted' } as const;
-    const entry = { at: now().toISOString(), side: 'remote' as const, docId: 'DOC', path: 'Unsorted/Doc.md', cause: 'push', request: 'PUT /blocks, DELETE /blocks', versionFile: null, size: 0, summary: { added: 0, removed: 3, edited: 1 } };
+    const entry = {
+      at: now().toISOString(),
+      side: 'remote' as const,
+      docId: 'DOC',
+      path: 'Unsorted/Doc.md',
+      cause: 'push',
+      request: 'PUT /blocks, DELETE /blocks',
+      versionFile: null,
+      size: 0,
+      summary: { added: 0, removed: 3, edited: 1 },
+    };
     const whole = journal.addHistory({ ...entry, blocks: before.map((x) => hist(x, changes[x.id as keyof typeof changes])) });
     const delta = journal.addHistory({ ...entry, blocks: before.filter((x) => x.id in changes).map((x) => hist(x, changes[x.id as keyof typeof changes])) });
     write('Unsorted/Doc.md', '---\nid: DOC\n---\nfirst, edited\n\nfourth\n');

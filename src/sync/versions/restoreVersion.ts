@@ -45,7 +45,11 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
   const { root, journal, path: rel } = input;
   const versions = versionsOf(journal, rel);
   const hint = `\`spacesync history "${rel}"\` lists them`;
-  if (versions.length === 0) throw new SpacesyncError('usage', `"${rel}" has no versions in the history (nothing the sync replaced or deleted of it is kept). Check the path: it is relative to the mirror folder.`);
+  if (versions.length === 0)
+    throw new SpacesyncError(
+      'usage',
+      `"${rel}" has no versions in the history (nothing the sync replaced or deleted of it is kept). Check the path: it is relative to the mirror folder.`,
+    );
   let version: HistoryRecord | undefined;
   if (input.version !== undefined) {
     version = versions.find((v) => v.id === input.version);
@@ -60,14 +64,21 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
   const fromTrash = rec && rec.location === 'trash' && rec.path !== rel && (await readMirrorFile(root, rec.path)) !== null ? rec.path : null;
   const current = await readMirrorFile(root, fromTrash ?? rel);
   const currentText = current?.text ?? undefined;
-  if (current && current.text === null) throw new SpacesyncError('usage', `"${fromTrash ?? rel}" is not UTF-8 text, so it was not touched. Save it as UTF-8 (or move it away), then restore again.`);
+  if (current && current.text === null)
+    throw new SpacesyncError(
+      'usage',
+      `"${fromTrash ?? rel}" is not UTF-8 text, so it was not touched. Save it as UTF-8 (or move it away), then restore again.`,
+    );
 
   let text: string;
   if (version.side === 'local') {
     const file = version.versionFile!;
-    text = await fsp.readFile(resolveInRoot(root, file)).then((bytes) => unpackVersion(file, bytes), (e: unknown) => {
-      throw new SpacesyncError('usage', `Version ${version!.id} of "${rel}" was pruned from .spacesync/versions/ (retention); ${hint}.`, { cause: e });
-    });
+    text = await fsp.readFile(resolveInRoot(root, file)).then(
+      (bytes) => unpackVersion(file, bytes),
+      (e: unknown) => {
+        throw new SpacesyncError('usage', `Version ${version!.id} of "${rel}" was pruned from .spacesync/versions/ (retention); ${hint}.`, { cause: e });
+      },
+    );
   } else {
     const body = renderVersion(versionBlocks(version.blocks ?? [], version.docId ? journal.getBaseBlocks(version.docId) : []));
     const head = currentText && frontMatterParts(currentText) ? currentText.slice(0, currentText.length - bodyOf(currentText).length) : '';
@@ -82,7 +93,10 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
     if (!moved.ok) throw new SpacesyncError('mirror_io', `${moved.message} Move "${rel}" away, then restore again.`);
   }
   if (currentText !== undefined && currentText !== text) {
-    await saveLocalVersion({ root, journal, now: input.now, settings: input.settings }, { path: rel, docId: version.docId, text: currentText, replacement: text, cause: 'restore' });
+    await saveLocalVersion(
+      { root, journal, now: input.now, settings: input.settings },
+      { path: rel, docId: version.docId, text: currentText, replacement: text, cause: 'restore' },
+    );
   }
   if (currentText !== text) await writeFileAtomic(root, rel, text);
   plan.written = true;

@@ -25,7 +25,10 @@ const flatten = (segs: readonly Segment[]): string[] => segs.flatMap((s) => [s.m
 const blocksOf = (text: string | null) => (text === null ? [] : flatten(segmentFile(text).segments));
 
 /** Saves the version; returns its file, or null when history is off (`versions.keepDays` 0). */
-export async function saveLocalVersion(ctx: Pick<SyncContext, 'root' | 'journal' | 'now'> & { settings: Pick<SyncSettings, 'versions'> }, v: LocalVersionInput): Promise<string | null> {
+export async function saveLocalVersion(
+  ctx: Pick<SyncContext, 'root' | 'journal' | 'now'> & { settings: Pick<SyncSettings, 'versions'> },
+  v: LocalVersionInput,
+): Promise<string | null> {
   if (ctx.settings.versions.keepDays <= 0) return null;
   const at = ctx.now();
   let file = versionFilePath(v.path, at);
@@ -33,8 +36,16 @@ export async function saveLocalVersion(ctx: Pick<SyncContext, 'root' | 'journal'
   const packed = packVersion(v.text);
   await writeFileAtomic(ctx.root, file, packed);
   ctx.journal.addHistory({
-    at: at.toISOString(), side: 'local', docId: v.docId, path: v.path, cause: v.cause, request: null, versionFile: file,
-    size: packed.length, blocks: null, summary: versionSummary(blocksOf(v.text), blocksOf(v.replacement)),
+    at: at.toISOString(),
+    side: 'local',
+    docId: v.docId,
+    path: v.path,
+    cause: v.cause,
+    request: null,
+    versionFile: file,
+    size: packed.length,
+    blocks: null,
+    summary: versionSummary(blocksOf(v.text), blocksOf(v.replacement)),
   });
   return file;
 }

@@ -13,7 +13,13 @@ export function versionBlocks(recorded: readonly HistoryBlock[], base: readonly 
   for (const b of base) {
     const before = old.get(b.id);
     blocks.set(b.id, {
-      id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown,
+      id: b.id,
+      parentId: b.parentId,
+      position: b.position,
+      level: b.level,
+      kind: b.kind,
+      type: b.type,
+      markdown: b.markdown,
       ...(before ? { type: before.type, markdown: before.markdown, change: before.change } : {}),
     });
   }
