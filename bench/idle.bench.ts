@@ -2,7 +2,8 @@
 // (SPACESYNC_STAT_CACHE=off, the settings' `statCache: false`): one full scan of the unchanged
 // files, one idle poll cycle (beside the same poll made with the full listing instead of the
 // documents modified since yesterday), and the daemon left idle (CPU seconds of its process over
-// SPACESYNC_BENCH_IDLE_SECONDS, 600 by default; its RSS at the end of that idle time). The server
+// SPACESYNC_BENCH_IDLE_SECONDS, 600 by default; its RSS at the end of that idle time), run as the
+// compiled command a user installs (dist/, as the rss benchmark runs it: tsx would add its own). The server
 // runs as its own process, so only the sync's work is counted. The documents were last modified
 // over the past year, 1 in 200 of them two hours ago (what the filtered listing then names).
 import { spawn } from 'node:child_process';
@@ -17,6 +18,7 @@ import { syncOnce } from '../src/sync/cycle/syncOnce.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { ListingMemo } from '../src/sync/pull/ListingMemo.js';
 import { startServerProcess } from './serverProcess.js';
+import { builtCommand } from './builtCommand.js';
 
 const DOCUMENTS = 10_000;
 const BLOCKS = 10;
@@ -60,7 +62,7 @@ const daemonSaved = (root: string): string | undefined => {
 /** The daemon beside the mirror, idle for `seconds`: its CPU share, and its RSS at the end of that idle time (what it keeps); then SIGTERM and the time to exit. */
 async function idleDaemon(root: string, seconds: number, cache: boolean) {
   const before = daemonSaved(root);
-  const child = spawn(process.execPath, ['bin/dev.js', 'sync', '--dir', root], {
+  const child = spawn(process.execPath, [builtCommand(), 'sync', '--dir', root], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, SPACESYNC_STAT_CACHE: cache ? 'on' : 'off' },
   });
@@ -110,7 +112,7 @@ export default async function idleBench(): Promise<Figure[]> {
         2,
       ),
     );
-    const first = spawn(process.execPath, ['bin/dev.js', 'sync', '--once', '--dir', root], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const first = spawn(process.execPath, [builtCommand(), 'sync', '--once', '--dir', root], { stdio: ['ignore', 'ignore', 'inherit'] });
     const code = await new Promise<number | null>((resolve) => first.on('close', resolve));
     if (code !== 0) throw new Error(`the first sync exited with ${code}`);
     // The files' timestamps must be older than the racy window (2 s) for their stats to be trusted.
