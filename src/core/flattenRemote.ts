@@ -1,6 +1,6 @@
 // The service's block tree → the flat, pre-order shape the decisions compare with base and local,
 // each block's markdown as the file shows it (pages and cards: the title; collections: rendered).
-import { isPageLike, renderBlockMarkdown, renderCollection, type Block } from '../dialect/index.js';
+import { isPageLike, renderBlockMarkdown, renderCollection, withTaskDates, type Block } from '../dialect/index.js';
 import type { BlockKind, RemoteBlock } from './types.js';
 import { readOnlyReasonOf } from './readOnlyReason.js';
 
@@ -18,7 +18,8 @@ function collectionTitle(b: Block): string | undefined {
 export function markdownOf(b: Block): string {
   if (b.type === 'collection') return renderCollection({ ...b, title: collectionTitle(b) });
   if (isPageLike(b)) return b.markdown ?? b.title ?? '';
-  return b.markdown ?? renderBlockMarkdown(b);
+  // A task's dates are part of its line in the file (the dialect's taskDates).
+  return withTaskDates(b.markdown ?? renderBlockMarkdown(b), b.taskInfo);
 }
 
 /** The blocks under a document's root block, in pre-order; a collection's items stay inside it. */

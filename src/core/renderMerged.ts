@@ -4,7 +4,7 @@
 // the rest is rendered in the service's markdown.
 import { sameContent } from './blockContent.js';
 import type { MergedNode } from './merge.js';
-import { markdownEquals, parseBlockMarkdown, renderFileBody, replaceSegment, segmentFile, type Block, type Segment } from '../dialect/index.js';
+import { markdownEquals, parseBlockMarkdown, renderFileBody, replaceSegment, segmentFile, withTaskDates, type Block, type Segment } from '../dialect/index.js';
 import { frontMatterParts } from './fileText.js';
 import type { LocalDocument } from './types.js';
 
@@ -32,7 +32,8 @@ export function blockOfNode(n: MergedNode, remoteBlocks: ReadonlyMap<string, Blo
     return b;
   }
   if (n.kind === 'readonly') return { ...(own ?? { id: n.id ?? '' }), type: 'collection', markdown: md };
-  if (own && md === own.markdown) return own;
+  // The service's block renders its task dates too: it stands for the node only when they are the node's.
+  if (own && md === withTaskDates(own.markdown ?? '', own.taskInfo)) return own;
   try {
     const parsed = parseBlockMarkdown(md);
     const b: Block = { id: n.id ?? '', type: parsed.type, markdown: md };

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { Root } from 'mdast';
 import { normalizeMarkdown } from './normalizeMarkdown.js';
 import { parseBlockMarkdown } from './parseBlockMarkdown.js';
+import { dateSuffix, splitTaskDates } from './taskDates.js';
 import type { ParsedBlock } from './types.js';
 
 const LIMIT = 20_000;
@@ -17,13 +18,18 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-/** The normalised form with trailing whitespace of every line removed and line endings as LF. */
+/**
+ * The normalised form with trailing whitespace of every line removed and line endings as LF; a task's
+ * date signifiers (taskDates.ts) in their one spelling at the end of the service's markdown.
+ */
 export function canonicalMarkdown(md: string): string {
   const hit = canonicalCache.get(md);
   if (hit !== undefined) return hit;
-  const canon = normalizeMarkdown(md)
-    .replace(/[ \t]+$/gm, '')
-    .replace(/\n+$/, '');
+  const split = splitTaskDates(md);
+  const canon =
+    normalizeMarkdown(split.markdown)
+      .replace(/[ \t]+$/gm, '')
+      .replace(/\n+$/, '') + dateSuffix(split);
   return remember(canonicalCache, md, canon);
 }
 

@@ -1,5 +1,6 @@
 // Golden pairs fixtures/dialect/<case>.md ⇄ <case>.blocks.json: the insert split into blocks, the
-// markdown of each block, and the file those blocks render to. UPDATE=1 rewrites the JSON files.
+// markdown of each block, and the file those blocks render to. A task line's date signifiers are read
+// as a file's (taskDates.ts): into taskInfo, off the markdown. UPDATE=1 rewrites the JSON files.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { renderFileBody } from './renderFileBody.js';
 import { segmentFile } from './segmentFile.js';
 import { joinSegments } from './joinSegments.js';
 import { markdownEquals } from './canonicalMarkdown.js';
+import { parseBlockMarkdown } from './parseBlockMarkdown.js';
+import { splitTaskDates } from './taskDates.js';
 import { isSpacesyncError } from '../errors.js';
 import type { Block, ParsedBlockNode, Segment } from './types.js';
 
@@ -38,9 +41,20 @@ function withMarkdown(nodes: ParsedBlockNode[]): Array<ParsedBlockNode & { markd
   });
 }
 
+/** A file's blocks: the dates at the end of a task line are the task's, not its text. */
+function fileDates(nodes: ParsedBlockNode[]): ParsedBlockNode[] {
+  return nodes.map((node) => {
+    const children = node.children ? { children: fileDates(node.children) } : {};
+    if (node.listStyle !== 'task') return { ...node, ...children };
+    const { markdown, ...dates } = splitTaskDates(renderBlockMarkdown(node));
+    if (Object.keys(dates).length === 0) return { ...node, ...children };
+    return { ...node, body: parseBlockMarkdown(markdown).body, taskInfo: { state: node.taskInfo!.state, ...dates }, ...children };
+  });
+}
+
 function golden(md: string): Golden {
   try {
-    const nodes = splitMarkdown(md);
+    const nodes = fileDates(splitMarkdown(md));
     return { blocks: withMarkdown(nodes), file: renderFileBody(toBlocks(nodes)) };
   } catch (e) {
     if (!isSpacesyncError(e, 'dialect_input')) throw e;
@@ -66,7 +80,7 @@ describe('golden dialect fixtures', () => {
     expect(joinSegments(segmentFile(md))).toBe(md);
     if ('blocks' in actual) {
       // The rendered file reads back to the same blocks, and the input agrees with it block by block.
-      expect(splitMarkdown(actual.file).map((b) => renderBlockMarkdown(b))).toEqual(actual.blocks.map((b) => b.markdown));
+      expect(fileDates(splitMarkdown(actual.file)).map((b) => renderBlockMarkdown(b))).toEqual(actual.blocks.map((b) => b.markdown));
       const fromInput = flat(segmentFile(md).segments).map((s) => s.markdown);
       const fromFile = flat(segmentFile(actual.file).segments).map((s) => s.markdown);
       expect(fromInput.length).toBe(fromFile.length);

@@ -17,3 +17,4 @@ export { replaceSegment } from './replaceSegment.js';
 export { frontMatter } from './frontMatter.js';
 export { languageOf } from './readBlock.js';
 export { CARD_LAYOUTS } from './cardLayouts.js';
+export { splitTaskDates, isTaskMarkdown, withTaskDates, dateSuffix, sameTaskDates, type TaskDates, type SplitTaskDates } from './taskDates.js';

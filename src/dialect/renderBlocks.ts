@@ -5,6 +5,7 @@ import { isPageLike } from './isPageLike.js';
 import { lineKind } from './lineKind.js';
 import { renderCollectionWith } from './renderCollectionWith.js';
 import { renderWith, type RenderState } from './renderHandlers.js';
+import { withTaskDates } from './taskDates.js';
 
 /** `file`: `<page>`/`<card>` wrappers without ids or extra indentation; `text`: the `Accept: text/markdown` form. */
 export type RenderMode = 'file' | 'text';
@@ -56,7 +57,8 @@ export function renderBlocks(blocks: readonly Block[], mode: RenderMode = 'file'
   let out = '';
   let prev: { block: Block; md: string } | null = null;
   for (const b of blocks) {
-    const md = isPageLike(b) ? renderWrapper(b, mode) : blockMarkdown(b);
+    // A file shows a task's dates at the end of its line (taskDates.ts); the text form keeps the service's markdown.
+    const md = isPageLike(b) ? renderWrapper(b, mode) : mode === 'file' ? withTaskDates(blockMarkdown(b), b.taskInfo) : blockMarkdown(b);
     if (prev) out += isListItem(prev.block, prev.md) && isListItem(b, md) ? '\n' : '\n\n';
     out += md;
     prev = { block: b, md };

@@ -136,7 +136,7 @@ export interface ParsedBlock {
   listStyle?: ListStyle;
   indentationLevel?: number;
   decorations?: Decoration[];
-  taskInfo?: { state: TaskState };
+  taskInfo?: { state: TaskState; scheduleDate?: string; deadlineDate?: string };
   lineStyle?: LineStyle;
   language?: CodeLanguage;
   rawCode?: string;
