@@ -1,6 +1,6 @@
 // The base to record once a push went through: the change set's expected document, with the ids
 // the service gave its new blocks, and its own (canonical) markdown where its answers carried it.
-import type { Block } from '../dialect/index.js';
+import { splitTaskDates, withTaskDates, type Block, type TaskDates } from '../dialect/index.js';
 import { markdownOf } from './flattenRemote.js';
 import type { ChangeSet } from './changeSet.js';
 import { hashBlock } from './hashBlock.js';
@@ -23,6 +23,20 @@ export function blocksOfAnswer(answer: unknown): Map<string, string> {
   const items = (answer as { items?: Block[] } | null)?.items;
   if (Array.isArray(items)) walk(items);
   return out;
+}
+
+/**
+ * The dates a `PUT /tasks` answer gives its tasks, put into the markdown an earlier answer recorded
+ * for them (its text holds no dates: a task's `markdown` there is its bare text). A task no answer
+ * named before keeps the expected markdown, which already has the file's dates.
+ */
+export function datesOfAnswer(answer: unknown, answered: Map<string, string>): void {
+  const items = (answer as { items?: Array<{ id?: unknown; taskInfo?: TaskDates }> } | null)?.items;
+  if (!Array.isArray(items)) return;
+  for (const t of items) {
+    if (typeof t?.id !== 'string' || !answered.has(t.id)) continue;
+    answered.set(t.id, withTaskDates(splitTaskDates(answered.get(t.id)!).markdown, t.taskInfo));
+  }
 }
 
 /**

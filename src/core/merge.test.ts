@@ -118,6 +118,24 @@ describe('mergeDocument: both sides changed', () => {
     expect(r.file).toEqual(['Alpha paragraph', 'Beta, theirs', 'Gamma paragraph']);
   });
 
+  it('merges a task date changed on one side with a text edit on the other, field by field', () => {
+    const base: Spec[] = [['T', '- [ ] call Ana ⏳ 2026-12-01']];
+    const r = run(base, [blk('- [ ] call Ana and Bo ⏳ 2026-12-01')], [['T', '- [ ] call Ana ⏳ 2026-12-03 📅 2026-12-09']]);
+    expect(r.m.conflicts).toEqual([]);
+    expect(r.file).toEqual(['- [ ] call Ana and Bo ⏳ 2026-12-03 📅 2026-12-09']);
+    expect(r.cs.edits).toEqual([{ id: 'T', markdown: '- [ ] call Ana and Bo ⏳ 2026-12-03 📅 2026-12-09', was: '- [ ] call Ana ⏳ 2026-12-03 📅 2026-12-09' }]);
+  });
+
+  it('reports a conflict for a task date changed differently on both sides, the remote kept', () => {
+    const base: Spec[] = [['T', '- [ ] call Ana ⏳ 2026-12-01']];
+    const r = run(base, [blk('- [ ] call Ana ⏳ 2026-12-02')], [['T', '- [ ] call Ana ⏳ 2026-12-03']]);
+    expect(r.m.conflicts).toEqual([
+      { id: 'T', base: '- [ ] call Ana ⏳ 2026-12-01', local: '- [ ] call Ana ⏳ 2026-12-02', remote: '- [ ] call Ana ⏳ 2026-12-03' },
+    ]);
+    expect(isEmptyChangeSet(r.cs)).toBe(true);
+    expect(r.file).toEqual(['- [ ] call Ana ⏳ 2026-12-03']);
+  });
+
   it('keeps a block deleted in the file but edited remotely (an edit beats a delete)', () => {
     const r = run(DOC, local('Alpha paragraph', 'Gamma paragraph'), [
       ['A', 'Alpha paragraph'],

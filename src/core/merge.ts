@@ -8,6 +8,7 @@ import type { CardLayout } from '../dialect/index.js';
 import { movedAmong } from './movedAmong.js';
 import { createAction, editAction, PROTECTED } from './sendability.js';
 import { readOnlyReason } from './readOnlyReason.js';
+import { mergeTaskLine } from './mergeTaskLine.js';
 import { markMoved, type DiffNode, type DocumentDiff } from './diff.js';
 import type { BaseBlock, BlockKind, CoreDialect, LocalBlock, RemoteBlock } from './types.js';
 
@@ -621,7 +622,10 @@ function mergeContent(p: MergePass): void {
       node.source = 'remote';
     } else if (n.changed && rc) {
       if (n.local.kind !== r.kind || !sameContent(r.type, r.markdown, n.local.markdown, p.eq)) {
-        p.conflicts.push({ id, base: b.markdown, local: n.local.markdown, remote: r.markdown });
+        // A task's text and dates merge field by field; the file shows the merged line.
+        const merged = n.local.kind === 'block' && r.kind === 'block' ? mergeTaskLine(b.markdown, n.local.markdown, r.markdown, p.eq) : undefined;
+        if (merged === undefined) p.conflicts.push({ id, base: b.markdown, local: n.local.markdown, remote: r.markdown });
+        else node.markdown = merged;
         node.source = 'remote';
       }
     }

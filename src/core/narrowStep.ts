@@ -4,7 +4,7 @@
 import type { PlanStep } from './plan.js';
 
 /** The body key holding the step's list of items, one per entry of `parts`. */
-const LIST_KEYS = ['blocks', 'blockIds', 'documentIds'] as const;
+const LIST_KEYS = ['blocks', 'blockIds', 'documentIds', 'tasksToUpdate'] as const;
 
 /**
  * The step without the items of `failed` documents; null when nothing of it is left, or when it

@@ -92,6 +92,55 @@ describe('planSync: one document', () => {
   });
 });
 
+describe('planSync: task dates', () => {
+  const TASKS: Spec[] = [
+    ['T', '- [ ] call Ana ⏳ 2026-12-01'],
+    ['U', '- [ ] pay 📅 2026-12-05'],
+  ];
+
+  it('sends a changed, an added and a removed date as one PUT /tasks step, no PUT /blocks', () => {
+    const cs = changes(TASKS, [blk('- [ ] call Ana ⏳ 2026-12-02 📅 2026-12-09'), blk('- [ ] pay')]);
+    const steps = planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: cs }] });
+    expect(steps).toEqual([
+      {
+        method: 'PUT',
+        path: '/tasks',
+        blocks: 2,
+        docs: ['D1'],
+        parts: ['D1', 'D1'],
+        body: {
+          tasksToUpdate: [
+            { id: 'T', taskInfo: { scheduleDate: '2026-12-02', deadlineDate: '2026-12-09' } },
+            { id: 'U', taskInfo: { deadlineDate: null } },
+          ],
+        },
+        describe: 'PUT /tasks: set the dates of 2 tasks in "Plan"',
+      },
+    ]);
+  });
+
+  it('sends a text edit of a dated task line as markdown without the dates, and its date change after it', () => {
+    const cs = changes(TASKS, [blk('- [ ] call Ana soon ⏳ 2026-12-03'), blk('- [ ] pay 📅 2026-12-05')]);
+    const steps = planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: cs }] });
+    expect(brief(steps)).toEqual(['PUT /blocks', 'PUT /tasks']);
+    expect(steps[0]!.body).toEqual({ blocks: [{ id: 'T', markdown: '- [ ] call Ana soon' }] });
+    expect(steps[1]!.body).toEqual({ tasksToUpdate: [{ id: 'T', taskInfo: { scheduleDate: '2026-12-03' } }] });
+  });
+
+  it('creates a new dated task line without its dates, then sets them by its ref', () => {
+    const cs = changes(TASKS, [...localOfSpecs(TASKS), blk('- [ ] new one 📅 2027-01-02')]);
+    const steps = planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: cs }] });
+    expect(brief(steps)).toEqual(['POST /blocks', 'PUT /tasks']);
+    expect((steps[0]!.body as { blocks: unknown[] }).blocks).toEqual([{ type: 'text', markdown: '- [ ] new one' }]);
+    expect(steps[1]!.body).toEqual({ tasksToUpdate: [{ id: '@ref:block:D1:new:1', taskInfo: { deadlineDate: '2027-01-02' } }] });
+  });
+
+  it('sends nothing for the signifiers respelled (order, spaces)', () => {
+    const cs = changes([['T', '- [ ] call Ana ⏳ 2026-12-01 📅 2026-12-05']], [blk('- [ ] call Ana  📅 2026-12-05 ⏳ 2026-12-01')]);
+    expect(planSync({ documents: [{ doc: 'D1', name: 'Plan', changes: cs }] })).toEqual([]);
+  });
+});
+
 describe('planSync: documents and folders', () => {
   it('creates a new document in its folder, then fills it from the start of its page', () => {
     const ref = docRef('Projects/New.md');

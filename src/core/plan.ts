@@ -1,7 +1,7 @@
 // The fewest requests that carry out a cycle's decisions, as data: `spacesync plan` prints them and
 // the shell runs exactly them, in order. Ids the service gives only on creation are named by refs
 // (`@ref:…`) until then; the shell resolves them from earlier answers (see refs.ts).
-import type { CardLayout, NewBlock } from '../dialect/index.js';
+import { isTaskMarkdown, markdownEquals, sameTaskDates, splitTaskDates, type CardLayout, type NewBlock, type TaskDates } from '../dialect/index.js';
 import type { ChangeSet, MoveRun, NewBlockSpec } from './changeSet.js';
 import { REF_PREFIX } from './changeSet.js';
 import type { Destination, DocumentDecision } from './decideDocument.js';
@@ -94,7 +94,8 @@ function newBlock(s: NewBlockSpec): NewBlock {
     if (s.kind === 'card' && s.cardLayout !== undefined) b.cardLayout = s.cardLayout;
     return b;
   }
-  return { type: s.type as NewBlock['type'], markdown: s.markdown };
+  // A task's dates go by PUT /tasks once it exists (taskDates); the service's markdown has none.
+  return { type: s.type as NewBlock['type'], markdown: splitTaskDates(s.markdown).markdown };
 }
 
 function yieldsOf(blocks: readonly NewBlockSpec[], ref: (r: string) => string): Array<{ ref: string; at: number[] }> {
@@ -132,7 +133,7 @@ export function planSync(input: PlanInput, opts: PlanOptions = {}): PlanStep[] {
     folderName,
     where: (to) => ('folderId' in to ? `folder "${folderName(to.folderId)}"` : to.location === 'unsorted' ? 'Unsorted' : 'Templates'),
   };
-  for (const step of [createFolders, createDocuments, moveDocuments, editBlocks, placeBlocks, deleteBlocks, trashDocuments, tidyFolders]) step(p);
+  for (const step of [createFolders, createDocuments, moveDocuments, editBlocks, placeBlocks, setTaskDates, deleteBlocks, trashDocuments, tidyFolders]) step(p);
   return p.steps;
 }
 
@@ -219,8 +220,13 @@ function editBlocks(p: PlanPass): void {
   for (const w of p.input.documents) {
     if (w.decision?.rename !== undefined && !isRef(w.doc))
       edits.push({ id: w.doc, markdown: w.decision.rename, doc: w.doc, what: `rename "${w.name}" to "${w.decision.rename}"` });
-    for (const e of w.changes?.edits ?? [])
-      edits.push({ id: e.id, markdown: e.markdown, doc: w.doc, what: '', ...(e.cardLayout ? { cardLayout: e.cardLayout } : {}) });
+    for (const e of w.changes?.edits ?? []) {
+      // A task line whose text is the same but for its dates sends no markdown: the dates go by PUT /tasks.
+      const now = splitTaskDates(e.markdown).markdown;
+      const was = splitTaskDates(e.was).markdown;
+      if (!e.cardLayout && markdownEquals(now, was)) continue;
+      edits.push({ id: e.id, markdown: now, doc: w.doc, what: '', ...(e.cardLayout ? { cardLayout: e.cardLayout } : {}) });
+    }
   }
   for (const part of chunks(edits, p.max)) {
     const docs = [...new Set(part.map((e) => e.doc))];
@@ -289,6 +295,53 @@ function placeBlocks(p: PlanPass): void {
         yields: [{ ref: w.doc, at: [] }],
       });
     }
+  }
+}
+
+/** The `taskInfo` of PUT /tasks that turns the dates `was` into `now`: changed dates only, null clears one. */
+function dateChange(now: TaskDates, was: TaskDates): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const k of ['scheduleDate', 'deadlineDate'] as const) if ((now[k] ?? '') !== (was[k] ?? '')) out[k] = now[k] ?? null;
+  return out;
+}
+
+/**
+ * Task dates added, changed or removed in the file (edited task lines, and new task lines once
+ * created) in PUT /tasks requests. Invariant: runs after the edits and inserts, so every task it
+ * names exists and is a task; a line that stopped being a task sends no dates.
+ */
+function setTaskDates(p: PlanPass): void {
+  const updates: Array<{ id: string; doc: string; taskInfo: Record<string, string | null> }> = [];
+  for (const w of p.input.documents) {
+    for (const e of w.changes?.edits ?? []) {
+      const now = splitTaskDates(e.markdown);
+      const was = isTaskMarkdown(e.was) ? splitTaskDates(e.was) : {};
+      if (!isTaskMarkdown(e.markdown) || sameTaskDates(now, was)) continue;
+      updates.push({ id: e.id, doc: w.doc, taskInfo: dateChange(now, was) });
+    }
+    const walk = (list: readonly NewBlockSpec[]) => {
+      for (const s of list) {
+        if (s.kind === 'block') {
+          const dates = splitTaskDates(s.markdown);
+          if (dates.scheduleDate !== undefined || dates.deadlineDate !== undefined)
+            updates.push({ id: blockRef(w.doc, s.ref), doc: w.doc, taskInfo: dateChange(dates, {}) });
+        }
+        walk(s.children);
+      }
+    };
+    for (const run of w.changes?.inserts ?? []) walk(run.blocks);
+  }
+  for (const part of chunks(updates, p.max)) {
+    const docs = [...new Set(part.map((u) => u.doc))];
+    p.steps.push({
+      method: 'PUT',
+      path: '/tasks',
+      blocks: part.length,
+      docs,
+      parts: part.map((u) => u.doc),
+      body: { tasksToUpdate: part.map((u) => ({ id: u.id, taskInfo: u.taskInfo })) },
+      describe: `PUT /tasks: set the dates of ${plural(part.length, 'task')} in ${docs.map((d) => `"${p.input.documents.find((w) => w.doc === d)!.name}"`).join(', ')}`,
+    });
   }
 }
 

@@ -146,7 +146,8 @@ export interface NewTask {
 export interface TaskUpdate {
   id: string;
   markdown?: string;
-  taskInfo?: { state?: TaskState; scheduleDate?: DateInput; deadlineDate?: DateInput };
+  /** A date set to null is cleared. */
+  taskInfo?: { state?: TaskState; scheduleDate?: DateInput | null; deadlineDate?: DateInput | null };
   location?: TaskLocation;
 }
 

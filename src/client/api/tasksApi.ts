@@ -18,7 +18,8 @@ export function tasksApi(send: Send): TasksApi {
     listTasks: (query, options) =>
       send({ method: 'GET', endpoint: 'GET /tasks', path: '/tasks', query: { ...query }, blockCost: 0, root: query.scope !== 'document' }, options, taskItems),
     createTasks: (input, options) => send({ method: 'POST', endpoint: 'POST /tasks', path: '/tasks', json: input, blockCost: 0 }, options, taskItems),
-    updateTasks: (input, options) => send({ method: 'PUT', endpoint: 'PUT /tasks', path: '/tasks', json: input, blockCost: 0 }, options, taskItems),
+    updateTasks: (input, options) =>
+      send({ method: 'PUT', endpoint: 'PUT /tasks', path: '/tasks', json: input, blockCost: input.tasksToUpdate.length }, options, taskItems),
     deleteTasks: (input, options) => send({ method: 'DELETE', endpoint: 'DELETE /tasks', path: '/tasks', json: input, blockCost: 0 }, options, check(idItems)),
   };
 }

@@ -5,7 +5,7 @@
 // intents stay: the next cycle reads them again and merges): their later steps are not sent, and a
 // later step shared with other documents goes without their part; steps that need what it would
 // have created are left for the next cycle.
-import { blocksOfAnswer } from '../../core/baseAfter.js';
+import { blocksOfAnswer, datesOfAnswer } from '../../core/baseAfter.js';
 import { markdownOf } from '../../core/flattenRemote.js';
 import { narrowStep } from '../../core/narrowStep.js';
 import { isRef, type PlanStep } from '../../core/plan.js';
@@ -162,7 +162,8 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
     for (const [ref, id] of yields.ids) run.ids.set(ref, id);
     // A document whose new blocks the answer does not name is read again next cycle.
     for (const d of step.docs) if (yields.missing.length > 0) failed.add(d);
-    for (const [id, md] of blocksOfAnswer(answer)) run.answered.set(id, md);
+    if (s.path === '/tasks') datesOfAnswer(answer, run.answered);
+    else for (const [id, md] of blocksOfAnswer(answer)) run.answered.set(id, md);
     journal.transaction(() => record(step, s, answer, stepIntents));
   }
 

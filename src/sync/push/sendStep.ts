@@ -1,6 +1,6 @@
 // Sends one step of a plan (its refs already resolved) through the client's endpoint for it, at
 // the user's priority. The answer comes back as the service gave it.
-import type { CreateBlocksInput, CreateDocumentsInput, DocumentDestination, FolderDestination, Position } from '../../client/index.js';
+import type { CreateBlocksInput, CreateDocumentsInput, DocumentDestination, FolderDestination, Position, TaskUpdate } from '../../client/index.js';
 import type { PlanStep } from '../../core/plan.js';
 import type { SyncContext } from '../session/index.js';
 
@@ -18,6 +18,8 @@ export async function sendStep(ctx: SyncContext, step: PlanStep): Promise<unknow
       return client.createBlocks(body as unknown as CreateBlocksInput, o);
     case 'PUT /blocks':
       return client.updateBlocks(body as { blocks: Array<{ id: string; markdown: string }> }, o);
+    case 'PUT /tasks':
+      return client.updateTasks(body as unknown as { tasksToUpdate: TaskUpdate[] }, o);
     case 'PUT /blocks/move':
       return client.moveBlocks(body as { blockIds: string[]; position: Position }, o);
     case 'DELETE /blocks':

@@ -49,6 +49,7 @@ export type PushClient = Pick<
   | 'createFolders'
   | 'deleteFolders'
   | 'moveFolders'
+  | 'updateTasks'
 >;
 
 export interface PullProgress {
