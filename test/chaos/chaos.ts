@@ -27,6 +27,7 @@ export const OP_KINDS = [
   'local.moveFolder',
   'local.badBytes',
   'local.truncate',
+  'local.taskDate',
   'remote.edit',
   'remote.insert',
   'remote.deleteBlock',
@@ -37,6 +38,7 @@ export const OP_KINDS = [
   'remote.renameDoc',
   'remote.newFolder',
   'remote.moveFolder',
+  'remote.taskDate',
   'fault.429',
   'fault.429-no-retry-after',
   'fault.500',
@@ -59,6 +61,7 @@ const WEIGHTS: Record<OpKind, number> = {
   'local.moveFolder': 1,
   'local.badBytes': 1,
   'local.truncate': 1,
+  'local.taskDate': 2,
   'remote.edit': 6,
   'remote.insert': 3,
   'remote.deleteBlock': 2,
@@ -69,6 +72,7 @@ const WEIGHTS: Record<OpKind, number> = {
   'remote.renameDoc': 1,
   'remote.newFolder': 1,
   'remote.moveFolder': 1,
+  'remote.taskDate': 2,
   'fault.429': 1,
   'fault.429-no-retry-after': 1,
   'fault.500': 1,
@@ -131,6 +135,12 @@ function weightedKind(rng: Rng): OpKind {
   return 'local.edit';
 }
 
+/** A task date of the run: a day of December 2026, from a number. */
+const dayOf = (n: number) => `2026-12-${String(1 + (n % 28)).padStart(2, '0')}`;
+/** A task line's trailing date signifiers (the dialect's taskDates). */
+const DATES = /(?:[ \t]+(?:⏳|📅)[ \t]+\d{4}-\d{2}-\d{2})+[ \t]*$/u;
+const TASK_LINE = /^- \[[ xX-]\] \S/;
+
 const phrase = (rng: Rng, tag: string) => `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${tag}`;
 
 /** The space and the operations of a seed: the same seed, the same run. */
@@ -149,7 +159,14 @@ export function planChaos(seed: number, operations = 30, kills = 2, extra?: Spac
     for (let b = 0; b < blocks; b++) {
       const text = phrase(rng, `s${seed}d${d}b${b}`);
       const form = rng.int(4);
-      content.push({ id: `B${seed}-${d}-${b}`, markdown: form === 0 ? `## ${text}` : form === 1 ? `- ${text}` : form === 2 ? `- [ ] ${text}` : text });
+      const block: FixtureBlock = {
+        id: `B${seed}-${d}-${b}`,
+        markdown: form === 0 ? `## ${text}` : form === 1 ? `- ${text}` : form === 2 ? `- [ ] ${text}` : text,
+      };
+      // Some tasks start with dates (a schedule, a deadline or both), shown in the file as signifiers.
+      if (form === 2 && b % 3 !== 2) block.taskInfo = { state: 'todo', ...(b % 3 === 0 ? { scheduleDate: dayOf(d + b) } : { deadlineDate: dayOf(d * 3 + b) }) };
+      if (form === 2 && d % 2 === 1 && block.taskInfo) block.taskInfo = { ...block.taskInfo, scheduleDate: dayOf(d), deadlineDate: dayOf(d + 9) };
+      content.push(block);
     }
     const folderId = rng.pick(places);
     documents.push({
@@ -333,6 +350,21 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
       return rel;
     }
+    case 'local.taskDate': {
+      // An editor changes, adds or removes the date signifiers at the end of a task line.
+      const tasks = files.flatMap((rel) => splitFile(w.read(rel)).lines.flatMap((l, i) => (TASK_LINE.test(l) ? [{ rel, i }] : [])));
+      if (tasks.length === 0) return 'skipped: no task line';
+      const { rel, i } = at(tasks, r0);
+      const before = w.read(rel);
+      const { head, lines } = splitFile(before);
+      const text = lines[i]!.replace(DATES, '');
+      const dates = r1 < 0.3 ? '' : r1 < 0.55 ? ` ⏳ ${dayOf(op.n)}` : r1 < 0.8 ? ` 📅 ${dayOf(op.n + 5)}` : ` ⏳ ${dayOf(op.n)} 📅 ${dayOf(op.n + 5)}`;
+      const next = [...lines];
+      next[i] = text + dates;
+      if (next[i] === lines[i]) return 'skipped: the same dates';
+      saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
+      return `${rel}: ${next[i]}`;
+    }
     case 'local.newFile': {
       const dir = at(dirs, r0);
       const rel = `${dir}/New ${op.n} ${op.text.split(' ')[0]}.md`;
@@ -447,6 +479,15 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
       if (!target || target.blocks.length === 0) return 'skipped: no block';
       const b = at(target.blocks, r1);
       return answer('PUT', '/blocks', { blocks: [{ id: b.id, markdown: `${prefixOf(b)}${op.text}` }] });
+    }
+    case 'remote.taskDate': {
+      // Another client sets or clears one date of a task block (PUT /tasks).
+      const tasks = live.flatMap((d) => d.blocks.filter((b) => b.listStyle === 'task' || /^- \[[ xX-]\] /.test(b.markdown ?? '')));
+      if (tasks.length === 0) return 'skipped: no task';
+      const b = at(tasks, r1);
+      const key = r2 < 0.5 ? 'scheduleDate' : 'deadlineDate';
+      const value = op.r[3] < 0.3 ? null : dayOf(op.n + (key === 'deadlineDate' ? 7 : 0));
+      return answer('PUT', '/tasks', { tasksToUpdate: [{ id: b.id, taskInfo: { [key]: value } }] });
     }
     case 'remote.insert': {
       if (!target) return 'skipped';

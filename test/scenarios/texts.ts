@@ -5,13 +5,17 @@
 
 /** A line as compared: markup that the service normalises or the file shows differently is dropped. */
 export function normalizeLine(line: string): string {
-  return line
-    .replace(/\r/g, '')
-    .replace(/<\/?highlight[^>]*>/g, '')
-    .replace(/^\s*(?:#{1,6}\s+|[-*+]\s+\[[ xX]\]\s+|[-*+]\s+|\d+[.)]\s+|>\s*)+/, '')
-    .replace(/[*_=~`\\]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    line
+      .replace(/\r/g, '')
+      .replace(/<\/?highlight[^>]*>/g, '')
+      .replace(/^\s*(?:#{1,6}\s+|[-*+]\s+\[[ xX]\]\s+|[-*+]\s+|\d+[.)]\s+|>\s*)+/, '')
+      // A task's dates are fields, not text (O2 checks them): the signifiers at the end of a line are dropped.
+      .replace(/(?:\s+(?:⏳|📅)\s+\d{4}-\d{2}-\d{2})+\s*$/u, '')
+      .replace(/[*_=~`\\]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 const MARKUP_ONLY = /^(?:-{3,}|`{3,}.*|~{3,}.*|<\/?[a-zA-Z][^>]*>)$/;
