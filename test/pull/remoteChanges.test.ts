@@ -214,6 +214,23 @@ describe('remote changes after one cycle', () => {
     await expectMirrorMatches(root, space);
   });
 
+  it('a move kept back by a file changed here keeps its folders listed, even after a later move brings their counts back', async () => {
+    const synced = read('Personal/Diary.md');
+    fs.writeFileSync(path.join(root, 'Personal/Diary.md'), `${synced}an edit not sent yet\n`);
+    await space.call('PUT', '/documents/move', { documentIds: ['D-PERS'], destination: { destination: 'unsorted' } });
+    const kept = await cycle();
+    expect(kept.result.moved).toEqual([]); // changed here: it stays where it is for now
+    // The other way round: every count is back to what it was before the first move.
+    await space.call('PUT', '/documents/move', { documentIds: ['D-UNS'], destination: { folderId: 'F-PERS' } });
+    const next = await cycle();
+    expect(next.result.moved).toEqual([{ id: 'D-UNS', from: 'Unsorted/Unsorted note.md', to: 'Personal/Unsorted note.md' }]);
+    // Once the file says what it said, the first move is applied too.
+    fs.writeFileSync(path.join(root, 'Personal/Diary.md'), synced);
+    const last = await cycle();
+    expect(last.result.moved).toEqual([{ id: 'D-PERS', from: 'Personal/Diary.md', to: 'Unsorted/Diary.md' }]);
+    await expectMirrorMatches(root, space);
+  });
+
   it('an idle cycle after changes writes nothing and sends only the listing', async () => {
     await space.call('PUT', '/blocks', { blocks: [{ id: 'B-HELLO', markdown: 'hello there' }] });
     await space.call('PUT', '/documents/move', { documentIds: ['D-ARCH'], destination: { folderId: 'F-PERS' } });

@@ -17,7 +17,7 @@ import { pullDocument, type PullOutcome } from './pullDocument.js';
 import { isPerDocumentError } from '../session/index.js';
 import { isStopped, stoppedBeforeStart } from '../session/index.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
-import { readCounts, writeCounts, writeFullScanAt, writeUnplaceable } from '../session/index.js';
+import { writeCounts, writeFullScanAt, writeUnplaceable } from '../session/index.js';
 import { readPullPlan } from './readPullPlan.js';
 import { listRecent } from './listRecent.js';
 import { ListingMemo, treePrint } from './ListingMemo.js';
@@ -117,14 +117,15 @@ function nothingToLayOut(): LayoutOutcome {
   return { folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(), vacated: new Set() };
 }
 
-/** Counts of containers whose changes were all applied; the others keep their old count, so they are listed again. */
+/**
+ * Counts of containers whose changes were all applied. The others get no recorded count, so every
+ * later pull lists them until their changes are applied: keeping their old count instead would hide
+ * them again as soon as a later change brought the count back to it (a move kept back here, then a
+ * move the other way).
+ */
 function recordCounts(ctx: SyncContext, snapshot: RemoteSnapshot, unsettled: ReadonlySet<ContainerKey>): void {
-  const previous = readCounts(ctx.journal) ?? new Map<ContainerKey, number>();
   const next = new Map<ContainerKey, number>();
-  for (const [key, count] of snapshot.counts) {
-    if (!unsettled.has(key)) next.set(key, count);
-    else if (previous.has(key)) next.set(key, previous.get(key)!);
-  }
+  for (const [key, count] of snapshot.counts) if (!unsettled.has(key)) next.set(key, count);
   writeCounts(ctx.journal, next);
 }
 
