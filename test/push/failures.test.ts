@@ -96,6 +96,23 @@ it('a file edited again while its push is out keeps the newer edit; the next cyc
   await expectIdle(w);
 });
 
+it('a block edited again while its own edit is out: the next cycle sends the newer text, with no conflict with the first', async () => {
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'first paragraph', to: 'first, edit one' }]);
+  await fault({ kind: 'delay', delayMs: 400, match: { method: 'PUT', path: '^/blocks$' }, count: 1 });
+  const cycle = syncOnce(w.session.ctx);
+  await new Promise((r) => setTimeout(r, 150));
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'first, edit one', to: 'first, edit two' }]);
+  await cycle;
+  // The space holds edit one, which this mirror sent: the same block's edit two follows it, as any later edit.
+  const again = await syncOnce(w.session.ctx);
+  expect(again.exitCode).toBe(0);
+  expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first, edit two', 'second paragraph', 'third paragraph']);
+  expect(w.read('Unsorted/Note.md')).toBe('---\nid: D-NOTE\n---\nfirst, edit two\n\nsecond paragraph\n\nthird paragraph\n');
+  expect(fs.readdirSync(w.file('Unsorted')).filter((n) => n.includes('conflict'))).toEqual([]);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
 it('a file edited again while a merged push is out: nothing of either side is lost', async () => {
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'first paragraph', to: 'first, edit one' }]);
   await applyRemote(w, [{ method: 'PUT', path: '/blocks', body: { blocks: [{ id: 'N2', markdown: 'second, from the app' }] } }]);
