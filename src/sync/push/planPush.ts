@@ -12,6 +12,8 @@ import type { SyncContext } from '../session/index.js';
 import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocument.js';
 import { localTitle } from '../../core/localTitle.js';
 import { mergeFile } from '../../core/mergeFile.js';
+import { confirmSentEdits } from '../../core/confirmSentEdits.js';
+import type { Intent } from '../../journal/index.js';
 import { noteReadOnlyBlocks, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
@@ -107,7 +109,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     const claim = local ? claimedId(local) : undefined;
     const id = r?.id ?? (decision.content === 'merge' && claim ? claim : undefined);
     const doc = id ?? docRef(local!.path);
-    const base = r ? journal.getBaseBlocks(r.id) : [];
+    let base = r ? journal.getBaseBlocks(r.id) : [];
     let remoteState: RemoteDocumentState | null = null;
     let file = null;
     if (decision.content === 'merge' && id !== undefined) {
@@ -125,6 +127,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
         );
       }
     }
+    // A push that went out unrecorded: the blocks it edited are based on what it sent, where the space holds that.
+    if (remoteState && id !== undefined && forced.has(id))
+      base = confirmSentEdits(base, sentEdits(journal.pendingIntents(), forced.get(id)!), remoteState.byId);
     if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
       const readOnly = remoteState ? noteReadOnlyBlocks(ctx, local.path, remoteState.blocks) : readOnlyBlocks(ctx);
       file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, undefined, readOnly);
@@ -241,4 +246,17 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     };
   plan.reads = ctx.client.stats().total - readsBefore;
   return plan;
+}
+
+/** Block id → markdown, as the pending `PUT /blocks` intents of a document sent them (the later one wins). */
+function sentEdits(intents: readonly Intent[], ids: readonly number[]): Map<string, string> {
+  const sent = new Map<string, string>();
+  const mine = new Set(ids);
+  for (const i of intents) {
+    if (!mine.has(i.id)) continue;
+    const step = (i.payload as { step?: { method?: string; path?: string; body?: { blocks?: Array<{ id?: unknown; markdown?: unknown }> } } } | null)?.step;
+    if (step?.method !== 'PUT' || step.path !== '/blocks') continue;
+    for (const b of step.body?.blocks ?? []) if (typeof b.id === 'string' && typeof b.markdown === 'string') sent.set(b.id, b.markdown);
+  }
+  return sent;
 }
