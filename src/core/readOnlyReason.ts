@@ -1,52 +1,11 @@
 // Blocks spacesync shows in a file but never changes, sends or deletes: a type it does not know, or
 // a known type carrying fields it does not know (a service that added some). An edit could lose what
 // it cannot see, so such a block stays as the service holds it; the app is the place to change it.
-import type { Block, BlockType } from '../dialect/types.js';
+import { BLOCK_FIELDS, BLOCK_TYPES, type Block } from '../dialect/types.js';
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set<BlockType>([
-  'text',
-  'page',
-  'collectionItem',
-  'image',
-  'video',
-  'file',
-  'drawing',
-  'whiteboard',
-  'table',
-  'collection',
-  'code',
-  'richUrl',
-  'line',
-]);
+const KNOWN_TYPES: ReadonlySet<string> = new Set<string>(BLOCK_TYPES);
 
-const KNOWN_FIELDS: ReadonlySet<string> = new Set<keyof Block>([
-  'id',
-  'type',
-  'markdown',
-  'content',
-  'textStyle',
-  'listStyle',
-  'indentationLevel',
-  'textAlignment',
-  'font',
-  'color',
-  'decorations',
-  'taskInfo',
-  'cardLayout',
-  'lineStyle',
-  'language',
-  'rawCode',
-  'url',
-  'altText',
-  'fileName',
-  'title',
-  'description',
-  'preview',
-  'width',
-  'size',
-  'properties',
-  'metadata',
-]);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set<string>(['id', 'type', 'markdown', 'content', 'metadata', ...BLOCK_FIELDS]);
 
 /** Why the service's block is kept read-only, or undefined when spacesync knows all of it. */
 export function readOnlyReasonOf(b: Pick<Block, 'type'>): string | undefined {

@@ -125,6 +125,41 @@ export interface Block {
 }
 
 /** A block to create (`POST /blocks`): no id yet; children nested the same way. */
+/**
+ * The fields a block may carry besides `id`, `type`, `markdown`, `content` and `metadata`, in the
+ * order the live service writes them (recorded responses: `id, type, textStyle, cardLayout,
+ * markdown`; `id, type, language, rawCode, markdown`; `taskInfo` before `listStyle`;
+ * `textAlignment`, `font`, `decorations` before `color`; `url, title, description` of a rich URL;
+ * docs/api.md "Blocks as JSON"). The type check below fails when
+ * Block gains a field this list does not name: what reads blocks knows every field from here.
+ */
+export const BLOCK_FIELDS = [
+  'textStyle',
+  'cardLayout',
+  'indentationLevel',
+  'taskInfo',
+  'listStyle',
+  'lineStyle',
+  'language',
+  'rawCode',
+  'url',
+  'altText',
+  'fileName',
+  'title',
+  'description',
+  'preview',
+  'width',
+  'size',
+  'properties',
+  'textAlignment',
+  'font',
+  'decorations',
+  'color',
+] as const satisfies ReadonlyArray<keyof Block>;
+type UnlistedBlockField = Exclude<keyof Block, (typeof BLOCK_FIELDS)[number] | 'id' | 'type' | 'markdown' | 'content' | 'metadata'>;
+/** Compiles only while every field of Block is listed above (or is one of the five named there). */
+export const BLOCK_FIELDS_COVER_BLOCK: [UnlistedBlockField] extends [never] ? true : UnlistedBlockField = true;
+
 export type NewBlock = Omit<Block, 'id' | 'content' | 'metadata'> & { content?: NewBlock[] };
 
 /** One block's `markdown` read into structured fields (parseBlockMarkdown); defaults omitted. */

@@ -1,7 +1,7 @@
 // A block's stored fields: the dialect's parsed fields (`body` and the markdown-borne styling)
 // plus the fields markdown does not carry (font, color, alignment, task dates, media sizes…).
 // Default values are never stored, so they are never sent (docs/api.md).
-import type { Block, BlockType, ParsedBlock, TaskInfo } from '../../dialect/types.js';
+import { BLOCK_FIELDS, type Block, type BlockType, type ParsedBlock, type TaskInfo } from '../../dialect/types.js';
 
 export type BlockData = Omit<ParsedBlock, 'type' | 'taskInfo'> & {
   taskInfo?: TaskInfo;
@@ -15,30 +15,8 @@ export type BlockData = Omit<ParsedBlock, 'type' | 'taskInfo'> & {
   properties?: Record<string, unknown>;
 };
 
-/** The keys a block may hold, in the order the wire shows them. */
-export const DATA_KEYS = [
-  'textStyle',
-  'listStyle',
-  'indentationLevel',
-  'textAlignment',
-  'font',
-  'color',
-  'decorations',
-  'taskInfo',
-  'cardLayout',
-  'lineStyle',
-  'language',
-  'rawCode',
-  'url',
-  'altText',
-  'fileName',
-  'title',
-  'description',
-  'preview',
-  'width',
-  'size',
-  'properties',
-] as const satisfies ReadonlyArray<keyof BlockData>;
+/** The keys a block may hold, in the order the wire shows them (the dialect's list). */
+export const DATA_KEYS = BLOCK_FIELDS satisfies ReadonlyArray<keyof BlockData>;
 
 const DEFAULTS: Partial<Record<keyof BlockData, unknown>> = {
   textStyle: 'body',

@@ -16,36 +16,6 @@ export interface BlockJsonOptions {
   metadata?: boolean;
 }
 
-/**
- * The order the live service sends a block's keys in: `id`, `type`, the type's own fields, then
- * `markdown`, `content`, `metadata` (recorded responses: `id, type, textStyle, cardLayout,
- * markdown`; `id, type, language, rawCode, markdown`; `taskInfo` before `listStyle`; `textAlignment`,
- * `font`, `decorations` before `color`; `url, title, description` of a rich URL).
- */
-const WIRE_ORDER = [
-  'textStyle',
-  'cardLayout',
-  'indentationLevel',
-  'taskInfo',
-  'listStyle',
-  'lineStyle',
-  'language',
-  'rawCode',
-  'url',
-  'altText',
-  'fileName',
-  'title',
-  'description',
-  'preview',
-  'width',
-  'size',
-  'properties',
-  'textAlignment',
-  'font',
-  'decorations',
-  'color',
-] as const satisfies ReadonlyArray<(typeof DATA_KEYS)[number]>;
-
 export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOptions = {}): Block {
   const data = parseData(row.data);
   const type = row.type;
@@ -85,7 +55,8 @@ export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOpt
     markdown = /!\[[^\]]*\]\([^)]*\)/.test(markdown) ? markdown.replace(/!\[[^\]]*\]\([^)]*\)/, () => picture) : picture;
   }
   const out: Record<string, unknown> = { id: row.id, type };
-  for (const k of WIRE_ORDER) if (fields[k] !== undefined) out[k] = fields[k];
+  // `id`, `type`, the type's own fields in the order the live service sends them (BLOCK_FIELDS), then `markdown`, `content`, `metadata`.
+  for (const k of DATA_KEYS) if (fields[k] !== undefined) out[k] = fields[k];
   // Fields the contract does not name (fixtures standing for a service that added some) follow.
   for (const [k, v] of Object.entries(data)) if (k !== 'body' && !(DATA_KEYS as readonly string[]).includes(k)) out[k] = v;
   out.markdown = markdown;
