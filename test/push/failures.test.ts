@@ -147,3 +147,20 @@ it('a file edited again while a merged push is out: nothing of either side is lo
   await expectConverged(w);
   await expectIdle(w);
 });
+
+it("a file renamed and then emptied stays its document's, held back, when a push looks only at the old name", async () => {
+  const documents = async () => ((await w.space.call('GET', '/documents')).items as unknown[]).length;
+  const before = await documents();
+  fs.renameSync(w.file('Unsorted/Note.md'), w.file('Unsorted/Renamed.md'));
+  fs.writeFileSync(w.file('Unsorted/Renamed.md'), '---\nid: D-NOTE\n---\n');
+  // The watcher reports the two halves of the rename apart: the new name first (held back: it would wipe its document)…
+  const first = await pushLocal(w.session.ctx, { paths: ['Unsorted/Renamed.md'] });
+  expect(first.plan.heldBack.map((h) => [h.path, h.reason])).toEqual([['Unsorted/Renamed.md', 'wipe']]);
+  // …then the old one alone: the document is not taken for deleted.
+  const second = await pushLocal(w.session.ctx, { paths: ['Unsorted/Note.md'] });
+  expect(await writesOf(w.space)).toEqual([]);
+  expect(second.outcome?.sent ?? []).toEqual([]);
+  expect(await documents()).toBe(before);
+  expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second paragraph', 'third paragraph']);
+  expect(w.read('Unsorted/Renamed.md')).toBe('---\nid: D-NOTE\n---\n');
+});

@@ -36,17 +36,8 @@ export interface DocumentTask {
 /** `deletes`: the files whose documents the refused cycle would have moved to the service's trash. */
 export type PushRefusal = SafetyRefusal;
 
-/** A file whose changes this cycle does not send, whatever else it does: the user decides. */
-export interface HeldBackFile {
-  path: string;
-  /** `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks. */
-  reason: 'undecodable' | 'wipe';
-  message: string;
-  /** The document, when the file is a known one's. */
-  docId?: string;
-  /** Byte offset of the first bad sequence (undecodable). */
-  offset?: number;
-}
+export type { HeldBackFile } from '../session/index.js';
+import type { HeldBackFile } from '../session/index.js';
 
 export interface PushPlan {
   refused: PushRefusal | null;

@@ -11,7 +11,7 @@ import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
 import { resolveIntents } from '../session/index.js';
 import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from '../../core/remoteTypes.js';
 import { shiftCounts } from '../session/index.js';
-import { recordHeldBack } from './heldBackState.js';
+import { recordHeldBack } from '../session/index.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';
 import { isStopped } from '../session/index.js';
 

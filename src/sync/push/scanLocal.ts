@@ -12,7 +12,7 @@ import type { SyncContext } from '../session/index.js';
 import { claimedId, isUndecodable, readLocalDocument, type LocalDocument, type UndecodableDocument } from './readLocalDocument.js';
 import { undecodableMessage } from '../../mirror/index.js';
 import type { HeldBackFile } from './PushPlan.js';
-import { pathExists } from '../session/index.js';
+import { pathExists, readHeldBack } from '../session/index.js';
 import { StatCache } from '../session/index.js';
 
 export interface ChangedFile {
@@ -156,6 +156,14 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     for (const doc of strangers) {
       const r = recordOf(claimedId(doc) ?? '');
       if (r && r.fileHash !== null && !gone.has(r.id) && !(await pathExists(root, r.path))) gone.set(r.id, r);
+    }
+  }
+  // A document whose file is held back elsewhere (renamed, then emptied or saved in another encoding)
+  // is not gone: it waits for the user, as its file does. A poll that names only the old half of
+  // that rename would otherwise take it for deleted.
+  if (opts.paths && gone.size > 0) {
+    for (const h of readHeldBack(journal)) {
+      if (h.docId !== undefined && gone.has(h.docId) && !present.has(h.path) && (await pathExists(root, h.path))) gone.delete(h.docId);
     }
   }
   // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).

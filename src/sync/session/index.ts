@@ -3,6 +3,7 @@
 // requests an earlier run left unanswered. Below pull/, push/, versions/, cycle/ and daemon/.
 export { StatCache } from './StatCache.js';
 export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
+export { readHeldBack, recordHeldBack, type HeldBackFile } from './heldBackState.js';
 export { isPerDocumentError } from './isPerDocumentError.js';
 export { isStopped, stoppedBeforeStart } from './isStopped.js';
 export { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';

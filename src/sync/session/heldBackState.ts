@@ -1,8 +1,20 @@
 // The files a cycle held back (not UTF-8 text, or wiping their document), kept in the journal's
 // state so `spacesync status` names them without reading the mirror again. A scan of some paths
-// (the watcher's) replaces only what it looked at.
+// (the watcher's) replaces only what it looked at. The pull reads it too: it never writes over a
+// held-back file, nor puts its document's file back elsewhere.
 import type { Journal } from '../../journal/index.js';
-import type { HeldBackFile } from './PushPlan.js';
+
+/** A file whose changes this cycle does not send, whatever else it does: the user decides. */
+export interface HeldBackFile {
+  path: string;
+  /** `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks. */
+  reason: 'undecodable' | 'wipe';
+  message: string;
+  /** The document, when the file is a known one's. */
+  docId?: string;
+  /** Byte offset of the first bad sequence (undecodable). */
+  offset?: number;
+}
 
 const HELD_BACK = 'push.heldBack';
 
