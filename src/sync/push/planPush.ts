@@ -42,6 +42,8 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   const { journal } = ctx;
   const readsBefore = ctx.client.stats().total;
   const { scan, listing, forced } = input;
+  // The pending intents of the documents merged again (read once: their payloads say what was sent).
+  const pending = forced.size > 0 ? journal.pendingIntents() : [];
   const plan: PushPlan = {
     refused: null,
     heldBack: [...scan.heldBack],
@@ -128,8 +130,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       }
     }
     // A push that went out unrecorded: the blocks it edited are based on what it sent, where the space holds that.
-    if (remoteState && id !== undefined && forced.has(id))
-      base = confirmSentEdits(base, sentEdits(journal.pendingIntents(), forced.get(id)!), remoteState.byId);
+    if (remoteState && id !== undefined && forced.has(id)) base = confirmSentEdits(base, sentEdits(pending, forced.get(id)!), remoteState.byId);
     if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
       const readOnly = remoteState ? noteReadOnlyBlocks(ctx, local.path, remoteState.blocks) : readOnlyBlocks(ctx);
       file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, undefined, readOnly);
