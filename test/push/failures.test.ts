@@ -35,6 +35,26 @@ it('a POST reset after the service applied it: read again and merged in the same
   await expectIdle(w);
 });
 
+it('a POST reset after the service applied it, its block moved in the file before the next push: moved, not sent twice (chaos seed 463335517)', async () => {
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'third paragraph', to: 'third paragraph\n\na new ending' }]);
+  await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/blocks' }, count: 1 });
+  const push = await pushLocal(w.session.ctx);
+  expect(push.outcome!.failed).toHaveLength(1);
+  // The inserted block is in the space at the end; the file moves it to the start before the next push.
+  applyLocal(w, [
+    { edit: 'Unsorted/Note.md', from: '\n\na new ending', to: '' },
+    { edit: 'Unsorted/Note.md', from: 'first paragraph', to: 'a new ending\n\nfirst paragraph' },
+  ]);
+  await w.space.clearRequests();
+  const r = await syncOnce(w.session.ctx);
+  expect(r.exitCode).toBe(0);
+  expect(await writesOf(w.space)).toEqual(['PUT /blocks/move']);
+  expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['a new ending', 'first paragraph', 'second paragraph', 'third paragraph']);
+  expect(w.session.journal.pendingIntents()).toEqual([]);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
 it("a new document whose create was reset after the service applied it is adopted by the pull that sees it first, not taken for the service's own", async () => {
   // The daemon's second push of a cycle can be the one that loses the answer; the pull of the same
   // cycle then lists the new document before any push has looked at the intent.

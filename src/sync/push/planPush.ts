@@ -13,6 +13,7 @@ import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocu
 import { localTitle } from '../../core/localTitle.js';
 import { mergeFile } from '../../core/mergeFile.js';
 import { confirmSentEdits } from '../../core/confirmSentEdits.js';
+import { confirmSentInserts, type SentInsert } from '../../core/confirmSentInserts.js';
 import type { Intent } from '../../journal/index.js';
 import { noteReadOnlyBlocks, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
@@ -130,7 +131,10 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       }
     }
     // A push that went out unrecorded: the blocks it edited are based on what it sent, where the space holds that.
-    if (remoteState && id !== undefined && forced.has(id)) base = confirmSentEdits(base, sentEdits(pending, forced.get(id)!), remoteState.byId);
+    if (remoteState && id !== undefined && forced.has(id)) {
+      base = confirmSentEdits(base, sentEdits(pending, forced.get(id)!), remoteState.byId);
+      base = confirmSentInserts(base, sentInserts(pending, forced.get(id)!), remoteState.blocks);
+    }
     if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
       const readOnly = remoteState ? noteReadOnlyBlocks(ctx, local.path, remoteState.blocks) : readOnlyBlocks(ctx);
       file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, undefined, readOnly);
@@ -260,4 +264,28 @@ function sentEdits(intents: readonly Intent[], ids: readonly number[]): Map<stri
     for (const b of step.body?.blocks ?? []) if (typeof b.id === 'string' && typeof b.markdown === 'string') sent.set(b.id, b.markdown);
   }
   return sent;
+}
+
+/** The blocks the pending `POST /blocks` intents of a document inserted, nested content included. */
+function sentInserts(intents: readonly Intent[], ids: readonly number[]): SentInsert[] {
+  interface Sent {
+    type?: unknown;
+    markdown?: unknown;
+    textStyle?: unknown;
+    content?: Sent[];
+  }
+  const out: SentInsert[] = [];
+  const walk = (blocks: readonly Sent[]) =>
+    blocks.forEach((b) => {
+      if (typeof b.markdown !== 'string') return;
+      out.push({ kind: b.type === 'page' ? (b.textStyle === 'card' ? 'card' : 'page') : 'block', markdown: b.markdown });
+      if (Array.isArray(b.content)) walk(b.content);
+    });
+  const mine = new Set(ids);
+  for (const i of intents) {
+    if (!mine.has(i.id)) continue;
+    const step = (i.payload as { step?: { method?: string; path?: string; body?: { blocks?: Sent[] } } } | null)?.step;
+    if (step?.method === 'POST' && step.path === '/blocks' && Array.isArray(step.body?.blocks)) walk(step.body.blocks);
+  }
+  return out;
 }
