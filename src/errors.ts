@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'cancelled'
   // the dialect
   | 'dialect_input'
+  | 'collection_table'
   // local state
   | 'journal_corrupt'
   | 'journal_newer'

@@ -1,5 +1,5 @@
 // The service's block tree → the flat, pre-order shape the decisions compare with base and local,
-// each block's markdown as the file shows it (pages and cards: the title; collections: rendered).
+// each block's markdown as the file shows it (pages and cards: the title; collections: their table).
 import { isPageLike, renderBlockMarkdown, renderCollection, withTaskDates, type Block } from '../dialect/index.js';
 import type { BlockKind, RemoteBlock } from './types.js';
 import { readOnlyReasonOf } from './readOnlyReason.js';
@@ -10,13 +10,8 @@ export function kindOf(b: Pick<Block, 'type' | 'textStyle'>): BlockKind {
   return 'block';
 }
 
-/** A collection's name: the service sends it inside the block's markdown (`<title>`), not as a field. */
-function collectionTitle(b: Block): string | undefined {
-  return b.title ?? /^<collection>\n[ \t]*<title>(.*)<\/title>/.exec(b.markdown ?? '')?.[1];
-}
-
 export function markdownOf(b: Block): string {
-  if (b.type === 'collection') return renderCollection({ ...b, title: collectionTitle(b) });
+  if (b.type === 'collection') return renderCollection(b);
   if (isPageLike(b)) return b.markdown ?? b.title ?? '';
   // A task's dates are part of its line in the file (the dialect's taskDates).
   return withTaskDates(b.markdown ?? renderBlockMarkdown(b), b.taskInfo);

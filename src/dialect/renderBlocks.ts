@@ -3,6 +3,7 @@
 import type { Block } from './types.js';
 import { isPageLike } from './isPageLike.js';
 import { lineKind } from './lineKind.js';
+import { renderCollectionFile } from './renderCollectionFile.js';
 import { renderCollectionWith } from './renderCollectionWith.js';
 import { renderWith, type RenderState } from './renderHandlers.js';
 import { withTaskDates } from './taskDates.js';
@@ -26,8 +27,10 @@ const isListItem = (b: Block, md: string): boolean => {
 
 const state: RenderState = { renderBlocks: (blocks) => renderBlocks(blocks) };
 
-function blockMarkdown(b: Block): string {
-  // The service's own markdown of a collection (schema keys in order) wins over a re-render from items.
+function blockMarkdown(b: Block, mode: RenderMode): string {
+  // A file shows a collection as its table (renderCollection; a merge hands it already rendered);
+  // the text form keeps the service's own markdown (schema keys in order) over a re-render from items.
+  if (b.type === 'collection' && mode === 'file') return b.markdown?.startsWith('<collection name=') ? b.markdown : renderCollectionFile(b, state.renderBlocks);
   if (b.type === 'collection') return b.markdown?.startsWith('<collection>') ? b.markdown : renderCollectionWith(b, state.renderBlocks);
   return b.markdown ?? renderWith(b, state);
 }
@@ -58,7 +61,7 @@ export function renderBlocks(blocks: readonly Block[], mode: RenderMode = 'file'
   let prev: { block: Block; md: string } | null = null;
   for (const b of blocks) {
     // A file shows a task's dates at the end of its line (taskDates.ts); the text form keeps the service's markdown.
-    const md = isPageLike(b) ? renderWrapper(b, mode) : mode === 'file' ? withTaskDates(blockMarkdown(b), b.taskInfo) : blockMarkdown(b);
+    const md = isPageLike(b) ? renderWrapper(b, mode) : mode === 'file' ? withTaskDates(blockMarkdown(b, mode), b.taskInfo) : blockMarkdown(b, mode);
     if (prev) out += isListItem(prev.block, prev.md) && isListItem(b, md) ? '\n' : '\n\n';
     out += md;
     prev = { block: b, md };

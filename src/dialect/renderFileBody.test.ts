@@ -55,11 +55,21 @@ describe('renderFileBody', () => {
 });
 
 describe('collections in a file body', () => {
-  it("use the service's own markdown when it has one (schema keys, not item keys)", () => {
-    const md = '<collection>\n  <title>Tasks</title>\n  <properties>status, dueDate</properties>\n  <itemsPreview></itemsPreview>\n</collection>';
+  it('are a table of their items, the columns their schema keys (not only the keys items use)', () => {
     const body = renderFileBody([
-      { id: 'c', type: 'collection', markdown: md, title: 'Tasks', content: [{ id: 'i', type: 'collectionItem', title: 'A', properties: { status: 'x' } }] },
+      {
+        id: 'c',
+        type: 'collection',
+        title: 'Tasks',
+        properties: { status: '', dueDate: '' },
+        content: [{ id: 'i', type: 'collectionItem', title: 'A', properties: { status: 'x' } }],
+      },
     ]);
-    expect(body).toBe(`${md}\n`);
+    expect(body).toBe('<collection name="Tasks">\n\n| title | status | dueDate |\n| --- | --- | --- |\n| A | x |  |\n\n</collection>\n');
+  });
+
+  it("keep the service's own markdown when the items did not come with the block (depth limit)", () => {
+    const md = '<collection>\n  <title>Tasks</title>\n  <properties>status, dueDate</properties>\n  <itemsPreview></itemsPreview>\n</collection>';
+    expect(renderFileBody([{ id: 'c', type: 'collection', markdown: md }])).toBe(`${md}\n`);
   });
 });

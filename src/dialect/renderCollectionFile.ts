@@ -1,0 +1,14 @@
+// A collection as a file shows it: the editable table (renderCollectionTable) when its items came
+// with it, else (the depth limit left them out) the service's output-only form (its own markdown when
+// it sent one), read-only. Item
+// content is laid out by the function passed in (renderBlocks), so this file imports neither.
+import { collectionName } from './collectionName.js';
+import { renderCollectionTable } from './renderCollectionTable.js';
+import { renderCollectionWith, type RenderContent } from './renderCollectionWith.js';
+import type { BlockFields } from './types.js';
+
+export function renderCollectionFile(f: BlockFields, renderContent: RenderContent): string {
+  if (!f.content && f.markdown?.startsWith('<collection>')) return f.markdown;
+  const named = { ...f, title: collectionName(f) };
+  return named.content ? renderCollectionTable({ ...named, content: named.content }, renderContent) : renderCollectionWith(named, renderContent);
+}
