@@ -376,9 +376,15 @@ describe('mergeDocument: what is not sent', () => {
     expect(deleted.m.problems[0]!.message).toContain('cannot be deleted through the file');
   });
 
-  it('puts a whiteboard deleted in the file back', () => {
-    const r = run([['A', 'Alpha'], { id: 'W', type: 'whiteboard', markdown: '![Image](https://x/w.png?sig=1)' }], [blk('Alpha')]);
+  it('puts a drawing deleted in the file back', () => {
+    const r = run([['A', 'Alpha'], { id: 'W', type: 'drawing', markdown: '![Image](https://x/w.png?sig=1)' }], [blk('Alpha')]);
     expect(r.cs.deletes).toEqual([]);
     expect(r.file).toEqual(['Alpha', '![Image](https://x/w.png?sig=1)']);
+  });
+
+  it('deletes a whiteboard whose link the file removed: its scene file held its elements', () => {
+    const r = run([['A', 'Alpha'], { id: 'W', type: 'whiteboard', markdown: '![Whiteboard](Doc.assets/whiteboard-W.excalidraw)' }], [blk('Alpha')]);
+    expect(r.cs.deletes).toEqual(['W']);
+    expect(r.file).toEqual(['Alpha']);
   });
 });

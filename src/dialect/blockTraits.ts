@@ -31,7 +31,8 @@ export const BLOCK_TRAITS: Readonly<Record<BlockType, BlockTraits>> = {
   video: { ...plain, media: true, derivedMarkdown: true },
   file: { ...plain, media: true, derivedMarkdown: true },
   drawing: { ...plain, protected: true, media: true, derivedMarkdown: true },
-  whiteboard: { ...plain, protected: true, media: true, derivedMarkdown: true, ownEndpoint: 'POST /whiteboards' },
+  // Not protected: its scene file holds its elements, so removing its link from the file removes the block.
+  whiteboard: { ...plain, media: true, derivedMarkdown: true, ownEndpoint: 'POST /whiteboards' },
   richUrl: { ...plain, derivedMarkdown: true },
   collection: { ...plain, protected: true, derivedMarkdown: true, ownEndpoint: 'POST /collections' },
   collectionItem: { ...plain, protected: true, ownEndpoint: 'POST /collections/{id}/items' },

@@ -157,6 +157,9 @@ function toJson(value: unknown, what: string): string {
   return text;
 }
 
+/** State key prefix: a document's whiteboard block ids. */
+export const WHITEBOARDS_OF = 'whiteboards-of:';
+
 export class Journal {
   readonly file: string;
   private readonly db: Database.Database;
@@ -285,6 +288,7 @@ export class Journal {
   /** Forgets a document and its base blocks. Returns whether it was known. */
   deleteDocument(id: string): boolean {
     this.documentsChanged();
+    this.deleteState(`${WHITEBOARDS_OF}${id}`);
     return this.sql('DELETE FROM documents WHERE id = ?').run(packId(id)).changes > 0;
   }
 
@@ -345,6 +349,15 @@ export class Journal {
       packId(docId),
     ).changes;
     if (changed === 0) throw new Error(`Base blocks of document ${docId}: the journal does not hold that document (record it first).`);
+    // Which documents hold whiteboards, so the whiteboard step finds them without decoding every base.
+    const boards = ordered.filter((b) => b.type === 'whiteboard').map((b) => b.id);
+    if (boards.length > 0) this.setState(`${WHITEBOARDS_OF}${docId}`, boards);
+    else this.deleteState(`${WHITEBOARDS_OF}${docId}`);
+  }
+
+  /** The whiteboard blocks of each document whose base holds any, by document id. */
+  documentsWithWhiteboards(): Map<string, string[]> {
+    return new Map(Object.entries(this.statesWithPrefix<string[]>(WHITEBOARDS_OF)));
   }
 
   /** How many base blocks one document (or, without an id, the whole journal) holds. */
@@ -492,6 +505,15 @@ export class Journal {
       this.setState(key, next);
       return next;
     });
+  }
+
+  /** The state values whose key starts with `prefix`, by the rest of their key. */
+  statesWithPrefix<T = unknown>(prefix: string): Record<string, T> {
+    const rows = this.sql('SELECT key, value FROM state WHERE substr(key, 1, length(?)) = ? ORDER BY key').all(prefix, prefix) as Array<{
+      key: string;
+      value: string;
+    }>;
+    return Object.fromEntries(rows.map((r) => [r.key.slice(prefix.length), JSON.parse(r.value) as T]));
   }
 
   /** Every state value, by key. */

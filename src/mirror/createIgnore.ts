@@ -27,7 +27,8 @@ export function isBuiltinIgnored(name: string): boolean {
     OS_LITTER.has(name) ||
     isVimProbe(name) ||
     isTempFileName(name) ||
-    isConflictCopy(name)
+    isConflictCopy(name) ||
+    name.endsWith('.assets') // a document's assets folder (whiteboard scene files): never a folder of documents
   );
 }
 

@@ -1,6 +1,7 @@
 // The pull tests' harness: the real server in-process on an ephemeral port, a temp mirror root,
 // a sync session against it, helpers that change the space over HTTP (as another client would),
 // the server's request log, and a check that the mirror says exactly what the space holds.
+import { linkWhiteboards } from '../../src/core/linkWhiteboards.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -197,7 +198,7 @@ export async function expectMirrorMatches(root: string, space: Space): Promise<M
     const p = byId.get(d.id)!;
     const text = fs.readFileSync(path.join(root, p), 'utf8');
     const root0 = (await space.call('GET', '/blocks', undefined, { id: d.id })) as Block;
-    const remote = flattenRemote(root0);
+    const remote = flattenRemote(linkWhiteboards(root0, p));
     const local = flatten(segmentFile(text).segments);
     expect(
       local.map((s) => s.kind),

@@ -1,6 +1,7 @@
 // The push and merge scenarios as data: a small space, steps on the files and on the space, one
 // full cycle, then what must hold (the writing requests sent, files, documents) and, after every
 // scenario, convergence (O2), idempotence (O3: one more cycle writes nothing) and no duplicated blocks.
+import { linkWhiteboards } from '../../src/core/linkWhiteboards.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -176,7 +177,7 @@ export async function expectConverged(w: World): Promise<void> {
   expect([...byId.keys()].sort()).toEqual(listing.map((d) => d.id).sort());
   for (const d of listing) {
     const p = byId.get(d.id)!;
-    const remote = await remoteBlocks(w.space, d.id);
+    const remote = flattenRemote(linkWhiteboards((await w.space.call('GET', '/blocks', undefined, { id: d.id })) as Block, p));
     const local = flatten(segmentFile(w.read(p)).segments);
     expect(
       local.map((s) => s.markdown),

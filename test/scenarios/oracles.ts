@@ -1,6 +1,7 @@
 // The oracles of scenarios.md, checked after every scenario and every chaos run once both sides
 // are quiet. Each returns the ways it failed (an empty list: it holds), so one run reports them all:
 // O1 nothing lost, O2 convergence, O3 idempotence, O4 budget, O5 identity, O6 the journal.
+import { linkWhiteboards } from '../../src/core/linkWhiteboards.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sameContent } from '../../src/core/blockContent.js';
@@ -90,7 +91,7 @@ export async function checkConvergence(w: World, o: OracleOptions = {}): Promise
       failures.push(`document ${d.id} ("${d.title}") has no file`);
       continue;
     }
-    const remote = flattenRemote((await getJson(w, '/blocks', { id: d.id })) as Block);
+    const remote = flattenRemote(linkWhiteboards((await getJson(w, '/blocks', { id: d.id })) as Block, p));
     const local = flatten(segmentFile(w.read(p)).segments);
     if ((o.heldBack ?? []).includes(p)) continue;
     if (local.length !== remote.length) {
@@ -320,7 +321,7 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
       if (rec.fileHash !== hashText(text) && !(held && rec.fileHash === 'unsent')) {
         failures.push(`${rec.path}: the journal's file hash ${rec.fileHash} is not the file's (${hashText(text)})`);
       }
-      const remote = flattenRemote((await getJson(w, '/blocks', { id: rec.id })) as Block);
+      const remote = flattenRemote(linkWhiteboards((await getJson(w, '/blocks', { id: rec.id })) as Block, rec.path));
       const base = journal.getBaseBlocks(rec.id);
       const same =
         base.length === remote.length &&

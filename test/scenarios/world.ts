@@ -266,6 +266,9 @@ export class World {
         } else if (e.isFile() && e.name.endsWith('.md')) {
           // The name carries the title (a title written in the space is a text too).
           parts.push(normalizeLine(e.name.slice(0, -3)), fs.readFileSync(p, 'utf8').split('\n').map(normalizeLine).join('\n'));
+        } else if (e.isFile() && e.name.endsWith('.excalidraw')) {
+          // A whiteboard's scene file: its texts are the mirror's too.
+          parts.push(fs.readFileSync(p, 'utf8').split('\n').map(normalizeLine).join('\n'));
         } else if (e.isFile() && e.name.endsWith('.md.gz')) {
           // A version kept gzipped.
           parts.push(unpackVersion(e.name, fs.readFileSync(p)).split('\n').map(normalizeLine).join('\n'));

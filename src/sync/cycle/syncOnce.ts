@@ -7,6 +7,7 @@ import { pruneVersions } from '../versions/index.js';
 import { pushLocal, type PushResult } from '../push/index.js';
 import { runPull, type PullCycleOptions, type PullCycleResult } from '../pull/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
+import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -20,6 +21,8 @@ export interface SyncOnceResult {
   push: PushResult;
   /** Null when the push was refused (nothing changed on either side). */
   pull: PullCycleResult | null;
+  /** The whiteboards' scene files (null when the push was refused). */
+  whiteboards: WhiteboardSyncResult | null;
   /**
    * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
    * wipe its document included), 3 conflicts kept, 4 a file held back because it is not UTF-8 text.
@@ -63,8 +66,10 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
     const again = await pushLocal(ctx, { listing, ...only });
     push = combinePushes(push, again);
   }
-  if (push.plan.refused) return { push, pull: null, exitCode: 2 };
+  if (push.plan.refused) return { push, pull: null, whiteboards: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
+  // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).
+  const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
   // A quiet poll that pushed nothing wrote nothing.
   if (!pull.quiet || push.outcome !== null) ctx.journal.checkpoint();
@@ -72,11 +77,12 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   let exitCode: SyncOnceResult['exitCode'] = 0;
   if (pull.refused) exitCode = 2;
-  else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length > 0) exitCode = 1;
+  else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length + (whiteboards?.failed.length ?? 0) + (whiteboards?.heldBack.length ?? 0) > 0)
+    exitCode = 1;
   else if (held('wipe')) exitCode = 2;
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
-  return { push, pull, exitCode };
+  return { push, pull, whiteboards, exitCode };
 }
 
 /** The documents recorded at these paths (after the push, which may have moved some). */

@@ -16,6 +16,7 @@ import { noteReadOnlyBlocks } from '../session/index.js';
 import type { SyncContext } from '../session/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../core/fileText.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
+import { linkWhiteboards } from '../../core/linkWhiteboards.js';
 import type { RemoteDocument } from '../../core/remoteTypes.js';
 import { spliceFile } from '../../core/spliceFile.js';
 
@@ -56,7 +57,8 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     if (isSpacesyncError(e, 'not_found')) return { kind: 'gone', path };
     throw e;
   }
-  const block = keepSignedUrls(root0, oldBase);
+  // A whiteboard shows as a link to its scene file beside the document (syncWhiteboards writes the file).
+  const block = linkWhiteboards(keepSignedUrls(root0, oldBase), path);
   const flat = flattenRemote(block);
   noteReadOnlyBlocks(ctx, path, flat);
   const base: BaseBlock[] = flat.map(({ readOnly: _r, ...b }) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));

@@ -6,6 +6,7 @@ import type { BaseBlock, RemoteBlock } from '../../core/types.js';
 import type { Block } from '../../dialect/index.js';
 import type { SyncContext } from '../session/index.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
+import { linkWhiteboards } from '../../core/linkWhiteboards.js';
 
 export interface RemoteDocumentState {
   blocks: RemoteBlock[];
@@ -15,8 +16,10 @@ export interface RemoteDocumentState {
   lastModifiedAt: string | null;
 }
 
-export function remoteStateOf(root: Block, base: readonly BaseBlock[], lastModifiedAt: string | null): RemoteDocumentState {
-  const kept = keepSignedUrls(root, base);
+/** `path`: the document's file, which its whiteboards' links are relative to (as the pull writes them). */
+export function remoteStateOf(root: Block, base: readonly BaseBlock[], lastModifiedAt: string | null, path?: string): RemoteDocumentState {
+  const signed = keepSignedUrls(root, base);
+  const kept = path === undefined ? signed : linkWhiteboards(signed, path);
   const byId = new Map<string, Block>();
   const index = (b: Block) => {
     byId.set(b.id, b);
@@ -34,5 +37,5 @@ export async function fetchRemoteDocument(
   priority: Priority = 'user',
 ): Promise<RemoteDocumentState> {
   const root = await ctx.client.getBlocks({ id }, { priority, ...(base.length ? { blockCost: base.length + 1 } : {}) });
-  return remoteStateOf(root, base, lastModifiedAt);
+  return remoteStateOf(root, base, lastModifiedAt, ctx.journal.getDocument(id)?.path);
 }

@@ -50,6 +50,10 @@ export type PushClient = Pick<
   | 'deleteFolders'
   | 'moveFolders'
   | 'updateTasks'
+  | 'getWhiteboardElements'
+  | 'addWhiteboardElements'
+  | 'updateWhiteboardElements'
+  | 'deleteWhiteboardElements'
 >;
 
 export interface PullProgress {

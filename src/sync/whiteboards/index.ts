@@ -1,0 +1,2 @@
+// Whiteboards as `.excalidraw` scene files beside their documents.
+export { syncWhiteboards, WHITEBOARD_BASE, type WhiteboardRecord, type WhiteboardSyncResult } from './syncWhiteboards.js';

@@ -1,0 +1,205 @@
+// Each whiteboard block of the mirror has a scene file, `<Doc>.assets/<name>.excalidraw`, that its
+// document's body links to. Once a cycle has pushed and pulled the documents, this brings every
+// scene file and its whiteboard together: the elements the file changed go to the service (only the
+// changed properties, new ones, removed ones), the service's changes come into the file, and an
+// element changed on both sides goes to the later edit, the other version kept in the version
+// history. The service is asked only when the document changed there since the last look; the file
+// only when its hash moved. A scene that cannot be read is held back: nothing sent, nothing written.
+import { promises as fsp } from 'node:fs';
+import { mergeWhiteboard, sameElement } from '../../core/mergeWhiteboard.js';
+import { readScene } from '../../core/readScene.js';
+import { sceneOfWhiteboard } from '../../core/sceneOfWhiteboard.js';
+import { sceneFileOf } from '../../core/linkWhiteboards.js';
+import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboardTypes.js';
+import { isSpacesyncError } from '../../errors.js';
+import { dirOfPath } from '../../core/fileName.js';
+import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
+import type { SyncContext } from '../session/index.js';
+import { saveLocalVersion } from '../versions/index.js';
+
+/** State key prefix: what the file and the service last agreed on, per whiteboard block. */
+export const WHITEBOARD_BASE = 'whiteboard:';
+
+/** The journal's record of one whiteboard: the scene's base, per element, for three-way merging. */
+export interface WhiteboardRecord {
+  docId: string;
+  /** The scene file, relative to the root. */
+  file: string;
+  /** Hash of the file as last written or read. */
+  fileHash: string;
+  /** The document's `lastModifiedAt` when the service's elements were last read. */
+  remoteAt: string | null;
+  elements: WhiteboardElement[];
+  appState?: Record<string, unknown>;
+  assets?: Record<string, unknown>;
+}
+
+export interface WhiteboardSyncResult {
+  /** Scene files written (new, or with the service's changes). */
+  written: string[];
+  /** Element requests sent. */
+  requests: number;
+  /** Elements changed on both sides: the side whose version went to the history. */
+  conflicts: Array<{ file: string; id: string; lost: 'local' | 'remote' }>;
+  /** Scene files whose changes were not sent, and why (the message names the file and what to do). */
+  heldBack: Array<{ file: string; message: string }>;
+  /** Scene files removed with their whiteboard block. */
+  removed: string[];
+  failed: Array<{ file: string; message: string }>;
+}
+
+const MAX_PER_REQUEST = 500;
+
+const chunks = <T>(list: readonly T[]): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += MAX_PER_REQUEST) out.push(list.slice(i, i + MAX_PER_REQUEST));
+  return out;
+};
+
+const sameList = (a: readonly WhiteboardElement[], b: readonly WhiteboardElement[]) =>
+  a.length === b.length && a.every((e, i) => e.id === b[i]!.id && sameElement(e, b[i]!));
+
+export async function syncWhiteboards(ctx: SyncContext): Promise<WhiteboardSyncResult> {
+  const result: WhiteboardSyncResult = { written: [], requests: 0, conflicts: [], heldBack: [], removed: [], failed: [] };
+  if (ctx.readOnly) return result;
+  const records = new Map(Object.entries(ctx.journal.statesWithPrefix<WhiteboardRecord>(WHITEBOARD_BASE)));
+  const live = new Set<string>();
+  for (const [docId, boards] of ctx.journal.documentsWithWhiteboards()) {
+    const doc = ctx.journal.getDocument(docId);
+    if (!doc || doc.fileHash === null) continue;
+    const base = new Map(ctx.journal.getBaseBlocks(docId).map((b) => [b.id, b]));
+    for (const id of boards) {
+      live.add(id);
+      const file = sceneFileOf(base.get(id)?.markdown ?? '', doc.path);
+      if (file === null) continue; // recorded before scene files: linked on the document's next change
+      if (ctx.signal?.aborted) return result;
+      try {
+        await syncOne(ctx, result, { id, docId, file, remoteAt: doc.remoteModifiedAt ?? null }, records.get(id));
+      } catch (e) {
+        const message = isSpacesyncError(e) ? e.message : String(e);
+        result.failed.push({ file, message });
+        ctx.logger.warn({ file, code: isSpacesyncError(e) ? e.code : 'error' }, `The whiteboard file "${file}" was not synced: ${message}`);
+      }
+    }
+  }
+  // Whiteboards whose block left the document: their scene file goes too, when it is the one the sync wrote.
+  for (const [id, rec] of records) {
+    if (live.has(id)) continue;
+    if (ctx.signal?.aborted) return result;
+    const now = await readMirrorFile(ctx.root, rec.file);
+    if (now !== null && now.hash === rec.fileHash) {
+      await saveLocalVersion(ctx, { path: rec.file, docId: rec.docId, text: now.text ?? '', replacement: null, cause: 'delete' });
+      await fsp.rm(resolveInRoot(ctx.root, rec.file), { force: true });
+      await removeEmptyDirs(ctx.root, dirOfPath(rec.file));
+      result.removed.push(rec.file);
+    }
+    ctx.journal.deleteState(`${WHITEBOARD_BASE}${id}`);
+  }
+  return result;
+}
+
+interface Board {
+  id: string;
+  docId: string;
+  file: string;
+  /** The document's `lastModifiedAt` as the journal holds it now. */
+  remoteAt: string | null;
+}
+
+async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Board, rec: WhiteboardRecord | undefined): Promise<void> {
+  const { root } = ctx;
+  const { id, file } = board;
+  // The document's file moved (renamed, or to another folder): its scene file moves with it.
+  if (rec && rec.file !== file) {
+    const moved = await moveFileAtomic(root, rec.file, file).catch(() => null);
+    if (moved) await removeEmptyDirs(root, dirOfPath(rec.file)).catch(() => []);
+  }
+  const local = await readMirrorFile(root, file);
+  const localChanged = local !== null && local.hash !== rec?.fileHash;
+  const remoteChanged = !rec || rec.remoteAt !== board.remoteAt;
+  if (!localChanged && !remoteChanged && local !== null) return;
+
+  let remote: WhiteboardContent;
+  if (remoteChanged) {
+    result.requests++;
+    const r = await ctx.client.getWhiteboardElements(id, { priority: 'poll' });
+    remote = {
+      elements: r.elements as WhiteboardElement[],
+      ...(r.appState ? { appState: r.appState } : {}),
+      ...(r.assets ? { assets: r.assets } : {}),
+    };
+  } else {
+    remote = { elements: rec.elements, ...(rec.appState ? { appState: rec.appState } : {}), ...(rec.assets ? { assets: rec.assets } : {}) };
+  }
+  const baseElements = rec?.elements ?? null;
+  let localElements: WhiteboardElement[];
+  if (local === null) {
+    localElements = baseElements ?? remote.elements; // no file (new, or removed by hand): nothing to send
+  } else {
+    const read =
+      local.text === null
+        ? ({ ok: false, problem: 'it is not UTF-8 text' } as const)
+        : readScene(local.text, new Map((baseElements ?? []).map((e) => [e.id, e])));
+    if (!read.ok) {
+      const message = `The whiteboard file "${file}" was not synced: ${read.problem}. Nothing was sent and the file was left as it is; fix it (or delete it to get the space's version back), and the next cycle sends it.`;
+      result.heldBack.push({ file, message });
+      ctx.logger.warn({ file }, message);
+      return;
+    }
+    localElements = read.elements;
+  }
+  const localTime = local === null ? 0 : ((await fsp.stat(resolveInRoot(root, file)).catch(() => null))?.mtimeMs ?? 0);
+  const remoteTime = board.remoteAt ? Date.parse(board.remoteAt) : 0;
+  const m = mergeWhiteboard(baseElements, localElements, remote.elements, localTime > remoteTime);
+
+  // The versions that lose go to the history before anything changes.
+  if (m.conflicts.some((c) => c.lost === 'local') && local?.text)
+    await saveLocalVersion(ctx, { path: file, docId: board.docId, text: local.text, replacement: null, cause: 'conflict' });
+  if (m.conflicts.some((c) => c.lost === 'remote'))
+    await saveLocalVersion(ctx, { path: file, docId: board.docId, text: sceneOfWhiteboard(remote), replacement: null, cause: 'conflict' });
+  for (const c of m.conflicts) result.conflicts.push({ file, id: c.id, lost: c.lost });
+
+  let sent = false;
+  for (const ids of chunks(m.remove)) {
+    result.requests++;
+    await ctx.client.deleteWhiteboardElements(id, { elementIds: ids }, { priority: 'user' });
+    sent = true;
+  }
+  for (const els of chunks(m.put)) {
+    result.requests++;
+    await ctx.client.updateWhiteboardElements(id, { elements: els }, { priority: 'user' });
+    sent = true;
+  }
+  for (const els of chunks(m.post)) {
+    result.requests++;
+    await ctx.client.addWhiteboardElements(id, { elements: els }, { priority: 'user' });
+    sent = true;
+  }
+
+  const merged: WhiteboardContent = { ...remote, elements: m.elements };
+  let fileHash: string;
+  if (local !== null && sameList(localElements, m.elements)) {
+    fileHash = local.hash; // the file already says it (in an editor's own layout perhaps): left as it is
+  } else {
+    const w = await writeFileIfUnchanged(root, file, sceneOfWhiteboard(merged), local?.hash ?? null, { ownWrites: ctx.ownWrites });
+    if (!w.written) {
+      // Saved again meanwhile: what was sent is the base; the new save is merged on the next cycle.
+      if (!sent && rec) return;
+      fileHash = local?.hash ?? '';
+    } else {
+      fileHash = w.hash;
+      result.written.push(file);
+    }
+  }
+  const next: WhiteboardRecord = {
+    docId: board.docId,
+    file,
+    fileHash,
+    // What this cycle sent moves the document's lastModifiedAt: the next look reads the elements again.
+    remoteAt: board.remoteAt,
+    elements: m.elements,
+    ...(remote.appState ? { appState: remote.appState } : {}),
+    ...(remote.assets ? { assets: remote.assets } : {}),
+  };
+  ctx.journal.setState(`${WHITEBOARD_BASE}${id}`, next);
+}

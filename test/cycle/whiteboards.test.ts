@@ -1,0 +1,191 @@
+// Whiteboards as `.excalidraw` scene files beside their document, against the real server: the
+// first cycle writes the scene and links it from the body; an edit of the scene is sent as element
+// requests (only the changed properties), the space's edits come into the file, an element changed
+// on both sides goes to the later edit (the other version to the history), a scene that is not JSON
+// is held back, and removing the link removes the whiteboard and its scene file.
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SpaceFixture } from '../../src/server/index.js';
+import { syncOnce } from '../../src/sync/index.js';
+import { sceneOfWhiteboard } from '../../src/core/sceneOfWhiteboard.js';
+import { closeWorld, openWorld, writesOf, type World } from '../push/pushHarness.js';
+
+const elements = [
+  { id: 'e1', type: 'rectangle', x: 10, y: 20, width: 100, height: 50, text: 'Box', strokeColor: '#1e1e1e' },
+  {
+    id: 'e2',
+    type: 'arrow',
+    x: 110,
+    y: 45,
+    width: 80,
+    height: 0,
+    text: '',
+    points: [
+      [0, 0],
+      [80, 0],
+    ],
+    votes: 2,
+  },
+];
+
+const fixture: SpaceFixture = {
+  version: 1,
+  space: { id: 'S-WB', name: 'Boards', timezone: 'UTC', userId: 'U1' },
+  documents: [
+    {
+      id: 'D-ROAD',
+      title: 'Roadmap',
+      createdAt: '2026-09-01T08:00:00Z',
+      content: [
+        { id: 'R1', markdown: 'The plan:' },
+        { id: 'W-1', type: 'whiteboard', whiteboard: { elements, appState: { viewBackgroundColor: '#ffffff' } } },
+        { id: 'R2', markdown: 'closing words' },
+      ],
+    },
+  ],
+};
+
+const DOC = 'Unsorted/Roadmap.md';
+const SCENE = 'Unsorted/Roadmap.assets/whiteboard-W1.excalidraw';
+const LINK = '![Whiteboard](Roadmap.assets/whiteboard-W1.excalidraw)';
+
+type Scene = { elements: Array<Record<string, unknown>> };
+let w: World;
+const scene = () => JSON.parse(w.read(SCENE)) as Scene;
+const writeScene = (s: Scene) => fs.writeFileSync(w.file(SCENE), JSON.stringify(s, null, 2));
+const remoteElements = async () => (await w.space.call('GET', '/whiteboards/W-1/elements')).elements as Array<Record<string, unknown>>;
+const cycle = async () => {
+  const r = await syncOnce(w.session.ctx);
+  return r;
+};
+const whiteboardWrites = async () => (await w.space.requests()).filter((r) => r.method !== 'GET' && r.path.startsWith('/whiteboards'));
+
+beforeEach(async () => {
+  w = await openWorld(fixture);
+  const first = await cycle();
+  expect(first.exitCode).toBe(0);
+  await w.space.clearRequests();
+});
+afterEach(() => closeWorld(w));
+
+describe('whiteboards as .excalidraw files', () => {
+  it('writes the scene beside the document and links it where the block stands; the next cycles send and write nothing', async () => {
+    expect(w.read(DOC)).toContain(`The plan:\n\n${LINK}\n\nclosing words`);
+    expect(w.read(SCENE)).toBe(sceneOfWhiteboard({ elements, appState: { viewBackgroundColor: '#ffffff' } }));
+    const before = fs.statSync(w.file(SCENE)).mtimeMs;
+    for (let i = 0; i < 2; i++) {
+      const r = await cycle();
+      expect(r.exitCode).toBe(0);
+    }
+    expect(await writesOf(w.space)).toEqual([]);
+    expect((await w.space.requests()).filter((r) => r.path.startsWith('/whiteboards'))).toEqual([]);
+    expect(fs.statSync(w.file(SCENE)).mtimeMs).toBe(before);
+  });
+
+  it('sends a move made in the editor as one PUT of x and y only, and does not send it again', async () => {
+    const s = scene();
+    Object.assign(s.elements[0]!, { x: 30, y: 60, version: 5, versionNonce: 77, updated: 1760000000000 });
+    writeScene(s);
+    const r = await cycle();
+    expect(r.whiteboards?.requests).toBe(1);
+    expect((await whiteboardWrites()).map((q) => `${q.method} ${q.path}`)).toEqual(['PUT /whiteboards/W-1/elements']);
+    // Only x and y went: the editor's version, nonce and time did not reach the element.
+    expect((await remoteElements())[0]).toEqual({ ...elements[0], x: 30, y: 60 });
+    await w.space.clearRequests();
+    await cycle();
+    await cycle();
+    expect(await whiteboardWrites()).toEqual([]);
+    // Pulled afresh, the scene is the canonical one of what the space now holds.
+    fs.rmSync(w.file(SCENE));
+    await cycle();
+    expect(w.read(SCENE)).toBe(sceneOfWhiteboard({ elements: await remoteElements(), appState: { viewBackgroundColor: '#ffffff' } } as never));
+  });
+
+  it('posts a new element and deletes a removed one', async () => {
+    const s = scene();
+    const arrow = s.elements.findIndex((e) => e.id === 'e2');
+    s.elements.splice(arrow, 1);
+    s.elements.push({ ...s.elements[0]!, id: 'e3', type: 'ellipse', x: 400, boundElements: null, seed: 42 });
+    writeScene(s);
+    await cycle();
+    expect((await whiteboardWrites()).map((q) => `${q.method} ${q.path}`)).toEqual(['DELETE /whiteboards/W-1/elements', 'POST /whiteboards/W-1/elements']);
+    // The new element as the service keeps it: without the defaults the scene filled in.
+    expect(await remoteElements()).toEqual([elements[0], { id: 'e3', type: 'ellipse', x: 400, y: 20, width: 100, height: 50, seed: 42 }]);
+  });
+
+  it("brings the space's edit into the file", async () => {
+    await w.space.call('PUT', '/whiteboards/W-1/elements', { elements: [{ id: 'e1', text: 'Crate', width: 140 }] });
+    await cycle();
+    expect(w.read(SCENE)).toBe(
+      sceneOfWhiteboard({ elements: [{ ...elements[0]!, text: 'Crate', width: 140 }, elements[1]!], appState: { viewBackgroundColor: '#ffffff' } }),
+    );
+  });
+
+  it('gives an element changed on both sides to the later edit and keeps the other version in the history', async () => {
+    const s = scene();
+    s.elements[0]!.x = 999;
+    writeScene(s);
+    await w.space.call('PUT', '/whiteboards/W-1/elements', { elements: [{ id: 'e1', y: 500 }] });
+    await w.space.clearRequests();
+    // The file was saved before the space's edit: the space's wins.
+    const early = new Date(Date.parse('2026-09-05T09:00:00Z'));
+    fs.utimesSync(w.file(SCENE), early, early);
+    const r = await cycle();
+    expect(r.whiteboards?.conflicts).toEqual([{ file: SCENE, id: 'e1', lost: 'local' }]);
+    expect(await whiteboardWrites()).toEqual([]);
+    expect(scene().elements[0]).toMatchObject({ x: 10, y: 500 });
+    const history = w.session.journal.listHistory({ path: SCENE });
+    expect(history).toHaveLength(1);
+    expect(history[0]!.cause).toBe('conflict');
+    expect(fs.existsSync(w.file(history[0]!.versionFile!))).toBe(true);
+  });
+
+  it('lets the later file edit win over the space and keeps the space’s version in the history', async () => {
+    await w.space.call('PUT', '/whiteboards/W-1/elements', { elements: [{ id: 'e1', y: 500 }] });
+    const s = scene();
+    s.elements[0]!.x = 999;
+    writeScene(s); // saved now: later than the space's edit (the test server's clock is in 2026-09)
+    const r = await cycle();
+    expect(r.whiteboards?.conflicts).toEqual([{ file: SCENE, id: 'e1', lost: 'remote' }]);
+    expect((await remoteElements())[0]).toEqual({ ...elements[0], x: 999, y: 20 });
+    expect(w.session.journal.listHistory({ path: SCENE })).toHaveLength(1);
+  });
+
+  it('holds back a scene that is not JSON: a message naming the file, nothing sent, the file kept', async () => {
+    fs.writeFileSync(w.file(SCENE), '{"type": "excalidraw", "elements": [');
+    await w.space.call('PUT', '/whiteboards/W-1/elements', { elements: [{ id: 'e1', y: 500 }] });
+    await w.space.clearRequests();
+    const r = await cycle();
+    expect(r.exitCode).toBe(1);
+    expect(r.whiteboards?.heldBack).toEqual([
+      { file: SCENE, message: expect.stringMatching(/^The whiteboard file ".*whiteboard-W1.excalidraw" was not synced: it is not valid JSON/) },
+    ]);
+    expect(r.whiteboards?.heldBack[0]!.message).toMatch(/fix it/);
+    expect(await whiteboardWrites()).toEqual([]);
+    expect(w.read(SCENE)).toBe('{"type": "excalidraw", "elements": [');
+    // Fixed: the space's edit comes in.
+    fs.writeFileSync(w.file(SCENE), sceneOfWhiteboard({ elements, appState: { viewBackgroundColor: '#ffffff' } }));
+    expect((await cycle()).exitCode).toBe(0);
+    expect(scene().elements[0]).toMatchObject({ y: 500 });
+  });
+
+  it('removes the whiteboard when its link leaves the file, and the scene file with it', async () => {
+    fs.writeFileSync(w.file(DOC), w.read(DOC).replace(`${LINK}\n\n`, ''));
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(await writesOf(w.space)).toEqual(['DELETE /blocks']);
+    expect(r.whiteboards?.removed).toEqual([SCENE]);
+    expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
+    await w.space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writesOf(w.space)).toEqual([]);
+  });
+
+  it('never takes the assets folder for a folder of documents', async () => {
+    const r = await cycle();
+    expect(r.push.plan.heldBack).toEqual([]);
+    expect(await writesOf(w.space)).toEqual([]);
+    const folders = (await w.space.call('GET', '/folders')).items as Array<{ name: string }>;
+    expect(folders.map((f) => f.name)).not.toContain('Roadmap.assets');
+  });
+});
