@@ -1,7 +1,8 @@
 // The version history's cost (issue 14), each ratio measured in one run with the history on and off
 // in turn on the same mirror: a one-block edit pushed from a 1,000-block document (the push records
 // the document's blocks before it overwrites one), and a pull cycle bringing 10 remote edits into
-// their files (retention runs at its start; alone over 2,000 kept versions as context). Then the weight of
+// their files (retention runs at its start, over 2,000 kept versions none of which is due while the
+// history is on; then alone, as context). Then the weight of
 // `.spacesync/` beside a 10,000-document mirror after 45 days of 100 documents a day changed on
 // both sides (a local version of each file and the space's blocks of each document kept), with
 // the default retention (30 days, 200 MiB) applied at the start of each day's cycle, and each
@@ -53,12 +54,21 @@ async function withMirror<T>(
   }
 }
 
-/** Runs `round` ROUNDS times with the history on and off in turn (after a warm-up of each); medians in ms. */
-async function onOff(session: SyncSession, round: (i: number) => Promise<void>): Promise<{ on: number; off: number }> {
+/**
+ * Runs `round` ROUNDS times with the history on and off, in the order on, off, off, on… (so neither
+ * side always follows the other), after a warm-up of each; `prepare` runs before a round, untimed.
+ * Medians in ms.
+ */
+async function onOff(
+  session: SyncSession,
+  round: (i: number) => Promise<void>,
+  prepare: (on: boolean) => void = () => {},
+): Promise<{ on: number; off: number }> {
   const times = { on: [] as number[], off: [] as number[] };
   for (let i = -2; i < 2 * ROUNDS; i++) {
-    const on = i % 2 === 0;
+    const on = i < 0 ? i === -2 : i % 4 === 0 || i % 4 === 3;
     session.ctx.settings.versions = on ? ON : OFF;
+    prepare(on);
     const t0 = performance.now();
     await round(i + 2);
     if (i >= 0) times[on ? 'on' : 'off'].push(performance.now() - t0);
@@ -104,34 +114,48 @@ async function pullCost(): Promise<Figure[]> {
     const firstBlocks = await Promise.all(
       ids.map(async (id) => ((await (await fetch(`${server.link}/blocks?id=${id}&maxDepth=1`)).json()) as { content: Array<{ id: string }> }).content[2]!.id),
     );
-    const r = await onOff(session, async (i) => {
-      const put = await fetch(`${server.link}/blocks`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ blocks: firstBlocks.map((id) => ({ id, markdown: `remote change ${i}` })) }),
-      });
-      if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
-      const cycle = await syncOnce(session.ctx);
-      if (cycle.pull?.written.length !== ids.length) throw new Error(`the pull wrote ${cycle.pull?.written.length} files, expected ${ids.length}`);
-    });
-    // Retention alone over a history of 2,000 versions, none due (what each cycle's start costs then).
+    // With the history on, a history of 2,000 versions, none due: what retention weighs at each
+    // cycle's start. Without it, none (retention with keepDays 0 would drop them all).
     const [one] = session.journal.listDocuments();
-    session.journal.transaction(() => {
-      for (let k = 0; k < 2_000; k++) {
-        session.journal.addHistory({
-          at: new Date().toISOString(),
-          side: 'remote',
-          docId: one!.id,
-          path: one!.path,
-          cause: 'push',
-          request: 'PUT /blocks',
-          versionFile: null,
-          size: 2_000,
-          blocks: [],
-          summary: { added: 0, removed: 0, edited: 1 },
+    const history = (on: boolean) => {
+      const have = session.journal.historyTotals().count;
+      if (!on) session.journal.deleteHistory(session.journal.historySizes().map((h) => h.id));
+      else if (have < 2_000)
+        session.journal.transaction(() => {
+          for (let k = have; k < 2_000; k++) {
+            session.journal.addHistory({
+              at: new Date().toISOString(),
+              side: 'remote',
+              docId: one!.id,
+              path: one!.path,
+              cause: 'push',
+              request: 'PUT /blocks',
+              versionFile: null,
+              size: 2_000,
+              blocks: [],
+              summary: { added: 0, removed: 0, edited: 1 },
+            });
+          }
         });
-      }
-    });
+      // Written into the journal's file now, not by the round's own checkpoint.
+      session.journal.checkpoint();
+    };
+    const r = await onOff(
+      session,
+      async (i) => {
+        const put = await fetch(`${server.link}/blocks`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ blocks: firstBlocks.map((id) => ({ id, markdown: `remote change ${i}` })) }),
+        });
+        if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
+        const cycle = await syncOnce(session.ctx);
+        if (cycle.pull?.written.length !== ids.length) throw new Error(`the pull wrote ${cycle.pull?.written.length} files, expected ${ids.length}`);
+      },
+      history,
+    );
+    history(true);
+    // Retention alone (what each cycle's start costs then).
     const prune: number[] = [];
     for (let k = 0; k < ROUNDS; k++) {
       const t0 = performance.now();

@@ -150,7 +150,7 @@ describe('folders', () => {
 });
 
 describe('the documents read once', () => {
-  it("are read again after any write: this connection's, one rolled back, and another connection's (and the file stats too)", () => {
+  it("are read again after any write: this connection's, one rolled back, and another connection's (and the file stats and the history's totals too)", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-journal-'));
     const file = path.join(dir, 'journal.db');
     const a = openJournal(file, { now: () => clock });
@@ -181,6 +181,27 @@ describe('the documents read once', () => {
       expect([...a.listFileStats().values()].map((f) => f.hash)).toEqual(['h2']);
       a.updateFileStats([], ['Inbox/x.md']);
       expect(a.listFileStats().size).toBe(0);
+      // And the history's totals, which retention weighs at every cycle's start.
+      expect(a.historyTotals()).toEqual({ count: 0, bytes: 0, oldestAt: null });
+      const version = (at: string, size: number) =>
+        ({
+          at,
+          side: 'local',
+          docId: 'x',
+          path: 'Inbox/x.md',
+          cause: 'merge',
+          request: null,
+          versionFile: null,
+          size,
+          blocks: null,
+          summary: { added: 0, removed: 0, edited: 1 },
+        }) as const;
+      const first = a.addHistory(version('2026-09-01T10:00:00.000Z', 100));
+      expect(a.historyTotals()).toEqual({ count: 1, bytes: 100, oldestAt: '2026-09-01T10:00:00.000Z' });
+      b.addHistory(version('2026-09-02T10:00:00.000Z', 50));
+      expect(a.historyTotals()).toEqual({ count: 2, bytes: 150, oldestAt: '2026-09-01T10:00:00.000Z' });
+      a.deleteHistory([first]);
+      expect(a.historyTotals()).toEqual({ count: 1, bytes: 50, oldestAt: '2026-09-02T10:00:00.000Z' });
     } finally {
       a.close();
       b.close();

@@ -18,6 +18,7 @@ import {
   type HistoryBlock,
   type HistoryInput,
   type HistoryRecord,
+  type HistoryTotals,
   type Intent,
   type IntentInput,
   type JournalCounts,
@@ -234,6 +235,8 @@ export class Journal {
    */
   private documentsCache: { version: number; records: readonly DocumentRecord[] } | null = null;
   private fileStatsCache: { version: number; stats: ReadonlyMap<string, FileStatRecord> } | null = null;
+  /** The history's totals, kept like the document list: retention weighs them at every cycle's start. */
+  private historyCache: { version: number; totals: HistoryTotals } | null = null;
 
   /** SQLite's data_version: it moves when another connection (another process) commits a write. */
   dataVersion(): number {
@@ -525,6 +528,7 @@ export class Journal {
   // ---- history: versions the sync replaced or removed, on either side ----
 
   addHistory(h: HistoryInput): number {
+    this.historyCache = null;
     const blocks = h.blocks === null ? null : encodeBlocks(h.blocks);
     const r = this.sql(
       `INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
@@ -573,7 +577,19 @@ export class Journal {
     ).map((r) => ({ id: r.id, at: unpackTime(r.at), size: r.size, versionFile: unpackVersionFile(r.version_file, r.path) }));
   }
 
+  /** How many versions, their weight and the oldest one's time: what retention needs to know that nothing is due. */
+  historyTotals(): HistoryTotals {
+    const version = this.dataVersion();
+    if (this.historyCache?.version === version) return this.historyCache.totals;
+    const totals = this.sql('SELECT count(*) AS count, coalesce(sum(size), 0) AS bytes FROM history').get() as { count: number; bytes: number };
+    const oldest = this.sql('SELECT at FROM history ORDER BY id LIMIT 1').pluck().get() as string | Buffer | undefined;
+    const all: HistoryTotals = { ...totals, oldestAt: oldest === undefined ? null : unpackTime(oldest) };
+    if (!this.db.inTransaction) this.historyCache = { version, totals: all };
+    return all;
+  }
+
   deleteHistory(ids: readonly number[]): void {
+    this.historyCache = null;
     this.transaction(() => {
       for (const id of ids) this.sql('DELETE FROM history WHERE id = ?').run(id);
     });

@@ -138,6 +138,15 @@ export interface HistoryRecord extends HistoryInput {
   id: number;
 }
 
+/** The whole history in three figures (retention's first look). */
+export interface HistoryTotals {
+  count: number;
+  /** Sum of the versions' sizes, as retention weighs them. */
+  bytes: number;
+  /** The oldest version's time; null when there is none. */
+  oldestAt: string | null;
+}
+
 /** A file's stat when its content hash was taken (the stat cache). */
 export interface FileStatRecord {
   path: string;
