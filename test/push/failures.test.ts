@@ -6,8 +6,20 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { pushLocal } from '../../src/sync/push/pushLocal.js';
 import { runPull } from '../../src/sync/pull/runPull.js';
+import { listRemote } from '../../src/sync/pull/listRemote.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
-import { applyLocal, applyRemote, closeWorld, expectConverged, expectIdle, openWorld, remoteBlocks, writesOf, type World } from './pushHarness.js';
+import {
+  applyLocal,
+  applyRemote,
+  closeWorld,
+  expectConverged,
+  expectIdle,
+  openWorld,
+  remoteBlocks,
+  scenarioSpace,
+  writesOf,
+  type World,
+} from './pushHarness.js';
 
 let w: World;
 beforeEach(async () => {
@@ -51,6 +63,73 @@ it('a POST reset after the service applied it, its block moved in the file befor
   expect(await writesOf(w.space)).toEqual(['PUT /blocks/move']);
   expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['a new ending', 'first paragraph', 'second paragraph', 'third paragraph']);
   expect(w.session.journal.pendingIntents()).toEqual([]);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
+it('a folder renamed here while the space moved its grandchild folder up into it: every recorded folder path stays whole (chaos seed 949925233)', async () => {
+  await closeWorld(w);
+  w = await openWorld({
+    ...scenarioSpace,
+    folders: [
+      {
+        id: 'F-PROJ',
+        name: 'Projects',
+        createdAt: '2026-01-01T00:00:00Z',
+        folders: [
+          { id: 'F-SUB', name: 'Sub', createdAt: '2026-01-02T00:00:00Z', folders: [{ id: 'F-INNER', name: 'Inner', createdAt: '2026-01-02T00:00:00Z' }] },
+        ],
+      },
+      { id: 'F-HOME', name: 'Home', createdAt: '2026-01-03T00:00:00Z' },
+    ],
+    documents: [
+      ...scenarioSpace.documents!,
+      { id: 'D-INNER', title: 'Innermost', folderId: 'F-INNER', createdAt: '2026-09-01T10:00:00Z', content: [{ id: 'IN1', markdown: 'innermost text' }] },
+    ],
+  });
+  // A name shorter than the old one: a path cut at the old name's length would show.
+  applyLocal(w, [{ move: 'Projects', to: 'W' }]);
+  await applyRemote(w, [{ method: 'PUT', path: '/folders/move', body: { folderIds: ['F-INNER'], destination: { parentFolderId: 'F-PROJ' } } }]);
+  const paths = () =>
+    w.session.journal
+      .listFolders()
+      .map((f) => f.path)
+      .sort();
+  // The push (with the listing a cycle gives it) moves Inner along with Sub, where the mirror has its
+  // directory; the space's move of it is the pull's to bring.
+  const listing = async () => {
+    const snapshot = await listRemote(w.session.ctx);
+    return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
+  };
+  const push = await pushLocal(w.session.ctx, { listing });
+  expect(push.outcome!.failed).toEqual([]);
+  expect(paths()).toEqual(['Home', 'W', 'W/Sub', 'W/Sub/Inner']);
+  const r = await syncOnce(w.session.ctx);
+  expect(r.exitCode).toBe(0);
+  expect(paths()).toEqual(['Home', 'W', 'W/Inner', 'W/Sub']);
+  expect(w.read('W/Inner/Innermost.md')).toMatch(/innermost text/);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
+it('a file edited while the space purged its document from the trash becomes one new document, its record taking the path (chaos seed 949925233)', async () => {
+  await applyRemote(w, [{ method: 'DELETE', path: '/documents', body: { documentIds: ['D-IDEA'] } }]);
+  await fetch(`${w.space.server.adminUrl}/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceMs: 31 * 86_400_000 }),
+  });
+  applyLocal(w, [{ edit: 'Unsorted/Ideas.md', from: 'an idea', to: 'an idea, edited' }]);
+  await w.space.clearRequests();
+  const r = await syncOnce(w.session.ctx);
+  expect(r.exitCode).toBe(0);
+  expect(await writesOf(w.space)).toEqual(['POST /documents', 'POST /blocks']);
+  const ideas = ((await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>).filter((d) => d.title === 'Ideas');
+  expect(ideas).toHaveLength(1);
+  expect((await remoteBlocks(w.space, ideas[0]!.id)).map((b) => b.markdown)).toEqual(['an idea, edited']);
+  expect(w.session.journal.getDocument('D-IDEA')).toBeUndefined();
+  expect(w.session.journal.getDocumentByPath('Unsorted/Ideas.md')!.id).toBe(ideas[0]!.id);
+  expect(w.read('Unsorted/Ideas.md')).toContain(`id: ${ideas[0]!.id}`);
   await expectConverged(w);
   await expectIdle(w);
 });

@@ -196,7 +196,10 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
         const parent = resolve(r.ref);
         for (const sub of r.subfolderIds) {
           const rec = journal.getFolder(sub);
-          if (!moved.has(sub) || !rec) continue;
+          // A subfolder the service moved into the renamed folder while the mirror has it deeper, where
+          // an earlier move of this step already carried it: it keeps that path and its parent, and
+          // the pull brings the service's move (cut at the old path's length, its path would be garbage).
+          if (!moved.has(sub) || !rec || !(rec.path === r.from || rec.path.startsWith(`${r.from}/`))) continue;
           const to = r.to + rec.path.slice(r.from.length);
           journal.movePathPrefix(rec.path, to);
           journal.upsertFolder({ ...rec, parentId: parent, path: to });
@@ -221,6 +224,8 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
         if (!id || !t) continue;
         if (key === 'GET /blocks') run.titles.set(id, markdownOf(answer as Block));
         if (journal.getDocument(id)) continue;
+        // A file whose document the space purged becomes a new document: the old record gives up the path.
+        if (t.record && t.record.id !== id) journal.deleteDocument(t.record.id);
         journal.upsertDocument({
           id,
           path: t.next.path,

@@ -110,7 +110,8 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   ) => {
     for (const p of [...decision.problems, ...decision.conflicts]) plan.problems.push({ path: local?.path ?? r?.path ?? '', message: p });
     const claim = local ? claimedId(local) : undefined;
-    const id = r?.id ?? (decision.content === 'merge' && claim ? claim : undefined);
+    // A file whose document the space purged is sent to a new document: it is not the old id's any more.
+    const id = decision.create ? undefined : (r?.id ?? (decision.content === 'merge' && claim ? claim : undefined));
     const doc = id ?? docRef(local!.path);
     let base = r ? journal.getBaseBlocks(r.id) : [];
     let remoteState: RemoteDocumentState | null = null;
