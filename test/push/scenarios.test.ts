@@ -217,18 +217,17 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: '18. an edit of output-only content (a collection) is not sent, the user is told, the file keeps it',
+    name: "18. a collection's header is its schema: a changed column is not sent, the user is told, the table comes back from the space",
     fixture: demoSpace,
-    local: [{ edit: 'Projects/Roadmap.md', from: 'First item', to: 'First item, edited here' }],
+    local: [{ edit: 'Projects/Roadmap.md', from: '| title | status |', to: '| title | state |' }],
     writes: [],
-    converges: false,
-    problems: [/not sent.*output-only/],
-    files: { 'Projects/Roadmap.md': /First item, edited here/ },
+    converges: true,
+    problems: [/header of the collection "Tasks table" changed .* changed in the app/],
+    files: { 'Projects/Roadmap.md': /\| title \| status \|\n\| --- \| --- \|\n\| First item \| open \|/ },
     check: async (w) => {
-      expect(w.session.journal.getDocument('D-ROAD')!.fileHash).toBe('unsent');
       const again = await syncOnce(w.session.ctx);
-      expect(again.push.plan.problems).toHaveLength(1);
-      expect(w.read('Projects/Roadmap.md')).toContain('First item, edited here');
+      expect(again.push.plan.problems).toEqual([]);
+      expect(w.read('Projects/Roadmap.md')).not.toContain('| state |');
     },
   },
 ];

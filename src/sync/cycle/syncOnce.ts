@@ -4,7 +4,7 @@
 import type { SyncContext } from '../session/index.js';
 import { listRemote } from '../pull/index.js';
 import { pruneVersions } from '../versions/index.js';
-import { pushLocal, type PushResult } from '../push/index.js';
+import { pushCollections, pushLocal, type PushResult } from '../push/index.js';
 import { runPull, type PullCycleOptions, type PullCycleResult } from '../pull/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
@@ -58,6 +58,8 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
     return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
   };
   await pruneVersions(ctx);
+  // Edited collection tables first: their item requests, then the blocks' push sees them in sync.
+  const tables = await pushCollections(ctx, only);
   let push = await pushLocal(ctx, { listing, ...only });
   if ((push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0 && !ctx.signal?.aborted) {
     // A failed request may have been applied all the same: its documents are read again and
@@ -65,6 +67,12 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
     // while the push waited are merged with that change.
     const again = await pushLocal(ctx, { listing, ...only });
     push = combinePushes(push, again);
+  }
+  if (tables.problems.length > 0) {
+    // What the tables' push said replaces the blocks' push's "output-only content" for those files.
+    const said = new Set(tables.problems.map((p) => p.path));
+    const others = push.plan.problems.filter((p) => !(said.has(p.path) && p.message.includes('output-only content')));
+    push = { ...push, plan: { ...push.plan, problems: [...tables.problems, ...others] } };
   }
   if (push.plan.refused) return { push, pull: null, whiteboards: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);

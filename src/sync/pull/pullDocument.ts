@@ -4,6 +4,7 @@
 import type { Priority } from '../../client/index.js';
 import { sameContent } from '../../core/blockContent.js';
 import { parseFrontMatter, type FrontMatterFields } from '../../core/frontMatter.js';
+import { collectionRowsOf, type CollectionRows } from '../../core/collectionRowsOf.js';
 import { flattenRemote } from '../../core/flattenRemote.js';
 import { hashBlock } from '../../core/hashBlock.js';
 import { needsTitle } from '../../core/layout.js';
@@ -12,7 +13,7 @@ import { markdownEquals, segmentFile, type Segment } from '../../dialect/index.j
 import { isSpacesyncError } from '../../errors.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../mirror/index.js';
-import { noteReadOnlyBlocks } from '../session/index.js';
+import { noteReadOnlyBlocks, recordCollectionRows } from '../session/index.js';
 import type { SyncContext } from '../session/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../core/fileText.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
@@ -62,6 +63,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   const flat = flattenRemote(block);
   noteReadOnlyBlocks(ctx, path, flat);
   const base: BaseBlock[] = flat.map(({ readOnly: _r, ...b }) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));
+  const rows = collectionRowsOf(block, base);
   const want = { id: remote.id, title: needsTitle(remote.title, path) ? remote.title : undefined };
 
   // The file is read after the answer arrives, so an edit made while the request was out is seen.
@@ -79,7 +81,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
       // Changed since the daemon wrote it, but saying just what the service says now (the same
       // edit made on both sides, or a run stopped between writing and recording): taken as is.
       if (!saysRemote(existing.text, base, want, path)) return { kind: 'localPending', path, reason: 'edited' };
-      const write = () => recordPulled(ctx, record, remote, base, existing.hash);
+      const write = () => recordPulled(ctx, record, remote, base, existing.hash, rows);
       if (opts.commit) await opts.commit(write);
       else write();
       return { kind: 'unchanged', path };
@@ -116,7 +118,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     fileHash = w.hash;
     outcome = { kind: 'written', path, mode };
   }
-  const write = () => recordPulled(ctx, record, remote, base, fileHash);
+  const write = () => recordPulled(ctx, record, remote, base, fileHash, rows);
   if (opts.commit) await opts.commit(write);
   else write();
   return outcome;
@@ -135,7 +137,14 @@ function saysRemote(text: string, base: readonly BaseBlock[], want: FrontMatterF
   );
 }
 
-function recordPulled(ctx: SyncContext, record: DocumentRecord, remote: RemoteDocument, base: readonly BaseBlock[], fileHash: string): void {
+function recordPulled(
+  ctx: SyncContext,
+  record: DocumentRecord,
+  remote: RemoteDocument,
+  base: readonly BaseBlock[],
+  fileHash: string,
+  rows: readonly CollectionRows[],
+): void {
   ctx.journal.transaction(() => {
     // The path as it is now: a folder renamed while this document was out moved its file too.
     const path = ctx.journal.getDocument(record.id)?.path ?? record.path;
@@ -151,5 +160,7 @@ function recordPulled(ctx: SyncContext, record: DocumentRecord, remote: RemoteDo
       fileHash,
     });
     ctx.journal.replaceBaseBlocks(record.id, base);
+    // Which row of each collection table is which item (the push of a table reads it).
+    recordCollectionRows(ctx, record.id, rows);
   });
 }

@@ -54,6 +54,10 @@ export type PushClient = Pick<
   | 'addWhiteboardElements'
   | 'updateWhiteboardElements'
   | 'deleteWhiteboardElements'
+  | 'getCollectionSchema'
+  | 'addCollectionItems'
+  | 'updateCollectionItems'
+  | 'deleteCollectionItems'
 >;
 
 export interface PullProgress {

@@ -4,6 +4,7 @@
 export { StatCache } from './StatCache.js';
 export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
 export { readHeldBack, recordHeldBack, type HeldBackFile } from './heldBackState.js';
+export { readCollectionRows, recordCollectionRows, type RecordedRows } from './collectionRows.js';
 export { isPerDocumentError } from './isPerDocumentError.js';
 export { isStopped, stoppedBeforeStart } from './isStopped.js';
 export { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';

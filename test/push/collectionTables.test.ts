@@ -1,0 +1,139 @@
+// Collection tables against the real server: an edited cell is one PUT of that property only, a
+// select value that is not an option yet is added by the request (allowNewSelectOptions), a changed
+// header sends nothing and is restored from the space (the user's version kept), a table that
+// cannot be read and a cell its type cannot hold are reported and kept in the file, and a pull
+// after a push gives the same bytes (no ping-pong).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import type { SpaceFixture } from '../../src/server/index.js';
+import type { SyncSession } from '../../src/sync/index.js';
+import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
+import { versionsOf } from '../../src/sync/versions/index.js';
+import { describeRequests, usePulledMirror, type Space } from '../pull/harness.js';
+
+const fixture: SpaceFixture = {
+  version: 1,
+  space: { id: 'S-COLL', name: 'Collections', timezone: 'UTC', userId: 'U1' },
+  documents: [
+    {
+      id: 'D-BOOKS',
+      title: 'Books',
+      createdAt: '2026-09-01T08:00:00Z',
+      content: [
+        { id: 'B1', markdown: 'What we read' },
+        {
+          id: 'C1',
+          type: 'collection',
+          title: 'Reading list',
+          collection: {
+            name: 'Reading list',
+            schema: {
+              name: 'Reading list',
+              contentPropDetails: { name: 'Title' },
+              properties: [
+                { key: 'status', name: 'Status', type: 'singleSelect', options: ['Reading', 'Done'] },
+                { key: 'due', name: 'Due', type: 'date' },
+                { key: 'pages', name: 'Pages', type: 'number' },
+              ],
+            },
+          },
+          content: [
+            { id: 'I1', type: 'collectionItem', title: 'Dune', properties: { status: 'Reading', due: '2026-12-01', pages: 412 } },
+            { id: 'I2', type: 'collectionItem', title: 'Emma', properties: { status: 'Done' } },
+          ],
+        },
+      ],
+    },
+  ],
+} as SpaceFixture;
+
+const FILE = 'Unsorted/Books.md';
+const TABLE = [
+  '<collection name="Reading list">',
+  '',
+  '| title | status | due | pages |',
+  '| --- | --- | --- | --- |',
+  '| Dune | Reading | 2026-12-01 | 412 |',
+  '| Emma | Done |  |  |',
+  '',
+  '</collection>',
+].join('\n');
+
+let space: Space;
+let root: string;
+let session: SyncSession;
+usePulledMirror(fixture, (m) => ({ space, root, session } = m));
+
+const read = () => fs.readFileSync(path.join(root, FILE), 'utf8');
+const write = (text: string) => fs.writeFileSync(path.join(root, FILE), text);
+const edit = (from: string, to: string) => {
+  const text = read();
+  expect(text).toContain(from);
+  write(text.replace(from, to));
+};
+async function cycle() {
+  await space.clearRequests();
+  const r = await syncOnce(session.ctx);
+  const requests = describeRequests(await space.requests());
+  return { r, requests, writes: requests.filter((q) => !q.startsWith('GET ')) };
+}
+const items = async () =>
+  (await space.call('GET', '/collections/C1/items', undefined, { maxDepth: '0' })).items as Array<{
+    id: string;
+    title: string;
+    properties: Record<string, unknown>;
+  }>;
+
+it('pulls the collection as its table', () => {
+  expect(read()).toBe(`---\nid: D-BOOKS\n---\nWhat we read\n\n${TABLE}\n`);
+});
+
+it('sends an edited cell as a PUT of that property only (a cell the app changed meanwhile stays), adding a new select option, and the next pull gives the same bytes', async () => {
+  edit('| Dune | Reading | 2026-12-01 | 412 |', '| Dune | Paused | 2026-12-01 | 412 |');
+  // Meanwhile the app changes another cell of that row: a push of the whole row would undo it.
+  await space.call('PUT', '/collections/C1/items', { itemsToUpdate: [{ id: 'I1', properties: { pages: 500 } }] });
+  const first = await cycle();
+  expect(first.r.exitCode).toBe(0);
+  expect(first.writes).toEqual(['PUT /collections/C1/items']);
+  expect((await items()).find((i) => i.id === 'I1')?.properties).toEqual({ status: 'Paused', due: '2026-12-01', pages: 500 });
+  const schema = await space.call('GET', '/collections/C1/schema', undefined, { format: 'schema' });
+  expect(schema.properties[0].options).toEqual(['Reading', 'Done', 'Paused']);
+  const after = read();
+  expect(after).toContain('| Dune | Paused | 2026-12-01 | 500 |');
+  const again = await cycle();
+  expect(again.writes).toEqual([]);
+  expect(read()).toBe(after);
+});
+
+it('holds back a changed header, restores the table from the space and keeps the version replaced', async () => {
+  edit('| title | status | due | pages |', '| title | state | due | pages |');
+  const r = await cycle();
+  expect(r.writes).toEqual([]);
+  expect(r.r.push.plan.problems).toEqual([
+    { path: FILE, message: expect.stringMatching(/^the header of the collection "Reading list" changed .* restored from the space/) },
+  ]);
+  expect(read()).toBe(`---\nid: D-BOOKS\n---\nWhat we read\n\n${TABLE}\n`);
+  expect(versionsOf(session.ctx.journal, FILE).map((v) => v.cause)).toContain('conflict');
+});
+
+it('reports a table it cannot read and a cell its type cannot hold, keeping both in the file and asking nothing again', async () => {
+  edit('| Emma | Done |  |  |', '| Emma | Done |  |  | extra |');
+  const bad = await cycle();
+  expect(bad.requests.filter((q) => q.includes('/collections') || q.startsWith('GET /blocks?id=C1'))).toEqual([]);
+  expect(bad.r.push.plan.problems).toEqual([
+    { path: FILE, message: expect.stringMatching(/collection "Reading list", line 6 of the collection: the row has 5 cells and the header 4/) },
+  ]);
+  expect(read()).toContain('| extra |');
+
+  edit('| Emma | Done |  |  | extra |', '| Emma | Done | soon | 300 |');
+  const held = await cycle();
+  expect(held.writes).toEqual(['PUT /collections/C1/items']);
+  expect((await items()).find((i) => i.id === 'I2')?.properties).toEqual({ status: 'Done', pages: 300 });
+  expect(held.r.push.plan.problems).toEqual([{ path: FILE, message: expect.stringMatching(/row "Emma", column due .* YYYY-MM-DD/) }]);
+  expect(read()).toContain('| Emma | Done | soon | 300 |');
+  // Untouched since: said again, nothing read from the collection.
+  const still = await cycle();
+  expect(still.requests.filter((q) => q.includes('/collections'))).toEqual([]);
+  expect(still.r.push.plan.problems).toHaveLength(1);
+});
