@@ -189,3 +189,44 @@ describe('whiteboards as .excalidraw files', () => {
     expect(folders.map((f) => f.name)).not.toContain('Roadmap.assets');
   });
 });
+
+describe('a whiteboard follows its document', () => {
+  beforeEach(async () => {
+    w = await openWorld(fixture);
+    await cycle();
+    await w.space.clearRequests();
+  });
+  afterEach(() => closeWorld(w));
+
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) expect((await cycle()).exitCode).toBe(0);
+  };
+
+  it('renamed in the space: the link and the scene file move to the new .assets folder', async () => {
+    await w.space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Plan' }] });
+    await settle();
+    expect(w.read('Unsorted/Plan.md')).toContain('![Whiteboard](Plan.assets/whiteboard-W1.excalidraw)');
+    expect(w.read('Unsorted/Plan.assets/whiteboard-W1.excalidraw')).toBe(sceneOfWhiteboard({ elements, appState: { viewBackgroundColor: '#ffffff' } }));
+    expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
+    expect((await w.space.requests()).filter((r) => r.method !== 'GET' && r.path.startsWith('/whiteboards'))).toEqual([]);
+  });
+
+  it('renamed in the file system: the link and the scene file move with it, and nothing is sent for the board', async () => {
+    fs.renameSync(w.file(DOC), w.file('Unsorted/Plan.md'));
+    await settle();
+    expect(w.read('Unsorted/Plan.md')).toContain('![Whiteboard](Plan.assets/whiteboard-W1.excalidraw)');
+    expect(fs.existsSync(w.file('Unsorted/Plan.assets/whiteboard-W1.excalidraw'))).toBe(true);
+    expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
+    expect(await whiteboardWrites()).toEqual([]);
+  });
+
+  it('moved to another folder: the scene file moves with it', async () => {
+    fs.mkdirSync(w.file('Archive'));
+    fs.renameSync(w.file(DOC), w.file('Archive/Roadmap.md'));
+    await settle();
+    expect(w.read('Archive/Roadmap.md')).toContain(LINK);
+    expect(w.read('Archive/Roadmap.assets/whiteboard-W1.excalidraw')).toBe(sceneOfWhiteboard({ elements, appState: { viewBackgroundColor: '#ffffff' } }));
+    expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
+    expect(await whiteboardWrites()).toEqual([]);
+  });
+});
