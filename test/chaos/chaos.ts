@@ -12,6 +12,7 @@ import { editorSave, type EditorStyle } from '../scenarios/harness.js';
 import { checkOracles } from '../scenarios/oracles.js';
 import { sleep, World } from '../scenarios/world.js';
 import { mulberry32, type Rng } from './prng.js';
+import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit } from './whiteboardOps.js';
 
 export const OP_KINDS = [
   'local.edit',
@@ -44,6 +45,8 @@ export const OP_KINDS = [
   'fault.500',
   'fault.reset-after-apply',
   'fault.delay',
+  'local.whiteboardEdit',
+  'remote.whiteboardEdit',
 ] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 
@@ -78,6 +81,8 @@ const WEIGHTS: Record<OpKind, number> = {
   'fault.500': 1,
   'fault.reset-after-apply': 1,
   'fault.delay': 1,
+  'local.whiteboardEdit': 2,
+  'remote.whiteboardEdit': 2,
 };
 
 const EDITORS: readonly EditorStyle[] = ['inPlace', 'vim', 'vimNoBackup', 'jetbrains', 'emacs', 'atomic'];
@@ -177,6 +182,8 @@ export function planChaos(seed: number, operations = 30, kills = 2, extra?: Spac
       content,
     });
   }
+  // The first document holds a whiteboard, a scene file beside it (local/remote.whiteboardEdit).
+  documents[0]!.content!.push({ id: `W${seed}`, type: 'whiteboard', whiteboard: { elements: chaosBoard(seed) } });
   if (extra) {
     folders.push(...(extra.folders ?? []));
     documents.push(...(extra.documents ?? []));
@@ -336,6 +343,7 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       if (op.kind === 'local.edit') {
         if (next.length === 0) return 'skipped: empty file';
         const i = Math.floor(r1 * next.length);
+        if (next[i]!.endsWith('.excalidraw)')) return 'skipped: a whiteboard link';
         next[i] = `${PREFIX.exec(next[i]!)![1]}${op.text}`;
       } else if (op.kind === 'local.insert') {
         next.splice(Math.floor(r1 * (next.length + 1)), 0, r2 < 0.3 ? `- ${op.text}` : op.text);
@@ -365,6 +373,8 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
       return `${rel}: ${next[i]}`;
     }
+    case 'local.whiteboardEdit':
+      return localWhiteboardEdit(w, op, editor);
     case 'local.newFile': {
       const dir = at(dirs, r0);
       const rel = `${dir}/New ${op.n} ${op.text.split(' ')[0]}.md`;
@@ -538,6 +548,8 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
       const to = at(targets, r2);
       return answer('PUT', '/folders/move', { folderIds: [id], destination: to === 'root' ? 'root' : { parentFolderId: to } });
     }
+    case 'remote.whiteboardEdit':
+      return remoteWhiteboardEdit(snap, op, answer);
     case 'remote.newFolder': {
       const parent = r1 < 0.5 || folders.length === 0 ? {} : { parentFolderId: at(folders, r2) };
       return answer('POST', '/folders', { folders: [{ name: `App folder ${op.n}`, ...parent }] });
@@ -674,6 +686,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     log('quiet: faults cleared, waiting for the daemon');
     await w.waitQuiet(60_000);
     failures.push(...(await checkOracles(w)));
+    failures.push(...(await checkWhiteboards(w)));
   } catch (e) {
     failures.push(`the run stopped: ${(e as Error).stack ?? String(e)}`);
   } finally {
