@@ -12,7 +12,7 @@ import { editorSave, type EditorStyle } from '../scenarios/harness.js';
 import { checkOracles } from '../scenarios/oracles.js';
 import { sleep, World } from '../scenarios/world.js';
 import { mulberry32, type Rng } from './prng.js';
-import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit } from './whiteboardOps.js';
+import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit, whiteboardIds } from './whiteboardOps.js';
 
 export const OP_KINDS = [
   'local.edit',
@@ -290,7 +290,7 @@ function userDirs(w: World): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(w.root, rel), { withFileTypes: true })) {
-      if (!e.isDirectory() || e.name.startsWith('.')) continue;
+      if (!e.isDirectory() || e.name.startsWith('.') || e.name.endsWith('.assets')) continue;
       const p = rel ? `${rel}/${e.name}` : e.name;
       if (!rel && BUILTIN.has(e.name)) continue;
       out.push(p);
@@ -343,13 +343,14 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       if (op.kind === 'local.edit') {
         if (next.length === 0) return 'skipped: empty file';
         const i = Math.floor(r1 * next.length);
-        if (next[i]!.endsWith('.excalidraw)')) return 'skipped: a whiteboard link';
+        if (next[i]!.match(/\.excalidraw>?\)$/)) return 'skipped: a whiteboard link';
         next[i] = `${PREFIX.exec(next[i]!)![1]}${op.text}`;
       } else if (op.kind === 'local.insert') {
         next.splice(Math.floor(r1 * (next.length + 1)), 0, r2 < 0.3 ? `- ${op.text}` : op.text);
       } else if (op.kind === 'local.deleteBlock') {
         if (next.length < 2) return 'skipped: one block left';
-        next.splice(Math.floor(r1 * next.length), 1);
+        const [gone] = next.splice(Math.floor(r1 * next.length), 1);
+        if (gone!.match(/\.excalidraw>?\)$/)) for (const id of whiteboardIds(w)) w.touchedIds.add(id); // the board goes with its link
       } else {
         if (next.length < 2) return 'skipped: one block';
         const [moved] = next.splice(Math.floor(r1 * next.length), 1);

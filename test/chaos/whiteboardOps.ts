@@ -139,6 +139,11 @@ export async function remoteWhiteboardEdit(snap: SpaceFixture, op: ChaosOp, answ
   return answer('DELETE', p, { elementIds: [at(board.elements, r2).id] });
 }
 
+/** The whiteboards the run started with. */
+export function whiteboardIds(w: World): string[] {
+  return (w.initial?.documents ?? []).flatMap((d) => (d.content ?? []).filter((b) => b.type === 'whiteboard').map((b) => b.id!));
+}
+
 /** Once quiet: the scene file of every whiteboard holds the elements the space holds, no more, no fewer, each the same. */
 export async function checkWhiteboards(w: World): Promise<string[]> {
   const failures: string[] = [];
