@@ -19,6 +19,8 @@ export function normalizeLine(line: string): string {
 }
 
 const MARKUP_ONLY = /^(?:-{3,}|`{3,}.*|~{3,}.*|<\/?[a-zA-Z][^>]*>)$/;
+/** A whiteboard's link to its scene file: named after the document's file, so it follows a rename (not a text anyone wrote). */
+const SCENE_LINK = /^!\[[^\]]*\]\(<?[^)]*\.excalidraw>?\)$/;
 
 /** The lines of a document file's body (front matter left out) worth tracking, normalised. */
 export function textLines(fileText: string): string[] {
@@ -28,7 +30,7 @@ export function textLines(fileText: string): string[] {
   const out: string[] = [];
   for (const raw of body.split('\n')) {
     const t = raw.trim();
-    if (t === '' || MARKUP_ONLY.test(t)) continue;
+    if (t === '' || MARKUP_ONLY.test(t) || SCENE_LINK.test(t)) continue;
     const n = normalizeLine(t);
     if (n.length >= 3) out.push(n);
   }
