@@ -69,6 +69,24 @@ describe('documents', () => {
     expect(() => j.upsertDocument(doc('d', { location: 'unsorted', folderId: 'f' }))).toThrow(/CHECK/);
   });
 
+  it('knows which documents hold whiteboards, from their base, until the base or the document goes', () => {
+    j.upsertDocument(doc('a'));
+    j.upsertDocument(doc('b', { path: 'B.md' }));
+    j.replaceBaseBlocks('a', [block('t', null, 0), block('w1', null, 1, { type: 'whiteboard' }), block('w2', null, 2, { type: 'whiteboard' })]);
+    j.replaceBaseBlocks('b', [block('t2', null, 0)]);
+    expect(j.documentsWithWhiteboards()).toEqual(new Map([['a', ['w1', 'w2']]]));
+    j.replaceBaseBlocks('a', [block('t', null, 0), block('w2', null, 1, { type: 'whiteboard' })]);
+    expect(j.documentsWithWhiteboards()).toEqual(new Map([['a', ['w2']]]));
+    j.replaceBaseBlocks('a', [block('t', null, 0)]);
+    expect(j.documentsWithWhiteboards()).toEqual(new Map());
+    j.replaceBaseBlocks('b', [block('w3', null, 0, { type: 'whiteboard' })]);
+    j.deleteDocument('b');
+    expect(j.documentsWithWhiteboards()).toEqual(new Map());
+    j.setState('whiteboard:x', { n: 1 });
+    j.setState('whiteboardy', 2);
+    expect(j.statesWithPrefix('whiteboard:')).toEqual({ x: { n: 1 } });
+  });
+
   it('renames a path, sets a file hash, and deletes a document with its base blocks', () => {
     j.upsertDocument(doc('a'));
     j.replaceBaseBlocks('a', [block('b1', null, 0)]);
