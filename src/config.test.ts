@@ -20,7 +20,14 @@ describe('loadConfig', () => {
     const c = loadConfig({ cwd: '/home/u/notes', env: {}, readFile: files({}) });
     expect(c).toMatchObject({ dir: '/home/u/notes', maxDeletePercent: 50, debounceMs: 300, git: { autoCommit: false } });
     expect(c.poll).toEqual({ minSeconds: 15, maxSeconds: 120, fullScanMinutes: 30 });
+    expect(c.assets).toEqual({ maxMiB: 100 });
     expect(c.link).toBeUndefined();
+  });
+
+  it('rejects an assets.maxMiB that is not positive', () => {
+    const file = '/m/.spacesync/config.json';
+    const e = errorOf(() => loadConfig({ flags: { dir: '/m' }, env: {}, readFile: files({ [file]: JSON.stringify({ assets: { maxMiB: 0 } }) }) }));
+    expect(e.message).toContain('assets.maxMiB');
   });
 
   it('layers file < environment < flags', () => {

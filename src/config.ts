@@ -53,6 +53,11 @@ export const configSchema = z.strictObject({
       maxMiB: z.number().min(0, 'must not be negative').default(DEFAULTS.versions.maxMiB),
     })
     .default(DEFAULTS.versions),
+  assets: z
+    .strictObject({
+      maxMiB: z.number().positive('must be positive').default(DEFAULTS.assets.maxMiB),
+    })
+    .default(DEFAULTS.assets),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -21,4 +21,5 @@ export const DEFAULTS = {
   log: { level: 'info', file: true },
   trashRetentionDays: 30,
   versions: { keepDays: 30, maxMiB: 200 },
+  assets: { maxMiB: 100 },
 } as const;

@@ -261,6 +261,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
       // Off only to measure what the stat cache saves (the benchmarks).
       statCache: process.env.SPACESYNC_STAT_CACHE !== 'off',
       versions: config.versions,
+      assets: config.assets,
     },
   });
   // The first SIGINT/SIGTERM stops: waits end at once, a request already sent finishes (or times

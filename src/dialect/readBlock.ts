@@ -40,7 +40,8 @@ const ALIASES: Record<string, CodeLanguage> = {
 const LINE_BY_STARS: Record<number, LineStyle> = { 3: 'extraLight', 4: 'light', 5: 'regular', 6: 'strong' };
 const HEADINGS: TextStyle[] = ['h1', 'h2', 'h3', 'h4', 'h4', 'h4'];
 const TASK_STATE: Record<string, TaskState> = { ' ': 'todo', x: 'done', X: 'done', '-': 'canceled' };
-const MEDIA = /^!\[([^\]\n]*)\]\(([^()\s]*)\)$/;
+// The destination bare, or in angle brackets when it holds spaces (a local asset link, `<My Notes.assets/x.png>`).
+const MEDIA = /^!\[([^\]\n]*)\]\((<[^<>\n]*>|[^()\s]*)\)$/;
 
 /** The code language named by a fence's info string: known names and common aliases; anything else is `other`. */
 export function languageOf(info: string): CodeLanguage | undefined {
@@ -146,7 +147,12 @@ export function readBlock(markdown: string): ParsedBlock {
     const media = MEDIA.exec(s);
     if (media) {
       const alt = media[1]!;
-      return common({ type: 'image', body: '', url: media[2]!, ...(alt && alt !== 'Image' ? { altText: alt } : {}) });
+      return common({
+        type: 'image',
+        body: '',
+        url: media[2]!.startsWith('<') ? media[2]!.slice(1, -1) : media[2]!,
+        ...(alt && alt !== 'Image' ? { altText: alt } : {}),
+      });
     }
   }
   block.body = normalizeInline(s);

@@ -160,6 +160,13 @@ function toJson(value: unknown, what: string): string {
 
 /** State key prefix: a document's whiteboard block ids. */
 export const WHITEBOARDS_OF = 'whiteboards-of:';
+/** State key prefix: the media blocks (image, video, file) of a document, so the media step finds them. */
+export const MEDIA_OF = 'media-of:';
+/** The state indexes of a document's blocks by type: prefix → the types it lists. */
+const BLOCK_INDEXES: ReadonlyArray<readonly [string, ReadonlySet<string>]> = [
+  [WHITEBOARDS_OF, new Set(['whiteboard'])],
+  [MEDIA_OF, new Set(['image', 'video', 'file'])],
+];
 
 export class Journal {
   readonly file: string;
@@ -291,7 +298,7 @@ export class Journal {
   /** Forgets a document and its base blocks. Returns whether it was known. */
   deleteDocument(id: string): boolean {
     this.documentsChanged();
-    this.deleteState(`${WHITEBOARDS_OF}${id}`);
+    for (const [prefix] of BLOCK_INDEXES) this.deleteState(`${prefix}${id}`);
     return this.sql('DELETE FROM documents WHERE id = ?').run(packId(id)).changes > 0;
   }
 
@@ -352,15 +359,22 @@ export class Journal {
       packId(docId),
     ).changes;
     if (changed === 0) throw new Error(`Base blocks of document ${docId}: the journal does not hold that document (record it first).`);
-    // Which documents hold whiteboards, so the whiteboard step finds them without decoding every base.
-    const boards = ordered.filter((b) => b.type === 'whiteboard').map((b) => b.id);
-    if (boards.length > 0) this.setState(`${WHITEBOARDS_OF}${docId}`, boards);
-    else this.deleteState(`${WHITEBOARDS_OF}${docId}`);
+    // Which documents hold whiteboards or media, so their steps find them without decoding every base.
+    for (const [prefix, types] of BLOCK_INDEXES) {
+      const ids = ordered.filter((b) => types.has(b.type)).map((b) => b.id);
+      if (ids.length > 0) this.setState(`${prefix}${docId}`, ids);
+      else this.deleteState(`${prefix}${docId}`);
+    }
   }
 
   /** The whiteboard blocks of each document whose base holds any, by document id. */
   documentsWithWhiteboards(): Map<string, string[]> {
     return new Map(Object.entries(this.statesWithPrefix<string[]>(WHITEBOARDS_OF)));
+  }
+
+  /** The media blocks (image, video, file) of each document whose base holds any, by document id. */
+  documentsWithMedia(): Map<string, string[]> {
+    return new Map(Object.entries(this.statesWithPrefix<string[]>(MEDIA_OF)));
   }
 
   /** How many base blocks one document (or, without an id, the whole journal) holds. */

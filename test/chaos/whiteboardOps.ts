@@ -3,7 +3,7 @@
 // endpoints), and the check that, once quiet, every scene file holds exactly its board's elements.
 import fs from 'node:fs';
 import path from 'node:path';
-import { linkWhiteboards, sceneFileOf } from '../../src/core/linkWhiteboards.js';
+import { linkAssets, sceneFileOf } from '../../src/core/linkAssets.js';
 import { sameElement } from '../../src/core/mergeWhiteboard.js';
 import { readScene } from '../../src/core/readScene.js';
 import type { WhiteboardElement } from '../../src/core/whiteboardTypes.js';
@@ -160,7 +160,7 @@ export async function checkWhiteboards(w: World): Promise<string[]> {
       markdown: d.title,
       content: boards.map((b) => ({ id: b.id!, type: 'whiteboard', markdown: '![Whiteboard](u)' })),
     };
-    for (const b of linkWhiteboards(tree, doc).content ?? []) {
+    for (const b of linkAssets(tree, doc).content ?? []) {
       const file = sceneFileOf(b.markdown!, doc);
       const remote = (boards.find((x) => x.id === b.id)?.whiteboard?.elements ?? []) as WhiteboardElement[];
       const text = file ? w.readOrNull(file) : null;

@@ -1,7 +1,10 @@
 // The pull tests' harness: the real server in-process on an ephemeral port, a temp mirror root,
 // a sync session against it, helpers that change the space over HTTP (as another client would),
 // the server's request log, and a check that the mirror says exactly what the space holds.
-import { linkWhiteboards } from '../../src/core/linkWhiteboards.js';
+import { linkAssets } from '../../src/core/linkAssets.js';
+import { mediaOf } from './mediaOf.js';
+
+export { mediaOf };
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -198,7 +201,7 @@ export async function expectMirrorMatches(root: string, space: Space): Promise<M
     const p = byId.get(d.id)!;
     const text = fs.readFileSync(path.join(root, p), 'utf8');
     const root0 = (await space.call('GET', '/blocks', undefined, { id: d.id })) as Block;
-    const remote = flattenRemote(linkWhiteboards(root0, p));
+    const remote = flattenRemote(linkAssets(root0, p, mediaOf(root)));
     const local = flatten(segmentFile(text).segments);
     expect(
       local.map((s) => s.kind),

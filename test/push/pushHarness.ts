@@ -1,7 +1,7 @@
 // The push and merge scenarios as data: a small space, steps on the files and on the space, one
 // full cycle, then what must hold (the writing requests sent, files, documents) and, after every
 // scenario, convergence (O2), idempotence (O3: one more cycle writes nothing) and no duplicated blocks.
-import { linkWhiteboards } from '../../src/core/linkWhiteboards.js';
+import { linkAssets } from '../../src/core/linkAssets.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -14,7 +14,7 @@ import type { SpaceFixture } from '../../src/server/index.js';
 import { runPull, type SyncSession } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/core/fileText.js';
 import { syncOnce, type SyncOnceResult } from '../../src/sync/cycle/syncOnce.js';
-import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
+import { makeRoot, mediaOf, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
 
 export const scenarioSpace: SpaceFixture = {
   version: 1,
@@ -177,7 +177,7 @@ export async function expectConverged(w: World): Promise<void> {
   expect([...byId.keys()].sort()).toEqual(listing.map((d) => d.id).sort());
   for (const d of listing) {
     const p = byId.get(d.id)!;
-    const remote = flattenRemote(linkWhiteboards((await w.space.call('GET', '/blocks', undefined, { id: d.id })) as Block, p));
+    const remote = flattenRemote(linkAssets((await w.space.call('GET', '/blocks', undefined, { id: d.id })) as Block, p, mediaOf(w.root)));
     const local = flatten(segmentFile(w.read(p)).segments);
     expect(
       local.map((s) => s.markdown),

@@ -2,7 +2,7 @@
 // `steps.json` what happens on each side, `expect.json` the end state). The harness runs the steps
 // against the real server and the real `spacesync` (spawned; SIGKILLed where a step says so),
 // checks the expected end state, then the oracles O1–O6 of scenarios.md (oracles.ts).
-import { linkWhiteboards } from '../../src/core/linkWhiteboards.js';
+import { linkAssets } from '../../src/core/linkAssets.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { frontMatterParts } from '../../src/core/fileText.js';
 import { unpackVersion } from '../../src/sync/versions/versionsDir.js';
 import type { CliResult } from '../cli/cliHarness.js';
 import { checkOracles, treeState, type OracleOptions } from './oracles.js';
+import { mediaOf } from '../pull/mediaOf.js';
 import { normalizeLine } from './texts.js';
 import { fixtureBlocks, sleep, World, type WorldOptions } from './world.js';
 
@@ -291,7 +292,7 @@ async function checkNoTornFiles(w: World): Promise<void> {
     if (!fm.ok || !fm.id) fail(`${p} is torn: no id in its front matter:\n${text}`);
     const r = await w.api('GET', '/blocks', undefined, { id: fm.id });
     if (r.status !== 200) fail(`GET /blocks of ${p}'s document answered ${r.status}: ${JSON.stringify(r.body)}`);
-    const remote = flattenRemote(linkWhiteboards(r.body as Block, p));
+    const remote = flattenRemote(linkAssets(r.body as Block, p, mediaOf(w.root)));
     const local = flatten(segmentFile(text).segments);
     const whole = local.length === remote.length && remote.every((b, i) => sameContent(b.type, local[i]!.markdown, b.markdown, markdownEquals));
     if (!whole) fail(`${p} is torn: its blocks are not its document's\n${text}`);

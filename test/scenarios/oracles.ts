@@ -1,7 +1,7 @@
 // The oracles of scenarios.md, checked after every scenario and every chaos run once both sides
 // are quiet. Each returns the ways it failed (an empty list: it holds), so one run reports them all:
 // O1 nothing lost, O2 convergence, O3 idempotence, O4 budget, O5 identity, O6 the journal.
-import { linkWhiteboards } from '../../src/core/linkWhiteboards.js';
+import { linkAssets } from '../../src/core/linkAssets.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sameContent } from '../../src/core/blockContent.js';
@@ -13,6 +13,7 @@ import { hashText, isConflictCopy } from '../../src/mirror/index.js';
 import type { LoggedRequest, SpaceFixture } from '../../src/server/index.js';
 import type { FixtureBlock, FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
+import { mediaOf } from '../pull/mediaOf.js';
 import { frontMatterParts } from '../../src/core/fileText.js';
 import { normalizeLine, type Entry } from './texts.js';
 import { RECHECK_AFTER_MS } from '../../src/sync/push/executePlan.js';
@@ -72,6 +73,7 @@ async function getJson(w: World, p: string, query?: Record<string, string>): Pro
 export async function checkConvergence(w: World, o: OracleOptions = {}): Promise<string[]> {
   const failures: string[] = [];
   const listing = (await getJson(w, '/documents')).items as Array<{ id: string; title: string }>;
+  const media = mediaOf(w.root);
   const byId = filesById(w, failures, o.notSynced);
   const listed = new Set(listing.map((d) => d.id));
   for (const [id, p] of byId) if (!listed.has(id)) failures.push(`${p} names document ${id}, which the space does not have`);
@@ -91,7 +93,7 @@ export async function checkConvergence(w: World, o: OracleOptions = {}): Promise
       failures.push(`document ${d.id} ("${d.title}") has no file`);
       continue;
     }
-    const remote = flattenRemote(linkWhiteboards((await getJson(w, '/blocks', { id: d.id })) as Block, p));
+    const remote = flattenRemote(linkAssets((await getJson(w, '/blocks', { id: d.id })) as Block, p, media));
     const local = flatten(segmentFile(w.read(p)).segments);
     if ((o.heldBack ?? []).includes(p)) continue;
     if (local.length !== remote.length) {
@@ -291,6 +293,7 @@ const BUILTIN_DIR: Record<string, string> = { unsorted: 'Unsorted', templates: '
 /** O6: the journal agrees with both sides (read after every process stopped). */
 export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptions = {}): Promise<string[]> {
   const failures: string[] = [];
+  const media = mediaOf(w.root);
   const journal = openJournal(journalPath(w.root));
   try {
     const intents = journal.pendingIntents();
@@ -321,7 +324,7 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
       if (rec.fileHash !== hashText(text) && !(held && rec.fileHash === 'unsent')) {
         failures.push(`${rec.path}: the journal's file hash ${rec.fileHash} is not the file's (${hashText(text)})`);
       }
-      const remote = flattenRemote(linkWhiteboards((await getJson(w, '/blocks', { id: rec.id })) as Block, rec.path));
+      const remote = flattenRemote(linkAssets((await getJson(w, '/blocks', { id: rec.id })) as Block, rec.path, media));
       const base = journal.getBaseBlocks(rec.id);
       const same =
         base.length === remote.length &&

@@ -8,6 +8,7 @@ import { pushCollections, pushLocal, type PushResult } from '../push/index.js';
 import { runPull, type PullCycleOptions, type PullCycleResult } from '../pull/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
+import { syncMedia, type MediaSyncResult } from '../media/index.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -23,6 +24,8 @@ export interface SyncOnceResult {
   pull: PullCycleResult | null;
   /** The whiteboards' scene files (null when the push was refused). */
   whiteboards: WhiteboardSyncResult | null;
+  /** The media blocks' downloaded assets (null when the push was refused). */
+  media: MediaSyncResult | null;
   /**
    * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
    * wipe its document included), 3 conflicts kept, 4 a file held back because it is not UTF-8 text.
@@ -74,10 +77,12 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
     const others = push.plan.problems.filter((p) => !(said.has(p.path) && p.message.includes('output-only content')));
     push = { ...push, plan: { ...push.plan, problems: [...tables.problems, ...others] } };
   }
-  if (push.plan.refused) return { push, pull: null, whiteboards: null, exitCode: 2 };
+  if (push.plan.refused) return { push, pull: null, whiteboards: null, media: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).
   const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
+  // And their media's assets; a download that fails is tried again next cycle, not an error of this one.
+  const media = pull.refused ? null : await syncMedia(ctx);
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
   // A quiet poll that pushed nothing wrote nothing.
   if (!pull.quiet || push.outcome !== null) ctx.journal.checkpoint();
@@ -90,7 +95,7 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   else if (held('wipe')) exitCode = 2;
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
-  return { push, pull, whiteboards, exitCode };
+  return { push, pull, whiteboards, media, exitCode };
 }
 
 /** The documents recorded at these paths (after the push, which may have moved some). */

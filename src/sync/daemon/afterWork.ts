@@ -21,6 +21,8 @@ export function filesOfCycle(ctx: SyncContext, r: SyncOnceResult): CycleFile[] {
     ...(pull?.moved ?? []).flatMap((m) => [m.to, m.from]),
     ...(pull?.folderMoves ?? []).flatMap((m) => [m.to, m.from]),
     ...(pull?.purged ?? []).map((p) => p.from),
+    // Documents whose file now links a downloaded asset: the commit takes the asset with them.
+    ...(r.media?.linked ?? []),
   ];
   return [...filesOfPush(ctx, r.push), ...titled(ctx, remote, 'remote')];
 }

@@ -17,7 +17,8 @@ import { noteReadOnlyBlocks, recordCollectionRows } from '../session/index.js';
 import type { SyncContext } from '../session/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../core/fileText.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
-import { linkWhiteboards } from '../../core/linkWhiteboards.js';
+import { linkAssets } from '../../core/linkAssets.js';
+import { mediaRecordOf } from '../media/index.js';
 import type { RemoteDocument } from '../../core/remoteTypes.js';
 import { spliceFile } from '../../core/spliceFile.js';
 
@@ -58,8 +59,9 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     if (isSpacesyncError(e, 'not_found')) return { kind: 'gone', path };
     throw e;
   }
-  // A whiteboard shows as a link to its scene file beside the document (syncWhiteboards writes the file).
-  const block = linkWhiteboards(keepSignedUrls(root0, oldBase), path);
+  // A whiteboard shows as a link to its scene file beside the document (syncWhiteboards writes the
+  // file), a media block as a link to its asset once downloaded (syncMedia downloads it).
+  const block = linkAssets(keepSignedUrls(root0, oldBase), path, mediaRecordOf(journal));
   const flat = flattenRemote(block);
   noteReadOnlyBlocks(ctx, path, flat);
   const base: BaseBlock[] = flat.map(({ readOnly: _r, ...b }) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));

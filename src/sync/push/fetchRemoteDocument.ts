@@ -6,7 +6,8 @@ import type { BaseBlock, RemoteBlock } from '../../core/types.js';
 import type { Block } from '../../dialect/index.js';
 import type { SyncContext } from '../session/index.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
-import { linkWhiteboards } from '../../core/linkWhiteboards.js';
+import { linkAssets, type MediaLink } from '../../core/linkAssets.js';
+import { mediaRecordOf } from '../media/index.js';
 
 export interface RemoteDocumentState {
   blocks: RemoteBlock[];
@@ -16,10 +17,19 @@ export interface RemoteDocumentState {
   lastModifiedAt: string | null;
 }
 
-/** `path`: the document's file, which its whiteboards' links are relative to (as the pull writes them). */
-export function remoteStateOf(root: Block, base: readonly BaseBlock[], lastModifiedAt: string | null, path?: string): RemoteDocumentState {
+/**
+ * `path`: the document's file, which its whiteboards' and assets' links are relative to (as the pull
+ * writes them); `media`: the downloaded assets, by block id.
+ */
+export function remoteStateOf(
+  root: Block,
+  base: readonly BaseBlock[],
+  lastModifiedAt: string | null,
+  path?: string,
+  media?: (id: string) => MediaLink | undefined,
+): RemoteDocumentState {
   const signed = keepSignedUrls(root, base);
-  const kept = path === undefined ? signed : linkWhiteboards(signed, path);
+  const kept = path === undefined ? signed : linkAssets(signed, path, media);
   const byId = new Map<string, Block>();
   const index = (b: Block) => {
     byId.set(b.id, b);
@@ -37,5 +47,5 @@ export async function fetchRemoteDocument(
   priority: Priority = 'user',
 ): Promise<RemoteDocumentState> {
   const root = await ctx.client.getBlocks({ id }, { priority, ...(base.length ? { blockCost: base.length + 1 } : {}) });
-  return remoteStateOf(root, base, lastModifiedAt, ctx.journal.getDocument(id)?.path);
+  return remoteStateOf(root, base, lastModifiedAt, ctx.journal.getDocument(id)?.path, mediaRecordOf(ctx.journal));
 }

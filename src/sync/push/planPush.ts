@@ -17,6 +17,9 @@ import { confirmSentInserts, type SentInsert } from '../../core/confirmSentInser
 import type { Intent } from '../../journal/index.js';
 import { noteReadOnlyBlocks, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
+import type { ChangeSet } from '../../core/changeSet.js';
+import { unlinkAsset } from '../../core/linkAssets.js';
+import { mediaRecordOf } from '../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { claimedId, type LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../../core/remoteTypes.js';
@@ -225,7 +228,12 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   });
 
   plan.steps = planSync({
-    documents: plan.tasks.map((t) => ({ doc: t.doc, name: t.next.path, decision: t.decision, ...(t.file ? { changes: t.file.changes } : {}) })),
+    documents: plan.tasks.map((t) => ({
+      doc: t.doc,
+      name: t.next.path,
+      decision: t.decision,
+      ...(t.file ? { changes: sendableChanges(ctx, t.file.changes) } : {}),
+    })),
     ...(plan.folders ? { folders: plan.folders } : {}),
     folderName: (id) => folderPaths.get(id),
   });
@@ -289,4 +297,14 @@ function sentInserts(intents: readonly Intent[], ids: readonly number[]): SentIn
     if (step?.method === 'POST' && step.path === '/blocks' && Array.isArray(step.body?.blocks)) walk(step.body.blocks);
   }
   return out;
+}
+
+/** The changes as the service must get them: an edited line that links its downloaded asset sends the service's URL instead. */
+function sendableChanges(ctx: SyncContext, changes: ChangeSet): ChangeSet {
+  const recordOf = mediaRecordOf(ctx.journal);
+  const edits = changes.edits.map((e) => {
+    const rec = recordOf(e.id);
+    return rec ? { ...e, markdown: unlinkAsset(e.markdown, rec.name, rec.signedUrl) } : e;
+  });
+  return edits.some((e, i) => e !== changes.edits[i]) ? { ...changes, edits } : changes;
 }

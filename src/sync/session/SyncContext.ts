@@ -20,6 +20,8 @@ export interface SyncSettings {
   concurrency: number;
   /** Version history retention: days kept (0: no history) and the most it may weigh. */
   versions: { keepDays: number; maxMiB: number };
+  /** Media assets larger than this are not downloaded (their signed link stays in the file). */
+  assets: { maxMiB: number };
   /** Spare reading files whose stat is the one recorded with their hash (off only to measure its worth). */
   statCache?: boolean;
 }
@@ -31,6 +33,7 @@ export const DEFAULT_SETTINGS: SyncSettings = {
   force: false,
   concurrency: 16,
   versions: { ...DEFAULTS.versions },
+  assets: { ...DEFAULTS.assets },
 };
 
 /** The client calls a pull makes. */

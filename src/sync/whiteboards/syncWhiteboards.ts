@@ -9,7 +9,7 @@ import { promises as fsp } from 'node:fs';
 import { mergeWhiteboard, sameElement } from '../../core/mergeWhiteboard.js';
 import { readScene } from '../../core/readScene.js';
 import { sceneOfWhiteboard } from '../../core/sceneOfWhiteboard.js';
-import { sceneFileOf } from '../../core/linkWhiteboards.js';
+import { sceneFileOf } from '../../core/linkAssets.js';
 import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboardTypes.js';
 import { isSpacesyncError } from '../../errors.js';
 import { dirOfPath } from '../../core/fileName.js';

@@ -1,0 +1,2 @@
+// Media (image, video, file blocks) downloaded beside their documents, linked from their files.
+export { syncMedia, mediaRecordOf, MEDIA_BASE, type MediaRecord, type MediaSyncResult } from './syncMedia.js';
