@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Excalidraw's package imports modules without their extension (a bundler's habit): the test
+    // runner resolves them for the scene-loader test.
+    server: { deps: { inline: ['@excalidraw/excalidraw'] } },
   },
 });
