@@ -6,6 +6,8 @@ import { remoteChangeOf } from '../core/detectRemoteChanges.js';
 import { changeOfRecordedFile, goneAreDeleted, pairMoved, readingOf, type FileReading } from '../core/localChange.js';
 import type { DocumentRecord, Journal } from '../journal/index.js';
 import { createIgnore, readMirrorFile, scanMirror } from '../mirror/index.js';
+import { INBOX_FILE, isInTasksDir, LOGBOOK_FILE } from '../core/taskFiles.js';
+import { readTaskFilesState } from '../sync/index.js';
 
 export interface LocalPendingChange {
   path: string;
@@ -57,8 +59,17 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
     }
   }
   let unreadable = 0;
+  // The task files are no documents: each is edited when its bytes differ from those last synced.
+  const tasks = journal ? readTaskFilesState(journal) : null;
+  for (const [p, hash] of [
+    [INBOX_FILE, tasks?.inboxHash],
+    [LOGBOOK_FILE, tasks?.logbookHash],
+  ] as const) {
+    const file = present.has(p) && !byPath.has(p) ? await readMirrorFile(root, p) : null;
+    if (file && hash !== undefined && file.hash !== hash) changes.push({ path: p, change: 'edited' });
+  }
   for (const f of scan.files) {
-    if (byPath.has(f.relPath)) continue;
+    if (byPath.has(f.relPath) || isInTasksDir(f.relPath)) continue;
     const reading = await read(f.relPath, null);
     if (reading?.undecodable) unreadable++;
     strangers.push({ path: f.relPath, claim: reading && !reading.undecodable && reading.frontMatterOk ? reading.claim : undefined });

@@ -16,7 +16,7 @@ import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import { openSyncSession, type PullCycleResult, type PullDryRun, type PullProgress, type SyncSession } from '../sync/index.js';
-import { syncOnce, type SyncOnceResult } from '../sync/index.js';
+import { syncOnce, type SyncOnceResult, type TaskFilesResult } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
 import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/index.js';
 import type { PushResult } from '../sync/index.js';
@@ -115,7 +115,7 @@ function reportPush(push: PushResult, heldSaid?: Set<string>): void {
 }
 
 /** Prints what a cycle did; returns its exit code. */
-function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false, pushReported = false): number {
+function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false, pushReported = false, otherRequests = 0): number {
   if (result.refused) {
     err(`spacesync: ${result.refused.message}`);
     return 2;
@@ -123,7 +123,7 @@ function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false,
   const pulled = describePull(result);
   if (pulled) out(pulled);
   else if (!quietWhenIdle && !pushed) {
-    out(`In step with the space: nothing to pull (${result.requests} requests).`);
+    out(`In step with the space: nothing to pull (${result.requests + otherRequests} requests).`);
   }
   // After a push, what stays pending locally was reported by it (held back, failed) with the reason.
   if (result.localPending.length > 0 && !pushReported) {
@@ -144,8 +144,21 @@ function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false,
 function reportCycle(r: SyncOnceResult, quietWhenIdle: boolean, heldSaid?: Set<string>): number {
   reportPush(r.push, heldSaid);
   const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
-  if (r.pull) report(r.pull, quietWhenIdle, pushed, true);
+  const tasksDid = r.tasks !== null && (r.tasks.written.length > 0 || r.tasks.created + r.tasks.updated + r.tasks.deleted > 0);
+  if (r.pull) report(r.pull, quietWhenIdle, pushed || tasksDid, true, r.tasks?.requests ?? 0);
+  if (r.tasks) reportTasks(r.tasks);
   return r.exitCode;
+}
+
+/** Prints what the task files' part of a cycle did: requests sent, files written, what to know. */
+function reportTasks(t: TaskFilesResult): void {
+  const sent = [t.created > 0 ? `${t.created} created` : '', t.updated > 0 ? `${t.updated} updated` : '', t.deleted > 0 ? `${t.deleted} deleted` : ''].filter(
+    Boolean,
+  );
+  if (sent.length > 0) out(`Inbox tasks: ${sent.join(', ')}.`);
+  if (t.written.length > 0) out(`Wrote ${t.written.join(' and ')} from the space.`);
+  for (const n of t.notices) err(`spacesync: ${n}`);
+  for (const f of t.failed) err(`spacesync: could not sync the inbox tasks (${f.message}); nothing was written, and the next run tries again.`);
 }
 
 async function runOnce(session: SyncSession, config: Config): Promise<number> {

@@ -3,6 +3,7 @@
 import { collisionKey, fileStem, stemOfPath, suffixedStem } from './fileName.js';
 import type { DocLocation } from './types.js';
 import { STATE_DIR } from '../stateDir.js';
+import { TASKS_DIR } from './taskFiles.js';
 
 export interface LayoutDocument {
   id: string;
@@ -108,7 +109,8 @@ export function planLayout(input: { documents: readonly LayoutDocument[]; folder
     return s;
   };
   const root = taken('');
-  for (const name of [...Object.values(BUILTIN_DIRS), STATE_DIR]) root.add(collisionKey(name));
+  // The task files' directory is reserved too: a space folder of that name takes its id's suffix.
+  for (const name of [...Object.values(BUILTIN_DIRS), STATE_DIR, TASKS_DIR]) root.add(collisionKey(name));
 
   const placeFolders = (parent: string | null, dir: string) => {
     for (const f of (childFolders.get(parent) ?? []).sort(byAge)) {

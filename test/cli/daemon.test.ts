@@ -57,7 +57,8 @@ describe('the sync daemon with status and the lock', () => {
     try {
       await daemon.waitFor(/Pulled: /);
       await until('the first commit', () => fs.existsSync(path.join(root, '.git')) && clean() && git('rev-list', '--all', '--count').trim() === '1');
-      expect(git('log', '-1', '--format=%s')).toBe('spacesync: first backup of the mirror, 2 documents\n');
+      // The two documents and the two task files (Tasks/Inbox.md, Tasks/Logbook.md).
+      expect(git('log', '-1', '--format=%s')).toBe('spacesync: first backup of the mirror, 4 documents\n');
 
       // A rename and an in-place edit (as sed -i does it: a new file renamed over the old one).
       fs.renameSync(path.join(root, 'Projects/Roadmap.md'), path.join(root, 'Projects/Plans.md'));

@@ -1,4 +1,4 @@
-// An idle cycle is the two listing requests and nothing else: no file read, no listing, counts or
+// An idle cycle is the two listing requests and the inbox's (the task files) and nothing else: no file read, no listing, counts or
 // file stats written again to the journal. A poll whose last complete listing is recent asks only
 // for the documents modified since yesterday, and falls back to the full listing for anything else.
 import fs from 'node:fs';
@@ -16,7 +16,7 @@ let session: SyncSession;
 
 usePulledMirror(demoSpace, (m) => ({ space, root, session } = m));
 
-it('an idle cycle sends the two listings, reads no file and rewrites nothing in the journal', async () => {
+it('an idle cycle sends the two listings and the inbox listing, reads no file and rewrites nothing in the journal', async () => {
   // The clock 10 s ahead: the files just pulled are past the stat cache's racy window.
   session.ctx.now = () => new Date(Date.now() + 10_000);
   await syncOnce(session.ctx); // a full cycle records the listing, the counts and every file's stat
@@ -33,7 +33,7 @@ it('an idle cycle sends the two listings, reads no file and rewrites nothing in 
     const r = await syncOnce(session.ctx);
     expect(r.exitCode).toBe(0);
     expect(r.push.requests).toBe(0);
-    expect(describeRequests(await space.requests()).sort()).toEqual(['GET /documents?fetchMetadata=true', 'GET /folders']);
+    expect(describeRequests(await space.requests()).sort()).toEqual(['GET /documents?fetchMetadata=true', 'GET /folders', 'GET /tasks?scope=inbox']);
     expect(db.prepare('SELECT what FROM rewrites').all()).toEqual([]);
   } finally {
     db.close();
@@ -58,15 +58,16 @@ describe('a poll asks only for the documents modified since yesterday while the 
     await syncOnce(session.ctx); // a full cycle that applies every change: its listing is the complete one polls compare with
   });
 
-  it('an idle poll sends two requests and writes nothing to the journal', async () => {
+  it('an idle poll sends three requests (two listings, the inbox) and writes nothing to the journal', async () => {
     const db = new Database(path.join(root, '.spacesync', 'journal.db'), { readonly: true });
     const files = () => ['journal.db', 'journal.db-wal'].map((f) => fs.statSync(path.join(root, '.spacesync', f), { throwIfNoEntry: false })?.mtimeMs);
     try {
       const version = db.pragma('data_version', { simple: true });
       const before = files();
       const { r, requests } = await poll();
-      expect(requests).toEqual([RECENT, 'GET /folders']);
+      expect(requests).toEqual([RECENT, 'GET /folders', 'GET /tasks?scope=inbox']);
       expect(r.pull?.quiet).toBe(true);
+      expect(r.tasks?.quiet).toBe(true);
       expect(r.pull?.listing).toBe('recent');
       expect(db.pragma('data_version', { simple: true })).toBe(version);
       expect(files()).toEqual(before);
@@ -78,7 +79,7 @@ describe('a poll asks only for the documents modified since yesterday while the 
   it('a remote edit of a known document reaches its file through the filtered listing', async () => {
     await space.call('PUT', '/blocks', { blocks: [{ id: 'B-P', markdown: 'Ship the **pull** engine' }] });
     const { r, requests } = await poll();
-    expect(requests).toEqual(['GET /blocks?id=D-ROAD', RECENT, 'GET /folders']);
+    expect(requests).toEqual(['GET /blocks?id=D-ROAD', RECENT, 'GET /folders', 'GET /tasks?scope=inbox']);
     expect(r.pull?.written).toEqual([{ id: 'D-ROAD', path: 'Projects/Roadmap.md', mode: 'splice' }]);
     expect(read('Projects/Roadmap.md')).toContain('Ship the **pull** engine');
     // Applied whole: the next poll finds nothing new.

@@ -177,6 +177,24 @@ export function readTree(root: string): Map<string, { text: string | null; ino: 
   return out;
 }
 
+const TASK_FILES = ['Tasks/Inbox.md', 'Tasks/Logbook.md'];
+
+/** A task as a task file writes it, built here from the API's answer (not by the code under test). */
+export function taskFileLine(t: { markdown: string; taskInfo: { state: string; scheduleDate?: string; deadlineDate?: string } }): string {
+  const mark = t.taskInfo.state === 'done' ? 'x' : t.taskInfo.state === 'canceled' ? '-' : ' ';
+  const dates = (t.taskInfo.scheduleDate ? ` ⏳ ${t.taskInfo.scheduleDate}` : '') + (t.taskInfo.deadlineDate ? ` 📅 ${t.taskInfo.deadlineDate}` : '');
+  return `- [${mark}] ${t.markdown}${dates}\n`;
+}
+
+/** Tasks/Inbox.md is the space's inbox, Tasks/Logbook.md its logbook's inbox tasks, line for line in the service's order. */
+export async function expectTaskFilesMatch(root: string, space: Pick<Space, 'call'>): Promise<void> {
+  const inbox = (await space.call('GET', '/tasks', undefined, { scope: 'inbox' })).items as any[];
+  const logbook = ((await space.call('GET', '/tasks', undefined, { scope: 'logbook' })).items as any[]).filter((t) => t.location?.type === 'inbox');
+  const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
+  expect(read('Tasks/Inbox.md'), 'Tasks/Inbox.md').toBe(inbox.map(taskFileLine).join(''));
+  expect(read('Tasks/Logbook.md'), 'Tasks/Logbook.md').toBe(logbook.map(taskFileLine).join(''));
+}
+
 const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
 
 /**
@@ -185,7 +203,9 @@ const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s,
  */
 export async function expectMirrorMatches(root: string, space: Space): Promise<Map<string, string>> {
   const listing = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
-  const files = [...readTree(root)].filter(([p, v]) => v.text !== null && p.endsWith('.md'));
+  const tree = readTree(root);
+  const files = [...tree].filter(([p, v]) => v.text !== null && p.endsWith('.md') && !TASK_FILES.includes(p));
+  for (const p of TASK_FILES) if (tree.has(p)) await expectTaskFilesMatch(root, space);
   const byId = new Map<string, string>();
   for (const [p, v] of files) {
     const parts = frontMatterParts(v.text!);

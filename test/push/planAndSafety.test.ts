@@ -89,6 +89,7 @@ function treeAfter(before: Map<string, string | null>, plan: PulledPlan): { path
   return { paths: [...now.keys(), ...plan.create].sort(), updated: [...plan.update].sort() };
 }
 
+// The plan speaks of documents and folders; the task files under Tasks/ (written by the same cycle) are not in it.
 it('plan lists what the pull of the next cycle writes, moves and updates, and the cycle does exactly that', async () => {
   await applyRemote(w, [
     { method: 'PUT', path: '/blocks', body: { blocks: [{ id: 'P4', markdown: 'closing words, from the app' }] } },
@@ -96,7 +97,7 @@ it('plan lists what the pull of the next cycle writes, moves and updates, and th
     { method: 'PUT', path: '/folders/move', body: { folderIds: ['F-SUB'], destination: { parentFolderId: 'F-HOME' } } },
     { method: 'POST', path: '/documents', body: { documents: [{ title: 'Fresh' }] } },
   ]);
-  const before = new Map([...readTree(w.root)].filter(([p]) => !p.startsWith('.spacesync/')).map(([p, v]) => [p, v.text] as const));
+  const before = new Map([...readTree(w.root)].filter(([p]) => !p.startsWith('.spacesync/') && !p.startsWith('Tasks/')).map(([p, v]) => [p, v.text] as const));
   const plan = await cli('plan', '--json');
   expect(plan.code).toBe(0);
   const pull = (JSON.parse(plan.stdout) as { pull: PulledPlan }).pull;
@@ -113,7 +114,7 @@ it('plan lists what the pull of the next cycle writes, moves and updates, and th
   const run = await cli('sync', '--once');
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
-  const after = new Map([...readTree(w.root)].filter(([p]) => !p.startsWith('.spacesync/')).map(([p, v]) => [p, v.text] as const));
+  const after = new Map([...readTree(w.root)].filter(([p]) => !p.startsWith('.spacesync/') && !p.startsWith('Tasks/')).map(([p, v]) => [p, v.text] as const));
   const promised = treeAfter(before, pull);
   expect([...after.keys()].sort()).toEqual(promised.paths);
   // Every file the plan did not name for an update holds what it held (wherever it moved to).

@@ -14,7 +14,10 @@ import type { SpaceFixture } from '../../src/server/index.js';
 import { runPull, type SyncSession } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/core/fileText.js';
 import { syncOnce, type SyncOnceResult } from '../../src/sync/cycle/syncOnce.js';
-import { makeRoot, mediaOf, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
+import { expectTaskFilesMatch, makeRoot, mediaOf, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
+import { INBOX_FILE, LOGBOOK_FILE } from '../../src/core/taskFiles.js';
+
+const isTaskFile = (p: string) => p === INBOX_FILE || p === LOGBOOK_FILE;
 
 export const scenarioSpace: SpaceFixture = {
   version: 1,
@@ -165,7 +168,9 @@ export async function remoteBlocks(space: Space, id: string) {
 /** O2: one file per document (conflict copies aside), each saying exactly what the service holds; no block twice. */
 export async function expectConverged(w: World): Promise<void> {
   const listing = (await w.space.call('GET', '/documents')).items as Array<{ id: string }>;
-  const files = [...readTree(w.root)].filter(([p, v]) => v.text !== null && p.endsWith('.md') && !isConflictCopy(p));
+  const tree = readTree(w.root);
+  const files = [...tree].filter(([p, v]) => v.text !== null && p.endsWith('.md') && !isConflictCopy(p) && !isTaskFile(p));
+  if (tree.has(INBOX_FILE)) await expectTaskFilesMatch(w.root, w.space);
   const byId = new Map<string, string>();
   for (const [p, v] of files) {
     const fm = parseFrontMatter(frontMatterParts(v.text!)?.inner, p);

@@ -2,6 +2,7 @@
 // in time), a mirror folder configured for quick tests, the real `spacesync` spawned for every
 // cycle and daemon, and the bookkeeping the oracles need — which requests were the harness's own,
 // which faults were armed, which texts each side held, which blocks a step touched.
+import { INBOX_FILE, LOGBOOK_FILE } from '../../src/core/taskFiles.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -240,7 +241,7 @@ export class World {
       if (e.name.startsWith('.')) continue;
       const rel = dir ? `${dir}/${e.name}` : e.name;
       if (e.isDirectory()) out.push(...this.mdFiles(rel));
-      else if (e.isFile() && e.name.endsWith('.md')) out.push(rel);
+      else if (e.isFile() && e.name.endsWith('.md') && rel !== INBOX_FILE && rel !== LOGBOOK_FILE) out.push(rel);
     }
     return out.sort();
   }

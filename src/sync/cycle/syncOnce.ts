@@ -1,6 +1,7 @@
 // One full cycle, both ways: local changes first (merged with the service's where both changed,
 // checked by the safety rules), then the pull of what only the service changed. Pushing first
-// means a local rename or delete is never undone by a pull that did not know of it yet.
+// means a local rename or delete is never undone by a pull that did not know of it yet. The task
+// files (Tasks/Inbox.md, Tasks/Logbook.md) come last, both ways at once (sync/tasks).
 import type { SyncContext } from '../session/index.js';
 import { listRemote } from '../pull/index.js';
 import { pruneVersions } from '../versions/index.js';
@@ -9,6 +10,7 @@ import { runPull, type PullCycleOptions, type PullCycleResult } from '../pull/in
 import type { DocumentRecord } from '../../journal/index.js';
 import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
 import { syncMedia, type MediaSyncResult } from '../media/index.js';
+import { syncTaskFiles, type TaskFilesResult } from '../tasks/index.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -26,6 +28,8 @@ export interface SyncOnceResult {
   whiteboards: WhiteboardSyncResult | null;
   /** The media blocks' downloaded assets (null when the push was refused). */
   media: MediaSyncResult | null;
+  /** The task files' part of the cycle; null when the push was refused. */
+  tasks: TaskFilesResult | null;
   /**
    * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
    * wipe its document included), 3 conflicts kept, 4 a file held back because it is not UTF-8 text.
@@ -77,25 +81,34 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
     const others = push.plan.problems.filter((p) => !(said.has(p.path) && p.message.includes('output-only content')));
     push = { ...push, plan: { ...push.plan, problems: [...tables.problems, ...others] } };
   }
-  if (push.plan.refused) return { push, pull: null, whiteboards: null, media: null, exitCode: 2 };
+  if (push.plan.refused) return { push, pull: null, whiteboards: null, media: null, tasks: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).
   const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
   // And their media's assets; a download that fails is tried again next cycle, not an error of this one.
   const media = pull.refused ? null : await syncMedia(ctx);
+  const tasks = pull.refused || pull.aborted ? null : await syncTaskFiles(ctx, { fullScan: pull.fullScan });
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
   // A quiet poll that pushed nothing wrote nothing.
-  if (!pull.quiet || push.outcome !== null) ctx.journal.checkpoint();
+  if (!pull.quiet || push.outcome !== null || (tasks !== null && !tasks.quiet)) ctx.journal.checkpoint();
   const o = push.outcome;
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   let exitCode: SyncOnceResult['exitCode'] = 0;
   if (pull.refused) exitCode = 2;
-  else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length + (whiteboards?.failed.length ?? 0) + (whiteboards?.heldBack.length ?? 0) > 0)
+  else if (
+    (o?.failed.length ?? 0) +
+      pull.failed.length +
+      pull.blocked.length +
+      (whiteboards?.failed.length ?? 0) +
+      (whiteboards?.heldBack.length ?? 0) +
+      (tasks?.failed.length ?? 0) >
+    0
+  )
     exitCode = 1;
   else if (held('wipe')) exitCode = 2;
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
-  return { push, pull, whiteboards, media, exitCode };
+  return { push, pull, whiteboards, media, tasks, exitCode };
 }
 
 /** The documents recorded at these paths (after the push, which may have moved some). */

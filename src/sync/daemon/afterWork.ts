@@ -23,6 +23,7 @@ export function filesOfCycle(ctx: SyncContext, r: SyncOnceResult): CycleFile[] {
     ...(pull?.purged ?? []).map((p) => p.from),
     // Documents whose file now links a downloaded asset: the commit takes the asset with them.
     ...(r.media?.linked ?? []),
+    ...(r.tasks?.written ?? []),
   ];
   return [...filesOfPush(ctx, r.push), ...titled(ctx, remote, 'remote')];
 }

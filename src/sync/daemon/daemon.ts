@@ -10,6 +10,7 @@
 import { isSpacesyncError } from '../../errors.js';
 import { FILE_ONLY } from '../../log.js';
 import { BUILTIN_DIRS } from '../../core/layout.js';
+import { isInTasksDir, TASKS_DIR } from '../../core/taskFiles.js';
 import { recordStatusError } from '../../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
 import type { UserWait, WaitReason } from '../../client/index.js';
@@ -80,7 +81,7 @@ function isSettled(r: SyncOnceResult): boolean {
   const push = r.push;
   if (push.plan.refused || push.outcome?.aborted || (push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0) return false;
   const pull = r.pull;
-  return pull !== null && !pull.refused && !pull.aborted && pull.failed.length + pull.blocked.length === 0;
+  return pull !== null && !pull.refused && !pull.aborted && pull.failed.length + pull.blocked.length + (r.tasks?.failed.length ?? 0) === 0;
 }
 
 export function runDaemon(o: DaemonOptions): DaemonHandle {
@@ -208,7 +209,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         o.onCycle?.(r);
         const pull = r.pull;
         const busy =
-          (r.push.outcome?.sent.length ?? 0) + (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) > 0;
+          (r.push.outcome?.sent.length ?? 0) +
+            (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) +
+            (r.tasks?.written.length ?? 0) >
+          0;
         delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, delay * 2);
         await backUp(ctx, filesOfCycle(ctx, r), o.autoCommit === true);
       } else {
@@ -254,9 +258,14 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     if (stopping) return;
     // Folders created or removed need the full picture (folder requests, the delete guard);
     // the ones a pull just made (built-in locations, folders the journal knows) are not news.
-    const known = new Set<string>([...Object.values(BUILTIN_DIRS), ...ctx.journal.listFolders().map((f) => f.path)]);
+    const known = new Set<string>([...Object.values(BUILTIN_DIRS), TASKS_DIR, ...ctx.journal.listFolders().map((f) => f.path)]);
     if (c.addedDirs.some((d) => !known.has(d)) || c.removedDirs.length > 0) cycleDue = fullDue = true;
     for (const p of [...c.added, ...c.changed]) {
+      // A saved task file is merged by a cycle (the task files' part of it), not by a push.
+      if (isInTasksDir(p) && !ctx.journal.getDocumentByPath(p)) {
+        cycleDue = true;
+        continue;
+      }
       paths.add(p);
       removals.delete(p);
     }

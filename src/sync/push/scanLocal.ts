@@ -6,6 +6,7 @@
 import { collisionKey } from '../../core/fileName.js';
 import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } from '../../core/localChange.js';
 import { BUILTIN_DIRS, STATE_DIR } from '../../core/layout.js';
+import { isInTasksDir } from '../../core/taskFiles.js';
 import type { DocumentRecord, FolderRecord } from '../../journal/index.js';
 import { scanMirror } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
@@ -59,7 +60,8 @@ const readingOf = (doc: LocalDocument | UndecodableDocument | null): FileReading
       : { hash: doc.hash, frontMatterOk: doc.frontMatter.ok, claim: claimedId(doc) };
 
 const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS).map(collisionKey));
-const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir));
+// The task files' directory is no folder of the space: its files are the task files' (sync/tasks).
+const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir)) || isInTasksDir(dir);
 
 export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
   const { journal, root } = ctx;
@@ -88,14 +90,17 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   };
   const recordOf = (id: string): DocumentRecord | undefined => (records ? byId.get(id) : (byId.get(id) ?? journal.getDocument(id)));
 
+  // Files under Tasks/ are the task files', unless a document still lives there (a space folder of
+  // that name, mirrored before the name was reserved: the pull moves it out).
+  const isTaskFile = (p: string) => isInTasksDir(p) && recordAt(p) === undefined;
   const cache = StatCache.open(ctx);
   let files: string[];
   let dirs: Set<string> | undefined;
   if (opts.paths) {
-    files = [...new Set(opts.paths)].filter((p) => p.endsWith('.md') && !ctx.ignore(p));
+    files = [...new Set(opts.paths)].filter((p) => p.endsWith('.md') && !ctx.ignore(p) && !isTaskFile(p));
   } else {
     const m = await scanMirror(root, ctx.ignore);
-    files = m.files.map((f) => f.relPath);
+    files = m.files.map((f) => f.relPath).filter((p) => !isTaskFile(p));
     for (const f of m.files) cache.seed(f.relPath, f);
     dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
     scan.filesSeen = files.length;

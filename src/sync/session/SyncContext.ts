@@ -61,6 +61,9 @@ export type PushClient = Pick<
   | 'addCollectionItems'
   | 'updateCollectionItems'
   | 'deleteCollectionItems'
+  | 'listTasks'
+  | 'createTasks'
+  | 'deleteTasks'
 >;
 
 export interface PullProgress {
