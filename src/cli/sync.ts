@@ -146,18 +146,20 @@ function reportCycle(r: SyncOnceResult, quietWhenIdle: boolean, heldSaid?: Set<s
   const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
   const tasksDid = r.tasks !== null && (r.tasks.written.length > 0 || r.tasks.created + r.tasks.updated + r.tasks.deleted > 0);
   if (r.pull) report(r.pull, quietWhenIdle, pushed || tasksDid, true, r.tasks?.requests ?? 0);
-  if (r.tasks) reportTasks(r.tasks);
+  if (r.tasks) reportTasks(r.tasks, heldSaid);
   return r.exitCode;
 }
 
 /** Prints what the task files' part of a cycle did: requests sent, files written, what to know. */
-function reportTasks(t: TaskFilesResult): void {
+function reportTasks(t: TaskFilesResult, said?: Set<string>): void {
   const sent = [t.created > 0 ? `${t.created} created` : '', t.updated > 0 ? `${t.updated} updated` : '', t.deleted > 0 ? `${t.deleted} deleted` : ''].filter(
     Boolean,
   );
   if (sent.length > 0) out(`Inbox tasks: ${sent.join(', ')}.`);
   if (t.written.length > 0) out(`Wrote ${t.written.join(' and ')} from the space.`);
-  for (const n of t.notices) err(`spacesync: ${n}`);
+  // The daemon says a standing notice (a file left alone) once, not on every cycle.
+  for (const n of t.notices) if (!said?.has(n)) err(`spacesync: ${n}`);
+  if (said) for (const n of t.notices) if (/is not synced|is not UTF-8/.test(n)) said.add(n);
   for (const f of t.failed) err(`spacesync: could not sync the inbox tasks (${f.message}); nothing was written, and the next run tries again.`);
 }
 
@@ -210,7 +212,7 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
       // A refusal is said once; the daemon keeps looking, in case the space comes back.
       if (refusal?.message !== lastRefusal || !refusal) reportCycle(cycle, true, heldSaid);
       // A file fixed and broken again is said again.
-      for (const m of [...heldSaid]) if (!cycle.push.plan.heldBack.some((h) => h.message === m)) heldSaid.delete(m);
+      for (const m of [...heldSaid]) if (!cycle.push.plan.heldBack.some((h) => h.message === m) && !cycle.tasks?.notices.includes(m)) heldSaid.delete(m);
       lastRefusal = refusal?.message ?? '';
     },
     onPush: (push) => reportPush(push, heldSaid),

@@ -83,8 +83,11 @@ export function planTaskFiles(base: readonly TaskEntry[], local: readonly TaskLi
     const l = local[li]!;
     const k = gained.findIndex((t) => TASK_FIELDS.every((f) => same(f, value(t, f), value(l, f))));
     if (k >= 0) {
-      plan.adopted.push(gained[k]!.id);
+      const id = gained[k]!.id;
+      plan.adopted.push(id);
       gained.splice(k, 1);
+      // Added ticked: completed, as a new line ticked is once created.
+      if (l.state !== 'todo') plan.update.push({ id, state: l.state });
       continue;
     }
     plan.create.push(l);

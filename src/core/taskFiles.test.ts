@@ -102,5 +102,7 @@ describe('planTaskFiles', () => {
     const plan = planTaskFiles(base, parseTaskList(`- [ ] new one 📅 2026-12-24\n${renderTaskList(base)}`), { inbox: remote, logbook: [] });
     expect(plan.create).toEqual([]);
     expect(plan.adopted).toEqual(['N']);
+    const ticked = planTaskFiles(base, parseTaskList(`- [x] new one 📅 2026-12-24\n${renderTaskList(base)}`), { inbox: remote, logbook: [] });
+    expect(ticked.update).toEqual([{ id: 'N', state: 'done' }]);
   });
 });

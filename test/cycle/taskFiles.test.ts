@@ -112,6 +112,16 @@ describe('push', () => {
     expect(read('Tasks/Inbox.md').match(/buy milk/g)).toHaveLength(1);
   });
 
+  it('another file put in Tasks/ is not sent, and the cycle says so', async () => {
+    write('Tasks/Notes.md', 'my own notes\n');
+    const { r, requests } = await cycle();
+    expect(requests.filter((q) => !q.startsWith('GET'))).toEqual([]);
+    expect(r.tasks?.notices).toEqual([
+      '"Tasks/Notes.md" is not synced: Tasks/ holds only the task files (Inbox.md, Logbook.md). Move it to another folder to make it a document.',
+    ]);
+    expect(read('Tasks/Notes.md')).toBe('my own notes\n');
+  });
+
   it('a deleted inbox file deletes no task: it is written again', async () => {
     fs.rmSync(path.join(root, 'Tasks/Inbox.md'));
     const { r, requests } = await cycle();

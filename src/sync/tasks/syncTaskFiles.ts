@@ -5,7 +5,9 @@
 // request of each kind (POST, PUT, DELETE /tasks); then both lists are read again and both files are
 // written from them, so the files always show the space's order and canonical text. Bytes the sync
 // replaces that the user wrote (a conflict, an edit of the logbook) go to the version history first.
-import { INBOX_FILE, LOGBOOK_FILE } from '../../core/taskFiles.js';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { INBOX_FILE, LOGBOOK_FILE, TASKS_DIR } from '../../core/taskFiles.js';
 import type { TaskEntry, TaskLine } from '../../core/TaskEntry.js';
 import { parseTaskList } from '../../core/parseTaskList.js';
 import { planTaskFiles, type TaskFilesPlan, type TaskUpdateStep } from '../../core/planTaskFiles.js';
@@ -93,8 +95,27 @@ export async function syncTaskFiles(ctx: SyncContext, opts: { fullScan?: boolean
   return result;
 }
 
+/** Files the user put in Tasks/ beside the task files: never sent, and said so. */
+async function strangers(ctx: SyncContext): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(path.join(ctx.root, TASKS_DIR));
+  } catch {
+    return [];
+  }
+  const own = new Set([INBOX_FILE, LOGBOOK_FILE]);
+  return names
+    .map((n) => `${TASKS_DIR}/${n}`)
+    .filter((p) => p.endsWith('.md') && !own.has(p) && !ctx.ignore(p) && ctx.journal.getDocumentByPath(p) === undefined)
+    .sort();
+}
+
 async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskFilesResult): Promise<void> {
   const { journal, root } = ctx;
+  for (const p of await strangers(ctx))
+    result.notices.push(
+      `"${p}" is not synced: ${TASKS_DIR}/ holds only the task files (Inbox.md, Logbook.md). Move it to another folder to make it a document.`,
+    );
   const state = readTaskFilesState(journal);
   const inboxFile = await readMirrorFile(root, INBOX_FILE);
   const logbookFile = await readMirrorFile(root, LOGBOOK_FILE);
