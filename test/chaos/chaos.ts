@@ -11,6 +11,7 @@ import type { FixtureBlock, FixtureDocument, FixtureFolder } from '../../src/ser
 import { editorSave, type EditorStyle } from '../scenarios/harness.js';
 import { checkOracles } from '../scenarios/oracles.js';
 import { sleep, World } from '../scenarios/world.js';
+import { markdownLines } from '../scenarios/texts.js';
 import { mulberry32, type Rng } from './prng.js';
 import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit, whiteboardIds } from './whiteboardOps.js';
 
@@ -40,6 +41,15 @@ export const OP_KINDS = [
   'remote.newFolder',
   'remote.moveFolder',
   'remote.taskDate',
+  'local.inboxAdd',
+  'local.inboxTick',
+  'local.inboxDelete',
+  'local.inboxDate',
+  'local.logbookEdit',
+  'remote.inboxAdd',
+  'remote.inboxComplete',
+  'remote.inboxDelete',
+  'remote.inboxDate',
   'fault.429',
   'fault.429-no-retry-after',
   'fault.500',
@@ -76,6 +86,15 @@ const WEIGHTS: Record<OpKind, number> = {
   'remote.newFolder': 1,
   'remote.moveFolder': 1,
   'remote.taskDate': 2,
+  'local.inboxAdd': 1,
+  'local.inboxTick': 1,
+  'local.inboxDelete': 1,
+  'local.inboxDate': 1,
+  'local.logbookEdit': 1,
+  'remote.inboxAdd': 1,
+  'remote.inboxComplete': 1,
+  'remote.inboxDelete': 1,
+  'remote.inboxDate': 1,
   'fault.429': 1,
   'fault.429-no-retry-after': 1,
   'fault.500': 1,
@@ -193,6 +212,13 @@ export function planChaos(seed: number, operations = 30, kills = 2, extra?: Spac
     space: { id: `S-CHAOS-${seed}`, name: `Chaos ${seed}`, timezone: 'UTC', userId: 'U1' },
     folders,
     documents,
+    // The task inbox (Tasks/Inbox.md) and one task of its logbook (Tasks/Logbook.md).
+    inbox: [
+      { id: `I${seed}-0`, markdown: `- [ ] inbox first s${seed}i0`, taskInfo: { state: 'todo', scheduleDate: dayOf(1) } },
+      { id: `I${seed}-1`, markdown: `- [ ] inbox second s${seed}i1`, taskInfo: { state: 'todo', deadlineDate: dayOf(4) } },
+      { id: `I${seed}-2`, markdown: `- [ ] inbox third s${seed}i2` },
+      { id: `I${seed}-3`, markdown: `- [x] inbox done s${seed}i3`, taskInfo: { state: 'done', completedAt: '2026-09-01T00:00:00Z' } },
+    ],
     ...(extra?.assets ? { assets: extra.assets } : {}),
   };
   const killAt = new Set<number>();
@@ -284,7 +310,72 @@ function userFiles(w: World): string[] {
   return w.mdFiles().filter((p) => !p.startsWith('Trash/') && !p.startsWith('Daily Notes/') && !isConflictCopy(p) && !MULTI_LINE.test(w.readOrNull(p) ?? ''));
 }
 
-const BUILTIN = new Set(['Unsorted', 'Templates', 'Trash', 'Daily Notes']);
+// Tasks/ holds the task files only (the inbox operations edit them).
+const BUILTIN = new Set(['Unsorted', 'Templates', 'Trash', 'Daily Notes', 'Tasks']);
+
+const INBOX = 'Tasks/Inbox.md';
+const LOGBOOK = 'Tasks/Logbook.md';
+const inboxDates = (r: number, n: number) =>
+  r < 0.3 ? '' : r < 0.55 ? ` ⏳ ${dayOf(n)}` : r < 0.8 ? ` 📅 ${dayOf(n + 5)}` : ` ⏳ ${dayOf(n)} 📅 ${dayOf(n + 5)}`;
+
+/** The inbox operations on the file: a line added, ticked, deleted or re-dated, or the logbook edited. */
+function inboxOp(w: World, op: ChaosOp, editor: EditorStyle): string {
+  const [r0, r1] = op.r;
+  const rel = op.kind === 'local.logbookEdit' ? LOGBOOK : INBOX;
+  const before = w.readOrNull(rel);
+  if (before === null) return `skipped: no ${rel}`;
+  const lines = before.split('\n').filter((l) => l !== '');
+  const open = lines.flatMap((l, i) => (l.startsWith('- [ ] ') ? [i] : []));
+  const next = [...lines];
+  switch (op.kind) {
+    case 'local.inboxAdd':
+      next.splice(Math.floor(r0 * (next.length + 1)), 0, `- [ ] ${op.text}${inboxDates(r1, op.n)}`);
+      break;
+    case 'local.logbookEdit':
+      next.push(`- [x] ${op.text}`);
+      break;
+    default: {
+      if (open.length === 0) return 'skipped: no open task';
+      const i = at(open, r0);
+      if (op.kind === 'local.inboxTick') next[i] = next[i]!.replace('- [ ] ', '- [x] ');
+      else if (op.kind === 'local.inboxDelete') next.splice(i, 1);
+      else next[i] = next[i]!.replace(DATES, '') + inboxDates(r1, op.n);
+      if (next.join('\n') === lines.join('\n')) return 'skipped: the same line';
+    }
+  }
+  saveFile(w, rel, before, next.map((l) => `${l}\n`).join(''), editor, op.kind);
+  return `${rel}: ${op.kind}`;
+}
+
+/** The space's open inbox tasks (the harness's own read, outside the client's budget). */
+async function inboxTasks(w: World): Promise<Array<{ id: string; markdown: string }>> {
+  const a = await w.unlimited(() => w.api('GET', '/tasks', undefined, { scope: 'inbox' }));
+  return a.status === 200 ? ((a.body as { items: Array<{ id: string; markdown: string }> }).items ?? []) : [];
+}
+
+/** A task as a task file writes it, from the API's answer. */
+function taskLine(t: { markdown: string; taskInfo: { state: string; scheduleDate?: string; deadlineDate?: string } }): string {
+  const mark = t.taskInfo.state === 'done' ? 'x' : t.taskInfo.state === 'canceled' ? '-' : ' ';
+  return `- [${mark}] ${t.markdown}${t.taskInfo.scheduleDate ? ` ⏳ ${t.taskInfo.scheduleDate}` : ''}${t.taskInfo.deadlineDate ? ` 📅 ${t.taskInfo.deadlineDate}` : ''}\n`;
+}
+
+/** O2 for the task files: Tasks/Inbox.md is the space's inbox and Tasks/Logbook.md its logbook's inbox tasks, line for line. */
+export async function checkTaskFiles(w: World): Promise<string[]> {
+  const list = async (scope: string) => {
+    const a = await w.unlimited(() => w.api('GET', '/tasks', undefined, { scope }));
+    return ((a.body as { items: any[] }).items ?? []).filter((t) => t.location?.type === 'inbox');
+  };
+  const failures: string[] = [];
+  for (const [rel, scope] of [
+    [INBOX, 'inbox'],
+    [LOGBOOK, 'logbook'],
+  ] as const) {
+    const want = (await list(scope)).map(taskLine).join('');
+    const got = w.readOrNull(rel);
+    if (got !== want) failures.push(`O2 task files: ${rel} is ${JSON.stringify(got)}, the space's ${scope} is ${JSON.stringify(want)}`);
+  }
+  return failures;
+}
 
 function userDirs(w: World): string[] {
   const out: string[] = [];
@@ -359,6 +450,12 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
       return rel;
     }
+    case 'local.inboxAdd':
+    case 'local.inboxTick':
+    case 'local.inboxDelete':
+    case 'local.inboxDate':
+    case 'local.logbookEdit':
+      return inboxOp(w, op, editor);
     case 'local.taskDate': {
       // An editor changes, adds or removes the date signifiers at the end of a task line.
       const tasks = files.flatMap((rel) => splitFile(w.read(rel)).lines.flatMap((l, i) => (TASK_LINE.test(l) ? [{ rel, i }] : [])));
@@ -468,6 +565,28 @@ function folderIds(list: readonly FixtureFolder[] | undefined): string[] {
   return (list ?? []).flatMap((f) => [f.id!, ...folderIds(f.folders)]);
 }
 
+/** Another client adds, completes, deletes or re-dates an inbox task (POST, PUT, DELETE /tasks). */
+async function remoteInboxOp(w: World, op: ChaosOp): Promise<string> {
+  const [r0, r1, r2] = op.r;
+  const answer = async (method: string, body: unknown) => `${method} /tasks ${JSON.stringify(body)} → ${(await w.remote(method, '/tasks', body)).status}`;
+  if (op.kind === 'remote.inboxAdd') {
+    const dates = r1 < 0.4 ? {} : r1 < 0.7 ? { scheduleDate: dayOf(op.n) } : { deadlineDate: dayOf(op.n + 3) };
+    return answer('POST', { tasks: [{ markdown: op.text, ...(r1 < 0.4 ? {} : { taskInfo: dates }), location: { type: 'inbox' } }] });
+  }
+  const tasks = await inboxTasks(w);
+  if (tasks.length === 0) return 'skipped: no inbox task';
+  const t = at(tasks, r0);
+  if (op.kind === 'remote.inboxComplete') return answer('PUT', { tasksToUpdate: [{ id: t.id, taskInfo: { state: 'done' } }] });
+  if (op.kind === 'remote.inboxDelete') {
+    const said = await answer('DELETE', { idsToDelete: [t.id] });
+    // The other client deleted a task it could see: its text going is its choice.
+    w.ledger.retire(markdownLines(t.markdown));
+    return said;
+  }
+  const key = r2 < 0.5 ? 'scheduleDate' : 'deadlineDate';
+  return answer('PUT', { tasksToUpdate: [{ id: t.id, taskInfo: { [key]: op.r[3] < 0.3 ? null : dayOf(op.n + (key === 'deadlineDate' ? 6 : 1)) } }] });
+}
+
 async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string> {
   const [r0, r1, r2] = op.r;
   const snap = await w.snapshot();
@@ -479,6 +598,7 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
     const i = Math.floor(r * (folders.length + 1));
     return { destination: i === folders.length ? { destination: 'unsorted' } : { folderId: folders[i]! } };
   };
+  if (op.kind.startsWith('remote.inbox')) return remoteInboxOp(w, op);
   if (live.length === 0 && op.kind !== 'remote.newDoc' && op.kind !== 'remote.newFolder') return 'skipped: no document';
   const target = live.length ? at(live, r0) : undefined;
   const answer = async (method: string, p: string, body: unknown) => {
@@ -688,6 +808,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await w.waitQuiet(60_000);
     failures.push(...(await checkOracles(w)));
     failures.push(...(await checkWhiteboards(w)));
+    failures.push(...(await checkTaskFiles(w)));
   } catch (e) {
     failures.push(`the run stopped: ${(e as Error).stack ?? String(e)}`);
   } finally {
