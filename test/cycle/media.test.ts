@@ -135,6 +135,16 @@ describe('media assets beside their document', () => {
     expect(await writes()).toEqual([]);
   });
 
+  it('writes an asset deleted by hand again, from a URL signed anew, and leaves the document as it is', async () => {
+    const doc = read(DOC);
+    fs.rmSync(path.join(root, ASSET));
+    const r = await cycle();
+    expect(r.media?.downloaded).toEqual([ASSET]);
+    expect(fs.readFileSync(path.join(root, ASSET))).toEqual(bytes(3000, 1));
+    expect(read(DOC)).toBe(doc);
+    expect(await writes()).toEqual([]);
+  });
+
   it('the asset follows its document on a rename and leaves with its block', async () => {
     fs.renameSync(path.join(root, DOC), path.join(root, 'Unsorted/Plans.md'));
     await cycle();

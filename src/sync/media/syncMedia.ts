@@ -54,6 +54,18 @@ interface Wanted {
   block: BaseBlock;
   url: string;
   rec: MediaRecord | undefined;
+  /** The block's line links the asset already: only its file is written again. */
+  restore?: boolean;
+}
+
+/** The block's URL as the service signs it now (one `GET /blocks` of the block alone); null when it cannot be read. */
+async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
+  try {
+    const b = await ctx.client.getBlocks({ id, maxDepth: 0 }, { priority: 'poll' });
+    return b.markdown === undefined ? null : destinationOf(b.markdown);
+  } catch {
+    return null;
+  }
 }
 
 export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
@@ -85,7 +97,15 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
         }
       }
       const url = destinationOf(block.markdown);
-      if (url === null || !/^https?:\/\//i.test(url)) continue; // linked already, or no asset
+      if (url === null) continue;
+      if (!/^https?:\/\//i.test(url)) {
+        // Linked already; an asset file deleted by hand is downloaded again, from a URL signed anew.
+        if (rec && (await readMirrorFile(root, rec.file)) === null) {
+          const fresh = await freshUrl(ctx, id);
+          if (fresh !== null && unsignedUrl(fresh) === rec.url) wanted.push({ id, docId, docPath: doc.path, block, url: fresh, rec, restore: true });
+        }
+        continue;
+      }
       if (rec && rec.url === unsignedUrl(url) && (await readMirrorFile(root, rec.file))?.hash === rec.hash) {
         journal.setState(`${MEDIA_BASE}${id}`, { ...rec, signedUrl: url });
         relink.set(docId, (relink.get(docId) ?? new Set()).add(id));
@@ -100,7 +120,7 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
   const worker = async () => {
     while (next < wanted.length && !ctx.signal?.aborted) {
       const w = wanted[next++]!;
-      if (await fetchOne(ctx, result, w)) relink.set(w.docId, (relink.get(w.docId) ?? new Set()).add(w.id));
+      if ((await fetchOne(ctx, result, w)) && !w.restore) relink.set(w.docId, (relink.get(w.docId) ?? new Set()).add(w.id));
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, wanted.length) }, worker));
