@@ -13,7 +13,7 @@ import { hashBlock } from '../../core/hashBlock.js';
 import type { BaseBlock } from '../../core/types.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { Journal } from '../../journal/index.js';
-import type { SyncContext } from '../session/index.js';
+import { pathExists, type SyncContext } from '../session/index.js';
 import { downloadAsset } from './downloadAsset.js';
 
 /** State key prefix: the downloaded asset of a media block. */
@@ -100,7 +100,7 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
       if (url === null) continue;
       if (!/^https?:\/\//i.test(url)) {
         // Linked already; an asset file deleted by hand is downloaded again, from a URL signed anew.
-        if (rec && (await readMirrorFile(root, rec.file)) === null) {
+        if (rec && !(await pathExists(root, rec.file))) {
           const fresh = await freshUrl(ctx, id);
           if (fresh !== null && unsignedUrl(fresh) === rec.url) wanted.push({ id, docId, docPath: doc.path, block, url: fresh, rec, restore: true });
         }
