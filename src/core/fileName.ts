@@ -9,6 +9,9 @@ const FORBIDDEN = /[/\\:*?"<>|]/g;
 // C0, DEL, C1 controls and the Unicode line/paragraph separators: a file name cannot show them.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** How a document's assets folder is named: its file's stem and this (`Roadmap.assets`). */
+export const ASSETS_SUFFIX = '.assets';
+
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?=\.|$)/i;
 
 const encoder = new TextEncoder();

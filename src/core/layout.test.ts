@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { isBuiltinIgnored } from '../mirror/createIgnore.js';
 import { collisionKey, dirOfPath } from './fileName.js';
 import { locationOfDir, needsTitle, planLayout, type LayoutDocument, type LayoutFolder } from './layout.js';
 
@@ -52,6 +53,20 @@ describe('planLayout', () => {
     expect(layout.folders.get('X2')).toBe('Daily Notes (X2)');
     expect(layout.folders.get('X3')).toBe('_spacesync');
     expect(layout.documents.get('D1')).toBe('trash (ABCDEF12)/A.md');
+  });
+
+  it("gives a folder named like a document's assets folder its id's suffix: the mirror ignores such directories", () => {
+    const layout = planLayout({
+      folders: [
+        { id: 'ABCDEF1234', name: 'Roadmap.assets', parentId: null },
+        { id: 'X2', name: 'Inner.assets', parentId: 'ABCDEF1234' },
+      ],
+      documents: [doc('D1', 'Kept', { location: 'folder', folderId: 'X2' })],
+    });
+    expect(layout.folders.get('ABCDEF1234')).toBe('Roadmap.assets (ABCDEF12)');
+    expect(layout.folders.get('X2')).toBe('Roadmap.assets (ABCDEF12)/Inner.assets (X2)');
+    expect(layout.documents.get('D1')).toBe('Roadmap.assets (ABCDEF12)/Inner.assets (X2)/Kept.md');
+    expect(isBuiltinIgnored('Roadmap.assets (ABCDEF12)')).toBe(false);
   });
 
   it('gives colliding names a stable id suffix, the oldest document keeping the plain name', () => {

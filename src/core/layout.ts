@@ -1,6 +1,6 @@
 // The whole mirror layout: where every document and folder of the space lives on disk. A pure
 // function of the space, so every machine computes the same names, and older items keep theirs.
-import { collisionKey, fileStem, stemOfPath, suffixedStem } from './fileName.js';
+import { ASSETS_SUFFIX, collisionKey, fileStem, stemOfPath, suffixedStem } from './fileName.js';
 import type { DocLocation } from './types.js';
 import { STATE_DIR } from '../stateDir.js';
 import { TASKS_DIR } from './taskFiles.js';
@@ -114,7 +114,10 @@ export function planLayout(input: { documents: readonly LayoutDocument[]; folder
 
   const placeFolders = (parent: string | null, dir: string) => {
     for (const f of (childFolders.get(parent) ?? []).sort(byAge)) {
-      const name = claim(taken(dir), fileStem(f.name), f.id, '');
+      // A name like a document's assets folder (`Roadmap.assets`) is one the mirror ignores: such a
+      // folder takes its id's suffix, or its documents would be in no file.
+      const stem = fileStem(f.name);
+      const name = claim(taken(dir), stem.endsWith(ASSETS_SUFFIX) ? suffixedStem(stem, idSuffix(f.id)) : stem, f.id, '');
       const path = dir === '' ? name : `${dir}/${name}`;
       folders.set(f.id, path);
       placeFolders(f.id, path);

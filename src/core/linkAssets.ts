@@ -5,7 +5,7 @@
 // A whiteboard always links its scene file; a media block links its asset only once the asset was
 // downloaded for the URL the service gives now (`MediaLink`), else it keeps the signed URL.
 import type { Block } from '../dialect/index.js';
-import { collisionKey, dirOfPath, fileStem, stemOfPath } from './fileName.js';
+import { ASSETS_SUFFIX, collisionKey, dirOfPath, fileStem, stemOfPath } from './fileName.js';
 import { idSuffix } from './layout.js';
 
 export const SCENE_EXT = '.excalidraw';
@@ -22,7 +22,7 @@ export interface MediaLink {
 }
 
 /** `Roadmap.assets` for `Projects/Roadmap.md`: the folder (beside the document) that holds its assets. */
-export const assetsDirName = (docPath: string): string => `${stemOfPath(docPath)}.assets`;
+export const assetsDirName = (docPath: string): string => `${stemOfPath(docPath)}${ASSETS_SUFFIX}`;
 
 /** The file of an asset named `name` of the document at `docPath`, relative to the mirror root. */
 export function assetFileOf(docPath: string, name: string): string {
