@@ -9,6 +9,11 @@ import type { BlockFields } from './types.js';
 
 export function renderCollectionFile(f: BlockFields, renderContent: RenderContent): string {
   if (!f.content && f.markdown?.startsWith('<collection>')) return f.markdown;
-  const named = { ...f, title: collectionName(f) };
+  // The columns are the schema's keys: the block's `properties`, or the `<properties>` of the service's
+  // markdown (a block read from the service has no field for them); never only the keys items use.
+  const listed = /^[ \t]*<properties>(.*)<\/properties>[ \t]*$/m.exec(f.markdown ?? '')?.[1];
+  const properties =
+    f.properties ?? (listed === undefined ? undefined : Object.fromEntries(listed.split(',').flatMap((k) => (k.trim() ? [[k.trim(), '']] : []))));
+  const named = { ...f, title: collectionName(f), ...(properties ? { properties } : {}) };
   return named.content ? renderCollectionTable({ ...named, content: named.content }, renderContent) : renderCollectionWith(named, renderContent);
 }

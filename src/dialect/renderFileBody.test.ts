@@ -68,6 +68,14 @@ describe('collections in a file body', () => {
     expect(body).toBe('<collection name="Tasks">\n\n| title | status | dueDate |\n| --- | --- | --- |\n| A | x |  |\n\n</collection>\n');
   });
 
+  it("take their columns from the service's markdown when the block has no properties (a key no item uses stays)", () => {
+    const md = '<collection>\n  <title>Tasks</title>\n  <properties>status, dueDate</properties>\n  <content>\n  </content>\n</collection>';
+    const body = renderFileBody([
+      { id: 'c', type: 'collection', markdown: md, content: [{ id: 'i', type: 'collectionItem', title: 'A', properties: { status: 'x' } }] },
+    ]);
+    expect(body).toBe('<collection name="Tasks">\n\n| title | status | dueDate |\n| --- | --- | --- |\n| A | x |  |\n\n</collection>\n');
+  });
+
   it("keep the service's own markdown when the items did not come with the block (depth limit)", () => {
     const md = '<collection>\n  <title>Tasks</title>\n  <properties>status, dueDate</properties>\n  <itemsPreview></itemsPreview>\n</collection>';
     expect(renderFileBody([{ id: 'c', type: 'collection', markdown: md }])).toBe(`${md}\n`);
