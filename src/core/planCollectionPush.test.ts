@@ -96,6 +96,20 @@ describe('planCollectionPush', () => {
   });
 });
 
+it('does not create again a row the space already gained, equal to the new row of the file (a run stopped after its POST)', () => {
+  const local = t(
+    H,
+    '| Dune | Reading | 2026-12-01 | 412 |',
+    '| Emma | Done |  | 300 |',
+    '| Ulysses |  |  |  |',
+    '| Odyssey |  |  | 1 |',
+    '| Iliad |  |  | 2 |',
+  );
+  const remote = t(H, '| Dune | Reading | 2026-12-01 | 412 |', '| Emma | Done |  | 300 |', '| Ulysses |  |  |  |', '| Odyssey |  |  | 1 |');
+  const p = planCollectionPush({ name: 'Books', base, baseIds: ids, local, remote: { table: remote, ids: [...ids, 'I4'] }, types });
+  expect(p).toMatchObject({ kind: 'send', update: [], remove: [], create: [{ title: 'Iliad', properties: { pages: 2 } }] });
+});
+
 describe('alignRows', () => {
   it('pairs equal rows, then edited rows that keep a cell, and leaves the rest unpaired', () => {
     expect(

@@ -5,7 +5,7 @@
 // properties), changed only in the space stays, changed on both sides to different values keeps
 // the space's (reported). A row new in the file is created, a row gone from the file is deleted
 // unless the space changed it (an edit beats a delete), a row the file changed but the space
-// deleted is created again. The header (the schema) is read-only, and so is the items' content.
+// deleted is created again, a row the space has gained equal to one new in the file is not sent. The header (the schema) is read-only, and so is the items' content.
 import { cellValue, TITLE_COLUMN, type CollectionTable } from '../dialect/index.js';
 import { alignRows } from './alignRows.js';
 
@@ -167,8 +167,15 @@ export function planCollectionPush(input: CollectionPushInput): CollectionPush {
     }
     if (update.title !== undefined || Object.keys(update.properties).length > 0) out.update.push(update);
   });
+  // A row new in the file that the space already has, new there too (the same row added on both
+  // sides, or a creation a stopped run sent but did not record), is not created twice.
+  const known = new Set(ids.filter((x): x is string => x !== undefined));
+  const fresh = remote.ids.flatMap((id, k) => (known.has(id) ? [] : [JSON.stringify(remote.table.rows[k])]));
   local.rows.forEach((l, j) => {
-    if (!paired.has(j)) createFrom(l);
+    if (paired.has(j)) return;
+    const same = fresh.indexOf(JSON.stringify(l));
+    if (same >= 0) fresh.splice(same, 1);
+    else createFrom(l);
   });
   return { kind: 'send', ...out, held, conflicts };
 }
