@@ -11,7 +11,7 @@ import type { FixtureBlock, FixtureDocument, FixtureFolder } from '../../src/ser
 import { editorSave, type EditorStyle } from '../scenarios/harness.js';
 import { checkOracles } from '../scenarios/oracles.js';
 import { sleep, World } from '../scenarios/world.js';
-import { markdownLines } from '../scenarios/texts.js';
+import { markdownLines, normalizeLine } from '../scenarios/texts.js';
 import { mulberry32, type Rng } from './prng.js';
 import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit, whiteboardIds } from './whiteboardOps.js';
 
@@ -30,6 +30,8 @@ export const OP_KINDS = [
   'local.badBytes',
   'local.truncate',
   'local.taskDate',
+  'local.collectionCell',
+  'local.collectionRow',
   'remote.edit',
   'remote.insert',
   'remote.deleteBlock',
@@ -50,6 +52,7 @@ export const OP_KINDS = [
   'remote.inboxComplete',
   'remote.inboxDelete',
   'remote.inboxDate',
+  'remote.collectionCell',
   'fault.429',
   'fault.429-no-retry-after',
   'fault.500',
@@ -75,6 +78,8 @@ const WEIGHTS: Record<OpKind, number> = {
   'local.badBytes': 1,
   'local.truncate': 1,
   'local.taskDate': 2,
+  'local.collectionCell': 2,
+  'local.collectionRow': 1,
   'remote.edit': 6,
   'remote.insert': 3,
   'remote.deleteBlock': 2,
@@ -95,6 +100,7 @@ const WEIGHTS: Record<OpKind, number> = {
   'remote.inboxComplete': 1,
   'remote.inboxDelete': 1,
   'remote.inboxDate': 1,
+  'remote.collectionCell': 2,
   'fault.429': 1,
   'fault.429-no-retry-after': 1,
   'fault.500': 1,
@@ -203,6 +209,8 @@ export function planChaos(seed: number, operations = 30, kills = 2, extra?: Spac
   }
   // The first document holds a whiteboard, a scene file beside it (local/remote.whiteboardEdit).
   documents[0]!.content!.push({ id: `W${seed}`, type: 'whiteboard', whiteboard: { elements: chaosBoard(seed) } });
+  // A document with a collection (a table in its file), which the collection operations edit on both sides.
+  documents.push(tableDocument(seed));
   if (extra) {
     folders.push(...(extra.folders ?? []));
     documents.push(...(extra.documents ?? []));
@@ -236,6 +244,57 @@ export function planChaos(seed: number, operations = 30, kills = 2, extra?: Spac
   }
   return { seed, space, ops };
 }
+
+/** The run's collection: a select, a date and a text property, three items. */
+function tableDocument(seed: number): FixtureDocument {
+  return {
+    id: `D${seed}-T`,
+    title: `Tracker ${seed}`,
+    createdAt: '2026-09-09T09:00:00Z',
+    content: [
+      { id: `B${seed}-T-0`, markdown: `the tracker of s${seed}` },
+      {
+        id: `C${seed}`,
+        type: 'collection',
+        title: `Tracker ${seed}`,
+        collection: {
+          name: `Tracker ${seed}`,
+          schema: {
+            name: `Tracker ${seed}`,
+            contentPropDetails: { name: 'Title' },
+            properties: [
+              {
+                key: 'status',
+                name: 'Status',
+                type: 'singleSelect',
+                options: [
+                  { name: 'Open', color: 'yellow' },
+                  { name: 'Done', color: 'mint-green' },
+                ],
+              },
+              { key: 'due', name: 'Due', type: 'date' },
+              { key: 'note', name: 'Note', type: 'text' },
+            ],
+          },
+        },
+        content: [0, 1, 2].map((k) => ({
+          id: `CI${seed}-${k}`,
+          type: 'collectionItem' as const,
+          title: `row ${k} s${seed}`,
+          properties: { status: k === 1 ? 'Done' : 'Open', ...(k === 0 ? { due: dayOf(seed) } : {}), note: `note ${k} of s${seed}` },
+        })),
+      },
+    ],
+  };
+}
+
+/** The cells of a table row the sync wrote (no escaped pipes: the run writes none). */
+const rowCells = (line: string) =>
+  line
+    .trim()
+    .slice(1, -1)
+    .split('|')
+    .map((c) => c.trim());
 
 // ---- the file as a list of one-line blocks ----
 
@@ -473,6 +532,38 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
     }
     case 'local.whiteboardEdit':
       return localWhiteboardEdit(w, op, editor);
+    case 'local.collectionCell':
+    case 'local.collectionRow': {
+      // An editor changes a cell of a collection table, adds a row or removes one.
+      const tables = w
+        .mdFiles()
+        .filter((p) => !p.startsWith('Trash/') && !isConflictCopy(p) && !isDamaged(w, state, p) && (w.readOrNull(p) ?? '').includes('<collection name='));
+      if (tables.length === 0) return 'skipped: no table';
+      const rel = at(tables, r0);
+      const before = w.read(rel);
+      const lines = before.split('\n');
+      const header = lines.findIndex((l) => l.startsWith('| title |'));
+      if (header < 0) return 'skipped: no table header';
+      const rows: number[] = [];
+      for (let i = header + 2; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(i);
+      const next = [...lines];
+      if (op.kind === 'local.collectionCell') {
+        if (rows.length === 0) return 'skipped: no row';
+        const i = at(rows, r1);
+        const cells = rowCells(lines[i]!);
+        const col = r2 < 0.5 ? 3 : r2 < 0.8 ? 1 : 2;
+        cells[col] = col === 3 ? op.text : col === 1 ? at(['Open', 'Done', 'Later'], op.r[3]) : dayOf(op.n);
+        next[i] = `| ${cells.join(' | ')} |`;
+      } else if (r1 < 0.6 || rows.length < 2) {
+        next.splice(rows.length ? at(rows, r2) + 1 : header + 2, 0, `| row ${op.n} ${op.text.split(' ')[0]} | ${r2 < 0.5 ? 'Open' : ''} |  | ${op.text} |`);
+      } else {
+        next.splice(at(rows, r2), 1);
+      }
+      const after = next.join('\n');
+      if (after === before) return 'skipped: the same table';
+      saveFile(w, rel, before, after, editor, op.kind);
+      return rel;
+    }
     case 'local.newFile': {
       const dir = at(dirs, r0);
       const rel = `${dir}/New ${op.n} ${op.text.split(' ')[0]}.md`;
@@ -620,6 +711,25 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
       const value = op.r[3] < 0.3 ? null : dayOf(op.n + (key === 'deadlineDate' ? 7 : 0));
       return answer('PUT', '/tasks', { tasksToUpdate: [{ id: b.id, taskInfo: { [key]: value } }] });
     }
+    case 'remote.collectionCell': {
+      // Another client changes one property of an item (PUT /collections/{id}/items).
+      const colls = (snap.documents ?? []).filter((d) => d.location !== 'trash').flatMap((d) => (d.content ?? []).filter((b) => b.type === 'collection'));
+      const c = colls.length ? at(colls, r0) : undefined;
+      const items = c?.content ?? [];
+      if (!c || items.length === 0) return 'skipped: no item';
+      const it = at(items, r1);
+      const key = r2 < 0.6 ? 'note' : r2 < 0.85 ? 'status' : 'due';
+      const value = key === 'note' ? op.text : key === 'status' ? at(['Open', 'Done'], op.r[3]) : dayOf(op.n + 3);
+      const old = (it.properties as Record<string, unknown> | undefined)?.[key];
+      w.touchedIds.add(it.id!);
+      const r = await w.remote('PUT', `/collections/${c.id}/items`, { itemsToUpdate: [{ id: it.id, properties: { [key]: value } }] });
+      if (r.status === 200) {
+        // That side saw the value it overwrote; the one it wrote is a text of the space.
+        if (typeof old === 'string') w.ledger.retire([normalizeLine(old)]);
+        w.ledger.record([normalizeLine(value)], `remote.collectionCell ${c.id}`);
+      }
+      return `PUT /collections/${c.id}/items ${it.id} ${key}=${value} → ${r.status}`;
+    }
     case 'remote.insert': {
       if (!target) return 'skipped';
       const position = target.blocks.length ? { position: 'after', siblingId: at(target.blocks, r1).id } : { position: 'end', pageId: target.doc.id };
@@ -750,6 +860,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const started = Date.now();
   const plan = planChaos(o.seed, o.operations, o.kills, o.with);
   const w = await World.open({ fixture: plan.space, name: `chaos-${o.seed}` });
+  // The collection's items are the collection operations' to change or remove, on either side.
+  for (const d of plan.space.documents ?? [])
+    for (const b of d.content ?? []) if (b.type === 'collection') for (const it of b.content ?? []) w.touchedIds.add(it.id!);
   const log = (line: string) => {
     w.note(line);
     o.log?.(line);

@@ -31,6 +31,14 @@ export function textLines(fileText: string): string[] {
   for (const raw of body.split('\n')) {
     const t = raw.trim();
     if (t === '' || MARKUP_ONLY.test(t) || SCENE_LINK.test(t)) continue;
+    if (t.startsWith('|')) {
+      // A table row: each cell is a text of its own (a cell edited on the other side changes the row, not the cell).
+      for (const cell of t.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)) {
+        const n = normalizeLine(cell);
+        if (n.length >= 3 && !/^:?-{3,}:?$/.test(n)) out.push(n);
+      }
+      continue;
+    }
     const n = normalizeLine(t);
     if (n.length >= 3) out.push(n);
   }
