@@ -8,6 +8,7 @@ import { hashText } from '../../src/mirror/index.js';
 import type { MirrorChanges, MirrorWatcher, WatchMirrorOptions } from '../../src/mirror/index.js';
 import { runDaemon, type DaemonHandle, type DaemonOptions, type PushResult, type SyncOnceResult } from '../../src/sync/index.js';
 import { armFault } from '../client/admin.js';
+import { collectionSpace } from '../push/collectionSpace.js';
 import { closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type World } from '../push/pushHarness.js';
 import { makeRoot, openSession } from '../pull/harness.js';
 
@@ -98,6 +99,18 @@ describe('editor saves: one edit each, temporary files never sent', () => {
       expect(w.session.journal.listDocuments().filter((d) => d.path.startsWith('Unsorted/Note'))).toHaveLength(1);
     });
   }
+});
+
+it('a collection cell edited while the daemon runs is sent by the push the save starts, not left for the periodic full scan', async () => {
+  await closeWorld(w);
+  w = await openWorld(collectionSpace);
+  await start();
+  const polls = cycles.length;
+  fs.writeFileSync(w.file('Unsorted/Books.md'), w.read('Unsorted/Books.md').replace('| Dune | Reading |', '| Dune | Done |'));
+  await waitFor('the cell sent', async () => (await writesOf(w.space)).includes('PUT /collections/C1/items'));
+  expect(cycles.length).toBe(polls);
+  expect(pushes.flatMap((p) => p.plan.problems)).toEqual([]);
+  await expectConverged(w);
 });
 
 it('a large file written slowly in chunks is pushed whole, once', async () => {

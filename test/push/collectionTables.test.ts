@@ -6,47 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import type { SpaceFixture } from '../../src/server/index.js';
 import type { SyncSession } from '../../src/sync/index.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import { versionsOf } from '../../src/sync/versions/index.js';
 import { describeRequests, usePulledMirror, type Space } from '../pull/harness.js';
-
-const fixture: SpaceFixture = {
-  version: 1,
-  space: { id: 'S-COLL', name: 'Collections', timezone: 'UTC', userId: 'U1' },
-  documents: [
-    {
-      id: 'D-BOOKS',
-      title: 'Books',
-      createdAt: '2026-09-01T08:00:00Z',
-      content: [
-        { id: 'B1', markdown: 'What we read' },
-        {
-          id: 'C1',
-          type: 'collection',
-          title: 'Reading list',
-          collection: {
-            name: 'Reading list',
-            schema: {
-              name: 'Reading list',
-              contentPropDetails: { name: 'Title' },
-              properties: [
-                { key: 'status', name: 'Status', type: 'singleSelect', options: ['Reading', 'Done'] },
-                { key: 'due', name: 'Due', type: 'date' },
-                { key: 'pages', name: 'Pages', type: 'number' },
-              ],
-            },
-          },
-          content: [
-            { id: 'I1', type: 'collectionItem', title: 'Dune', properties: { status: 'Reading', due: '2026-12-01', pages: 412 } },
-            { id: 'I2', type: 'collectionItem', title: 'Emma', properties: { status: 'Done' } },
-          ],
-        },
-      ],
-    },
-  ],
-} as SpaceFixture;
+import { collectionSpace as fixture } from './collectionSpace.js';
 
 const FILE = 'Unsorted/Books.md';
 const TABLE = [

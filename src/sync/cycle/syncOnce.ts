@@ -5,7 +5,7 @@
 import type { SyncContext } from '../session/index.js';
 import { listRemote } from '../pull/index.js';
 import { pruneVersions } from '../versions/index.js';
-import { pushCollections, pushLocal, type PushResult } from '../push/index.js';
+import { pushCollections, pushLocal, withTableProblems, type PushResult } from '../push/index.js';
 import { runPull, type PullCycleOptions, type PullCycleResult } from '../pull/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
@@ -75,12 +75,7 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
     const again = await pushLocal(ctx, { listing, ...only });
     push = combinePushes(push, again);
   }
-  if (tables.problems.length > 0) {
-    // What the tables' push said replaces the blocks' push's "output-only content" for those files.
-    const said = new Set(tables.problems.map((p) => p.path));
-    const others = push.plan.problems.filter((p) => !(said.has(p.path) && p.message.includes('output-only content')));
-    push = { ...push, plan: { ...push.plan, problems: [...tables.problems, ...others] } };
-  }
+  push = withTableProblems(push, tables);
   if (push.plan.refused) return { push, pull: null, whiteboards: null, media: null, tasks: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).

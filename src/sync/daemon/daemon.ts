@@ -19,7 +19,7 @@ import type { SyncContext } from '../session/index.js';
 import { backUp, filesOfCycle, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
 import { readHeldBack } from '../push/index.js';
 import { isStopped } from '../session/index.js';
-import { pushLocal, type PushResult } from '../push/index.js';
+import { pushCollections, pushLocal, withTableProblems, type PushResult } from '../push/index.js';
 import { releaseMemory } from '../session/index.js';
 import { syncOnce, type SyncOnceResult } from '../cycle/index.js';
 
@@ -218,7 +218,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
       } else {
         // A fresh listing (one request): a cached one would miss an edit the space got since, and the
         // PUT would overwrite it instead of merging (or keeping a conflict).
-        const r = await pushLocal(ctx, { paths: [...w.paths], listingMaxAgeMs: 0 });
+        // Edited collection tables first, as a cycle does: the blocks' push cannot send them, and no
+        // later poll cycle looks at a file this push settled.
+        const tables = await pushCollections(ctx, { paths: [...w.paths] });
+        const r = withTableProblems(await pushLocal(ctx, { paths: [...w.paths], listingMaxAgeMs: 0 }), tables);
         settled = !r.plan.refused && !(r.outcome?.aborted ?? false) && (r.outcome?.failed.length ?? 0) + (r.outcome?.stale.length ?? 0) === 0;
         noteRefusal(ctx, { push: r });
         o.onPush?.(r);

@@ -5,3 +5,4 @@ export { type PushOutcome } from './executePlan.js';
 export { readHeldBack } from '../session/index.js';
 export { LISTING_MAX_AGE_MS, pushLocal, type PushOptions, type PushResult } from './pushLocal.js';
 export { pushCollections, type CollectionPushResult } from './pushCollections.js';
+export { withTableProblems } from './withTableProblems.js';
