@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkAssets, mediaName, sceneFileOf, unlinkAsset } from './linkAssets.js';
+import { linkAssets, mediaName, relinkAsset, sceneFileOf, unlinkAsset } from './linkAssets.js';
 import type { Block } from '../dialect/index.js';
 
 const doc = (...content: Block[]): Block => ({ id: 'D', type: 'page', markdown: 'Roadmap', content });
@@ -65,5 +65,17 @@ describe('linkAssets: media', () => {
     expect(mediaName({ id: 'V1', type: 'video', markdown: '![Image](u)' }, '.mp4')).toBe('video-V1.mp4');
     expect(mediaName({ id: 'F1', type: 'file', markdown: '[Q3 report.pdf](u)' }, '.pdf')).toBe('q3-report-F1.pdf');
     expect(mediaName({ id: 'ABCDEFGH-2', type: 'image', markdown: '![](u)' }, '.png', new Set(['image-abcdefgh.png']))).toBe('image-ABCDEFGH-2.png');
+  });
+});
+
+describe('relinkAsset', () => {
+  it("points a link into the old name's assets folder into the new one's, and leaves every other link", () => {
+    expect(relinkAsset('![Whiteboard](Roadmap.assets/whiteboard-W1.excalidraw)', 'Unsorted/Roadmap.md', 'Unsorted/Road map.md')).toBe(
+      '![Whiteboard](<Road map.assets/whiteboard-W1.excalidraw>)',
+    );
+    expect(relinkAsset('![Diagram](<Road map.assets/diagram-I1.png>)', 'Unsorted/Road map.md', 'Work/Plan.md')).toBe('![Diagram](Plan.assets/diagram-I1.png)');
+    expect(relinkAsset('![x](Other.assets/x.png)', 'Unsorted/Roadmap.md', 'Unsorted/Plan.md')).toBe('![x](Other.assets/x.png)');
+    expect(relinkAsset('![x](Roadmap.assets/deeper/x.png)', 'Unsorted/Roadmap.md', 'Unsorted/Plan.md')).toBe('![x](Roadmap.assets/deeper/x.png)');
+    expect(relinkAsset('plain text', 'Unsorted/Roadmap.md', 'Unsorted/Plan.md')).toBe('plain text');
   });
 });

@@ -125,6 +125,17 @@ export function unlinkAsset(markdown: string, name: string, signedUrl: string): 
   return dest !== null && /^[^/]*\.assets\/[^/]+$/.test(dest) && dest.endsWith(`.assets/${name}`) ? withDestination(markdown, signedUrl) : markdown;
 }
 
+/**
+ * A block's markdown whose link points into the assets folder of the document at `from`, pointing
+ * into that of the same document at `to` (its file renamed); any other markdown as it is.
+ */
+export function relinkAsset(markdown: string, from: string, to: string): string {
+  const dest = destinationOf(markdown);
+  const prefix = `${assetsDirName(from)}/`;
+  if (dest === null || !dest.startsWith(prefix) || dest.slice(prefix.length).includes('/')) return markdown;
+  return withDestination(markdown, assetLinkOf(to, dest.slice(prefix.length)));
+}
+
 /** The scene file a whiteboard block's markdown links to, relative to the mirror root; null when it links none. */
 export function sceneFileOf(markdown: string, docPath: string): string | null {
   const target = PICTURE.test(markdown) ? destinationOf(markdown) : null;

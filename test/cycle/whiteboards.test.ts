@@ -211,6 +211,17 @@ describe('a whiteboard follows its document', () => {
     expect((await w.space.requests()).filter((r) => r.method !== 'GET' && r.path.startsWith('/whiteboards'))).toEqual([]);
   });
 
+  it('renamed in the space while its file is edited here: the link and the scene file still move to the new .assets folder', async () => {
+    await w.space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Plan' }] });
+    fs.writeFileSync(w.file(DOC), `${w.read(DOC)}\nan edit made here\n`);
+    await settle();
+    expect(w.read('Unsorted/Plan.md')).toContain('![Whiteboard](Plan.assets/whiteboard-W1.excalidraw)');
+    expect(w.read('Unsorted/Plan.md')).toContain('an edit made here');
+    expect(w.read('Unsorted/Plan.assets/whiteboard-W1.excalidraw')).toBe(sceneOfWhiteboard({ elements, appState: { viewBackgroundColor: '#ffffff' } }));
+    expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
+    expect(await whiteboardWrites()).toEqual([]);
+  });
+
   it('renamed in the file system: the link and the scene file move with it, and nothing is sent for the board', async () => {
     fs.renameSync(w.file(DOC), w.file('Unsorted/Plan.md'));
     await settle();

@@ -10,6 +10,8 @@ import type { DocumentRecord } from '../../journal/index.js';
 import { moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { withFrontMatter } from '../../core/fileText.js';
+import { hashBlock } from '../../core/hashBlock.js';
+import { relinkAsset } from '../../core/linkAssets.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { ensureDirectory, isDirectory, moveDirectory, pathExists } from '../session/index.js';
 import { containerOf, type ContainerKey, type Placement } from '../../core/remoteTypes.js';
@@ -81,6 +83,38 @@ async function fixTitleKey(ctx: SyncContext, rec: DocumentRecord, to: string, re
   if (!fm.ok || fm.text === file.text) return;
   const w = await writeFileIfUnchanged(ctx.root, to, fm.text, file.hash, { ownWrites: ctx.ownWrites });
   if (w.written) ctx.journal.setFileHash(rec.id, w.hash);
+}
+
+/**
+ * A document file renamed by the pull alone (the space's new title came with a push that merged it):
+ * its links into `<old name>.assets/` now point into `<new name>.assets/`, in the file and in base,
+ * as a pull that read the document would have written them; the scene and asset files follow their
+ * links. Only a file that is as recorded is rewritten: one changed here keeps its links for its push.
+ */
+async function relinkAssets(ctx: SyncContext, id: string, from: string, to: string): Promise<void> {
+  const rec = ctx.journal.getDocument(id);
+  if (!rec || rec.fileHash === null || stemOfPath(from) === stemOfPath(to)) return;
+  const base = ctx.journal.getBaseBlocks(id);
+  const next = base.map((b) => {
+    const markdown = relinkAsset(b.markdown, from, to);
+    return markdown === b.markdown ? b : { ...b, markdown, hash: hashBlock(markdown, b.kind, b.cardLayout) };
+  });
+  if (next.every((b, i) => b === base[i])) return;
+  const file = await readMirrorFile(ctx.root, to);
+  if (!file || file.text === null || file.hash !== rec.fileHash) return;
+  let text = file.text;
+  for (let i = 0; i < base.length; i++) {
+    if (next[i] === base[i]) continue;
+    const at = text.indexOf(base[i]!.markdown);
+    if (at < 0) return;
+    text = text.slice(0, at) + next[i]!.markdown + text.slice(at + base[i]!.markdown.length);
+  }
+  const w = await writeFileIfUnchanged(ctx.root, to, text, file.hash, { ownWrites: ctx.ownWrites });
+  if (!w.written) return;
+  ctx.journal.transaction(() => {
+    ctx.journal.replaceBaseBlocks(id, next);
+    ctx.journal.setFileHash(id, w.hash);
+  });
 }
 
 export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, plan: PullPlan): Promise<LayoutOutcome> {
@@ -225,6 +259,7 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       if (result.ok) {
         journal.upsertDocument(withPlacement(rec, m.to, m.placement));
         await fixTitleKey(ctx, rec, m.to, snapshot.documents.get(m.id)?.title);
+        await relinkAssets(ctx, m.id, from, m.to);
         out.moved.push({ id: m.id, from, to: m.to });
         if (dirOfPath(from)) out.vacated.add(dirOfPath(from));
         ctx.logger.info({ doc: m.id, from, to: m.to }, 'document moved');
