@@ -6,6 +6,7 @@ import path from 'node:path';
 import { linkAssets, sceneFileOf } from '../../src/core/linkAssets.js';
 import { sameElement } from '../../src/core/mergeWhiteboard.js';
 import { readScene } from '../../src/core/readScene.js';
+import { isConflictCopy } from '../../src/mirror/index.js';
 import type { WhiteboardElement } from '../../src/core/whiteboardTypes.js';
 import type { Block } from '../../src/dialect/index.js';
 import type { SpaceFixture } from '../../src/server/index.js';
@@ -148,7 +149,8 @@ export function whiteboardIds(w: World): string[] {
 export async function checkWhiteboards(w: World): Promise<string[]> {
   const failures: string[] = [];
   const snap = await w.snapshot();
-  const files = w.mdFiles();
+  // A conflict copy holds the document's front matter too, but is no document: its links are the document's.
+  const files = w.mdFiles().filter((p) => !isConflictCopy(p));
   for (const d of snap.documents ?? []) {
     const boards = (d.content ?? []).filter((b) => b.type === 'whiteboard');
     if (boards.length === 0) continue;

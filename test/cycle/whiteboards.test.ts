@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { syncOnce } from '../../src/sync/index.js';
+import { syncWhiteboards } from '../../src/sync/whiteboards/index.js';
 import { sceneOfWhiteboard } from '../../src/core/sceneOfWhiteboard.js';
 import { closeWorld, openWorld, writesOf, type World } from '../push/pushHarness.js';
 
@@ -227,6 +228,20 @@ describe('a whiteboard follows its document', () => {
     await settle();
     expect(w.read('Unsorted/Plan.md')).toContain('![Whiteboard](Plan.assets/whiteboard-W1.excalidraw)');
     expect(fs.existsSync(w.file('Unsorted/Plan.assets/whiteboard-W1.excalidraw'))).toBe(true);
+    expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
+    expect(await whiteboardWrites()).toEqual([]);
+  });
+
+  it('moved here with its assets folder, before a push saw the move: the scene file is not written back at the old place (a folder rename would read as undone)', async () => {
+    fs.mkdirSync(w.file('Archive'));
+    fs.renameSync(w.file(DOC), w.file('Archive/Roadmap.md'));
+    fs.renameSync(w.file('Unsorted/Roadmap.assets'), w.file('Archive/Roadmap.assets'));
+    // The whiteboards' step of a poll cycle whose paths did not name the moved files.
+    await syncWhiteboards(w.session.ctx);
+    expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
+    await settle();
+    expect(w.read('Archive/Roadmap.md')).toContain(LINK);
+    expect(w.read('Archive/Roadmap.assets/whiteboard-W1.excalidraw')).toBe(sceneOfWhiteboard({ elements, appState: { viewBackgroundColor: '#ffffff' } }));
     expect(fs.existsSync(w.file('Unsorted/Roadmap.assets'))).toBe(false);
     expect(await whiteboardWrites()).toEqual([]);
   });

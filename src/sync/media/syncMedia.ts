@@ -80,6 +80,12 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
   for (const [docId, ids] of journal.documentsWithMedia()) {
     const doc = journal.getDocument(docId);
     if (!doc || doc.fileHash === null) continue;
+    // Its file is not where the journal has it (moved or its folder renamed here, not yet pushed):
+    // nothing is written beside it, or the old folder would come back and read as never renamed.
+    if (!(await pathExists(root, doc.path))) {
+      for (const id of ids) live.add(id);
+      continue;
+    }
     const base = new Map(journal.getBaseBlocks(docId).map((b) => [b.id, b]));
     for (const id of ids) {
       const block = base.get(id);

@@ -14,7 +14,7 @@ import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboard
 import { isSpacesyncError } from '../../errors.js';
 import { dirOfPath } from '../../core/fileName.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
-import type { SyncContext } from '../session/index.js';
+import { pathExists, type SyncContext } from '../session/index.js';
 import { saveLocalVersion } from '../versions/index.js';
 
 /** State key prefix: what the file and the service last agreed on, per whiteboard block. */
@@ -67,6 +67,13 @@ export async function syncWhiteboards(ctx: SyncContext): Promise<WhiteboardSyncR
   for (const [docId, boards] of ctx.journal.documentsWithWhiteboards()) {
     const doc = ctx.journal.getDocument(docId);
     if (!doc || doc.fileHash === null) continue;
+    // Its file is not where the journal has it (moved or its folder renamed here, not yet pushed):
+    // no scene file is written or moved beside it, or the old folder would come back and read as
+    // never renamed (its other documents then taken for deleted).
+    if (!(await pathExists(ctx.root, doc.path))) {
+      for (const id of boards) live.add(id);
+      continue;
+    }
     const base = new Map(ctx.journal.getBaseBlocks(docId).map((b) => [b.id, b]));
     for (const id of boards) {
       live.add(id);
