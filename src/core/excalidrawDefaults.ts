@@ -27,7 +27,7 @@ export function seedOf(id: string, salt = ''): number {
 }
 
 /** The properties every element has, with the value Excalidraw needs when the service gives none. */
-function commonDefaults(id: string): Record<string, unknown> {
+export function commonDefaults(id: string): Record<string, unknown> {
   return {
     angle: 0,
     strokeColor: '#1e1e1e',

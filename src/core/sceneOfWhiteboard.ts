@@ -2,7 +2,7 @@
 // gets every property Excalidraw needs (the service's value, else a fixed or id-derived default);
 // properties Excalidraw would drop (and a type it does not draw) go into `customData.spacesync`, and a
 // shape's `text` becomes a bound label, so that reading the scene back gives the service's element.
-import { EXCALIDRAW_TYPES, excalidrawDefaults, seedOf, takesLabel } from './excalidrawDefaults.js';
+import { commonDefaults, EXCALIDRAW_TYPES, excalidrawDefaults, takesLabel } from './excalidrawDefaults.js';
 import type { WhiteboardContent, WhiteboardElement } from './whiteboardTypes.js';
 
 /** Where a scene keeps what Excalidraw does not know: `customData.spacesync`. */
@@ -25,26 +25,8 @@ function labelOf(container: Record<string, unknown>, text: string): Record<strin
     y: num('y') + num('height') / 2 - 12.5,
     width: num('width'),
     height: 25,
-    angle: 0,
+    ...commonDefaults(id),
     strokeColor: container.strokeColor ?? '#1e1e1e',
-    backgroundColor: 'transparent',
-    fillStyle: 'solid',
-    strokeWidth: 2,
-    strokeStyle: 'solid',
-    roughness: 1,
-    opacity: 100,
-    roundness: null,
-    seed: seedOf(id),
-    version: 1,
-    versionNonce: seedOf(id, 'nonce'),
-    index: null,
-    isDeleted: false,
-    groupIds: [],
-    frameId: null,
-    boundElements: null,
-    updated: 1,
-    link: null,
-    locked: false,
     text,
     fontSize: 20,
     fontFamily: 1,
