@@ -19,6 +19,16 @@ function pushAgain(base: BaseBlock[], local: LocalBlock[], remote: RemoteBlock[]
   return { cs, after: applyChanges(remote, cs).map((b) => b.markdown) };
 }
 
+/** A new page with one block inside, sent by a push that was killed once it had landed. */
+function pageLanded() {
+  const remote = remoteOf([...BASE, ['P1', 'A new page', [['C1', 'inside it']]]]);
+  const sent = [
+    { kind: 'page', markdown: 'A new page' },
+    { kind: 'block', markdown: 'inside it' },
+  ] as const;
+  return { remote, base: confirmSentInserts(baseOf(BASE), sent, remote) };
+}
+
 describe('confirmSentInserts', () => {
   it('takes a landed insert into base where the space holds it, base otherwise unchanged', () => {
     const remote = remoteOf([BASE[0]!, ['R1', NEW], ...BASE.slice(1)]);
@@ -43,15 +53,7 @@ describe('confirmSentInserts', () => {
   });
 
   it('takes a new page with its content', () => {
-    const remote = remoteOf([...BASE, ['P1', 'A new page', [['C1', 'inside it']]]]);
-    const base = confirmSentInserts(
-      baseOf(BASE),
-      [
-        { kind: 'page', markdown: 'A new page' },
-        { kind: 'block', markdown: 'inside it' },
-      ],
-      remote,
-    );
+    const { base } = pageLanded();
     expect(base.slice(-2).map((b) => [b.id, b.parentId, b.position])).toEqual([
       ['P1', null, 5],
       ['C1', 'P1', 0],
@@ -85,15 +87,7 @@ describe('confirmSentInserts', () => {
   });
 
   it('after a killed push, a new page moved in the file keeps its one copy', () => {
-    const remote = remoteOf([...BASE, ['P1', 'A new page', [['C1', 'inside it']]]]);
-    const base = confirmSentInserts(
-      baseOf(BASE),
-      [
-        { kind: 'page', markdown: 'A new page' },
-        { kind: 'block', markdown: 'inside it' },
-      ],
-      remote,
-    );
+    const { remote, base } = pageLanded();
     const file = [pg('A new page', [blk('inside it')]), ...NAMES.map(blk)];
     const { cs, after } = pushAgain(base, file, remote);
     expect(cs.inserts).toEqual([]);
