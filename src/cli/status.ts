@@ -21,10 +21,11 @@ import { readHeldBack } from '../sync/index.js';
 import type { HeldBackFile } from '../sync/index.js';
 import { describeLink } from '../redact.js';
 import { withJsonErrors } from './jsonError.js';
-import { ago, count as plural, indentedList, localTime, shellQuote } from './format.js';
+import { ago, byteSize, count as plural, indentedList, localTime, shellQuote } from './format.js';
 import { openMirrorState } from './openMirrorState.js';
 import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
 import { STATE_DIR } from '../stateDir.js';
+import { measureAssets, type AssetSizes } from './measureAssets.js';
 
 interface StatusFlags {
   dir?: string;
@@ -64,6 +65,8 @@ export interface StatusReport {
   /** The last cycle refused by a safety check (nothing changed), and the command that goes ahead. */
   refused: (StatusRefusal & { proceed: string }) | null;
   otherFiles: number;
+  /** The assets beside the documents, and the large binaries of the mirror. */
+  assets: AssetSizes;
 }
 
 function daemonInfo(root: string): DaemonInfo {
@@ -128,6 +131,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       errors: journal ? readStatusErrors(journal) : [],
       refused: refusal ? { ...refusal, proceed: `spacesync sync --dir ${shellQuote(root)} --once --force` } : null,
       otherFiles: local.otherFiles,
+      assets: await measureAssets(root, local.dirs, local.otherPaths),
     };
   } finally {
     state.close();
@@ -221,6 +225,15 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
   else {
     row('errors', `${plural(r.errors.length, 'recent error')}, newest last:`);
     lines.push(...listed(r.errors.slice(-3), (e) => `${localTime(e.at)} ${e.code}: ${e.message}`));
+  }
+  if (r.assets.files > 0) row('assets', `${plural(r.assets.files, 'file')} beside the documents (.assets folders), ${byteSize(r.assets.bytes)}`);
+  const big = r.assets.large;
+  if (big.files > 0) {
+    row(
+      'large files',
+      `${plural(big.files, 'file')} of ${big.thresholdMiB} MiB or more, ${byteSize(big.bytes)}: a git backup keeps every version whole; consider git LFS (a .gitattributes line such as \`*.mp4 filter=lfs diff=lfs merge=lfs -text\`)`,
+    );
+    lines.push(...listed(big.paths, (p) => p, 3));
   }
   if (r.otherFiles > 0) row('not synced', `${plural(r.otherFiles, 'file')} that ${r.otherFiles === 1 ? 'is' : 'are'} not .md (left as they are)`);
   return lines;

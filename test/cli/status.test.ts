@@ -96,6 +96,24 @@ describe('spacesync status', () => {
     expect(human).toMatch(/not synced\s+1 file that is not \.md/);
   });
 
+  it('counts the assets beside the documents and the large binaries (a hint towards git LFS); symbolic links are not followed', async () => {
+    const root = await syncedMirror();
+    fs.mkdirSync(path.join(root, 'Projects', 'Roadmap.assets'));
+    fs.writeFileSync(path.join(root, 'Projects', 'Roadmap.assets', 'a.png'), Buffer.alloc(3000));
+    fs.writeFileSync(path.join(root, 'Projects', 'Roadmap.assets', 'b.pdf'), Buffer.alloc(2000));
+    fs.symlinkSync('/etc/hostname', path.join(root, 'Projects', 'Roadmap.assets', 'link.png'));
+    // Sparse: 12 MiB on paper, nothing on the disk.
+    fs.closeSync(fs.openSync(path.join(root, 'Projects', 'talk.mp4'), 'w'));
+    fs.truncateSync(path.join(root, 'Projects', 'talk.mp4'), 12 * 1024 * 1024);
+    const j = JSON.parse((await status(root, true)).stdout);
+    expect(j.assets).toEqual({ files: 2, bytes: 5000, large: { files: 1, bytes: 12 * 1024 * 1024, thresholdMiB: 10, paths: ['Projects/talk.mp4'] } });
+    const human = (await status(root)).stdout;
+    expect(human).toMatch(/assets\s+2 files beside the documents \(\.assets folders\), 5 KiB/);
+    expect(human).toMatch(/large files\s+1 file of 10 MiB or more, 12\.0 MiB: .*git LFS/);
+    expect(human).toContain('Projects/talk.mp4');
+    expect(human).toMatch(/not synced\s+1 file that is not \.md/);
+  });
+
   it('lists a local change as the next push takes it: of two files naming a moved document, the likeliest is it moved', async () => {
     const root = await syncedMirror();
     const note = fs.readFileSync(path.join(root, 'Unsorted', 'Inbox note.md'), 'utf8');

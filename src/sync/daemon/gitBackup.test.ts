@@ -121,6 +121,25 @@ describe('commitMirror', () => {
     ]);
   });
 
+  it("commits the assets beside the documents with them, on their document's side, and counts them apart in the first backup", async () => {
+    const root = mirror();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]);
+    put(root, 'Projects/Roadmap.md', '---\nid: D1\n---\n![Diagram](Roadmap.assets/diagram-1a2b.png)\n');
+    fs.mkdirSync(path.join(root, 'Projects/Roadmap.assets'));
+    fs.writeFileSync(path.join(root, 'Projects/Roadmap.assets/diagram-1a2b.png'), png);
+    const { logger } = logs();
+    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'Projects/Roadmap.md', title: 'Roadmap', side: 'remote' }] });
+    expect(git(root, 'log', '-1', '--format=%s').trim()).toBe('spacesync: first backup of the mirror, 1 document and 1 other file');
+    expect(git(root, 'ls-files').split('\n').filter(Boolean)).toEqual(['.gitignore', 'Projects/Roadmap.assets/diagram-1a2b.png', 'Projects/Roadmap.md']);
+    expect(execFileSync('git', ['show', 'HEAD:Projects/Roadmap.assets/diagram-1a2b.png'], { cwd: root, env: ENV })).toEqual(png);
+
+    fs.writeFileSync(path.join(root, 'Projects/Roadmap.assets/diagram-1a2b.png'), Buffer.concat([png, png]));
+    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'Projects/Roadmap.md', title: 'Roadmap', side: 'remote' }] });
+    expect(git(root, 'log', '-1', '--format=%s%n%b').trim()).toBe(
+      'spacesync: diagram-1a2b.png (from the space)\nChanged in the space, pulled:\n- Projects/Roadmap.assets/diagram-1a2b.png: updated',
+    );
+  });
+
   it('names a rename made here by both its paths', async () => {
     const root = mirror();
     put(root, 'Old name.md', '---\nid: D1\n---\nsome text long enough to be seen as the same file\n');

@@ -1,6 +1,7 @@
 // Git backups of the mirror (`"git": {"autoCommit": true}`): after a cycle that changed files, one
-// commit whose message lists the documents changed. `.spacesync/` and conflict copies are never
-// committed. It never throws into the daemon: a missing or failing git is logged once and returned.
+// commit whose message lists the documents changed. Everything else in the folder is committed with
+// them, the assets beside the documents (`Doc.assets/`) included, so a backup shows its images
+// without the space. `.spacesync/` and conflict copies are never committed. It never throws into the daemon: a missing or failing git is logged once and returned.
 import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
@@ -128,6 +129,12 @@ const SIDES = [
   { side: undefined, heading: 'Also changed in the folder:', tag: 'in the folder', words: { A: 'new', M: 'edited', D: 'deleted', R: 'moved from' } },
 ] as const;
 
+/** `Projects/Roadmap.md` for `Projects/Roadmap.assets/x.png`: the document whose assets folder holds the file; null outside one. */
+function ownerDocument(relPath: string): string | null {
+  const m = /^(.*?)\.assets\/[^/]+$/.exec(relPath);
+  return m ? `${m[1]}.md` : null;
+}
+
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 const plural = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
 
@@ -151,7 +158,9 @@ export function commitMessage(
     .map((f) => {
       const doc = known.get(f.path) ?? (f.from !== undefined ? known.get(f.from) : undefined);
       const stem = path.posix.basename(f.path).replace(/\.md$/, '');
-      return { ...f, title: oneLine(doc?.title ?? '') || stem, side: doc?.side };
+      // An asset (`Doc.assets/x.png`) changed with its document, on the same side.
+      const owner = doc ? undefined : known.get(ownerDocument(f.path) ?? '');
+      return { ...f, title: oneLine(doc?.title ?? '') || stem, side: doc?.side ?? owner?.side };
     });
   const docs = [...new Map(files.map((f) => [f.path, f])).values()].sort(byPath);
   if (docs.length === 0) return { subject: 'spacesync: sync of the mirror', body: '' };
@@ -166,11 +175,15 @@ export function commitMessage(
     return lines;
   };
   if (opts.first) {
-    return { subject: `spacesync: first backup of the mirror, ${plural(docs.length)}`, body: ['Added:', ...listed(docs, SIDES[2].words)].join('\n') };
+    const documents = docs.filter((d) => d.path.endsWith('.md')).length;
+    const others = docs.length - documents;
+    const more = others === 0 ? '' : ` and ${others} other file${others === 1 ? '' : 's'}`;
+    return { subject: `spacesync: first backup of the mirror, ${plural(documents)}${more}`, body: ['Added:', ...listed(docs, SIDES[2].words)].join('\n') };
   }
   const groups = SIDES.map((s) => ({ ...s, items: docs.filter((d) => d.side === s.side) })).filter((g) => g.items.length > 0);
+  // Documents are named before other files (their assets): those count in "and N more".
   const names = (items: typeof docs) =>
-    `${items
+    `${[...items.filter((d) => d.path.endsWith('.md')), ...items.filter((d) => !d.path.endsWith('.md'))]
       .slice(0, 3)
       .map((d) => d.title)
       .join(', ')}${items.length > 3 ? ` and ${items.length - 3} more` : ''}`;
