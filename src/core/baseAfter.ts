@@ -47,7 +47,7 @@ export function baseAfter(
   cs: ChangeSet,
   doc: string,
   ids: ReadonlyMap<string, string>,
-  answered: ReadonlyMap<string, string> = new Map(),
+  answered: Pick<ReadonlyMap<string, string>, 'get'> = new Map(),
 ): BaseBlock[] | undefined {
   const idOf = (x: string | null): string | null | undefined => {
     if (x === null) return null;

@@ -162,10 +162,14 @@ function toJson(value: unknown, what: string): string {
 export const WHITEBOARDS_OF = 'whiteboards-of:';
 /** State key prefix: the media blocks (image, video, file) of a document, so the media step finds them. */
 export const MEDIA_OF = 'media-of:';
-/** The state indexes of a document's blocks by type: prefix → the types it lists. */
-const BLOCK_INDEXES: ReadonlyArray<readonly [string, ReadonlySet<string>]> = [
-  [WHITEBOARDS_OF, new Set(['whiteboard'])],
-  [MEDIA_OF, new Set(['image', 'video', 'file'])],
+/** State key prefix: the blocks of a document whose markdown links a `.md` file (links between documents, shown relatively). */
+export const LINKS_OF = 'links-of:';
+const ofTypes = (types: ReadonlySet<string>) => (b: BaseBlock) => types.has(b.type);
+/** The state indexes of a document's blocks: prefix → which blocks it lists. */
+const BLOCK_INDEXES: ReadonlyArray<readonly [string, (b: BaseBlock) => boolean]> = [
+  [WHITEBOARDS_OF, ofTypes(new Set(['whiteboard']))],
+  [MEDIA_OF, ofTypes(new Set(['image', 'video', 'file']))],
+  [LINKS_OF, (b) => b.markdown.includes('](') && b.markdown.includes('.md')],
 ];
 
 export class Journal {
@@ -360,8 +364,8 @@ export class Journal {
     ).changes;
     if (changed === 0) throw new Error(`Base blocks of document ${docId}: the journal does not hold that document (record it first).`);
     // Which documents hold whiteboards or media, so their steps find them without decoding every base.
-    for (const [prefix, types] of BLOCK_INDEXES) {
-      const ids = ordered.filter((b) => types.has(b.type)).map((b) => b.id);
+    for (const [prefix, listed] of BLOCK_INDEXES) {
+      const ids = ordered.filter(listed).map((b) => b.id);
       if (ids.length > 0) this.setState(`${prefix}${docId}`, ids);
       else this.deleteState(`${prefix}${docId}`);
     }
@@ -375,6 +379,11 @@ export class Journal {
   /** The media blocks (image, video, file) of each document whose base holds any, by document id. */
   documentsWithMedia(): Map<string, string[]> {
     return new Map(Object.entries(this.statesWithPrefix<string[]>(MEDIA_OF)));
+  }
+
+  /** The blocks of each document whose base links a `.md` file, by document id (the documents a move of a file may relink). */
+  documentsWithLinks(): Map<string, string[]> {
+    return new Map(Object.entries(this.statesWithPrefix<string[]>(LINKS_OF)));
   }
 
   /** How many base blocks one document (or, without an id, the whole journal) holds. */

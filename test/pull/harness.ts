@@ -2,6 +2,8 @@
 // a sync session against it, helpers that change the space over HTTP (as another client would),
 // the server's request log, and a check that the mirror says exactly what the space holds.
 import { linkAssets } from '../../src/core/linkAssets.js';
+import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { targetsOf } from './targetsOf.js';
 import { mediaOf } from './mediaOf.js';
 
 export { mediaOf };
@@ -199,7 +201,8 @@ const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s,
 
 /**
  * The mirror holds exactly one file per document of the space, each naming its document in its
- * front matter and holding its blocks (compared block by block, canonically; media signatures aside).
+ * front matter and holding its blocks (compared block by block, canonically; media signatures aside;
+ * links between documents relative to the files).
  */
 export async function expectMirrorMatches(root: string, space: Space): Promise<Map<string, string>> {
   const listing = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
@@ -217,11 +220,13 @@ export async function expectMirrorMatches(root: string, space: Space): Promise<M
     byId.set(id!, p);
   }
   expect([...byId.keys()].sort()).toEqual(listing.map((d) => d.id).sort());
+  // Links between documents show as relative links to the files that name those documents.
+  const targets = targetsOf(byId);
   for (const d of listing) {
     const p = byId.get(d.id)!;
     const text = fs.readFileSync(path.join(root, p), 'utf8');
     const root0 = (await space.call('GET', '/blocks', undefined, { id: d.id })) as Block;
-    const remote = flattenRemote(linkAssets(root0, p, mediaOf(root)));
+    const remote = flattenRemote(linkDocuments(linkAssets(root0, p, mediaOf(root)), p, targets));
     const local = flatten(segmentFile(text).segments);
     expect(
       local.map((s) => s.kind),

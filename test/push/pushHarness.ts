@@ -2,6 +2,8 @@
 // full cycle, then what must hold (the writing requests sent, files, documents) and, after every
 // scenario, convergence (O2), idempotence (O3: one more cycle writes nothing) and no duplicated blocks.
 import { linkAssets } from '../../src/core/linkAssets.js';
+import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { targetsOf } from '../pull/targetsOf.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
@@ -182,7 +184,9 @@ export async function expectConverged(w: World): Promise<void> {
   expect([...byId.keys()].sort()).toEqual(listing.map((d) => d.id).sort());
   for (const d of listing) {
     const p = byId.get(d.id)!;
-    const remote = flattenRemote(linkAssets((await w.space.call('GET', '/blocks', undefined, { id: d.id })) as Block, p, mediaOf(w.root)));
+    const remote = flattenRemote(
+      linkDocuments(linkAssets((await w.space.call('GET', '/blocks', undefined, { id: d.id })) as Block, p, mediaOf(w.root)), p, targetsOf(byId)),
+    );
     const local = flatten(segmentFile(w.read(p)).segments);
     expect(
       local.map((s) => s.markdown),

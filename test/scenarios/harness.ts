@@ -3,6 +3,8 @@
 // against the real server and the real `spacesync` (spawned; SIGKILLed where a step says so),
 // checks the expected end state, then the oracles O1–O6 of scenarios.md (oracles.ts).
 import { linkAssets } from '../../src/core/linkAssets.js';
+import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { targetsOf } from '../pull/targetsOf.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -286,13 +288,19 @@ const flatten = (segs: readonly FileSegment[]): FileSegment[] => segs.flatMap((s
 async function checkNoTornFiles(w: World): Promise<void> {
   const files = w.mdFiles().filter((p) => !isConflictCopy(p));
   if (files.length === 0) fail('no document file on disk');
+  const ids = new Map<string, string>();
   for (const p of files) {
     const text = w.read(p);
     const fm = parseFrontMatter(frontMatterParts(text)?.inner, p);
     if (!fm.ok || !fm.id) fail(`${p} is torn: no id in its front matter:\n${text}`);
-    const r = await w.api('GET', '/blocks', undefined, { id: fm.id });
+    ids.set(p, fm.id);
+  }
+  const targets = targetsOf(new Map([...ids].map(([p, id]) => [id, p])));
+  for (const [p, id] of ids) {
+    const text = w.read(p);
+    const r = await w.api('GET', '/blocks', undefined, { id });
     if (r.status !== 200) fail(`GET /blocks of ${p}'s document answered ${r.status}: ${JSON.stringify(r.body)}`);
-    const remote = flattenRemote(linkAssets(r.body as Block, p, mediaOf(w.root)));
+    const remote = flattenRemote(linkDocuments(linkAssets(r.body as Block, p, mediaOf(w.root)), p, targets));
     const local = flatten(segmentFile(text).segments);
     const whole = local.length === remote.length && remote.every((b, i) => sameContent(b.type, local[i]!.markdown, b.markdown, markdownEquals));
     if (!whole) fail(`${p} is torn: its blocks are not its document's\n${text}`);

@@ -2,6 +2,8 @@
 // are quiet. Each returns the ways it failed (an empty list: it holds), so one run reports them all:
 // O1 nothing lost, O2 convergence, O3 idempotence, O4 budget, O5 identity, O6 the journal.
 import { linkAssets } from '../../src/core/linkAssets.js';
+import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { targetsOf } from '../pull/targetsOf.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sameContent } from '../../src/core/blockContent.js';
@@ -93,7 +95,7 @@ export async function checkConvergence(w: World, o: OracleOptions = {}): Promise
       failures.push(`document ${d.id} ("${d.title}") has no file`);
       continue;
     }
-    const remote = flattenRemote(linkAssets((await getJson(w, '/blocks', { id: d.id })) as Block, p, media));
+    const remote = flattenRemote(linkDocuments(linkAssets((await getJson(w, '/blocks', { id: d.id })) as Block, p, media), p, targetsOf(byId)));
     const local = flatten(segmentFile(w.read(p)).segments);
     if ((o.heldBack ?? []).includes(p)) continue;
     if (local.length !== remote.length) {
@@ -302,6 +304,7 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
     const space = new Map((final.documents ?? []).map((d) => [d.id!, d]));
     const known = new Set(docs.map((d) => d.id));
     for (const id of space.keys()) if (!known.has(id)) failures.push(`the journal does not know document ${id}`);
+    const journalTargets = targetsOf(new Map(docs.map((r) => [r.id, r.path])));
     for (const rec of docs) {
       const d = space.get(rec.id);
       if (!d) {
@@ -324,7 +327,9 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
       if (rec.fileHash !== hashText(text) && !(held && rec.fileHash === 'unsent')) {
         failures.push(`${rec.path}: the journal's file hash ${rec.fileHash} is not the file's (${hashText(text)})`);
       }
-      const remote = flattenRemote(linkAssets((await getJson(w, '/blocks', { id: rec.id })) as Block, rec.path, media));
+      const remote = flattenRemote(
+        linkDocuments(linkAssets((await getJson(w, '/blocks', { id: rec.id })) as Block, rec.path, media), rec.path, journalTargets),
+      );
       const base = journal.getBaseBlocks(rec.id);
       const same =
         base.length === remote.length &&

@@ -13,11 +13,12 @@ import { markdownEquals, segmentFile, type Segment } from '../../dialect/index.j
 import { isSpacesyncError } from '../../errors.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../mirror/index.js';
-import { noteReadOnlyBlocks, recordCollectionRows } from '../session/index.js';
+import { linkTargetsOf, noteReadOnlyBlocks, recordCollectionRows } from '../session/index.js';
 import type { SyncContext } from '../session/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../core/fileText.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
 import { linkAssets } from '../../core/linkAssets.js';
+import { linkDocuments } from '../../core/linkDocuments.js';
 import { mediaRecordOf } from '../media/index.js';
 import type { RemoteDocument } from '../../core/remoteTypes.js';
 import { spliceFile } from '../../core/spliceFile.js';
@@ -60,8 +61,9 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     throw e;
   }
   // A whiteboard shows as a link to its scene file beside the document (syncWhiteboards writes the
-  // file), a media block as a link to its asset once downloaded (syncMedia downloads it).
-  const block = linkAssets(keepSignedUrls(root0, oldBase), path, mediaRecordOf(journal));
+  // file), a media block as a link to its asset once downloaded (syncMedia downloads it), a link to
+  // another document or a day as a relative link to its file.
+  const block = linkDocuments(linkAssets(keepSignedUrls(root0, oldBase), path, mediaRecordOf(journal)), path, linkTargetsOf(journal));
   const flat = flattenRemote(block);
   noteReadOnlyBlocks(ctx, path, flat);
   const base: BaseBlock[] = flat.map(({ readOnly: _r, ...b }) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));

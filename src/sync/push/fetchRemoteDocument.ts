@@ -4,9 +4,10 @@ import type { Priority } from '../../client/index.js';
 import { flattenRemote, markdownOf } from '../../core/flattenRemote.js';
 import type { BaseBlock, RemoteBlock } from '../../core/types.js';
 import type { Block } from '../../dialect/index.js';
-import type { SyncContext } from '../session/index.js';
+import { linkTargetsOf, type SyncContext } from '../session/index.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
 import { linkAssets, type MediaLink } from '../../core/linkAssets.js';
+import { linkDocuments, type LinkTargets } from '../../core/linkDocuments.js';
 import { mediaRecordOf } from '../media/index.js';
 
 export interface RemoteDocumentState {
@@ -18,8 +19,8 @@ export interface RemoteDocumentState {
 }
 
 /**
- * `path`: the document's file, which its whiteboards' and assets' links are relative to (as the pull
- * writes them); `media`: the downloaded assets, by block id.
+ * `path`: the document's file, which its whiteboards', assets' and other documents' links are relative
+ * to (as the pull writes them); `media`: the downloaded assets, by block id; `targets`: the documents' files.
  */
 export function remoteStateOf(
   root: Block,
@@ -27,9 +28,11 @@ export function remoteStateOf(
   lastModifiedAt: string | null,
   path?: string,
   media?: (id: string) => MediaLink | undefined,
+  targets?: LinkTargets,
 ): RemoteDocumentState {
   const signed = keepSignedUrls(root, base);
-  const kept = path === undefined ? signed : linkAssets(signed, path, media);
+  const assets = path === undefined ? signed : linkAssets(signed, path, media);
+  const kept = path === undefined || targets === undefined ? assets : linkDocuments(assets, path, targets);
   const byId = new Map<string, Block>();
   const index = (b: Block) => {
     byId.set(b.id, b);
@@ -47,5 +50,5 @@ export async function fetchRemoteDocument(
   priority: Priority = 'user',
 ): Promise<RemoteDocumentState> {
   const root = await ctx.client.getBlocks({ id }, { priority, ...(base.length ? { blockCost: base.length + 1 } : {}) });
-  return remoteStateOf(root, base, lastModifiedAt, ctx.journal.getDocument(id)?.path, mediaRecordOf(ctx.journal));
+  return remoteStateOf(root, base, lastModifiedAt, ctx.journal.getDocument(id)?.path, mediaRecordOf(ctx.journal), linkTargetsOf(ctx.journal));
 }

@@ -15,7 +15,8 @@ import type { SyncContext } from '../session/index.js';
 import { alignFile } from '../../core/alignFile.js';
 import { bodyOf, withFrontMatter } from '../../core/fileText.js';
 import { saveLocalVersion } from '../versions/index.js';
-import { pathExists, UNSENT } from '../session/index.js';
+import { linkTargetsOf, pathExists, UNSENT } from '../session/index.js';
+import { linkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
 import type { DocumentTask } from './PushPlan.js';
 import { renderMerged } from '../../core/renderMerged.js';
 import { readOnlyBlocks } from '../session/index.js';
@@ -40,6 +41,14 @@ export interface RunState {
   /** Intents of this run, per document (id or ref). */
   intents: Map<string, number[]>;
 }
+
+/** The answers' markdown as the file at `path` shows it: links to other documents and days relative to it. */
+const linkedAnswers = (answered: ReadonlyMap<string, string>, path: string, targets: LinkTargets): Pick<ReadonlyMap<string, string>, 'get'> => ({
+  get: (id) => {
+    const md = answered.get(id);
+    return md === undefined ? undefined : linkMarkdown(md, path, targets);
+  },
+});
 
 /** A free record path in Trash/ for a document whose file is gone (the pull writes it there). */
 export function trashPath(ctx: SyncContext, r: Pick<DocumentRecord, 'id' | 'path'>): string {
@@ -103,7 +112,8 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
     return out;
   }
 
-  const base = t.file ? baseAfter(t.file.changes, t.doc, run.ids, run.answered) : t.base;
+  // The answers link other documents by id (`block://`); the file and base show them relatively.
+  const base = t.file ? baseAfter(t.file.changes, t.doc, run.ids, linkedAnswers(run.answered, t.next.path, linkTargetsOf(journal))) : t.base;
   if (!base) {
     // An answer did not name a new block: the intents stay, the next cycle reads the document and merges.
     out.state = 'pending';

@@ -15,9 +15,10 @@ import { mergeFile } from '../../core/mergeFile.js';
 import { confirmSentEdits } from '../../core/confirmSentEdits.js';
 import { confirmSentInserts, type SentInsert } from '../../core/confirmSentInserts.js';
 import type { Intent } from '../../journal/index.js';
-import { noteReadOnlyBlocks, readOnlyBlocks } from '../session/index.js';
+import { linkTargetsOf, noteReadOnlyBlocks, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
-import type { ChangeSet } from '../../core/changeSet.js';
+import type { ChangeSet, NewBlockSpec } from '../../core/changeSet.js';
+import { holdsDocumentLinks, linkMarkdown, unlinkMarkdown } from '../../core/linkDocuments.js';
 import { unlinkAsset } from '../../core/linkAssets.js';
 import { mediaRecordOf } from '../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
@@ -59,6 +60,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     reads: 0,
   };
   const records = journal.listDocuments();
+  const targets = linkTargetsOf(journal);
   const byId = new Map(records.map((r) => [r.id, r]));
   const withFiles = records.filter((r) => r.fileHash !== null);
   for (const d of scan.strayDirs)
@@ -136,8 +138,16 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     }
     // A push that went out unrecorded: the blocks it edited are based on what it sent, where the space holds that.
     if (remoteState && id !== undefined && forced.has(id)) {
-      base = confirmSentEdits(base, sentEdits(pending, forced.get(id)!), remoteState.byId);
-      base = confirmSentInserts(base, sentInserts(pending, forced.get(id)!), remoteState.blocks);
+      // What was sent linked other documents by id; the space's blocks here show them as the file does.
+      const path = r?.path ?? local?.path;
+      const shown = (markdown: string) => (path === undefined ? markdown : linkMarkdown(markdown, path, targets));
+      const edits = new Map([...sentEdits(pending, forced.get(id)!)].map(([k, v]) => [k, shown(v)]));
+      base = confirmSentEdits(base, edits, remoteState.byId);
+      base = confirmSentInserts(
+        base,
+        sentInserts(pending, forced.get(id)!).map((b) => ({ ...b, markdown: shown(b.markdown) })),
+        remoteState.blocks,
+      );
     }
     if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
       const readOnly = remoteState ? noteReadOnlyBlocks(ctx, local.path, remoteState.blocks) : readOnlyBlocks(ctx);
@@ -232,7 +242,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       doc: t.doc,
       name: t.next.path,
       decision: t.decision,
-      ...(t.file ? { changes: sendableChanges(ctx, t.file.changes) } : {}),
+      ...(t.file ? { changes: sendableChanges(ctx, t.file.changes, t.next.path, t.record?.path) } : {}),
     })),
     ...(plan.folders ? { folders: plan.folders } : {}),
     folderName: (id) => folderPaths.get(id),
@@ -299,12 +309,33 @@ function sentInserts(intents: readonly Intent[], ids: readonly number[]): SentIn
   return out;
 }
 
-/** The changes as the service must get them: an edited line that links its downloaded asset sends the service's URL instead. */
-function sendableChanges(ctx: SyncContext, changes: ChangeSet): ChangeSet {
+/**
+ * The changes as the service must get them: an edited line that links its downloaded asset sends the
+ * service's URL instead; a relative link to another document's file (from the file at `path`, or,
+ * for a file moved here, from where it was) sends `block://<id>`, one to a daily note `date://`.
+ */
+function sendableChanges(ctx: SyncContext, changes: ChangeSet, path: string, recordedPath: string | undefined): ChangeSet {
   const recordOf = mediaRecordOf(ctx.journal);
+  const targets = linkTargetsOf(ctx.journal);
+  const unlink = (markdown: string) => {
+    const out = unlinkMarkdown(markdown, path, targets);
+    return recordedPath === undefined || recordedPath === path ? out : unlinkMarkdown(out, recordedPath, targets);
+  };
+  const spec = (b: NewBlockSpec): NewBlockSpec => {
+    const markdown = holdsDocumentLinks(b.type) ? unlink(b.markdown) : b.markdown;
+    const children = b.children.map(spec);
+    return markdown === b.markdown && children.every((c, i) => c === b.children[i]) ? b : { ...b, markdown, children };
+  };
   const edits = changes.edits.map((e) => {
     const rec = recordOf(e.id);
-    return rec ? { ...e, markdown: unlinkAsset(e.markdown, rec.name, rec.signedUrl) } : e;
+    if (rec) return { ...e, markdown: unlinkAsset(e.markdown, rec.name, rec.signedUrl) };
+    const markdown = unlink(e.markdown);
+    return markdown === e.markdown ? e : { ...e, markdown };
   });
-  return edits.some((e, i) => e !== changes.edits[i]) ? { ...changes, edits } : changes;
+  const inserts = changes.inserts.map((run) => {
+    const blocks = run.blocks.map(spec);
+    return blocks.every((b, i) => b === run.blocks[i]) ? run : { ...run, blocks };
+  });
+  const same = edits.every((e, i) => e === changes.edits[i]) && inserts.every((r, i) => r === changes.inserts[i]);
+  return same ? changes : { ...changes, edits, inserts };
 }

@@ -14,3 +14,4 @@ export { noteReadOnlyBlocks, readOnlyBlocks } from './readOnlyBlocks.js';
 export { releaseMemory } from './releaseMemory.js';
 export { resolveIntents } from './resolveIntents.js';
 export { UNSENT } from './unsent.js';
+export { linkTargetsOf } from './linkTargetsOf.js';

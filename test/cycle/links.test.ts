@@ -1,0 +1,91 @@
+// Links between documents, against the real server: the pull shows `block://` and `date://` links as
+// relative links to the documents' files; a relative link typed in a file is sent as `block://`; a
+// cycle right after a pull sends nothing; unknown ids and out-of-scope links stay as they are.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SpaceFixture } from '../../src/server/index.js';
+import { syncOnce, type SyncSession } from '../../src/sync/index.js';
+import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
+
+const fixture: SpaceFixture = {
+  version: 1,
+  space: { id: 'S-LINKS', name: 'Links', timezone: 'UTC', userId: 'U1' },
+  folders: [{ id: 'F-PROJ', name: 'Projects' }],
+  documents: [
+    { id: 'D-ROAD', title: 'Roadmap', folderId: 'F-PROJ', createdAt: '2026-09-01T08:00:00Z', content: [{ id: 'R1', markdown: 'The plan.' }] },
+    {
+      id: 'D-NOTES',
+      title: 'Notes',
+      createdAt: '2026-09-02T08:00:00Z',
+      content: [
+        {
+          id: 'N1',
+          markdown: 'See [the plan](block://D-ROAD), [a day](date://2026-11-20), [lost](block://NOPE), [far](invalid:out_of_scope), `[code](block://D-ROAD)`.',
+        },
+        { id: 'N2', markdown: 'second' },
+      ],
+    },
+  ],
+};
+
+const NOTES = 'Unsorted/Notes.md';
+const SHOWN =
+  'See [the plan](../Projects/Roadmap.md), [a day](<../Daily Notes/2026-11-20.md>), [lost](block://NOPE), [far](invalid:out_of_scope), `[code](block://D-ROAD)`.';
+
+let space: Space;
+let root: string;
+let session: SyncSession;
+const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
+const write = (p: string, text: string) => fs.writeFileSync(path.join(root, p), text);
+const sent = async () => (await space.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+const blocksOf = async (id: string): Promise<string[]> =>
+  ((await space.call('GET', '/blocks', undefined, { id })).content as Array<{ markdown: string }>).map((b) => b.markdown);
+
+beforeEach(async () => {
+  space = await startSpace(fixture);
+  root = makeRoot();
+  session = await openSession(root, space);
+  expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+  await space.clearRequests();
+});
+afterEach(async () => {
+  session.close();
+  await space.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('links between documents as relative links', () => {
+  it('the pull shows them relatively; the next cycle sends and writes nothing', async () => {
+    expect(read(NOTES)).toContain(`\n${SHOWN}\n\nsecond\n`);
+    const before = readTree(root);
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+    for (const [p, v] of readTree(root)) expect(v.mtimeMs, p).toBe(before.get(p)?.mtimeMs);
+  });
+
+  it('a relative link typed in the file is sent as block:// (date:// for a daily note); a link to a file that is no document as it is', async () => {
+    write(
+      NOTES,
+      read(NOTES).replace(
+        'second',
+        'second, [again](../Projects/Roadmap.md)\n\nAlso [road](<../Projects/Roadmap.md>), [day](../Daily%20Notes/2026-12-01.md), [pic](pic.png).',
+      ),
+    );
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await blocksOf('D-NOTES')).toEqual([
+      fixture.documents![1]!.content![0]!.markdown,
+      'second, [again](block://D-ROAD)',
+      'Also [road](block://D-ROAD), [day](date://2026-12-01), [pic](pic.png).',
+    ]);
+    // The new block shows as the space holds it, written back as the pull would write it.
+    const file = read(NOTES);
+    expect(file).toContain(
+      'second, [again](../Projects/Roadmap.md)\n\nAlso [road](../Projects/Roadmap.md), [day](<../Daily Notes/2026-12-01.md>), [pic](pic.png).',
+    );
+    await space.clearRequests();
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+    expect(read(NOTES)).toBe(file);
+  });
+});
