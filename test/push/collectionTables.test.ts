@@ -8,6 +8,8 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { SyncSession } from '../../src/sync/index.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
+import { pushCollections } from '../../src/sync/push/pushCollections.js';
+import { pushLocal } from '../../src/sync/index.js';
 import { versionsOf } from '../../src/sync/versions/index.js';
 import { describeRequests, usePulledMirror, type Space } from '../pull/harness.js';
 import { collectionSpace as fixture } from './collectionSpace.js';
@@ -68,6 +70,23 @@ it('sends an edited cell as a PUT of that property only (a cell the app changed 
   const again = await cycle();
   expect(again.writes).toEqual([]);
   expect(read()).toBe(after);
+});
+
+it('sends a cell edited back to what the file held when it was last synced, after a run stopped between the table and the blocks', async () => {
+  const writes = async () => describeRequests(await space.requests()).filter((q) => !q.startsWith('GET '));
+  edit('| Emma | Done |  |  |', '| Emma | Reading |  |  |');
+  // The table is sent; the run stops before the blocks' push (a kill), which would have recorded the file.
+  await space.clearRequests();
+  await pushCollections(session.ctx, { paths: [FILE] });
+  expect(await writes()).toEqual(['PUT /collections/C1/items']);
+  // Then the file as it was before the first edit, byte for byte.
+  edit('| Emma | Reading |  |  |', '| Emma | Done |  |  |');
+  await space.clearRequests();
+  await pushCollections(session.ctx, { paths: [FILE] });
+  await pushLocal(session.ctx, { paths: [FILE], listingMaxAgeMs: 0 });
+  expect(await writes()).toEqual(['PUT /collections/C1/items']);
+  expect((await items()).find((i) => i.id === 'I2')?.properties).toMatchObject({ status: 'Done' });
+  expect((await cycle()).writes).toEqual([]);
 });
 
 it('holds back a changed header, restores the table from the space and keeps the version replaced', async () => {

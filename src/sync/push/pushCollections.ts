@@ -165,17 +165,21 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
   const blocks = ctx.journal.getBaseBlocks(t.doc).map((b) => (b.id === base.id ? { ...b, markdown, hash } : b));
   const rows = collectionRowsOf({ id: t.doc, type: 'page', content: [now.tree] } as Block, blocks);
   const keepsCells = plan.kind === 'send' && plan.held.length > 0;
+  // The file first, then the journal. A run stopped between the two finds the file saying what the
+  // space says (the next push sends nothing); the other way round it would find a base the file
+  // does not show, and a file back at its last synced bytes would look untouched.
+  const synced = keepsCells ? null : await writeTable(ctx, t, markdown, messages.length > 0);
   ctx.journal.transaction(() => {
     ctx.journal.replaceBaseBlocks(t.doc, blocks);
     recordCollectionRows(ctx, t.doc, mergeRows(ctx, t.doc, rows));
+    // The file holding the new base (and nothing else changed since it was last synced) is the synced file now.
+    if (synced !== null) ctx.journal.setFileHash(t.doc, synced);
     const next = { ...held };
     if (keepsCells) next[base.id] = { local: localHash, messages };
     else delete next[base.id];
     ctx.journal.setState(HELD, next);
   });
   for (const m of messages) result.problems.push({ path, message: m });
-  if (keepsCells) return;
-  await writeTable(ctx, path, seg, markdown, messages.length > 0);
 }
 
 /** `doc`'s recorded rows with this collection's replaced (the document's other tables keep theirs). */
@@ -184,15 +188,24 @@ function mergeRows(ctx: SyncContext, doc: string, fresh: ReturnType<typeof colle
   return [...all.map(({ doc: _d, ...r }) => r), ...fresh];
 }
 
-/** The file with its table replaced by the space's; the version replaced goes to the history when it held what is lost. */
-async function writeTable(ctx: SyncContext, path: string, seg: Segment, markdown: string, keepVersion: boolean): Promise<void> {
+/**
+ * The file with its table replaced by the space's; the version replaced goes to the history when it
+ * held what is lost. Returns the file's hash when it is now the synced file: what it was when last
+ * synced but for this table, which now says what the base says. Null when it is not (other edits,
+ * a save meanwhile), so the file is looked at again.
+ */
+async function writeTable(ctx: SyncContext, t: Table, markdown: string, keepVersion: boolean): Promise<string | null> {
+  const { path, seg } = t;
   const file = await readMirrorFile(ctx.root, path);
-  if (!file || file.text === null || file.text.slice(seg.start, seg.end) !== seg.text) return;
+  if (!file || file.text === null || file.text.slice(seg.start, seg.end) !== seg.text) return null;
   const eol = seg.text.includes('\r\n') ? '\r\n' : '\n';
-  const next = file.text.slice(0, seg.start) + markdown.replace(/\n/g, eol) + file.text.slice(seg.end);
-  if (next === file.text) return;
+  const around = (table: string) => file.text.slice(0, seg.start) + table.replace(/\n/g, eol) + file.text.slice(seg.end);
+  const wasSynced = hashText(around(t.base.markdown)) === ctx.journal.getDocument(t.doc)?.fileHash;
+  const next = around(markdown);
+  if (next === file.text) return wasSynced ? file.hash : null;
   if (keepVersion) {
-    await saveLocalVersion(ctx, { path, docId: ctx.journal.getDocumentByPath(path)?.id ?? null, text: file.text, replacement: next, cause: 'conflict' });
+    await saveLocalVersion(ctx, { path, docId: t.doc, text: file.text, replacement: next, cause: 'conflict' });
   }
-  await writeFileIfUnchanged(ctx.root, path, next, file.hash, { ownWrites: ctx.ownWrites });
+  const w = await writeFileIfUnchanged(ctx.root, path, next, file.hash, { ownWrites: ctx.ownWrites });
+  return wasSynced && w.written ? w.hash : null;
 }
