@@ -145,6 +145,18 @@ describe('remote changes after one cycle', () => {
     await expectMirrorMatches(root, space);
   });
 
+  it('documents moved within a folder whose subfolder kept its count (one up, one up from below) are placed where they are', async () => {
+    // Archive keeps its count: its document moves up into Projects, Old's moves up into Archive.
+    // Projects' recursive listing names both and its count says one more is its own: the guess
+    // that each stayed where it was known cannot hold, so the subfolders are listed.
+    await space.call('PUT', '/documents/move', { documentIds: ['D-ARCH'], destination: { folderId: 'F-PROJ' } });
+    await space.call('PUT', '/documents/move', { documentIds: ['D-OLD'], destination: { folderId: 'F-ARCH' } });
+    const { result } = await cycle();
+    expect(result.moved).toContainEqual({ id: 'D-ARCH', from: 'Projects/Archive/Old plan.md', to: 'Projects/Old plan.md' });
+    expect(result.moved).toContainEqual({ id: 'D-OLD', from: 'Projects/Archive/Old/Ancient.md', to: 'Projects/Archive/Ancient.md' });
+    await expectMirrorMatches(root, space);
+  });
+
   it('a new daily note is found in the daily notes listing', async () => {
     await space.call('POST', '/blocks', { markdown: 'planned', position: { position: 'end', date: '2026-09-07' } });
     const { result, requests } = await cycle();

@@ -111,8 +111,10 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
   // A folder's listing may name its subfolders' documents too (recursive: it names more documents
   // than the folder's own count). A document that came into such a folder's subtree (new, or from
   // elsewhere) may then sit in a subfolder not read this cycle, whose count another document kept by
-  // leaving it; so may one beyond the folder's own count. Those subfolders are read, so nothing is
-  // placed a level too high. A direct-only listing names the folder's own documents: nothing to read.
+  // leaving it; so may one beyond the folder's own count; and when the folder's own count is not the
+  // number of its documents known to be in it, one known deeper came up (its subfolder's count kept
+  // by another coming in from below). Those subfolders are read, so nothing is placed a level too
+  // high or too low. A direct-only listing names the folder's own documents: nothing to read.
   const placedIn = new Map<ContainerKey, number>();
   for (const p of placed.placements.values()) placedIn.set(containerOf(p), (placedIn.get(containerOf(p)) ?? 0) + 1);
   const unreadBelow = new Set<ContainerKey>();
@@ -126,7 +128,11 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
       const k = known.get(id);
       return k !== undefined && (containerOf(k) === f.id || isUnder(containerOf(k), f.id, folderParents));
     };
-    if ((placedIn.get(f.id) ?? 0) > own || r.ids.some((id) => !inSubtree(id))) for (const d of below) unreadBelow.add(d.id);
+    const knownHere = r.ids.filter((id) => {
+      const k = known.get(id);
+      return k !== undefined && containerOf(k) === f.id;
+    }).length;
+    if ((placedIn.get(f.id) ?? 0) > own || knownHere !== own || r.ids.some((id) => !inSubtree(id))) for (const d of below) unreadBelow.add(d.id);
   }
   if (unreadBelow.size > 0) {
     await readAll([...unreadBelow]);
