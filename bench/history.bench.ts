@@ -1,8 +1,8 @@
 // The version history's cost (issue 14), each ratio measured in one run with the history on and off
-// in turn on the same mirror: a one-block edit pushed from a 1,000-block document (the push records
-// the document's blocks before it overwrites one), and a pull cycle bringing 10 remote edits into
-// their files (retention runs at its start, over 2,000 kept versions none of which is due while the
-// history is on; then alone, as context). Then the weight of
+// in turn: a one-block edit pushed from a 1,000-block document (the push records the document's
+// blocks before it overwrites one), on one mirror; and a pull cycle bringing 10 remote edits into
+// their files, on two mirrors of one space, one with the history on and 2,000 versions kept (none
+// due: retention runs at each cycle's start), one with it off (then retention alone, as context). Then the weight of
 // `.spacesync/` beside a 10,000-document mirror after 45 days of 100 documents a day changed on
 // both sides (a local version of each file and the space's blocks of each document kept), with
 // the default retention (30 days, 200 MiB) applied at the start of each day's cycle, and each
@@ -10,6 +10,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { createLogger } from '../src/log.js';
 import { generateSpace } from '../src/server/index.js';
 import { openSyncSession, pushLocal, syncOnce, type DocumentTask, type SyncSession } from '../src/sync/index.js';
@@ -19,11 +21,15 @@ import { saveLocalVersion } from '../src/sync/versions/saveLocalVersion.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 
-const ROUNDS = 25;
+const ROUNDS = 41;
 const ON = { keepDays: 30, maxMiB: 200 };
 const OFF = { keepDays: 0, maxMiB: 200 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+// A collection before each timed round, so that neither side pays for the garbage of the other's
+// (or of the untimed preparation).
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc') as () => void;
 const silent = () => createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 
 async function withMirror<T>(
@@ -56,32 +62,38 @@ async function withMirror<T>(
 
 /**
  * Runs `round` ROUNDS times with the history on and off, in the order on, off, off, on… (so neither
- * side always follows the other), after a warm-up of each; `prepare` runs before a round, untimed.
- * Medians in ms.
+ * side always follows the other), after a warm-up of each, with a garbage collection (untimed)
+ * before each. Each two neighbouring rounds (one on, one off) give a ratio: their median is the
+ * figure, so that a slower stretch of a shared machine weighs on both sides of a pair alike.
+ * Medians in ms beside it.
  */
-async function onOff(
-  session: SyncSession,
-  round: (i: number) => Promise<void>,
-  prepare: (on: boolean) => void = () => {},
-): Promise<{ on: number; off: number }> {
+async function onOff(round: (on: boolean, i: number) => Promise<void>): Promise<{ ratio: number; on: number; off: number }> {
   const times = { on: [] as number[], off: [] as number[] };
+  const ratios: number[] = [];
+  let pair: { on?: number; off?: number } = {};
   for (let i = -2; i < 2 * ROUNDS; i++) {
     const on = i < 0 ? i === -2 : i % 4 === 0 || i % 4 === 3;
-    session.ctx.settings.versions = on ? ON : OFF;
-    prepare(on);
+    collect();
     const t0 = performance.now();
-    await round(i + 2);
-    if (i >= 0) times[on ? 'on' : 'off'].push(performance.now() - t0);
+    await round(on, i + 2);
+    const ms = performance.now() - t0;
+    if (i < 0) continue;
+    times[on ? 'on' : 'off'].push(ms);
+    pair[on ? 'on' : 'off'] = ms;
+    if (i % 2 === 1) {
+      ratios.push(pair.on! / pair.off!);
+      pair = {};
+    }
   }
-  session.ctx.settings.versions = ON;
-  return { on: median(times.on), off: median(times.off) };
+  return { ratio: median(ratios), on: median(times.on), off: median(times.off) };
 }
 
 async function pushCost(): Promise<Figure[]> {
   return withMirror('hist-push', { documents: 1, blocksPerDocument: 1_000, folders: 0, seed: 5 }, async (session, _server, root) => {
     const [doc] = session.journal.listDocuments();
     const file = path.join(root, doc!.path);
-    const r = await onOff(session, async (i) => {
+    const r = await onOff(async (on, i) => {
+      session.ctx.settings.versions = on ? ON : OFF;
       const text = fs.readFileSync(file, 'utf8');
       const lines = text.split('\n');
       const at = lines.findIndex((l, k) => k > 20 + i && /^[a-z][a-z ]+ \d+ with \*\*bold\*\*/.test(l));
@@ -91,88 +103,95 @@ async function pushCost(): Promise<Figure[]> {
       const pushed = await pushLocal(session.ctx, { paths: [doc!.path] });
       if ((pushed.outcome?.sent.filter((s) => s.method === 'PUT').length ?? 0) !== 1) throw new Error('the edit was not pushed in one PUT');
     });
+    session.ctx.settings.versions = ON;
     const versions = session.journal.listHistory().length;
     if (versions !== ROUNDS + 1) throw new Error(`${versions} versions recorded, expected ${ROUNDS + 1}`);
     return [
       {
         name: 'history: one-block edit in a 1,000-block document, push with history ÷ without',
-        measured: Number((r.on / r.off).toFixed(3)),
+        measured: Number(r.ratio.toFixed(3)),
         unit: 'ratio',
         target: { op: '<', value: 1.05 },
-        note: `medians of ${ROUNDS}: ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without`,
+        note: `median of ${ROUNDS} neighbouring pairs' ratios; medians ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without`,
       },
     ];
   });
 }
 
+/** The same space pulled into two mirrors: one with the history on and 2,000 versions kept, one with it off. */
 async function pullCost(): Promise<Figure[]> {
-  return withMirror('hist-pull', { documents: 100, blocksPerDocument: 40, folders: 2, seed: 11 }, async (session, server) => {
-    const ids = session.journal
-      .listDocuments()
-      .slice(0, 10)
-      .map((d) => d.id);
-    const firstBlocks = await Promise.all(
-      ids.map(async (id) => ((await (await fetch(`${server.link}/blocks?id=${id}&maxDepth=1`)).json()) as { content: Array<{ id: string }> }).content[2]!.id),
-    );
-    // With the history on, a history of 2,000 versions, none due: what retention weighs at each
-    // cycle's start. Without it, none (retention with keepDays 0 would drop them all).
-    const [one] = session.journal.listDocuments();
-    const history = (on: boolean) => {
-      const have = session.journal.historyTotals().count;
-      if (!on) session.journal.deleteHistory(session.journal.historySizes().map((h) => h.id));
-      else if (have < 2_000)
-        session.journal.transaction(() => {
-          for (let k = have; k < 2_000; k++) {
-            session.journal.addHistory({
-              at: new Date().toISOString(),
-              side: 'remote',
-              docId: one!.id,
-              path: one!.path,
-              cause: 'push',
-              request: 'PUT /blocks',
-              versionFile: null,
-              size: 2_000,
-              blocks: [],
-              summary: { added: 0, removed: 0, edited: 1 },
-            });
-          }
-        });
-      // Written into the journal's file now, not by the round's own checkpoint.
-      session.journal.checkpoint();
-    };
-    const r = await onOff(
-      session,
-      async (i) => {
-        const put = await fetch(`${server.link}/blocks`, {
+  const space = { documents: 100, blocksPerDocument: 40, folders: 2, seed: 11 };
+  return withMirror('hist-pull-on', space, (withHistory, serverOn) =>
+    withMirror('hist-pull-off', space, async (without, serverOff) => {
+      without.ctx.settings.versions = OFF;
+      // Retention at each cycle's start weighs a history of 2,000 versions, none due. Without the
+      // history there is none (retention with keepDays 0 would drop them all).
+      const [one] = withHistory.journal.listDocuments();
+      withHistory.journal.transaction(() => {
+        for (let k = 0; k < 2_000; k++) {
+          withHistory.journal.addHistory({
+            at: new Date().toISOString(),
+            side: 'remote',
+            docId: one!.id,
+            path: one!.path,
+            cause: 'push',
+            request: 'PUT /blocks',
+            versionFile: null,
+            size: 2_000,
+            blocks: [],
+            summary: { added: 0, removed: 0, edited: 1 },
+          });
+        }
+      });
+      withHistory.journal.checkpoint();
+      const mirrors = await Promise.all(
+        [
+          { session: withHistory, server: serverOn },
+          { session: without, server: serverOff },
+        ].map(async (m) => {
+          const ids = m.session.journal
+            .listDocuments()
+            .slice(0, 10)
+            .map((d) => d.id);
+          const blocks = await Promise.all(
+            ids.map(
+              async (id) => ((await (await fetch(`${m.server.link}/blocks?id=${id}&maxDepth=1`)).json()) as { content: Array<{ id: string }> }).content[2]!.id,
+            ),
+          );
+          return { ...m, blocks };
+        }),
+      );
+      const r = await onOff(async (on, i) => {
+        const m = mirrors[on ? 0 : 1]!;
+        const put = await fetch(`${m.server.link}/blocks`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ blocks: firstBlocks.map((id) => ({ id, markdown: `remote change ${i}` })) }),
+          body: JSON.stringify({ blocks: m.blocks.map((id) => ({ id, markdown: `remote change ${i}` })) }),
         });
         if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
-        const cycle = await syncOnce(session.ctx);
-        if (cycle.pull?.written.length !== ids.length) throw new Error(`the pull wrote ${cycle.pull?.written.length} files, expected ${ids.length}`);
-      },
-      history,
-    );
-    history(true);
-    // Retention alone (what each cycle's start costs then).
-    const prune: number[] = [];
-    for (let k = 0; k < ROUNDS; k++) {
-      const t0 = performance.now();
-      if ((await pruneVersions(session.ctx)) !== 0) throw new Error('retention pruned a version that was not due');
-      prune.push(performance.now() - t0);
-    }
-    return [
-      {
-        name: 'history: pull of 10 remote edits (100 documents × 40 blocks), cycle with history ÷ without',
-        measured: Number((r.on / r.off).toFixed(3)),
-        unit: 'ratio',
-        target: { op: '<', value: 1.05 },
-        note: `medians of ${ROUNDS}: ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without`,
-      },
-      { name: "history: retention at a cycle's start over 2,000 kept versions, none due, median", measured: Number(median(prune).toFixed(2)), unit: 'ms' },
-    ];
-  });
+        const cycle = await syncOnce(m.session.ctx);
+        if (cycle.pull?.written.length !== m.blocks.length) throw new Error(`the pull wrote ${cycle.pull?.written.length} files, expected ${m.blocks.length}`);
+      });
+      if (withHistory.journal.historyTotals().count !== 2_000) throw new Error('the history changed during the pulls');
+      // Retention alone (what each cycle's start costs then).
+      const prune: number[] = [];
+      for (let k = 0; k < ROUNDS; k++) {
+        const t0 = performance.now();
+        if ((await pruneVersions(withHistory.ctx)) !== 0) throw new Error('retention pruned a version that was not due');
+        prune.push(performance.now() - t0);
+      }
+      return [
+        {
+          name: 'history: pull of 10 remote edits (100 documents × 40 blocks), cycle with history ÷ without',
+          measured: Number(r.ratio.toFixed(3)),
+          unit: 'ratio',
+          target: { op: '<', value: 1.05 },
+          note: `two mirrors of one space, one with 2,000 versions kept; median of ${ROUNDS} neighbouring pairs' ratios; medians ${r.on.toFixed(1)} ms with, ${r.off.toFixed(1)} ms without`,
+        },
+        { name: "history: retention at a cycle's start over 2,000 kept versions, none due, median", measured: Number(median(prune).toFixed(2)), unit: 'ms' },
+      ];
+    }),
+  );
 }
 
 function bytesUnder(dir: string, skip?: string): number {
