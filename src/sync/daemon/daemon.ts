@@ -259,6 +259,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
 
   const onChanges = (c: MirrorChanges) => {
     if (stopping) return;
+    ctx.logger.debug(
+      { added: c.added.length, changed: c.changed.length, removed: c.removed, addedDirs: c.addedDirs.length, removedDirs: c.removedDirs },
+      'files changed here',
+    );
     // Folders created or removed need the full picture (folder requests, the delete guard);
     // the ones a pull just made (built-in locations, folders the journal knows) are not news.
     const known = new Set<string>([...Object.values(BUILTIN_DIRS), TASKS_DIR, ...ctx.journal.listFolders().map((f) => f.path)]);
