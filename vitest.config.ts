@@ -1,13 +1,21 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The acceptance scenarios: minutes of real processes, so `npm run scenarios` runs them, not `npm test`. */
+export const SCENARIOS = 'test/scenarios/scenarios.test.ts';
+
+export const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  pool: 'forks' as const,
+  // Excalidraw's package imports modules without their extension (a bundler's habit): the test
+  // runner resolves them for the scene-loader test.
+  server: { deps: { inline: ['@excalidraw/excalidraw'] } },
+};
 
 export default defineConfig({
   test: {
+    ...shared,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
-    // Excalidraw's package imports modules without their extension (a bundler's habit): the test
-    // runner resolves them for the scene-loader test.
-    server: { deps: { inline: ['@excalidraw/excalidraw'] } },
+    exclude: [...configDefaults.exclude, SCENARIOS],
   },
 });
