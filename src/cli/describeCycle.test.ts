@@ -17,6 +17,7 @@ const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({
   unchanged: [],
   moved: [],
   folderMoves: [],
+  relinked: [],
   createdDirs: [],
   removedDirs: [],
   purged: [],

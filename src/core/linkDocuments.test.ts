@@ -102,6 +102,9 @@ describe('relinking after documents moved', () => {
     );
   });
   it('the links of a moved document stay pointing at the same files', () => {
-    expect(relinkMarkdown('[b](../../Unsorted/Inbox.md) [c](x.png)', FROM, new Map(), 'Other.md')).toBe('[b](Unsorted/Inbox.md) [c](x.png)');
+    const isDocument = (p: string) => targets.idOf(p) !== undefined;
+    expect(relinkMarkdown('[b](../../Unsorted/Inbox.md) [c](x.png) [d](y.md)', FROM, new Map(), 'Other.md', isDocument)).toBe(
+      '[b](Unsorted/Inbox.md) [c](x.png) [d](y.md)',
+    );
   });
 });

@@ -169,17 +169,25 @@ export function linkDocuments(root: Block, docPath: string, targets: LinkTargets
 }
 
 /**
- * A block's markdown (in the file `docPath`) whose relative links named the file `from` of a document
- * now at `to`: those links as relative links to `to`; any other markdown as it is.
+ * A block's markdown, written for the file `docPath` now at `newDocPath`, whose relative links to
+ * documents follow them: a link to a path `moved` names goes to its new path, and when the file itself
+ * moved, a link to another document (`isDocument`) keeps naming it from the new folder. Links to files
+ * that are no document stay as they are (the space holds them so).
  */
-export function relinkMarkdown(markdown: string, docPath: string, from: ReadonlyMap<string, string>, newDocPath: string = docPath): string {
+export function relinkMarkdown(
+  markdown: string,
+  docPath: string,
+  moved: ReadonlyMap<string, string>,
+  newDocPath: string = docPath,
+  isDocument: (path: string) => boolean = () => false,
+): string {
   if (!markdown.includes('.md')) return markdown;
   return mapDestinations(markdown, (dest) => {
     const d = decoded(dest);
     if (d === null || !d.endsWith('.md')) return dest;
     const path = resolveLink(docPath, d);
     if (path === null) return dest;
-    const to = from.get(path) ?? (docPath !== newDocPath ? path : undefined);
+    const to = moved.get(path) ?? (docPath !== newDocPath && isDocument(path) ? path : undefined);
     return to === undefined ? dest : written(relativePath(newDocPath, to));
   });
 }

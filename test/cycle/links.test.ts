@@ -1,11 +1,12 @@
 // Links between documents, against the real server: the pull shows `block://` and `date://` links as
 // relative links to the documents' files; a relative link typed in a file is sent as `block://`; a
-// cycle right after a pull sends nothing; unknown ids and out-of-scope links stay as they are.
+// cycle right after a pull sends nothing; unknown ids and out-of-scope links stay as they are; a
+// document renamed on either side rewrites the links to it in the other files, sending nothing for them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { syncOnce, type SyncSession } from '../../src/sync/index.js';
+import { runPull, syncOnce, type SyncSession } from '../../src/sync/index.js';
 import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
 
 const fixture: SpaceFixture = {
@@ -87,5 +88,56 @@ describe('links between documents as relative links', () => {
     expect((await syncOnce(session.ctx)).exitCode).toBe(0);
     expect(await sent()).toEqual([]);
     expect(read(NOTES)).toBe(file);
+  });
+
+  it('a document renamed in the space: the file linking it is rewritten here, and nothing is read or sent for it', async () => {
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Road map (v2)' }] });
+    await space.clearRequests();
+    const r = await syncOnce(session.ctx);
+    expect(r.exitCode).toBe(0);
+    expect(r.pull?.relinked).toEqual([NOTES]);
+    expect(read(NOTES)).toContain('See [the plan](<../Projects/Road map (v2).md>), [a day]');
+    const requests = (await space.requests()).map((q) => `${q.method} ${q.path} ${JSON.stringify(q.query)}`);
+    expect(requests.filter((q) => !q.startsWith('GET') || q.includes('D-NOTES'))).toEqual([]);
+    await space.clearRequests();
+    const before = read(NOTES);
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+    expect(read(NOTES)).toBe(before);
+    expect(await blocksOf('D-NOTES')).toEqual(fixture.documents![1]!.content!.map((b) => b.markdown));
+  });
+
+  it('a file renamed here: the links to it follow, and nothing is sent for the files holding them', async () => {
+    const modified = async () =>
+      ((await space.call('GET', '/documents')).items as Array<{ id: string; lastModifiedAt: string }>).find((d) => d.id === 'D-NOTES')!.lastModifiedAt;
+    const was = await modified();
+    fs.renameSync(path.join(root, 'Projects/Roadmap.md'), path.join(root, 'Projects/Plan.md'));
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(read(NOTES)).toContain('See [the plan](../Projects/Plan.md), [a day]');
+    // Nothing was sent for Notes: the space's document did not change.
+    expect(await modified()).toBe(was);
+    expect(await blocksOf('D-NOTES')).toEqual(fixture.documents![1]!.content!.map((b) => b.markdown));
+    await space.clearRequests();
+    const before = read(NOTES);
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+    expect(read(NOTES)).toBe(before);
+  });
+
+  it('a file being edited while the document it links is renamed keeps its text; its old link is still sent as block://, then follows', async () => {
+    write(NOTES, read(NOTES).replace('second', 'second, see [old name](../Projects/Roadmap.md)'));
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Plan' }] });
+    const pulled = await runPull(session.ctx);
+    expect(pulled.relinked).toEqual([]);
+    expect(read(NOTES)).toContain('See [the plan](../Projects/Roadmap.md), [a day]');
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await blocksOf('D-NOTES')).toEqual([fixture.documents![1]!.content![0]!.markdown, 'second, see [old name](block://D-ROAD)']);
+    expect(read(NOTES)).toContain('See [the plan](../Projects/Plan.md), [a day]');
+    expect(read(NOTES)).toContain('second, see [old name](../Projects/Plan.md)');
+    await space.clearRequests();
+    const before = read(NOTES);
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+    expect(read(NOTES)).toBe(before);
   });
 });

@@ -25,7 +25,7 @@ import { detectLocalChanges } from './detectLocalChanges.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../core/remoteTypes.js';
 import { assertRoot } from '../../mirror/index.js';
-import { releaseMemory } from '../session/index.js';
+import { relinkDocuments, releaseMemory } from '../session/index.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -61,6 +61,8 @@ export interface PullCycleResult {
   unchanged: string[];
   moved: Move[];
   folderMoves: Move[];
+  /** Files whose links to moved documents were rewritten (a local-only change). */
+  relinked: string[];
   createdDirs: string[];
   removedDirs: string[];
   purged: Array<{ id: string; from: string; to: string | null }>;
@@ -98,6 +100,7 @@ function emptyResult(startedAt: string): PullCycleResult {
     unchanged: [],
     moved: [],
     folderMoves: [],
+    relinked: [],
     createdDirs: [],
     removedDirs: [],
     purged: [],
@@ -257,6 +260,14 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
   result.localChanged = [...local].map(([id, change]) => ({ id, path: byId.get(id)!.path, change }));
   result.folderMoves = shape.folderMoves;
   result.moved = shape.moved;
+  // Links to the documents moved (a file or a folder renamed) follow them, before any is pulled.
+  const moves = reading.quiet
+    ? []
+    : journal.listDocuments().flatMap((r) => {
+        const was = byId.get(r.id)?.path;
+        return was !== undefined && was !== r.path ? [{ id: r.id, from: was, to: r.path }] : [];
+      });
+  result.relinked = await relinkDocuments(ctx, moves);
   result.createdDirs = shape.createdDirs;
   result.blocked.push(...shape.blocked);
   result.ignored = shape.ignored;

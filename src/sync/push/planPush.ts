@@ -18,7 +18,7 @@ import type { Intent } from '../../journal/index.js';
 import { linkTargetsOf, noteReadOnlyBlocks, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
 import type { ChangeSet, NewBlockSpec } from '../../core/changeSet.js';
-import { holdsDocumentLinks, linkMarkdown, unlinkMarkdown } from '../../core/linkDocuments.js';
+import { holdsDocumentLinks, linkMarkdown, unlinkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
 import { unlinkAsset } from '../../core/linkAssets.js';
 import { mediaRecordOf } from '../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
@@ -60,7 +60,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     reads: 0,
   };
   const records = journal.listDocuments();
-  const targets = linkTargetsOf(journal);
+  // A file moved here names its document from where it is now, also before the push records it.
+  const movedHere = new Map(scan.changed.filter((c) => c.local.path !== c.record.path).map((c) => [c.local.path, c.record.id]));
+  const targets = linkTargetsOf(journal, movedHere);
   const byId = new Map(records.map((r) => [r.id, r]));
   const withFiles = records.filter((r) => r.fileHash !== null);
   for (const d of scan.strayDirs)
@@ -242,7 +244,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       doc: t.doc,
       name: t.next.path,
       decision: t.decision,
-      ...(t.file ? { changes: sendableChanges(ctx, t.file.changes, t.next.path, t.record?.path) } : {}),
+      ...(t.file ? { changes: sendableChanges(ctx, targets, t.file.changes, t.next.path, t.record?.path) } : {}),
     })),
     ...(plan.folders ? { folders: plan.folders } : {}),
     folderName: (id) => folderPaths.get(id),
@@ -314,9 +316,8 @@ function sentInserts(intents: readonly Intent[], ids: readonly number[]): SentIn
  * service's URL instead; a relative link to another document's file (from the file at `path`, or,
  * for a file moved here, from where it was) sends `block://<id>`, one to a daily note `date://`.
  */
-function sendableChanges(ctx: SyncContext, changes: ChangeSet, path: string, recordedPath: string | undefined): ChangeSet {
+function sendableChanges(ctx: SyncContext, targets: LinkTargets, changes: ChangeSet, path: string, recordedPath: string | undefined): ChangeSet {
   const recordOf = mediaRecordOf(ctx.journal);
-  const targets = linkTargetsOf(ctx.journal);
   const unlink = (markdown: string) => {
     const out = unlinkMarkdown(markdown, path, targets);
     return recordedPath === undefined || recordedPath === path ? out : unlinkMarkdown(out, recordedPath, targets);

@@ -8,7 +8,7 @@ import { executePlan, type PushOutcome } from './executePlan.js';
 import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
-import { resolveIntents } from '../session/index.js';
+import { relinkDocuments, resolveIntents } from '../session/index.js';
 import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from '../../core/remoteTypes.js';
 import { shiftCounts } from '../session/index.js';
 import { recordHeldBack } from '../session/index.js';
@@ -123,5 +123,11 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
     return now ? [{ from: placedBefore.get(d.id) ?? null, to: containerOf(now) }] : [];
   });
   journal.transaction(() => shiftCounts(journal, shifts));
+  // Links to the documents this push moved or renamed follow them in the files that hold them.
+  const moves = plan.tasks.flatMap((t) => {
+    const now = t.record ? journal.getDocument(t.record.id) : undefined;
+    return t.record && now && now.path !== t.record.path ? [{ id: now.id, from: t.record.path, to: now.path }] : [];
+  });
+  await relinkDocuments(ctx, moves);
   return { plan, outcome, requests: requests() };
 }

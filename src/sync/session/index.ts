@@ -15,3 +15,4 @@ export { releaseMemory } from './releaseMemory.js';
 export { resolveIntents } from './resolveIntents.js';
 export { UNSENT } from './unsent.js';
 export { linkTargetsOf } from './linkTargetsOf.js';
+export { relinkDocuments, type Move as DocumentMove } from './relinkDocuments.js';
