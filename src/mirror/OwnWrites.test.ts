@@ -43,6 +43,18 @@ describe('OwnWrites', () => {
     expect(own.consume('A.md', 'v4')).toBe(false); // superseded: a user reverting to v4 is an edit
   });
 
+  it('says whether a path has a live record, without using it up', () => {
+    t = 0;
+    const own = new OwnWrites({ ttlMs: 500, now: clock });
+    own.note('A.md', 'h');
+    expect([own.has('A.md'), own.has('B.md')]).toEqual([true, false]);
+    expect(own.consume('A.md', 'h')).toBe(true);
+    expect(own.has('A.md')).toBe(false);
+    own.note('A.md', 'h');
+    t = 501;
+    expect(own.has('A.md')).toBe(false);
+  });
+
   it('forgets records after the time to live', () => {
     t = 1000;
     const own = new OwnWrites({ ttlMs: 500, now: clock });

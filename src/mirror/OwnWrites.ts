@@ -44,6 +44,11 @@ export class OwnWrites {
     return i >= 0;
   }
 
+  /** Whether the daemon wrote (or removed) the path lately: a claimable record is there. */
+  has(relPath: string): boolean {
+    return this.live(relPath, this.now()).length > 0;
+  }
+
   /** Paths with a claimable record (expired ones are dropped on the way). */
   get size(): number {
     const at = this.now();

@@ -210,6 +210,21 @@ describe("watchMirror: the daemon's own writes", () => {
   });
 });
 
+describe('watchMirror: a file the daemon wrote, removed before the watcher looked', () => {
+  it('is reported removed: the journal knows it, the user deleted it', async () => {
+    const own = new OwnWrites();
+    const w = await start({ ownWrites: own });
+    // A pull writes a new document's file; the user deletes it before the batch is read.
+    await writeFileAtomic(root(), 'Pulled.md', 'new remote document', { ownWrites: own });
+    fs.unlinkSync(abs('Pulled.md'));
+    // A stranger's file that comes and goes is still nobody's news.
+    put('Scratch.md', 'x');
+    fs.unlinkSync(abs('Scratch.md'));
+    await w.until('removed:Pulled.md');
+    expect(await w.settle()).toEqual(['removed:Pulled.md']);
+  });
+});
+
 describe('watchMirror: one watch per folder', () => {
   /** Native watches open now (a closed one is gone once the event loop has passed its close phase). */
   const nativeWatches = async () => {

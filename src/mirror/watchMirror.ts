@@ -266,7 +266,9 @@ export function watchMirror(root: string, opts: WatchMirrorOptions): MirrorWatch
         const existed = knownFiles.has(rel);
         if (state === null) knownFiles.delete(rel);
         else knownFiles.add(rel);
-        if (state === null && !existed) continue; // a file that came and went between batches
+        // A file that came and went between batches is nobody's news, unless the daemon wrote it (a
+        // pull): the journal knows that file, so its removal is the user's, and must not wait for a scan.
+        if (state === null && !existed && !ownWrites?.has(rel)) continue;
         if (await isOwn(rel, state !== null)) continue;
         (state === null ? changes.removed : existed ? changes.changed : changes.added).push(rel);
       }
