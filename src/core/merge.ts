@@ -352,7 +352,7 @@ function mergeFileOnly(
           const layout = n.local.kind === 'card' ? newLayout(n.local) : undefined;
           if (layout) m.cardLayout = layout;
         } else {
-          if (a) problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
+          if (a?.action === 'hold') problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
           m = { id: null, kind: n.local.kind, type: 'text', markdown: n.local.markdown, source: 'local', local: n.local, held: true, children: EMPTY };
         }
       }
@@ -579,7 +579,7 @@ function decideFates(p: MergePass, nodes: DiffNode[], parentRecreated: boolean, 
         p.merged.set(n, freshNode(n, false, a.type));
       } else {
         p.fate.set(n, 'hold');
-        p.problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
+        if (a.action === 'hold') p.problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
       }
     } else if (!inRemote) {
       p.fate.set(n, 'drop');

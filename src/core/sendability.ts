@@ -13,7 +13,8 @@ export const PROTECTED = typesWhere((t) => t.protected);
 
 export type EditAction = { action: 'put' } | { action: 'replace'; type: BlockType } | { action: 'hold'; reason: string };
 
-export type CreateAction = { action: 'create'; type: BlockType } | { action: 'hold'; reason: string };
+/** `upload`: a reference to a local file, left to the media step (not sent by the push, not a problem). */
+export type CreateAction = { action: 'create'; type: BlockType } | { action: 'hold'; reason: string } | { action: 'upload' };
 
 const isWrapper = (kind: BlockKind) => kind === 'page' || kind === 'card';
 
@@ -51,6 +52,7 @@ export function createAction(local: LocalBlock, dialect: CoreDialect): CreateAct
     }
     return { action: 'create', type: 'page' };
   }
+  if (dialect.isUpload?.(local.markdown)) return { action: 'upload' };
   const c = dialect.classify(local.markdown);
   if ('problem' in c) return { action: 'hold', reason: c.problem };
   if (PROTECTED.has(c.type)) return { action: 'hold', reason: `a ${c.type} block cannot be created from markdown` };

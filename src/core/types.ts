@@ -67,6 +67,8 @@ export interface CoreDialect {
   equals: MarkdownEquals;
   /** The block type one local block's markdown becomes when sent; plain blocks only. */
   classify(markdown: string): Classification;
+  /** A new block that references a local file to upload (the media step sends it through `POST /upload`, not the push). */
+  isUpload?: (markdown: string) => boolean;
 }
 
 /** Where a new local block goes among its siblings: after an existing sibling, or first in a parent (null = the document root). */

@@ -15,6 +15,7 @@ import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot, writeFi
 import type { Journal } from '../../journal/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';
 import { downloadAsset } from './downloadAsset.js';
+import { uploadReferences } from './uploadReferences.js';
 
 /** State key prefix: the downloaded asset of a media block. */
 export const MEDIA_BASE = 'media:';
@@ -28,6 +29,8 @@ export interface MediaRecord extends MediaLink {
   hash: string;
   /** The signed URL last read for the block: what an edit of the block's line sends in place of the local link. */
   signedUrl: string;
+  /** The file was the user's, uploaded from the mirror: it stays when its block goes. */
+  uploaded?: true;
 }
 
 export interface MediaSyncResult {
@@ -39,6 +42,10 @@ export interface MediaSyncResult {
   failed: Array<{ blockId: string; file: string; message: string }>;
   /** Asset files removed with their block. */
   removed: string[];
+  /** Local files uploaded as new blocks (media up). */
+  uploaded: string[];
+  /** Local files referenced and not uploaded, and why. */
+  notUploaded: Array<{ path: string; file: string; message: string }>;
 }
 
 /** Downloads at once: few, so that they never crowd out the document reads. */
@@ -69,8 +76,11 @@ async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
 }
 
 export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
-  const result: MediaSyncResult = { downloaded: [], linked: [], failed: [], removed: [] };
+  const result: MediaSyncResult = { downloaded: [], linked: [], failed: [], removed: [], uploaded: [], notUploaded: [] };
   if (ctx.readOnly) return result;
+  const up = await uploadReferences(ctx);
+  result.uploaded = up.uploaded;
+  result.notUploaded = up.failed;
   const { journal, root } = ctx;
   const records = new Map(Object.entries(journal.statesWithPrefix<MediaRecord>(MEDIA_BASE)));
   const live = new Set<string>();
@@ -140,7 +150,7 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
     if (live.has(id)) continue;
     if (ctx.signal?.aborted) return result;
     const now = await readMirrorFile(root, rec.file);
-    if (now !== null && now.hash === rec.hash) {
+    if (now !== null && now.hash === rec.hash && !rec.uploaded) {
       ctx.ownWrites.note(rec.file, null);
       await fsp.rm(resolveInRoot(root, rec.file), { force: true });
       await removeEmptyDirs(root, dirOfPath(rec.file)).catch(() => []);

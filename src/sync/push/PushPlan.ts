@@ -31,6 +31,8 @@ export interface DocumentTask {
   remoteModifiedAt: string | null;
   /** Intents of an earlier run this push settles. */
   settles: number[];
+  /** The file references local files the media step uploads (left out of this push). */
+  uploads?: boolean;
 }
 
 /** `deletes`: the files whose documents the refused cycle would have moved to the service's trash. */

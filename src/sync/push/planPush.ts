@@ -20,7 +20,7 @@ import { placementOfPath } from '../../core/placementOfPath.js';
 import type { ChangeSet, NewBlockSpec } from '../../core/changeSet.js';
 import { holdsDocumentLinks, linkMarkdown, unlinkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
 import { unlinkAsset } from '../../core/linkAssets.js';
-import { mediaRecordOf } from '../media/index.js';
+import { mediaRecordOf, uploadDialect } from '../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { claimedId, type LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../../core/remoteTypes.js';
@@ -123,6 +123,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     let base = r ? journal.getBaseBlocks(r.id) : [];
     let remoteState: RemoteDocumentState | null = null;
     let file = null;
+    let uploads = false;
     if (decision.content === 'merge' && id !== undefined) {
       try {
         remoteState = await fetchRemoteDocument(ctx, id, base, listing.get(id)?.lastModifiedAt ?? null);
@@ -153,7 +154,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     }
     if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
       const readOnly = remoteState ? noteReadOnlyBlocks(ctx, local.path, remoteState.blocks) : readOnlyBlocks(ctx);
-      file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, undefined, readOnly);
+      const dialect = await uploadDialect(ctx.root, local.path, local.segments);
+      uploads = dialect.isUpload !== undefined;
+      file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, dialect, readOnly);
     }
     const remotePlace = remote ? { location: remote.location, folderId: remote.folderId, dailyNoteDate: remote.dailyNoteDate ?? null } : undefined;
     const place = decision.trash
@@ -179,6 +182,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       next: { ...place, path: local?.path ?? r!.path, title },
       remoteModifiedAt: remoteState?.lastModifiedAt ?? r?.remoteModifiedAt ?? null,
       settles: id ? (forced.get(id) ?? []) : [],
+      ...(uploads ? { uploads } : {}),
     };
     plan.tasks.push(task);
     return undefined;

@@ -5,6 +5,7 @@ import { FILE_ONLY } from '../../log.js';
 import type { SyncContext } from '../session/index.js';
 import { currentListing } from './currentListing.js';
 import { executePlan, type PushOutcome } from './executePlan.js';
+import { markUploadsPending } from '../media/index.js';
 import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
@@ -129,5 +130,8 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
     return t.record && now && now.path !== t.record.path ? [{ id: now.id, from: t.record.path, to: now.path }] : [];
   });
   await relinkDocuments(ctx, moves);
+  // Files that reference local files: the media step uploads them (this cycle's, or the next one's after a push of a saved file).
+  const uploading = new Set(plan.tasks.filter((t) => t.uploads).map((t) => t.next.path));
+  for (const d of outcome.documents) if (uploading.has(d.path)) markUploadsPending(journal, d.id);
   return { plan, outcome, requests: requests() };
 }

@@ -57,6 +57,7 @@ export type PushClient = Pick<
   | 'addWhiteboardElements'
   | 'updateWhiteboardElements'
   | 'deleteWhiteboardElements'
+  | 'upload'
   | 'getCollectionSchema'
   | 'addCollectionItems'
   | 'updateCollectionItems'

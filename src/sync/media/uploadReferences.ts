@@ -1,0 +1,232 @@
+// Media up: a new block of a file that references a local file (core/localReference) becomes an
+// image, video or file block through `POST /upload`, at its place among the document's blocks
+// (after the block before it, else first in its parent). The push leaves such blocks to this step
+// (uploadDialect). A referenced file outside the document's `.assets` folder is first copied into
+// it and the line pointed at the copy, so the pull writes the same line back. The journal records
+// the new block in the base with the line as the file has it, and the asset like a downloaded one
+// (media record: URL, name, file, hash), so nothing is downloaded or sent for it afterwards. An
+// intent is written before each upload. Symbolic links, paths outside the mirror and files over
+// assets.maxMiB are not uploaded: the line stays in the file, unsent, and the message says why.
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { coreDialect } from '../../core/coreDialect.js';
+import { diffDocument, type DiffNode } from '../../core/diff.js';
+import { dirOfPath } from '../../core/fileName.js';
+import { hashBlock } from '../../core/hashBlock.js';
+import { assetFileOf, assetLinkOf, unsignedUrl, withDestination } from '../../core/linkAssets.js';
+import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from '../../core/localReference.js';
+import type { BaseBlock } from '../../core/types.js';
+import { segmentFile } from '../../dialect/index.js';
+import { isPerDocumentError } from '../session/index.js';
+import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
+import type { SyncContext } from '../session/index.js';
+import type { Journal } from '../../journal/index.js';
+import type { MediaRecord } from './syncMedia.js';
+
+/** State key prefix: a document with references not uploaded yet (looked at again each cycle). */
+export const UPLOADS_PENDING = 'uploads-pending:';
+
+/** Marks a document whose file references local files to upload (the push left them out). */
+export const markUploadsPending = (journal: Journal, docId: string): void => journal.setState(`${UPLOADS_PENDING}${docId}`, true);
+
+export interface UploadResult {
+  /** Files uploaded (relative to the root). */
+  uploaded: string[];
+  /** References not uploaded, and why. */
+  failed: Array<{ path: string; file: string; message: string }>;
+}
+
+interface Candidate {
+  node: DiffNode;
+  parentId: string | null;
+  /** The nodes before it among its siblings, nearest first. */
+  before: DiffNode[];
+}
+
+/** The new blocks of the file that reference a local file, in file order. */
+function candidatesOf(nodes: readonly DiffNode[], parentId: string | null, out: Candidate[] = []): Candidate[] {
+  nodes.forEach((n, i) => {
+    if (n.id === null && n.local.kind === 'block' && localReferenceOf(n.local.markdown)) out.push({ node: n, parentId, before: nodes.slice(0, i).reverse() });
+    if (n.id !== null && n.children.length > 0) candidatesOf(n.children, n.id, out);
+  });
+  return out;
+}
+
+/** `base` with `block` inserted after the sibling `after` (its whole subtree), or first under its parent. */
+function insertBase(base: BaseBlock[], block: Omit<BaseBlock, 'position' | 'level'>, after: string | null): BaseBlock[] {
+  const siblings = base.filter((b) => b.parentId === block.parentId);
+  const prev = after === null ? undefined : siblings.find((b) => b.id === after);
+  const position = prev ? prev.position + 1 : 0;
+  const parent = block.parentId === null ? undefined : base.find((b) => b.id === block.parentId);
+  const level = prev?.level ?? siblings[0]?.level ?? (parent ? parent.level + 1 : 0);
+  let at: number;
+  if (prev) {
+    // After the sibling and its descendants (pre-order).
+    const inside = new Set([prev.id]);
+    at = base.indexOf(prev) + 1;
+    while (at < base.length && base[at]!.parentId !== null && inside.has(base[at]!.parentId!)) inside.add(base[at++]!.id);
+  } else at = parent ? base.indexOf(parent) + 1 : 0;
+  const shifted = base.map((b) => (b.parentId === block.parentId && b.position >= position ? { ...b, position: b.position + 1 } : b));
+  return [...shifted.slice(0, at), { ...block, position, level }, ...shifted.slice(at)];
+}
+
+async function hashOf(abs: string): Promise<{ bytes: Buffer; hash: string }> {
+  const bytes = await fsp.readFile(abs);
+  return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** A free name in the folder `dir` for `name` (`x.png`, else `x-2.png`, …). */
+async function freeName(root: string, dir: string, name: string): Promise<string> {
+  const ext = path.posix.extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? name : `${stem}-${n}${ext}`;
+    try {
+      await fsp.lstat(resolveInRoot(root, `${dir}/${candidate}`));
+    } catch {
+      return candidate;
+    }
+  }
+}
+
+/** Uploads the references of the documents the push marked (markUploadsPending); a document keeps its mark while some are left. */
+export async function uploadReferences(ctx: SyncContext): Promise<UploadResult> {
+  const result: UploadResult = { uploaded: [], failed: [] };
+  if (ctx.readOnly) return result;
+  const ids = Object.keys(ctx.journal.statesWithPrefix<true>(UPLOADS_PENDING));
+  for (const docId of ids) {
+    if (ctx.signal?.aborted) break;
+    const left = await uploadDocument(ctx, docId, result);
+    if (left) ctx.journal.setState(`${UPLOADS_PENDING}${docId}`, true);
+    else ctx.journal.deleteState(`${UPLOADS_PENDING}${docId}`);
+  }
+  return result;
+}
+
+/** Uploads the document's references; true when some are left (not uploaded: tried again next cycle). */
+async function uploadDocument(ctx: SyncContext, docId: string, result: UploadResult): Promise<boolean> {
+  const { journal, root } = ctx;
+  const doc = journal.getDocument(docId);
+  if (!doc || doc.fileHash === null) return false;
+  const read = await readMirrorFile(root, doc.path);
+  if (read === null || read.text === null) return false;
+  let text = read.text;
+  let fileHash = read.hash;
+  let base = journal.getBaseBlocks(docId);
+  const diff = diffDocument(base, segmentFile(text).segments, { equals: coreDialect.equals });
+  const candidates = candidatesOf(diff.nodes, null);
+  if (candidates.length === 0) return false;
+  const rootReal = await fsp.realpath(root);
+  const assetsDir = assetFileOf(doc.path, '').slice(0, -1);
+  const maxMiB = ctx.settings.assets.maxMiB;
+  /** Ids the uploads of this run gave to nodes of the file. */
+  const given = new Map<DiffNode, string>();
+  let left = false;
+  const fail = (file: string, message: string, retry: boolean) => {
+    result.failed.push({ path: doc.path, file, message });
+    ctx.logger.warn({ file: doc.path, asset: file }, message);
+    if (retry) left = true;
+  };
+  for (const c of candidates) {
+    if (ctx.signal?.aborted) return true;
+    const ref = localReferenceOf(c.node.local.markdown)!;
+    const file = resolveReference(doc.path, ref.dest);
+    if (file === null) {
+      fail(
+        ref.dest,
+        `"${ref.dest}" in ${doc.path} points outside the mirror, so it is not uploaded; the line stays in the file, unsent. Move the file into "${assetsDir}/" and link it from there.`,
+        false,
+      );
+      continue;
+    }
+    const st = await fsp.lstat(resolveInRoot(root, file)).catch(() => null);
+    if (st === null) continue; // gone since the push: the next push sends the line as text
+    if (st.isSymbolicLink()) {
+      fail(
+        file,
+        `"${file}" (linked from ${doc.path}) is a symbolic link, which spacesync does not follow, so it is not uploaded; the line stays in the file, unsent. Put the file itself there to upload it.`,
+        false,
+      );
+      continue;
+    }
+    const real = await fsp.realpath(resolveInRoot(root, file)).catch(() => null);
+    if (!st.isFile() || real === null || !real.startsWith(`${rootReal}${path.sep}`)) {
+      fail(file, `"${file}" (linked from ${doc.path}) is not a file inside the mirror, so it is not uploaded; the line stays in the file, unsent.`, false);
+      continue;
+    }
+    if (st.size > maxMiB * 1024 * 1024) {
+      fail(
+        file,
+        `"${file}" (linked from ${doc.path}) is ${(st.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB), so it is not uploaded; the line stays in the file, unsent. Raise assets.maxMiB in .spacesync/config.json to upload it.`,
+        true,
+      );
+      continue;
+    }
+    const parentId = c.parentId ?? docId;
+    // After the nearest block before it that the space has (lines held back are skipped), else first in its parent.
+    let prev: string | null = null;
+    for (const b of c.before) {
+      prev = b.id ?? given.get(b) ?? null;
+      if (prev !== null) break;
+    }
+    // The asset lives in the document's .assets folder, where the pull links it.
+    let name = path.posix.basename(file);
+    let markdown = c.node.local.markdown;
+    let own = false;
+    if (dirOfPath(file) !== assetsDir) {
+      name = await freeName(root, assetsDir, name);
+      const copied = await fsp.readFile(resolveInRoot(root, file));
+      await writeFileAtomic(root, `${assetsDir}/${name}`, copied, { ownWrites: ctx.ownWrites });
+      const relinked = withDestination(markdown, assetLinkOf(doc.path, name));
+      const at = text.indexOf(markdown);
+      if (at < 0) {
+        left = true;
+        continue;
+      }
+      const next = `${text.slice(0, at)}${relinked}${text.slice(at + markdown.length)}`;
+      const w = await writeFileIfUnchanged(root, doc.path, next, fileHash, { ownWrites: ctx.ownWrites });
+      if (!w.written) return true; // edited meanwhile: the next cycle looks again
+      if (doc.fileHash === fileHash) journal.upsertDocument({ ...journal.getDocument(docId)!, fileHash: w.hash });
+      text = next;
+      fileHash = w.hash;
+      markdown = relinked;
+      own = true;
+    }
+    const assetFile = `${assetsDir}/${name}`;
+    const { bytes, hash } = await hashOf(resolveInRoot(root, assetFile));
+    const contentType = contentTypeOf(name);
+    const type = uploadedTypeOf(contentType);
+    const target = prev !== null ? { position: 'after' as const, siblingId: prev } : { position: 'start' as const, pageId: parentId };
+    const intent = journal.addIntent({ docId, op: 'POST /upload', payload: { path: doc.path, file: assetFile, target } });
+    let answer: { blockId: string; assetUrl: string };
+    try {
+      answer = await ctx.client.upload(bytes, contentType, { ...target, ...(type === 'file' ? { fileName: ref.text || name } : {}) }, { priority: 'user' });
+    } catch (e) {
+      if (!isPerDocumentError(e)) throw e;
+      journal.clearIntent(intent);
+      fail(assetFile, `"${assetFile}" (linked from ${doc.path}) was not uploaded (${(e as Error).message}); the next cycle tries again.`, true);
+      continue;
+    }
+    given.set(c.node, answer.blockId);
+    base = insertBase(base, { id: answer.blockId, parentId: c.parentId, kind: 'block', type, markdown, hash: hashBlock(markdown, 'block') }, prev);
+    const rec: MediaRecord = {
+      docId,
+      name,
+      file: assetFile,
+      hash,
+      url: unsignedUrl(answer.assetUrl),
+      signedUrl: answer.assetUrl,
+      ...(own ? {} : { uploaded: true }),
+    };
+    const b = base;
+    journal.transaction(() => {
+      journal.replaceBaseBlocks(docId, b);
+      journal.setState(`media:${answer.blockId}`, rec);
+      journal.clearIntent(intent);
+    });
+    result.uploaded.push(assetFile);
+    ctx.logger.info({ file: assetFile, blockId: answer.blockId, doc: doc.path }, `uploaded ${assetFile} as a ${type} block of ${doc.path}`);
+  }
+  return left;
+}

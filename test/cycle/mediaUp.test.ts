@@ -1,0 +1,152 @@
+// Media up, against the real server: a local image or attachment referenced from a document becomes
+// a block through POST /upload at its place; the next cycles send, download and rewrite nothing;
+// removing the reference deletes the block; unreferenced, symbolic-link, outside-the-mirror and
+// too-large files are not uploaded.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SpaceFixture } from '../../src/server/index.js';
+import { syncOnce, type SyncSession } from '../../src/sync/index.js';
+import { captureLogger, makeRoot, openSession, startSpace, type CapturedLogger, type Space } from '../pull/harness.js';
+
+const fixture: SpaceFixture = {
+  version: 1,
+  space: { id: 'S-UP', name: 'Up', timezone: 'UTC', userId: 'U1' },
+  documents: [
+    {
+      id: 'D-ROAD',
+      title: 'Road map',
+      createdAt: '2026-09-01T08:00:00Z',
+      content: [
+        { id: 'R1', markdown: 'The plan:' },
+        { id: 'R2', markdown: 'closing words' },
+      ],
+    },
+  ],
+};
+
+const DOC = 'Unsorted/Road map.md';
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+let space: Space;
+let root: string;
+let session: SyncSession;
+let log: CapturedLogger;
+const abs = (p: string) => path.join(root, p);
+const read = (p: string) => fs.readFileSync(abs(p), 'utf8');
+const put = (p: string, bytes: Buffer | string) => {
+  fs.mkdirSync(path.dirname(abs(p)), { recursive: true });
+  fs.writeFileSync(abs(p), bytes);
+};
+const edit = (from: string, to: string) => fs.writeFileSync(abs(DOC), read(DOC).replace(from, to));
+const requests = async () => (await space.requests()).map((r) => `${r.method} ${r.path}`);
+const writes = async () => (await requests()).filter((r) => !r.startsWith('GET'));
+const cycle = () => syncOnce(session.ctx);
+const remote = async () =>
+  ((await space.call('GET', '/blocks', undefined, { id: 'D-ROAD' })) as { content: Array<{ id: string; type: string; markdown: string; fileName?: string }> })
+    .content;
+
+beforeEach(async () => {
+  space = await startSpace(fixture);
+  root = makeRoot();
+  log = captureLogger();
+  session = await openSession(root, space, { logger: log.logger, settings: { assets: { maxMiB: 0.01 } } });
+  expect((await cycle()).exitCode).toBe(0);
+  await space.clearRequests();
+});
+afterEach(async () => {
+  session.close();
+  await space.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('media up', () => {
+  it('uploads an image referenced from the .assets folder at its place; nothing is sent, downloaded or rewritten after', async () => {
+    put('Unsorted/Road map.assets/new.png', PNG);
+    put('Unsorted/Road map.assets/unreferenced.png', PNG);
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/new.png>)\n');
+    const text = read(DOC);
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.media?.uploaded).toEqual(['Unsorted/Road map.assets/new.png']);
+    expect(await writes()).toEqual(['POST /upload']);
+    const blocks = await remote();
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'image', 'text']);
+    expect(blocks[1]!.markdown).toMatch(/^!\[Image\]\(http/);
+    const served = await fetch(/\((http[^)]*)\)/.exec(blocks[1]!.markdown)![1]!);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+    expect(read(DOC)).toBe(text);
+    // The next cycles: nothing sent, nothing downloaded, the file as it was; also after the space
+    // changes another block of the document (the pull reads it, links the image to the same file).
+    await space.clearRequests();
+    for (let i = 0; i < 2; i++) {
+      const again = await cycle();
+      expect(again.media?.downloaded).toEqual([]);
+      expect(again.media?.uploaded).toEqual([]);
+    }
+    expect(await writes()).toEqual([]);
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'R2', markdown: 'closing words, edited' }] });
+    await space.clearRequests();
+    await cycle();
+    await cycle();
+    expect(await writes()).toEqual([]);
+    expect(read(DOC)).toBe(text.replace('closing words', 'closing words, edited'));
+    expect(fs.readFileSync(abs('Unsorted/Road map.assets/new.png'))).toEqual(PNG);
+    // Removing the reference deletes the block; the file, the user's, stays.
+    edit('![](<Road map.assets/new.png>)\n', '');
+    await space.clearRequests();
+    await cycle();
+    expect(await writes()).toEqual(['DELETE /blocks']);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'text']);
+    expect(fs.existsSync(abs('Unsorted/Road map.assets/new.png'))).toBe(true);
+    expect(fs.existsSync(abs('Unsorted/Road map.assets/unreferenced.png'))).toBe(true);
+  });
+
+  it('copies a file referenced from elsewhere in the mirror into the .assets folder and links the copy; an attachment line becomes a file block', async () => {
+    put('pics/x.png', PNG);
+    put('Unsorted/report.pdf', '%PDF-1.4 tiny');
+    edit('closing words', 'closing words\n\n![](../pics/x.png)\n\n[report](report.pdf)');
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.media?.uploaded).toEqual(['Unsorted/Road map.assets/x.png', 'Unsorted/Road map.assets/report.pdf']);
+    // (pics/ is a folder of the mirror, so it becomes one in the space too.)
+    expect(await writes()).toEqual(['POST /folders', 'POST /upload', 'POST /upload']);
+    const blocks = await remote();
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'text', 'image', 'file']);
+    expect(blocks[3]!.fileName).toBe('report');
+    expect(read(DOC)).toContain('closing words\n\n![](<Road map.assets/x.png>)\n\n[report](<Road map.assets/report.pdf>)');
+    expect(fs.readFileSync(abs('Unsorted/Road map.assets/x.png'))).toEqual(PNG);
+    expect(fs.existsSync(abs('pics/x.png'))).toBe(true);
+    const text = read(DOC);
+    await space.clearRequests();
+    await cycle();
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'R1', markdown: 'The plan, edited:' }] });
+    await cycle();
+    await cycle();
+    expect((await writes()).filter((w) => w !== 'PUT /blocks')).toEqual([]);
+    expect(read(DOC)).toBe(text.replace('The plan:', 'The plan, edited:'));
+  });
+
+  it('does not upload a symbolic link, a path outside the mirror or a file over assets.maxMiB: the line stays, unsent, and the message says why', async () => {
+    put('Unsorted/Road map.assets/real.png', PNG);
+    fs.symlinkSync(abs('Unsorted/Road map.assets/real.png'), abs('Unsorted/Road map.assets/link.png'));
+    put('Unsorted/Road map.assets/big.png', Buffer.alloc(20_000, 1));
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/link.png>)\n\n![](../../outside.png)\n\n![](<Road map.assets/big.png>)\n');
+    const text = read(DOC);
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.media?.uploaded).toEqual([]);
+    expect(r.media?.notUploaded.map((f) => f.message)).toEqual([
+      expect.stringContaining('is a symbolic link'),
+      expect.stringContaining('points outside the mirror'),
+      expect.stringContaining('more than assets.maxMiB'),
+    ]);
+    expect(await writes()).toEqual([]);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'text']);
+    expect(read(DOC)).toBe(text);
+    // The too-large file made small: the next cycle uploads it, the document unchanged meanwhile.
+    put('Unsorted/Road map.assets/big.png', PNG);
+    expect((await cycle()).media?.uploaded).toEqual(['Unsorted/Road map.assets/big.png']);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'text']);
+  });
+});
