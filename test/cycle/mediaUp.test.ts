@@ -102,6 +102,34 @@ describe('media up', () => {
     expect(fs.existsSync(abs('Unsorted/Road map.assets/unreferenced.png'))).toBe(true);
   });
 
+  it('a replaced asset file (new bytes, same name) is uploaded again: a new block in the place of the old one, the line as it was', async () => {
+    put('Unsorted/Road map.assets/new.png', PNG);
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/new.png>)\n');
+    await cycle();
+    const text = read(DOC);
+    const old = (await remote())[1]!.id;
+    const bytes = Buffer.concat([PNG, Buffer.from('more')]);
+    put('Unsorted/Road map.assets/new.png', bytes);
+    await space.clearRequests();
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(await writes()).toEqual(['POST /upload', 'DELETE /blocks']);
+    const blocks = await remote();
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'image', 'text']);
+    expect(blocks[1]!.id).not.toBe(old);
+    const served = await fetch(/\((http[^)]*)\)/.exec(blocks[1]!.markdown)![1]!);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(bytes);
+    expect(read(DOC)).toBe(text);
+    await space.clearRequests();
+    const quiet = await cycle();
+    expect(quiet.media?.downloaded).toEqual([]);
+    expect(await writes()).toEqual([]);
+    // A touch (same bytes, new time) sends nothing.
+    fs.utimesSync(abs('Unsorted/Road map.assets/new.png'), new Date(2030, 0, 1), new Date(2030, 0, 1));
+    await cycle();
+    expect(await writes()).toEqual([]);
+  });
+
   it('copies a file referenced from elsewhere in the mirror into the .assets folder and links the copy; an attachment line becomes a file block', async () => {
     put('pics/x.png', PNG);
     put('Unsorted/report.pdf', '%PDF-1.4 tiny');

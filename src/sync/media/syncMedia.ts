@@ -16,6 +16,7 @@ import type { Journal } from '../../journal/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';
 import { downloadAsset } from './downloadAsset.js';
 import { uploadReferences } from './uploadReferences.js';
+import { assetStat, reuploadAsset } from './reuploadAsset.js';
 
 /** State key prefix: the downloaded asset of a media block. */
 export const MEDIA_BASE = 'media:';
@@ -31,6 +32,9 @@ export interface MediaRecord extends MediaLink {
   signedUrl: string;
   /** The file was the user's, uploaded from the mirror: it stays when its block goes. */
   uploaded?: true;
+  /** The file's size and modification time when its hash was taken: a replaced file is told by its stat. */
+  size?: number;
+  mtimeMs?: number;
 }
 
 export interface MediaSyncResult {
@@ -85,6 +89,7 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
   const records = new Map(Object.entries(journal.statesWithPrefix<MediaRecord>(MEDIA_BASE)));
   const live = new Set<string>();
   const wanted: Wanted[] = [];
+  const replaced: Array<{ docId: string; id: string; rec: MediaRecord }> = [];
   /** Per document: the blocks whose line can link their asset now. */
   const relink = new Map<string, Set<string>>();
   for (const [docId, ids] of journal.documentsWithMedia()) {
@@ -115,10 +120,14 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
       const url = destinationOf(block.markdown);
       if (url === null) continue;
       if (!/^https?:\/\//i.test(url)) {
-        // Linked already; an asset file deleted by hand is downloaded again, from a URL signed anew.
-        if (rec && !(await pathExists(root, rec.file))) {
+        // Linked already; an asset file deleted by hand is downloaded again, from a URL signed anew;
+        // one whose stat moved is hashed, and new bytes are uploaded (the block replaced).
+        const st = rec ? await assetStat(root, rec.file) : null;
+        if (rec && st === null && !(await pathExists(root, rec.file))) {
           const fresh = await freshUrl(ctx, id);
           if (fresh !== null && unsignedUrl(fresh) === rec.url) wanted.push({ id, docId, docPath: doc.path, block, url: fresh, rec, restore: true });
+        } else if (rec && st !== null && (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs)) {
+          replaced.push({ docId, id, rec });
         }
         continue;
       }
@@ -128,6 +137,18 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
       } else {
         wanted.push({ id, docId, docPath: doc.path, block, url, rec });
       }
+    }
+  }
+
+  for (const r of replaced) {
+    if (ctx.signal?.aborted) return result;
+    const done = await reuploadAsset(ctx, r.docId, r.id, r.rec);
+    if (!done.ok) {
+      result.failed.push({ blockId: r.id, file: r.rec.file, message: done.message });
+      ctx.logger.warn({ file: r.rec.file, blockId: r.id }, done.message);
+    } else if (done.blockId !== r.id) {
+      result.uploaded.push(r.rec.file);
+      live.add(done.blockId);
     }
   }
 
@@ -205,7 +226,7 @@ async function fetchOne(ctx: SyncContext, result: MediaSyncResult, w: Wanted): P
     ctx.ownWrites.note(w.rec.file, null);
     await fsp.rm(resolveInRoot(root, w.rec.file), { force: true });
   }
-  const rec: MediaRecord = { docId: w.docId, name, file, hash: d.hash, url: unsignedUrl(w.url), signedUrl: w.url };
+  const rec: MediaRecord = { docId: w.docId, name, file, hash: d.hash, url: unsignedUrl(w.url), signedUrl: w.url, ...(await assetStat(root, file)) };
   journal.setState(`${MEDIA_BASE}${w.id}`, rec);
   result.downloaded.push(file);
   return true;

@@ -23,6 +23,7 @@ import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } 
 import type { SyncContext } from '../session/index.js';
 import type { Journal } from '../../journal/index.js';
 import type { MediaRecord } from './syncMedia.js';
+import { assetStat } from './reuploadAsset.js';
 
 /** State key prefix: a document with references not uploaded yet (looked at again each cycle). */
 export const UPLOADS_PENDING = 'uploads-pending:';
@@ -218,6 +219,7 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
       url: unsignedUrl(answer.assetUrl),
       signedUrl: answer.assetUrl,
       ...(own ? {} : { uploaded: true }),
+      ...(await assetStat(root, assetFile)),
     };
     const b = base;
     journal.transaction(() => {
