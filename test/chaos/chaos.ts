@@ -721,6 +721,9 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
       const key = r2 < 0.6 ? 'note' : r2 < 0.85 ? 'status' : 'due';
       const value = key === 'note' ? op.text : key === 'status' ? at(['Open', 'Done'], op.r[3]) : dayOf(op.n + 3);
       const old = (it.properties as Record<string, unknown> | undefined)?.[key];
+      // Writing the value the cell holds changes nothing: no text of the space is written (and a
+      // local edit of that cell, pushed later, rightly wins over it).
+      if (old === value) return 'skipped: the same value';
       w.touchedIds.add(it.id!);
       const r = await w.remote('PUT', `/collections/${c.id}/items`, { itemsToUpdate: [{ id: it.id, properties: { [key]: value } }] });
       if (r.status === 200) {
