@@ -60,6 +60,8 @@ export const OP_KINDS = [
   'fault.delay',
   'local.whiteboardEdit',
   'remote.whiteboardEdit',
+  'local.addLink',
+  'remote.addLink',
 ] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 
@@ -108,6 +110,8 @@ const WEIGHTS: Record<OpKind, number> = {
   'fault.delay': 1,
   'local.whiteboardEdit': 2,
   'remote.whiteboardEdit': 2,
+  'local.addLink': 2,
+  'remote.addLink': 2,
 };
 
 const EDITORS: readonly EditorStyle[] = ['inPlace', 'vim', 'vimNoBackup', 'jetbrains', 'emacs', 'atomic'];
@@ -330,6 +334,8 @@ interface RunState {
   trashes: number;
   /** Files a user saved in another encoding, or that a crash truncated: the sync must keep their bytes. */
   damaged: Damage[];
+  /** Links typed in files to other documents: the text of each line and the id of the document it names. */
+  links: Array<{ text: string; id: string }>;
 }
 
 interface Damage {
@@ -532,6 +538,22 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
     }
     case 'local.whiteboardEdit':
       return localWhiteboardEdit(w, op, editor);
+    case 'local.addLink': {
+      // An editor links another document by its file's relative path, as VS Code or Obsidian writes it.
+      const rel = files.length ? at(files, r0) : undefined;
+      const others = files.filter((p) => p !== rel && /^---\nid: /.test(w.read(p)));
+      if (!rel || others.length === 0) return 'skipped: no other document';
+      const to = at(others, r1);
+      const id = /^---\nid: (\S+)/.exec(w.read(to))![1]!;
+      const dest = path.posix.relative(path.posix.dirname(rel), to);
+      const before = w.read(rel);
+      const { head, lines } = splitFile(before);
+      const next = [...lines];
+      next.splice(Math.floor(r2 * (next.length + 1)), 0, `${op.text} [link ${op.n}](${/[\s()]/.test(dest) ? `<${dest}>` : dest})`);
+      saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
+      state.links.push({ text: `${op.text} [link ${op.n}]`, id });
+      return `${rel} → ${to}`;
+    }
     case 'local.collectionCell':
     case 'local.collectionRow': {
       // An editor changes a cell of a collection table, adds a row or removes one.
@@ -733,6 +755,13 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
       }
       return `PUT /collections/${c.id}/items ${it.id} ${key}=${value} → ${r.status}`;
     }
+    case 'remote.addLink': {
+      // Another client links another document (block://) or a day (date://).
+      if (!target) return 'skipped';
+      const link = op.r[3] < 0.25 ? `date://${dayOf(op.n)}` : `block://${at(live, r2).doc.id}`;
+      const position = target.blocks.length ? { position: 'after', siblingId: at(target.blocks, r1).id } : { position: 'end', pageId: target.doc.id };
+      return answer('POST', '/blocks', { markdown: `${op.text} [link ${op.n}](${link})`, position });
+    }
     case 'remote.insert': {
       if (!target) return 'skipped';
       const position = target.blocks.length ? { position: 'after', siblingId: at(target.blocks, r1).id } : { position: 'end', pageId: target.doc.id };
@@ -871,7 +900,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     o.log?.(line);
   };
   const failures: string[] = [];
-  const state: RunState = { deletes: 0, trashes: 0, damaged: [] };
+  const state: RunState = { deletes: 0, trashes: 0, damaged: [], links: [] };
   const stopTrace = o.trace ? traceDocument(w, o.trace, log) : () => undefined;
   try {
     log(
@@ -925,6 +954,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     failures.push(...(await checkOracles(w)));
     failures.push(...(await checkWhiteboards(w)));
     failures.push(...(await checkTaskFiles(w)));
+    failures.push(...(await checkLinks(w, state.links)));
   } catch (e) {
     failures.push(`the run stopped: ${(e as Error).stack ?? String(e)}`);
   } finally {
@@ -932,6 +962,29 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await w.close(failures.length > 0 && process.env.SPACESYNC_KEEP_MIRROR === '1');
   }
   return { seed: o.seed, ok: failures.length === 0, failures, events: w.events, ms: Date.now() - started };
+}
+
+/**
+ * Each link typed in a file to another document reached the space as `block://<its id>` (not as a
+ * path, which no other client can follow), wherever its line still is and its target still lives.
+ */
+async function checkLinks(w: World, links: RunState['links']): Promise<string[]> {
+  if (links.length === 0) return [];
+  const docs = (await w.snapshot()).documents ?? [];
+  const live = new Set(docs.filter((d) => d.location !== 'trash').map((d) => d.id));
+  const lines: string[] = [];
+  const walk = (blocks: readonly FixtureBlock[] | undefined) =>
+    (blocks ?? []).forEach((b) => {
+      if (b.markdown) lines.push(b.markdown);
+      walk(b.content);
+    });
+  for (const d of docs) walk(d.content);
+  return links.flatMap((l) => {
+    const line = lines.find((m) => m.includes(l.text));
+    return line === undefined || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`)
+      ? []
+      : [`a link typed in a file reached the space as ${JSON.stringify(line)}, not as block://${l.id}`];
+  });
 }
 
 /** A failed run as one message: the seed (to replay it), what failed, and what happened. */

@@ -8,6 +8,8 @@ export function normalizeLine(line: string): string {
   return (
     line
       .replace(/\r/g, '')
+      // A link to a document or a day is one link whether the file shows it relatively or the space holds `block://` / `date://`.
+      .replace(/\]\((?:<[^<>\n]*\.md>|[^\s()<>]*\.md|block:\/\/[^\s()]*|date:\/\/[^\s()]*)\)/g, '](→)')
       .replace(/<\/?highlight[^>]*>/g, '')
       .replace(/^\s*(?:#{1,6}\s+|[-*+]\s+\[[ xX]\]\s+|[-*+]\s+|\d+[.)]\s+|>\s*)+/, '')
       // A task's dates are fields, not text (O2 checks them): the signifiers at the end of a line are dropped.
