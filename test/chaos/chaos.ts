@@ -13,6 +13,7 @@ import { checkOracles } from '../scenarios/oracles.js';
 import { sleep, World } from '../scenarios/world.js';
 import { markdownLines, normalizeLine } from '../scenarios/texts.js';
 import { mulberry32, type Rng } from './prng.js';
+import { checkImages, imageOp } from './imageOps.js';
 import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit, whiteboardIds } from './whiteboardOps.js';
 
 export const OP_KINDS = [
@@ -62,6 +63,8 @@ export const OP_KINDS = [
   'remote.whiteboardEdit',
   'local.addLink',
   'remote.addLink',
+  'local.addImage',
+  'local.replaceImage',
 ] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 
@@ -112,6 +115,8 @@ const WEIGHTS: Record<OpKind, number> = {
   'remote.whiteboardEdit': 2,
   'local.addLink': 2,
   'remote.addLink': 2,
+  'local.addImage': 1,
+  'local.replaceImage': 1,
 };
 
 const EDITORS: readonly EditorStyle[] = ['inPlace', 'vim', 'vimNoBackup', 'jetbrains', 'emacs', 'atomic'];
@@ -500,6 +505,7 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
         if (next.length === 0) return 'skipped: empty file';
         const i = Math.floor(r1 * next.length);
         if (next[i]!.match(/\.excalidraw>?\)$/)) return 'skipped: a whiteboard link';
+        if (next[i]!.match(/\.assets\/[^)]*>?\)$/)) return 'skipped: an image link (turning an image into text is held back by design)';
         next[i] = `${PREFIX.exec(next[i]!)![1]}${op.text}`;
       } else if (op.kind === 'local.insert') {
         next.splice(Math.floor(r1 * (next.length + 1)), 0, r2 < 0.3 ? `- ${op.text}` : op.text);
@@ -554,6 +560,9 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       state.links.push({ text: `${op.text} [link ${op.n}]`, id });
       return `${rel} → ${to}`;
     }
+    case 'local.addImage':
+    case 'local.replaceImage':
+      return imageOp(w, op, files, (rel, before, after) => saveFile(w, rel, before, after, editor, op.kind));
     case 'local.collectionCell':
     case 'local.collectionRow': {
       // An editor changes a cell of a collection table, adds a row or removes one.
@@ -953,6 +962,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await w.waitQuiet(60_000);
     failures.push(...(await checkOracles(w)));
     failures.push(...(await checkWhiteboards(w)));
+    failures.push(...(await checkImages(w)));
     failures.push(...(await checkTaskFiles(w)));
     failures.push(...(await checkLinks(w, state.links)));
   } catch (e) {

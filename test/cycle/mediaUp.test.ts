@@ -92,13 +92,20 @@ describe('media up', () => {
     expect(await writes()).toEqual([]);
     expect(read(DOC)).toBe(text.replace('closing words', 'closing words, edited'));
     expect(fs.readFileSync(abs('Unsorted/Road map.assets/new.png'))).toEqual(PNG);
-    // Removing the reference deletes the block; the file, the user's, stays.
-    edit('![](<Road map.assets/new.png>)\n', '');
+    // The space renames the document: the file, its asset and the line as the user typed it follow.
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Plans' }] });
+    await cycle();
     await space.clearRequests();
+    await cycle();
+    expect(read('Unsorted/Plans.md')).toContain('The plan:\n\n![](Plans.assets/new.png)\n');
+    expect(fs.readFileSync(abs('Unsorted/Plans.assets/new.png'))).toEqual(PNG);
+    expect(await writes()).toEqual([]);
+    // Removing the reference deletes the block; the file, the user's, stays; so does the one nobody linked.
+    fs.writeFileSync(abs('Unsorted/Plans.md'), read('Unsorted/Plans.md').replace('![](Plans.assets/new.png)\n', ''));
     await cycle();
     expect(await writes()).toEqual(['DELETE /blocks']);
     expect((await remote()).map((b) => b.type)).toEqual(['text', 'text']);
-    expect(fs.existsSync(abs('Unsorted/Road map.assets/new.png'))).toBe(true);
+    expect(fs.existsSync(abs('Unsorted/Plans.assets/new.png'))).toBe(true);
     expect(fs.existsSync(abs('Unsorted/Road map.assets/unreferenced.png'))).toBe(true);
   });
 

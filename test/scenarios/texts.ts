@@ -23,6 +23,8 @@ export function normalizeLine(line: string): string {
 const MARKUP_ONLY = /^(?:-{3,}|`{3,}.*|~{3,}.*|<\/?[a-zA-Z][^>]*>)$/;
 /** A whiteboard's link to its scene file: named after the document's file, so it follows a rename (not a text anyone wrote). */
 const SCENE_LINK = /^!\[[^\]]*\]\(<?[^)]*\.excalidraw>?\)$/;
+/** A link to an asset in a document's .assets folder: named after the document's file too. */
+const ASSET_LINK = /^!?\[[^\]]*\]\(<?[^)]*\.assets\/[^)]*>?\)$/;
 
 /** The lines of a document file's body (front matter left out) worth tracking, normalised. */
 export function textLines(fileText: string): string[] {
@@ -32,7 +34,7 @@ export function textLines(fileText: string): string[] {
   const out: string[] = [];
   for (const raw of body.split('\n')) {
     const t = raw.trim();
-    if (t === '' || MARKUP_ONLY.test(t) || SCENE_LINK.test(t)) continue;
+    if (t === '' || MARKUP_ONLY.test(t) || SCENE_LINK.test(t) || ASSET_LINK.test(t)) continue;
     if (t.startsWith('|')) {
       // A table row: each cell is a text of its own (a cell edited on the other side changes the row, not the cell).
       for (const cell of t.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)) {

@@ -11,7 +11,7 @@ import { moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../../mirr
 import type { SyncContext } from '../session/index.js';
 import { withFrontMatter } from '../../core/fileText.js';
 import { hashBlock } from '../../core/hashBlock.js';
-import { relinkAsset } from '../../core/linkAssets.js';
+import { destinationOf, relinkAsset, withDestination } from '../../core/linkAssets.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { ensureDirectory, isDirectory, moveDirectory, pathExists } from '../session/index.js';
 import { containerOf, type ContainerKey, type Placement } from '../../core/remoteTypes.js';
@@ -106,8 +106,16 @@ async function relinkAssets(ctx: SyncContext, id: string, from: string, to: stri
   for (let i = 0; i < base.length; i++) {
     if (next[i] === base[i]) continue;
     const at = text.indexOf(base[i]!.markdown);
-    if (at < 0) return;
-    text = text.slice(0, at) + next[i]!.markdown + text.slice(at + base[i]!.markdown.length);
+    if (at >= 0) {
+      text = text.slice(0, at) + next[i]!.markdown + text.slice(at + base[i]!.markdown.length);
+      continue;
+    }
+    // The file writes the line in a form the dialect reads as the same (an image uploaded from the
+    // mirror, as the user typed it): its link is found by its destination.
+    const from = destinationOf(base[i]!.markdown)!;
+    const link = [`](<${from}>)`, `](${from})`].find((l) => text.includes(l));
+    if (link === undefined) return;
+    text = text.replace(link, () => `]${withDestination('[]()', destinationOf(next[i]!.markdown)!).slice(2)}`);
   }
   const w = await writeFileIfUnchanged(ctx.root, to, text, file.hash, { ownWrites: ctx.ownWrites });
   if (!w.written) return;
