@@ -134,6 +134,9 @@ export function linkMarkdown(markdown: string, docPath: string, targets: LinkTar
 }
 
 /** A block's markdown as the service must be sent it: each relative link from `docPath` to a mirrored document (or daily note) as `block://` (or `date://`). */
+const isDailyNotePath = (path: string): boolean =>
+  path.startsWith(`${BUILTIN_DIRS.daily_notes}/`) && DATE.test(path.slice(BUILTIN_DIRS.daily_notes.length + 1, -3));
+
 export function unlinkMarkdown(markdown: string, docPath: string, targets: LinkTargets): string {
   if (!markdown.includes('.md')) return markdown;
   return mapDestinations(markdown, (dest) => {
@@ -141,8 +144,7 @@ export function unlinkMarkdown(markdown: string, docPath: string, targets: LinkT
     if (d === null || !d.endsWith('.md')) return dest;
     const path = resolveLink(docPath, d);
     if (path === null) return dest;
-    const daily = path.startsWith(`${BUILTIN_DIRS.daily_notes}/`) ? path.slice(BUILTIN_DIRS.daily_notes.length + 1, -3) : '';
-    if (DATE.test(daily)) return `date://${daily}`;
+    if (isDailyNotePath(path)) return `date://${path.slice(BUILTIN_DIRS.daily_notes.length + 1, -3)}`;
     const id = targets.idOf(path);
     return id === undefined ? dest : `block://${id}`;
   });
@@ -187,7 +189,8 @@ export function relinkMarkdown(
     if (d === null || !d.endsWith('.md')) return dest;
     const path = resolveLink(docPath, d);
     if (path === null) return dest;
-    const to = moved.get(path) ?? (docPath !== newDocPath && isDocument(path) ? path : undefined);
+    // A file moved takes along its links to documents and to days (a day's file need not exist: the link is date://).
+    const to = moved.get(path) ?? (docPath !== newDocPath && (isDocument(path) || isDailyNotePath(path)) ? path : undefined);
     return to === undefined ? dest : written(relativePath(newDocPath, to));
   });
 }

@@ -140,4 +140,20 @@ describe('links between documents as relative links', () => {
     expect(await sent()).toEqual([]);
     expect(read(NOTES)).toBe(before);
   });
+
+  it('a folder moved here: the links of the files in it follow their new depth, and nothing is sent for them', async () => {
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'R1', markdown: 'The plan, [a day](date://2026-11-20).' }] });
+    await syncOnce(session.ctx);
+    expect(read('Projects/Roadmap.md')).toContain('[a day](<../Daily Notes/2026-11-20.md>)');
+    fs.mkdirSync(path.join(root, 'Work'));
+    fs.renameSync(path.join(root, 'Projects'), path.join(root, 'Work/Projects'));
+    await space.clearRequests();
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(read('Work/Projects/Roadmap.md')).toContain('[a day](<../../Daily Notes/2026-11-20.md>)');
+    expect(await sent()).not.toContain('PUT /blocks');
+    expect(await blocksOf('D-ROAD')).toEqual(['The plan, [a day](date://2026-11-20).']);
+    await space.clearRequests();
+    await syncOnce(session.ctx);
+    expect(await sent()).toEqual([]);
+  });
 });
