@@ -133,17 +133,23 @@ export function linkMarkdown(markdown: string, docPath: string, targets: LinkTar
   });
 }
 
-/** A block's markdown as the service must be sent it: each relative link from `docPath` to a mirrored document (or daily note) as `block://` (or `date://`). */
 const isDailyNotePath = (path: string): boolean =>
   path.startsWith(`${BUILTIN_DIRS.daily_notes}/`) && DATE.test(path.slice(BUILTIN_DIRS.daily_notes.length + 1, -3));
 
-export function unlinkMarkdown(markdown: string, docPath: string, targets: LinkTargets): string {
+/** `markdown` with each relative link to a `.md` path (resolved from the file `docPath`) given what `to` makes of it. */
+function mapMdLinks(markdown: string, docPath: string, to: (path: string, dest: string) => string): string {
   if (!markdown.includes('.md')) return markdown;
   return mapDestinations(markdown, (dest) => {
     const d = decoded(dest);
     if (d === null || !d.endsWith('.md')) return dest;
     const path = resolveLink(docPath, d);
-    if (path === null) return dest;
+    return path === null ? dest : to(path, dest);
+  });
+}
+
+/** A block's markdown as the service must be sent it: each relative link from `docPath` to a mirrored document (or daily note) as `block://` (or `date://`). */
+export function unlinkMarkdown(markdown: string, docPath: string, targets: LinkTargets): string {
+  return mapMdLinks(markdown, docPath, (path, dest) => {
     if (isDailyNotePath(path)) return `date://${path.slice(BUILTIN_DIRS.daily_notes.length + 1, -3)}`;
     const id = targets.idOf(path);
     return id === undefined ? dest : `block://${id}`;
@@ -183,12 +189,7 @@ export function relinkMarkdown(
   newDocPath: string = docPath,
   isDocument: (path: string) => boolean = () => false,
 ): string {
-  if (!markdown.includes('.md')) return markdown;
-  return mapDestinations(markdown, (dest) => {
-    const d = decoded(dest);
-    if (d === null || !d.endsWith('.md')) return dest;
-    const path = resolveLink(docPath, d);
-    if (path === null) return dest;
+  return mapMdLinks(markdown, docPath, (path, dest) => {
     // A file moved takes along its links to documents and to days (a day's file need not exist: the link is date://).
     const to = moved.get(path) ?? (docPath !== newDocPath && (isDocument(path) || isDailyNotePath(path)) ? path : undefined);
     return to === undefined ? dest : written(relativePath(newDocPath, to));
