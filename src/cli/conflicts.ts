@@ -33,7 +33,15 @@ export type ConflictView = Omit<ConflictRecord, 'details'> & {
   copyExists: boolean;
   /** Blocks only in the file (`removed`: the space's side) and only in the copy (`added`: yours), with context. */
   diff: Array<{ op: DiffLine['op'] } & DiffBlock>;
+  /** The title changed on both sides: the space's stayed, yours names the copy. */
+  title?: { local: string; remote: string };
 };
+
+/** The titles of a conflict's record, when the title was what conflicted. */
+function titleOf(details: unknown): { local: string; remote: string } | undefined {
+  const t = (details as { title?: { local?: unknown; remote?: unknown } } | null)?.title;
+  return t && typeof t.local === 'string' && typeof t.remote === 'string' ? { local: t.local, remote: t.remote } : undefined;
+}
 
 async function readText(root: string, rel: string): Promise<string | null> {
   try {
@@ -47,6 +55,7 @@ async function describeConflict(root: string, c: ConflictRecord): Promise<Confli
   const file = await readText(root, c.path);
   const copy = await readText(root, c.copyPath);
   const diff = file !== null && copy !== null ? diffBlocks(fileBlocks(file), fileBlocks(copy)) : [];
+  const title = titleOf(c.details);
   return {
     id: c.id,
     docId: c.docId,
@@ -57,12 +66,17 @@ async function describeConflict(root: string, c: ConflictRecord): Promise<Confli
     fileExists: file !== null,
     copyExists: copy !== null,
     diff: diff.map((l) => ({ op: l.op, ...l.block })),
+    ...(title ? { title } : {}),
   };
 }
 
 function formatConflict(v: ConflictView, dir: string, now: Date): string[] {
   const lines = [`#${v.id}  ${v.path}  (${localTime(v.createdAt)}, ${ago(v.createdAt, now)}${v.resolvedAt ? `; resolved ${localTime(v.resolvedAt)}` : ''})`];
   lines.push(`    your version: ${v.copyPath}${v.copyExists ? '' : ' (deleted)'}`);
+  if (v.title)
+    lines.push(
+      `    The title changed on both sides: the document keeps the space's "${v.title.remote}"; yours, "${v.title.local}", names the copy. Rename the file to take yours.`,
+    );
   if (!v.copyExists && !v.resolvedAt) lines.push(`    The copy is gone: mark this done with \`spacesync conflicts resolve ${v.id} --dir ${dir}\`.`);
   else if (!v.fileExists) lines.push("    The document's file is gone (moved or deleted); compare the copy with the document by hand.");
   else {

@@ -113,11 +113,12 @@ describe('decideDocument: moves and renames', () => {
     expect(d.move).toBeUndefined();
     expect(d.problems[0]).toContain('Daily notes cannot be moved');
   });
-  it("renames the document of a renamed file; a rename on both sides keeps the service's and says so", () => {
+  it("renames the document of a renamed file; a rename on both sides keeps the service's, says so and marks the file's for a conflict copy", () => {
     expect(decideDocument({ base, local: local({ title: 'Plan B' }), remote: remote() }).rename).toBe('Plan B');
     const both = decideDocument({ base, local: local({ title: 'Plan B' }), remote: remote({ title: 'Plan C' }) });
     expect(both.rename).toBeUndefined();
     expect(both.conflicts[0]).toContain('Plan B');
+    expect(both.titleConflict).toEqual({ local: 'Plan B', remote: 'Plan C' });
     expect(decideDocument({ base, local: local({ title: 'Same' }), remote: remote({ title: 'Same' }) }).conflicts).toEqual([]);
   });
 });

@@ -45,6 +45,8 @@ export interface DocumentDecision {
   removeFile?: boolean;
   /** The journal entry goes: gone on both sides. */
   forget?: boolean;
+  /** The title changed on both sides, differently: the service's stays, the file's is kept in a conflict copy named by it. */
+  titleConflict?: { local: string; remote: string };
   conflicts: string[];
   problems: string[];
 }
@@ -141,7 +143,10 @@ function withTitle(d: DocumentDecision, base: BaseSide, local: LocalSide, remote
   const rt = remote.title !== base.title;
   if (lt && !rt) d.rename = local.title;
   else if (lt && rt && local.title !== remote.title) {
-    d.conflicts.push(`The title changed on both sides: "${local.title}" in the file, "${remote.title}" on the service. The service's title is kept.`);
+    d.titleConflict = { local: local.title, remote: remote.title };
+    d.conflicts.push(
+      `The title changed on both sides: "${local.title}" in the file, "${remote.title}" on the service. The service's title is kept; yours is kept in a conflict copy beside the file.`,
+    );
   }
   return d;
 }

@@ -71,6 +71,26 @@ describe('spacesync conflicts', () => {
     ]);
   });
 
+  it('a title changed on both sides: says which title the document kept and which one names the copy', async () => {
+    const root = tempDir();
+    fs.cpSync(synced, root, { recursive: true });
+    const copy = 'Projects/Plan B (conflict 2026-11-21 093005).md';
+    fs.copyFileSync(path.join(root, 'Projects', 'Roadmap.md'), path.join(root, copy));
+    const journal = openJournal(path.join(root, '.spacesync', 'journal.db'));
+    journal.addConflict({
+      docId: 'D-ROAD',
+      path: 'Projects/Roadmap.md',
+      copyPath: copy,
+      details: { blocks: [], title: { local: 'Plan B', remote: 'Roadmap' } },
+    });
+    journal.close();
+    const r = await runCli(['conflicts', '--dir', root]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`The title changed on both sides: the document keeps the space's "Roadmap"; yours, "Plan B", names the copy.`);
+    const j = JSON.parse((await runCli(['conflicts', '--dir', root, '--json'])).stdout);
+    expect(j.conflicts[0].title).toEqual({ local: 'Plan B', remote: 'Roadmap' });
+  });
+
   it("resolve by the copy's path marks it done and keeps the copy; --all still shows it", async () => {
     const { root, id } = await mirrorWithConflict();
     const r = await runCli(['conflicts', 'resolve', COPY, '--dir', root]);

@@ -64,7 +64,9 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
 
   const copies = new Map<DocumentTask, string>();
   for (const t of plan.tasks) {
-    if (t.local && (t.file?.merge.conflicts.length ?? 0) > 0) copies.set(t, await writeConflictCopy(ctx, t.local.path, t.local.text));
+    // A block changed differently on both sides, or the title (the copy's name keeps the file's title).
+    if (t.local && ((t.file?.merge.conflicts.length ?? 0) > 0 || t.decision.titleConflict))
+      copies.set(t, await writeConflictCopy(ctx, t.local.path, t.local.text));
   }
 
   const historied = new Set<string>();

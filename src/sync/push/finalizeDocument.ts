@@ -90,6 +90,7 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
     remoteModifiedAt: t.remoteModifiedAt,
   };
   const clear = () => intents.forEach((i) => journal.clearIntent(i));
+  const details = { blocks: out.conflicts, ...(t.decision.titleConflict ? { title: t.decision.titleConflict } : {}) };
 
   if (t.local === null || t.decision.rewrite) {
     // The file is gone (to the trash), or the service's version comes back over a delete.
@@ -151,7 +152,7 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
       out.state = 'pending';
       journal.transaction(() => {
         if (r === null) journal.upsertDocument({ ...fields, path: local.path, fileHash: UNSENT });
-        if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details: { blocks: out.conflicts } });
+        if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details });
       });
       return out;
     }
@@ -164,7 +165,7 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
     journal.upsertDocument({ ...fields, path: local.path, fileHash });
     if (t.file) journal.replaceBaseBlocks(id, base);
     clear();
-    if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details: { blocks: out.conflicts } });
+    if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details });
   });
   return out;
 }
