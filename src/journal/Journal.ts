@@ -312,6 +312,35 @@ export class Journal {
     return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, packTime(this.stamp()), packId(id)).changes > 0;
   }
 
+  /**
+   * The document moves noted since the last `clearMoves` (by the `document_moved` trigger, in the
+   * write that moved each), oldest first, with `seq` to clear them by; `ownDone`: the moved file's own
+   * relative links were rewritten for it already. Documents gone since are left out.
+   */
+  pendingMoves(): Array<{ seq: number; id: string; from: string; to: string; ownDone: boolean }> {
+    const rows = this.sql(
+      'SELECT m.seq, m.id, m.from_path, m.to_path, m.own_done FROM moved_documents m WHERE EXISTS (SELECT 1 FROM documents d WHERE d.id = m.id) ORDER BY m.seq',
+    )
+      .raw()
+      .all() as Array<[number, string | Buffer, string, string, number]>;
+    return rows.map(([seq, id, from, to, own]) => ({ seq, id: unpackId<string>(id), from, to, ownDone: own === 1 }));
+  }
+
+  /** Whether any move is noted (the relink's whole cost when nothing moved). */
+  hasPendingMoves(): boolean {
+    return this.sql('SELECT 1 FROM moved_documents LIMIT 1').get() !== undefined;
+  }
+
+  /** The moved document's own links now follow its moves up to `seq` (written with its relinked base). */
+  markOwnLinksFollowed(id: string, seq: number): void {
+    this.sql('UPDATE moved_documents SET own_done = 1 WHERE id = ? AND seq <= ?').run(packId(id), seq);
+  }
+
+  /** Forgets the moves noted up to `seq` (every link to them followed). */
+  clearMoves(seq: number): void {
+    this.sql('DELETE FROM moved_documents WHERE seq <= ?').run(seq);
+  }
+
   /** Records the hash of the file as the daemon just wrote or read it. */
   setFileHash(id: string, fileHash: string | null): boolean {
     this.documentsChanged();

@@ -287,6 +287,28 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    // Every change of a document's path is noted in the same write that makes it (a trigger), so the
+    // links to a moved document follow it even when the process is killed right after the move: the
+    // next run's relink reads what is noted here and clears it once the links are written.
+    version: 8,
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE moved_documents (
+          seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+          id        NOT NULL,
+          from_path TEXT NOT NULL,
+          to_path   TEXT NOT NULL,
+          -- the moved document's own relative links were rewritten for its new folder
+          own_done  INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TRIGGER document_moved AFTER UPDATE OF path ON documents WHEN old.path IS NOT new.path
+        BEGIN
+          INSERT INTO moved_documents (id, from_path, to_path) VALUES (new.id, old.path, new.path);
+        END;
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

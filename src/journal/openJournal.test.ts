@@ -41,7 +41,7 @@ describe('openJournal', () => {
     const tables = (
       db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as Array<{ name: string }>
     ).map((r) => r.name);
-    expect(tables).toEqual(['conflicts', 'documents', 'file_stats', 'folders', 'history', 'intents', 'listing', 'listing_meta', 'state']);
+    expect(tables).toEqual(['conflicts', 'documents', 'file_stats', 'folders', 'history', 'intents', 'listing', 'listing_meta', 'moved_documents', 'state']);
     db.close();
   });
 

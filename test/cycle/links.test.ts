@@ -107,6 +107,26 @@ describe('links between documents as relative links', () => {
     expect(await blocksOf('D-NOTES')).toEqual(fixture.documents![1]!.content!.map((b) => b.markdown));
   });
 
+  it('a run killed between a rename and the relink: the next run makes the links follow (chaos seed 634512377)', async () => {
+    await space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Plan' }] });
+    // What a pull that was killed right after recording the rename leaves: the file moved, the journal
+    // at the new path and title, the files linking it not yet rewritten.
+    const { journal } = session.ctx;
+    const rec = journal.getDocument('D-ROAD')!;
+    fs.renameSync(path.join(root, 'Projects/Roadmap.md'), path.join(root, 'Projects/Plan.md'));
+    const listed = ((await space.call('GET', '/documents', undefined, { fetchMetadata: 'true' })).items as Array<{ id: string; lastModifiedAt: string }>).find(
+      (d) => d.id === 'D-ROAD',
+    )!;
+    journal.upsertDocument({ ...rec, path: 'Projects/Plan.md', title: 'Plan', remoteModifiedAt: listed.lastModifiedAt });
+    expect(read(NOTES)).toContain('See [the plan](../Projects/Roadmap.md), [a day]');
+    const r = await syncOnce(session.ctx);
+    expect(r.exitCode).toBe(0);
+    expect(r.pull?.relinked).toEqual([NOTES]);
+    expect(read(NOTES)).toContain('See [the plan](../Projects/Plan.md), [a day]');
+    expect(journal.pendingMoves()).toEqual([]);
+    expect(await blocksOf('D-NOTES')).toEqual(fixture.documents![1]!.content!.map((b) => b.markdown));
+  });
+
   it('a file renamed here: the links to it follow, and nothing is sent for the files holding them', async () => {
     const modified = async () =>
       ((await space.call('GET', '/documents')).items as Array<{ id: string; lastModifiedAt: string }>).find((d) => d.id === 'D-NOTES')!.lastModifiedAt;

@@ -261,13 +261,7 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
   result.folderMoves = shape.folderMoves;
   result.moved = shape.moved;
   // Links to the documents moved (a file or a folder renamed) follow them, before any is pulled.
-  const moves = reading.quiet
-    ? []
-    : journal.listDocuments().flatMap((r) => {
-        const was = byId.get(r.id)?.path;
-        return was !== undefined && was !== r.path ? [{ id: r.id, from: was, to: r.path }] : [];
-      });
-  result.relinked = await relinkDocuments(ctx, moves);
+  result.relinked = await relinkDocuments(ctx);
   result.createdDirs = shape.createdDirs;
   result.blocked.push(...shape.blocked);
   result.ignored = shape.ignored;

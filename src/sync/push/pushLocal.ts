@@ -118,8 +118,6 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
   }
   if (opts.dryRun) return { plan, outcome: null, requests: requests() };
   const placedBefore = new Map(plan.tasks.flatMap((t) => (t.record ? [[t.record.id, containerOf(t.record)] as const] : [])));
-  // Where every file was: a folder moved here moves files that have no task of their own.
-  const pathsBefore = new Map(journal.listDocuments().map((r) => [r.id, r.path] as const));
   const outcome = await executePlan(ctx, plan, { listing: { takenAt: listedAt, items: listing } });
   const shifts = outcome.documents.flatMap((d) => {
     const now = journal.getDocument(d.id);
@@ -128,12 +126,7 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
   journal.transaction(() => shiftCounts(journal, shifts));
   // Links to the documents this push moved or renamed (with their files, or with a folder) follow
   // them in the files that hold them; so do the links of a moved file, relative to its new folder.
-  for (const t of plan.tasks) if (t.record) pathsBefore.set(t.record.id, t.record.path);
-  const moves = journal.listDocuments().flatMap((now) => {
-    const was = pathsBefore.get(now.id);
-    return was !== undefined && was !== now.path ? [{ id: now.id, from: was, to: now.path }] : [];
-  });
-  await relinkDocuments(ctx, moves);
+  await relinkDocuments(ctx);
   // Files that reference local files: the media step uploads them (this cycle's, or the next one's after a push of a saved file).
   const uploading = new Set(plan.tasks.filter((t) => t.uploads).map((t) => t.next.path));
   for (const d of outcome.documents) if (uploading.has(d.path)) markUploadsPending(journal, d.id);

@@ -19,13 +19,40 @@ export interface Move {
   to: string;
 }
 
-/** Rewrites the links the moves made stale; returns the files rewritten. */
-export async function relinkDocuments(ctx: SyncContext, moves: readonly Move[]): Promise<string[]> {
+/**
+ * The moves the journal noted (each in the write that made it), one per document: from where the
+ * links to it were last written to where it is now; `ownFrom`: where a moved file's own relative links
+ * were last written from; `seq`: the last noted, to clear them by.
+ */
+function notedMoves(journal: SyncContext['journal']) {
+  const steps = journal.pendingMoves();
+  const first = new Map<string, string>();
+  const ownFrom = new Map<string, string>();
+  for (const m of steps) {
+    if (!first.has(m.id)) first.set(m.id, m.from);
+    if (!m.ownDone && !ownFrom.has(m.id)) ownFrom.set(m.id, m.from);
+  }
+  const moves: Move[] = [];
+  for (const [id, from] of first) {
+    const to = journal.getDocument(id)?.path;
+    if (to !== undefined && to !== from) moves.push({ id, from, to });
+  }
+  return { moves, steps, ownFrom, seq: steps.length > 0 ? steps[steps.length - 1]!.seq : 0 };
+}
+
+/**
+ * Rewrites the links the noted moves made stale (and those of files left pending by earlier runs);
+ * returns the files rewritten. The moves are read from the journal, so a run killed between a move
+ * and its relink leaves them for the next run.
+ */
+export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
   const { journal } = ctx;
+  if (ctx.readOnly) return [];
   const pending = journal.getState<string[]>(RELINK_PENDING) ?? [];
-  if (ctx.readOnly || (moves.length === 0 && pending.length === 0)) return [];
+  if (!journal.hasPendingMoves() && pending.length === 0) return [];
+  const { moves, steps, ownFrom, seq } = notedMoves(journal);
   const former = new Map(Object.entries(journal.getState<Record<string, string>>(FORMER_PATHS) ?? {}));
-  for (const m of moves) {
+  for (const m of steps) {
     former.delete(m.to);
     former.delete(m.from);
     former.set(m.from, m.to);
@@ -33,7 +60,11 @@ export async function relinkDocuments(ctx: SyncContext, moves: readonly Move[]):
     for (const [k, v] of former) if (v === m.from) former.set(k, m.to);
   }
   const movedNow = new Map(moves.map((m) => [m.from, m.to]));
-  const ownMove = new Map(moves.map((m) => [m.id, m.from]));
+  // A document moved more than once: every name it had since its links were written leads to where it is.
+  for (const m of steps) {
+    const now = journal.getDocument(m.id)?.path;
+    if (now !== undefined && m.from !== now) movedNow.set(m.from, now);
+  }
   const candidates = new Set([...(moves.length > 0 ? journal.documentsWithLinks().keys() : []), ...pending]);
   const isDocument = (p: string) => journal.getDocumentByPath(p) !== undefined;
   const stillPending: string[] = [];
@@ -41,7 +72,7 @@ export async function relinkDocuments(ctx: SyncContext, moves: readonly Move[]):
   for (const id of candidates) {
     const rec = journal.getDocument(id);
     if (!rec || rec.fileHash === null) continue;
-    const from = ownMove.get(id) ?? rec.path;
+    const from = ownFrom.get(id) ?? rec.path;
     const base = journal.getBaseBlocks(id);
     // What moved now, and for a file tried again, every move since it was left.
     const moved = pending.includes(id) ? former : movedNow;
@@ -62,11 +93,13 @@ export async function relinkDocuments(ctx: SyncContext, moves: readonly Move[]):
     journal.transaction(() => {
       journal.replaceBaseBlocks(id, next);
       journal.setFileHash(id, w.hash);
+      if (ownFrom.has(id)) journal.markOwnLinksFollowed(id, seq);
     });
     written.push(rec.path);
     ctx.logger.info({ doc: id, path: rec.path }, 'links relinked');
   }
   journal.transaction(() => {
+    journal.clearMoves(seq);
     journal.setState(FORMER_PATHS, Object.fromEntries([...former].slice(-KEPT_PATHS)));
     if (stillPending.length > 0) journal.setState(RELINK_PENDING, stillPending);
     else if (pending.length > 0) journal.deleteState(RELINK_PENDING);
