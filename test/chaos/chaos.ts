@@ -297,6 +297,23 @@ function tableDocument(seed: number): FixtureDocument {
   };
 }
 
+/** The values the mirror's tables show for the item titled `title` under the column `key`, normalised. */
+function tableCells(w: World, title: string, key: string): string[] {
+  const out: string[] = [];
+  for (const p of w.mdFiles()) {
+    const lines = (w.readOrNull(p) ?? '').split('\n');
+    const header = lines.findIndex((l) => l.startsWith('| title |'));
+    if (header < 0) continue;
+    const col = rowCells(lines[header]!).indexOf(key);
+    if (col < 0) continue;
+    for (let i = header + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
+      const cells = rowCells(lines[i]!);
+      if (cells[0] === title && cells[col]) out.push(normalizeLine(cells[col]!));
+    }
+  }
+  return out;
+}
+
 /** The cells of a table row the sync wrote (no escaped pipes: the run writes none). */
 const rowCells = (line: string) =>
   line
@@ -711,6 +728,7 @@ async function remoteInboxOp(w: World, op: ChaosOp): Promise<string> {
 
 async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string> {
   const [r0, r1, r2] = op.r;
+  const lookedAt = w.serverNow();
   const snap = await w.snapshot();
   const live: LiveDoc[] = (snap.documents ?? [])
     .filter((d) => d.location !== 'trash' && !d.dailyNoteDate)
@@ -756,11 +774,19 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
       // local edit of that cell, pushed later, rightly wins over it).
       if (old === value) return 'skipped: the same value';
       w.touchedIds.add(it.id!);
+      const from = w.serverNow();
       const r = await w.remote('PUT', `/collections/${c.id}/items`, { itemsToUpdate: [{ id: it.id, properties: { [key]: value } }] });
+      const to = w.serverNow();
       if (r.status === 200) {
-        // That side saw the value it overwrote; the one it wrote is a text of the space.
+        // That side saw the value it overwrote; the one it wrote is a text of the space (its window: a
+        // write of the sync on its way meanwhile may overwrite it, as O1 allows for block writes).
         if (typeof old === 'string') w.ledger.retire([normalizeLine(old)]);
-        w.ledger.record([normalizeLine(value)], `remote.collectionCell ${c.id}`);
+        // A write of the sync to these items that landed after this side looked: this side overwrote a
+        // value it never saw (its own lost update, not the sync's) — the cell as the file had it.
+        const path = `/collections/${c.id}/items`;
+        const raced = (await w.clientRequests()).some((q) => q.method === 'PUT' && q.path === path && q.t >= lookedAt && q.receivedAt <= to);
+        if (raced) w.ledger.retire(tableCells(w, it.title ?? '', key));
+        w.ledger.record([normalizeLine(value)], `remote.collectionCell ${c.id}`, { from, to });
       }
       return `PUT /collections/${c.id}/items ${it.id} ${key}=${value} → ${r.status}`;
     }

@@ -102,6 +102,17 @@ describe('the oracles report what they exist for', () => {
     expect(checkNothingLost(w, [listing(1_030), put(1_050)])).toEqual(lost);
     expect(checkNothingLost(w, [listing(995), put(995 + RECHECK_AFTER_MS + 100)])).toEqual(lost);
   });
+
+  it("O1: a cell the app wrote, overwritten by the sync's cell write sent right after its read of the collection, is allowed the same way", async () => {
+    w.ledger.record(['a note from the app'], 'remote.collectionCell C1', { from: 1_000, to: 1_010 });
+    const read = (t: number) => req(t, { method: 'GET', path: '/blocks', query: { id: 'D1' }, receivedAt: t - 5 });
+    const put = (at: number) => req(at + 5, { method: 'PUT', path: '/collections/C1/items', receivedAt: at });
+    expect(checkNothingLost(w, [read(995), put(1_050)])).toEqual([]);
+    const lost = ['lost: "a note from the app" (written by remote.collectionCell C1)'];
+    // The read showed the app's value, or the write is no cell write: a loss.
+    expect(checkNothingLost(w, [read(1_030), put(1_050)])).toEqual(lost);
+    expect(checkNothingLost(w, [read(995), req(1_055, { method: 'POST', path: '/collections/C1/items', receivedAt: 1_050 })])).toEqual(lost);
+  });
 });
 
 it('an injected 429 without Retry-After has no such header', async () => {

@@ -366,8 +366,8 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
   return failures;
 }
 
-/** Writes that replace or remove blocks: what the space held before them is gone from it. */
-const OVERWRITING = new Set(['PUT /blocks', 'DELETE /blocks']);
+/** Writes that replace or remove blocks or a collection's cells: what the space held before them is gone from it. */
+const OVERWRITING = /^(?:PUT \/blocks|DELETE \/blocks|PUT \/collections\/[^/]+\/items)$/;
 
 /**
  * O1: every text either side held, and did not remove itself, is in a file, a conflict copy, the
@@ -380,10 +380,14 @@ const OVERWRITING = new Set(['PUT /blocks', 'DELETE /blocks']);
  */
 export function checkNothingLost(w: World, log: readonly LoggedRequest[] = []): string[] {
   const hay = w.haystack();
-  const writes = log.filter((r) => OVERWRITING.has(`${r.method} ${r.path}`));
+  const writes = log.filter((r) => OVERWRITING.test(`${r.method} ${r.path}`));
   const looks = log.filter((r) => r.method === 'GET' && r.path === '/documents' && r.query.fetchMetadata === 'true' && r.status === 200);
+  // A collection's cells are written from a read of its document (or items) made just before.
+  const itemReads = log.filter((r) => r.method === 'GET' && (r.path === '/blocks' || /^\/collections\/[^/]+\/items$/.test(r.path)) && r.status === 200);
   const lastLook = (write: LoggedRequest) =>
-    looks.filter((l) => l.t <= write.receivedAt).reduce<LoggedRequest | undefined>((a, l) => (a && a.t >= l.t ? a : l), undefined);
+    (write.path === '/blocks' ? looks : [...looks, ...itemReads])
+      .filter((l) => l.t <= write.receivedAt)
+      .reduce<LoggedRequest | undefined>((a, l) => (a && a.t >= l.t ? a : l), undefined);
   const raced = (e: Entry) =>
     e.window !== undefined &&
     writes.some((r) => {
