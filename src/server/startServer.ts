@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import type { Clock } from './clock.js';
 import { ServerClock } from './clock.js';
-import { openStore } from './store/openStore.js';
-import { readSpace, writeSpace } from './store/space.js';
+import { openStore, type Db } from './store/openStore.js';
+import { MEDIA_SECRET, readMeta, readSpace, writeMeta, writeSpace } from './store/space.js';
 import { Limits } from './limits/Limits.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './requestLog.js';
@@ -76,6 +76,15 @@ export function readFixtureFile(path: string): SpaceFixture {
   }
 }
 
+/** The space's URL signer: its secret kept with the space's data, so a server started again on it knows the URLs it signed. */
+function mediaSignerOf(db: Db): MediaSigner {
+  const kept = readMeta(db, MEDIA_SECRET);
+  if (kept !== undefined && /^[0-9a-f]{64}$/.test(kept)) return new MediaSigner(Buffer.from(kept, 'hex'));
+  const signer = new MediaSigner();
+  writeMeta(db, MEDIA_SECRET, signer.secretHex);
+  return signer;
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const scale = options.limitScale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new SpacesyncError('usage', `The limit scale must be a positive number, not ${scale}.`);
@@ -126,7 +135,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     limits: new Limits({ mode: options.limits ?? 'spec', scale }),
     faults: new Faults(),
     log: new RequestLog(),
-    media: new MediaSigner(),
+    media: mediaSignerOf(db),
     nextPurgeAt: 0,
     soleParticipant: options.soleParticipant ?? true,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,

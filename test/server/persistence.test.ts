@@ -45,6 +45,35 @@ describe('--data FILE', () => {
     }
   });
 
+  it('a media URL signed before a restart is still the same asset when sent back after it; one another space signed is not', async () => {
+    const file = path.join(dir, 'media.db');
+    const post = (base: string, doc: string, markdown: string) =>
+      json(`${base}/blocks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ markdown, position: { position: 'end', pageId: doc } }),
+      });
+    const upload = async (base: string, doc: string) =>
+      json(`${base}/upload?position=end&pageId=${doc}`, { method: 'POST', headers: { 'content-type': 'image/png' }, body: Buffer.from('png bytes') });
+    const first = await startServer({ dataFile: file, seed: fixture, limits: 'off', linkId: 'media-link' });
+    const { assetUrl } = await upload(first.baseUrl, ids.roadmap);
+    await first.close();
+    const second = await startServer({ dataFile: file, limits: 'off', linkId: 'media-link' });
+    const other = await startServer({ seed: fixture, limits: 'off' });
+    try {
+      const again = await post(second.baseUrl, ids.roadmap, `![Image](${assetUrl})`);
+      const read = again.items[0].markdown as string;
+      expect(read).not.toBe(`![Image](${assetUrl})`);
+      const url = /\((.*)\)/.exec(read)![1]!;
+      expect(Buffer.from(await (await fetch(url)).arrayBuffer()).toString()).toBe('png bytes');
+      // Another space (another server) keeps the URL as given: it is not an asset of its own.
+      expect((await post(other.baseUrl, ids.roadmap, `![Image](${assetUrl})`)).items[0].markdown).toBe(`![Image](${assetUrl})`);
+    } finally {
+      await second.close();
+      await other.close();
+    }
+  });
+
   it('a new time zone given at start replaces the stored one', async () => {
     const file = path.join(dir, 'tz.db');
     await (await startServer({ dataFile: file, seed: fixture })).close();

@@ -20,7 +20,7 @@ import { badRequest, validationFailed } from '../http/apiError.js';
 import { resolveDate } from '../dates.js';
 import { isoTime } from '../dates.js';
 import { withoutDefaults, parseData, type BlockData } from './blockData.js';
-import { storedUrl, unsignMarkdown } from './mediaUrls.js';
+import { FIXTURE_URLS, type StoredUrls } from './mediaUrls.js';
 import { isSpacesyncError } from '../../errors.js';
 
 const dateInput = z.string().min(1);
@@ -116,17 +116,17 @@ export function markdownOf(type: BlockType, data: BlockData, content?: ReadonlyA
   return renderBlockMarkdown({ ...data, type, ...(content ? { content } : {}) } as Parameters<typeof renderBlockMarkdown>[0]);
 }
 
-function fromNode(n: ParsedBlockNode): PreparedBlock {
+function fromNode(n: ParsedBlockNode, urls: StoredUrls): PreparedBlock {
   const { type, children, ...rest } = n;
   const data: BlockData = { ...(rest as Omit<ParsedBlock, 'type'>) } as BlockData;
   if (pageLike(type, data)) delete data.title;
-  if (data.url !== undefined) data.url = storedUrl(data.url);
-  return { type, data: withoutDefaults(type, data), children: (children ?? []).map(fromNode) };
+  if (data.url !== undefined) data.url = urls.stored(data.url);
+  return { type, data: withoutDefaults(type, data), children: (children ?? []).map((c) => fromNode(c, urls)) };
 }
 
 /** `POST /blocks` with `markdown`: split and normalised into blocks (pages and cards nest). */
-export function prepareMarkdown(markdown: string): PreparedBlock[] {
-  return splitMarkdown(unsignMarkdown(markdown)).map(fromNode);
+export function prepareMarkdown(markdown: string, urls: StoredUrls): PreparedBlock[] {
+  return splitMarkdown(urls.unsign(markdown)).map((n) => fromNode(n, urls));
 }
 
 /**
@@ -134,33 +134,33 @@ export function prepareMarkdown(markdown: string): PreparedBlock[] {
  * taken, even where an insert of that text would be refused (an empty nested list item, `"  - "`,
  * is not the first item of a list in the document it was read from).
  */
-function prepareOwnMarkdown(markdown: string): PreparedBlock[] {
+function prepareOwnMarkdown(markdown: string, urls: StoredUrls): PreparedBlock[] {
   try {
-    return prepareMarkdown(markdown);
+    return prepareMarkdown(markdown, urls);
   } catch (e) {
     if (!isSpacesyncError(e, 'dialect_input')) throw e;
     let one: ParsedBlock;
     try {
-      one = parseBlockMarkdown(unsignMarkdown(markdown));
+      one = parseBlockMarkdown(urls.unsign(markdown));
     } catch {
       throw e;
     }
     const { type, ...rest } = one;
-    return [fromNode({ type, ...rest })];
+    return [fromNode({ type, ...rest }, urls)];
   }
 }
 
 /** `POST /blocks` with `blocks`: each item's markdown split, its explicit fields layered on. */
-export function prepareNewBlock(input: NewBlockInput, now: number, timezone: string): PreparedBlock[] {
+export function prepareNewBlock(input: NewBlockInput, now: number, timezone: string, urls: StoredUrls): PreparedBlock[] {
   const type = input.type;
   const ownEndpoint = type !== undefined ? traitsOf(type)?.ownEndpoint : null;
   if (ownEndpoint) throw badRequest(`Blocks of type ${type} are created with ${ownEndpoint}, not POST /blocks.`);
-  const children = (input.content ?? []).flatMap((c) => prepareNewBlock(c, now, timezone));
+  const children = (input.content ?? []).flatMap((c) => prepareNewBlock(c, now, timezone, urls));
   let out: PreparedBlock[];
   if (type === 'page' || ((type ?? 'text') === 'text' && (input.textStyle === 'card' || input.textStyle === 'page'))) {
     out = [{ type: type ?? 'text', data: { body: input.title ?? input.markdown ?? '' }, children: [] }];
   } else if (input.markdown !== undefined && !(type !== undefined && DERIVED_MARKDOWN.has(type))) {
-    out = prepareOwnMarkdown(input.markdown);
+    out = prepareOwnMarkdown(input.markdown, urls);
     if (out.length === 0) out = [{ type: 'text', data: { body: '' }, children: [] }];
     const first = out[0]!;
     if (type !== undefined && out.length === 1 && first.type !== type) {
@@ -170,7 +170,7 @@ export function prepareNewBlock(input: NewBlockInput, now: number, timezone: str
     out = [{ type: type ?? 'text', data: type === 'code' ? { body: input.rawCode ?? '' } : { body: '' }, children: [] }];
   }
   for (const b of out) {
-    b.data = withoutDefaults(b.type, layerFields(b.type, b.data, input, now, timezone, undefined));
+    b.data = withoutDefaults(b.type, layerFields(b.type, b.data, input, now, timezone, undefined, urls));
   }
   if (children.length > 0) {
     const last = out[out.length - 1]!;
@@ -202,7 +202,15 @@ const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringi
  * Layers explicitly sent fields over `data`. On an update (`old` given), a field equal to the
  * stored value is an echo of a read, not a change, so it cannot undo a new markdown.
  */
-function layerFields(type: BlockType, data: BlockData, input: BlockFieldsInput, now: number, timezone: string, old: BlockData | undefined): BlockData {
+function layerFields(
+  type: BlockType,
+  data: BlockData,
+  input: BlockFieldsInput,
+  now: number,
+  timezone: string,
+  old: BlockData | undefined,
+  urls: StoredUrls,
+): BlockData {
   const out: BlockData = { ...data };
   const isPage = pageLike(type, out) || type === 'collectionItem';
   for (const k of FIELD_KEYS) {
@@ -213,7 +221,7 @@ function layerFields(type: BlockType, data: BlockData, input: BlockFieldsInput, 
       continue;
     }
     if (k === 'url') {
-      const url = storedUrl(v as string);
+      const url = urls.stored(v as string);
       if (old === undefined || url !== old.url) out.url = url;
       continue;
     }
@@ -268,11 +276,11 @@ export function prepareTaskStamps(b: PreparedBlock, now: number): void {
 }
 
 /** A whiteboard read shows its board's address as `url` when it has no picture: sent back, it is no change. */
-function withoutWhiteboardEcho(id: string, old: BlockData, input: UpdateBlockInput): UpdateBlockInput {
+function withoutWhiteboardEcho(id: string, old: BlockData, input: UpdateBlockInput, urls: StoredUrls): UpdateBlockInput {
   const own = (url: string) => url === (old.url ?? '') || url.endsWith(`/whiteboards/${encodeURIComponent(id)}`);
   const out = { ...input };
-  if (out.url !== undefined && own(storedUrl(out.url))) delete out.url;
-  const picture = out.markdown === undefined ? null : /^\s*!\[[^\]]*\]\(([^)]*)\)\s*$/.exec(unsignMarkdown(out.markdown));
+  if (out.url !== undefined && own(urls.stored(out.url))) delete out.url;
+  const picture = out.markdown === undefined ? null : /^\s*!\[[^\]]*\]\(([^)]*)\)\s*$/.exec(urls.unsign(out.markdown));
   if (picture && own(picture[1]!)) delete out.markdown;
   return out;
 }
@@ -283,6 +291,7 @@ export function applyUpdate(
   input: UpdateBlockInput,
   now: number,
   timezone: string,
+  urls: StoredUrls,
 ): BlockData {
   const type = row.type as BlockType;
   const old = parseData(row.data);
@@ -290,9 +299,9 @@ export function applyUpdate(
     throw badRequest(`Block ${row.id} is a ${type} block: a block's type cannot change (delete it and insert a new one).`);
   }
   let data: BlockData = { ...old };
-  if (type === 'whiteboard') input = withoutWhiteboardEcho(row.id, old, input);
+  if (type === 'whiteboard') input = withoutWhiteboardEcho(row.id, old, input, urls);
   if (input.markdown !== undefined) {
-    const md = unsignMarkdown(input.markdown);
+    const md = urls.unsign(input.markdown);
     // A collection's markdown is output-only and depends on the depth it was read at: never an edit.
     if (md !== row.markdown && type !== 'collection') {
       if (pageLike(type, old) || type === 'collectionItem') {
@@ -308,13 +317,13 @@ export function applyUpdate(
         for (const k of MARKDOWN_BORNE) delete kept[k];
         const { type: _t, taskInfo, ...rest } = parsed;
         data = { ...kept, ...(rest as BlockData) };
-        if (data.url !== undefined) data.url = storedUrl(data.url);
+        if (data.url !== undefined) data.url = urls.stored(data.url);
         if (taskInfo) data.taskInfo = { ...(old.taskInfo ?? {}), state: taskInfo.state };
         else delete data.taskInfo;
       }
     }
   }
-  data = layerFields(type, data, input, now, timezone, old);
+  data = layerFields(type, data, input, now, timezone, old, urls);
   return withoutDefaults(type, data);
 }
 
@@ -336,14 +345,14 @@ export function prepareFixtureBlock(
   } else if (pageLike(type, input) || type === 'collectionItem') {
     data = { body: input.title ?? input.markdown ?? '' };
   } else if (input.markdown !== undefined && !DERIVED_MARKDOWN.has(type)) {
-    const parsed = parseBlockMarkdown(unsignMarkdown(input.markdown));
+    const parsed = parseBlockMarkdown(FIXTURE_URLS.unsign(input.markdown));
     if (input.type !== undefined && parsed.type !== input.type) {
       throw new Error(`Fixture ${where}: its markdown reads as a ${parsed.type} block, not ${input.type}.`);
     }
     type = parsed.type;
     const { type: _t, ...rest } = parsed;
     data = { ...(rest as BlockData) };
-    if (data.url !== undefined) data.url = storedUrl(data.url);
+    if (data.url !== undefined) data.url = FIXTURE_URLS.stored(data.url);
   } else {
     data = { body: type === 'code' ? (input.rawCode ?? '') : '' };
   }
@@ -353,7 +362,7 @@ export function prepareFixtureBlock(
   if (!r.success) throw new Error(`Fixture ${where}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   // Stored task stamps are kept as written.
   const stamps = input.taskInfo as TaskInfo | undefined;
-  data = layerFields(type, data, r.data, now, timezone, undefined);
+  data = layerFields(type, data, r.data, now, timezone, undefined, FIXTURE_URLS);
   if (data.taskInfo && stamps) {
     if (stamps.completedAt) data.taskInfo.completedAt = stamps.completedAt;
     if (stamps.canceledAt) data.taskInfo.canceledAt = stamps.canceledAt;

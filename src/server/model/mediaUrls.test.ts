@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MediaSigner, storedUrl, unsignMarkdown } from './mediaUrls.js';
+import { FIXTURE_URLS, MediaSigner } from './mediaUrls.js';
 
 const now = Date.parse('2026-09-05T10:00:00Z');
 
@@ -16,12 +16,23 @@ describe('signed media URLs', () => {
     expect(s.verify('A1', q, now + 2 * 3600_000)).toBe(false);
   });
 
-  it('a signed URL goes back to the asset it names; other URLs stay as given', () => {
+  it('a signed URL goes back to the asset it names, expired or not; other URLs stay as given', () => {
     const s = new MediaSigner();
     const url = s.sign('http://127.0.0.1:8787', 'ABC-1', now);
-    expect(storedUrl(url)).toBe('asset:ABC-1');
-    expect(storedUrl('https://example.com/a.png?x=1')).toBe('https://example.com/a.png?x=1');
-    expect(unsignMarkdown(`![Image](${url}) and [f](${s.sign('http://h', 'Z', now)})`)).toBe('![Image](asset:ABC-1) and [f](asset:Z)');
+    expect(s.stored(url)).toBe('asset:ABC-1');
+    expect(s.stored(s.sign('http://h', 'ABC-1', now - 5 * 3600_000))).toBe('asset:ABC-1');
+    expect(s.stored('https://example.com/a.png?x=1')).toBe('https://example.com/a.png?x=1');
+    expect(s.unsign(`![Image](${url}) and [f](${s.sign('http://h', 'Z', now)})`)).toBe('![Image](asset:ABC-1) and [f](asset:Z)');
+  });
+
+  it('a URL another space signed is no asset of this one: kept as given (a mirror restored into another space)', () => {
+    const here = new MediaSigner();
+    const there = new MediaSigner();
+    const foreign = there.sign('http://127.0.0.1:8788', 'ABC-1', now);
+    expect(here.stored(foreign)).toBe(foreign);
+    expect(here.unsign(`![Image](${foreign})`)).toBe(`![Image](${foreign})`);
+    // A fixture is written for the space it seeds: any signed URL in it is that space's asset.
+    expect(FIXTURE_URLS.stored(foreign)).toBe('asset:ABC-1');
   });
 
   it('signAll signs every asset reference in a text', () => {

@@ -7,6 +7,7 @@ import type { SpaceFixture } from '../fixture/types.js';
 import { loadFixture } from '../fixture/loadFixture.js';
 import { snapshotSpace } from '../fixture/snapshot.js';
 import { isoTime } from '../dates.js';
+import { MEDIA_SECRET, writeMeta } from '../store/space.js';
 
 const clockBody = z.object({
   set: z.union([z.string(), z.number()]).optional(),
@@ -30,6 +31,8 @@ function bad(reply: FastifyReply, message: string): FastifyReply {
 /** Resets the space to `fixture` (the seed when omitted), with fresh limits, no faults, an empty log. */
 export function resetSpace(state: ServerState, fixture?: SpaceFixture): void {
   state.space = loadFixture(state.db, fixture ?? state.seed, state.clock.now());
+  // The signer stays: the URLs it gave out still name the space's assets.
+  writeMeta(state.db, MEDIA_SECRET, state.media.secretHex);
   state.limits.clear();
   state.faults.clear();
   state.log.clear();

@@ -90,10 +90,10 @@ export function registerBlocks(api: ApiRouter): void {
       const position = parseBody(positionSchema, positionOf(raw));
       let prepared: PreparedBlock[];
       if (body.markdown !== undefined) {
-        prepared = prepareMarkdown(body.markdown);
+        prepared = prepareMarkdown(body.markdown, ctx.media);
         for (const b of prepared) prepareTaskStamps(b, ctx.now);
       } else {
-        prepared = body.blocks!.flatMap((b) => prepareNewBlock(b, ctx.now, ctx.space.timezone));
+        prepared = body.blocks!.flatMap((b) => prepareNewBlock(b, ctx.now, ctx.space.timezone, ctx.media));
       }
       if (prepared.length === 0) return { items: [] };
       const target = resolveTarget(ctx, position);
@@ -114,7 +114,7 @@ export function registerBlocks(api: ApiRouter): void {
       const rows = body.blocks.map((b) => existing(ctx, b.id, true));
       const items = body.blocks.map((input, i) => {
         const row = rows[i]!;
-        const data = applyUpdate(row, input, ctx.now, ctx.space.timezone);
+        const data = applyUpdate(row, input, ctx.now, ctx.space.timezone, ctx.media);
         const json = JSON.stringify(data);
         if (json !== row.data && !sameData(json, row.data)) {
           updateBlockContent(ctx.db, row.id, {

@@ -107,7 +107,7 @@ function taskText(ctx: RequestContext, markdown: string, path: Array<string | nu
   const notText = () => validationFailed([{ message: 'This markdown cannot be the text of a task: send one line of text.', path }]);
   let prepared: PreparedBlock[];
   try {
-    prepared = prepareNewBlock({ type: 'text', markdown: `- [ ] ${text}` }, ctx.now, ctx.space.timezone);
+    prepared = prepareNewBlock({ type: 'text', markdown: `- [ ] ${text}` }, ctx.now, ctx.space.timezone, ctx.media);
   } catch (e) {
     // A block of another type (a table, code) is refused in the words of tasks; dialect errors keep theirs.
     if (e instanceof ApiError) throw notText();
@@ -198,7 +198,12 @@ export function registerTasks(api: ApiRouter): void {
       const placed = new Map<string, number>();
       const ids = body.tasks.map((t, i) => {
         const text = taskText(ctx, t.markdown, ['tasks', i, 'markdown']);
-        const prepared = prepareNewBlock({ type: 'text', markdown: `- [ ] ${text}`, taskInfo: { state: 'todo', ...t.taskInfo } }, ctx.now, ctx.space.timezone);
+        const prepared = prepareNewBlock(
+          { type: 'text', markdown: `- [ ] ${text}`, taskInfo: { state: 'todo', ...t.taskInfo } },
+          ctx.now,
+          ctx.space.timezone,
+          ctx.media,
+        );
         const root = locationRoot(ctx, t.location, ['tasks', i, 'location']);
         const pos = placed.get(root.id) ?? 0;
         placed.set(root.id, pos + 1);
@@ -224,6 +229,7 @@ export function registerTasks(api: ApiRouter): void {
           { id: row.id, ...(markdown !== undefined ? { markdown } : {}), ...(u.taskInfo ? { taskInfo: u.taskInfo } : {}) },
           ctx.now,
           ctx.space.timezone,
+          ctx.media,
         );
         if (u.location) {
           const root = locationRoot(ctx, u.location, ['tasksToUpdate', i, 'location']);

@@ -25,6 +25,9 @@ export function writeSpace(db: Db, s: SpaceSettings): void {
   put.run('space.userId', s.userId);
 }
 
+/** The meta key of the secret the space's media URLs are signed with (hex). */
+export const MEDIA_SECRET = 'media.secret';
+
 export function readMeta(db: Db, key: string): string | undefined {
   return (stmt(db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
 }
