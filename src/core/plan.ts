@@ -52,6 +52,12 @@ export interface PlanOptions {
 
 export const REF = '@ref:';
 export const docRef = (key: string) => `${REF}doc:${key}`;
+/**
+ * How a link in a block's markdown names a document this plan creates (`block://` + this): its ref
+ * with the key percent-encoded, parentheses too, so no space or `)` cuts the link short; resolveStep
+ * puts the id in once the document exists.
+ */
+export const docLinkRef = (key: string) => `${REF}doc:${encodeURIComponent(key).replace(/[()'!*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 /** A block ref of a change set, made unique across documents. */
 export const blockRef = (doc: string, ref: string) => `${REF}block:${doc}:${ref}`;
 export const isRef = (s: string) => s.startsWith(REF);

@@ -1,13 +1,24 @@
 // Refs name what a plan creates until the service answers with ids: the shell reads them from
 // each answer (readYields) and puts them into the later steps (resolveStep) before sending them.
-import { REF, type PlanStep } from './plan.js';
+import { REF, docRef, type PlanStep } from './plan.js';
+
+/** A link to a document this plan creates, inside a block's markdown (docLinkRef). */
+const DOC_LINK = /block:\/\/@ref:doc:([A-Za-z0-9%._-]+)/g;
 
 /** The step with every ref in its body, query and path replaced by its id; the refs still unknown when some are. */
 export function resolveStep(step: PlanStep, ids: ReadonlyMap<string, string>): { ok: true; step: PlanStep } | { ok: false; missing: string[] } {
   const missing = new Set<string>();
+  // Links to documents created in this plan, inside markdown.
+  const linked = (text: string) =>
+    text.replace(DOC_LINK, (link, key: string) => {
+      const ref = docRef(decodeURIComponent(key));
+      const id = ids.get(ref);
+      if (id === undefined) missing.add(ref);
+      return id === undefined ? link : `block://${id}`;
+    });
   const swap = (v: unknown): unknown => {
     if (typeof v === 'string') {
-      if (!v.startsWith(REF)) return v;
+      if (!v.startsWith(REF)) return v.includes(`block://${REF}doc:`) ? linked(v) : v;
       const id = ids.get(v);
       if (id === undefined) missing.add(v);
       return id ?? v;

@@ -107,6 +107,22 @@ describe('links between documents as relative links', () => {
     expect(await blocksOf('D-NOTES')).toEqual(fixture.documents![1]!.content!.map((b) => b.markdown));
   });
 
+  it('links between new files are sent as block:// of the documents the same push creates; the next cycle sends nothing', async () => {
+    fs.mkdirSync(path.join(root, 'Ideas'));
+    write('Ideas/First idea.md', 'See [the second](<Second idea.md>) and [the plan](../Projects/Roadmap.md).\n');
+    write('Ideas/Second idea.md', 'Back to [the first](<First idea.md#top>)? No: [the first](<First idea.md>).\n');
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    const ids = new Map(((await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>).map((d) => [d.title, d.id] as const));
+    expect(await blocksOf(ids.get('First idea')!)).toEqual([`See [the second](block://${ids.get('Second idea')}) and [the plan](block://D-ROAD).`]);
+    // A link with an anchor the mirror cannot name stays as typed.
+    expect(await blocksOf(ids.get('Second idea')!)).toEqual([`Back to [the first](<First idea.md#top>)? No: [the first](block://${ids.get('First idea')}).`]);
+    const before = readTree(root);
+    await space.clearRequests();
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+    for (const [p, v] of readTree(root)) expect(v.text, p).toBe(before.get(p)?.text);
+  });
+
   it('a run killed between a rename and the relink: the next run makes the links follow (chaos seed 634512377)', async () => {
     await space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Plan' }] });
     // What a pull that was killed right after recording the rename leaves: the file moved, the journal

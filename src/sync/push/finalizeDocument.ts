@@ -7,6 +7,7 @@ import path from 'node:path';
 import { baseAfter } from '../../core/baseAfter.js';
 import { stemOfPath } from '../../core/fileName.js';
 import { idSuffix, needsTitle } from '../../core/layout.js';
+import { docRef } from '../../core/plan.js';
 import type { BlockConflict } from '../../core/merge.js';
 import type { Block } from '../../dialect/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
@@ -40,6 +41,14 @@ export interface RunState {
   titles: Map<string, string>;
   /** Intents of this run, per document (id or ref). */
   intents: Map<string, number[]>;
+}
+
+/** Where the mirror holds each document, the ones this run created included (their files, by the refs the answers resolved). */
+function runTargets(journal: SyncContext['journal'], run: RunState): LinkTargets {
+  const targets = linkTargetsOf(journal);
+  const prefix = docRef('');
+  const created = new Map([...run.ids].filter(([ref]) => ref.startsWith(prefix)).map(([ref, id]) => [id, ref.slice(prefix.length)]));
+  return { pathOf: (id) => targets.pathOf(id) ?? created.get(id), idOf: targets.idOf };
 }
 
 /** The answers' markdown as the file at `path` shows it: links to other documents and days relative to it. */
@@ -114,7 +123,7 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   }
 
   // The answers link other documents by id (`block://`); the file and base show them relatively.
-  const base = t.file ? baseAfter(t.file.changes, t.doc, run.ids, linkedAnswers(run.answered, t.next.path, linkTargetsOf(journal))) : t.base;
+  const base = t.file ? baseAfter(t.file.changes, t.doc, run.ids, linkedAnswers(run.answered, t.next.path, runTargets(journal, run))) : t.base;
   if (!base) {
     // An answer did not name a new block: the intents stay, the next cycle reads the document and merges.
     out.state = 'pending';

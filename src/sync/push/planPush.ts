@@ -4,7 +4,7 @@
 // planSync turns it all into the fewest requests, and checkSafety may refuse. Nothing is written.
 import { decideDocument, type BaseSide, type DocumentDecision, type LocalSide, type RemoteSide } from '../../core/decideDocument.js';
 import { decideFolders } from '../../core/decideFolders.js';
-import { docRef, planSync } from '../../core/plan.js';
+import { docLinkRef, docRef, planSync } from '../../core/plan.js';
 import { checkDocumentWipe, checkSafety } from '../../core/safety.js';
 import { isSpacesyncError } from '../../errors.js';
 import type { DocumentRecord, ListingEntry } from '../../journal/index.js';
@@ -61,8 +61,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   };
   const records = journal.listDocuments();
   // A file moved here names its document from where it is now, also before the push records it.
-  const movedHere = new Map(scan.changed.filter((c) => c.local.path !== c.record.path).map((c) => [c.local.path, c.record.id]));
-  const targets = linkTargetsOf(journal, movedHere);
+  // So does a new file once this plan creates its document (its ref, which the send makes its id).
+  const localIds = new Map(scan.changed.filter((c) => c.local.path !== c.record.path).map((c) => [c.local.path, c.record.id]));
+  const targets = linkTargetsOf(journal, localIds);
   const byId = new Map(records.map((r) => [r.id, r]));
   const withFiles = records.filter((r) => r.fileHash !== null);
   for (const d of scan.strayDirs)
@@ -243,6 +244,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     return false;
   });
 
+  for (const t of plan.tasks) if (t.local && t.decision.create && 'title' in t.decision.create) localIds.set(t.local.path, docLinkRef(t.local.path));
   plan.steps = planSync({
     documents: plan.tasks.map((t) => ({
       doc: t.doc,
