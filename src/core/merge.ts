@@ -341,6 +341,9 @@ function mergeFileOnly(
           if (a.action === 'put') m.markdown = n.local.markdown;
           else if (a.action === 'replace')
             m = { id: null, kind: n.local.kind, type: a.type, markdown: n.local.markdown, source: 'local', local: n.local, held: false, children: EMPTY };
+          else if (a.action === 'upload')
+            // The block goes; its new line waits for the media step's upload.
+            m = { id: null, kind: n.local.kind, type: 'text', markdown: n.local.markdown, source: 'local', local: n.local, held: true, children: EMPTY };
           else problems.push({ id: b.id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
         }
       } else if (b && parentHeld) {
@@ -614,6 +617,11 @@ function mergeContent(p: MergePass): void {
         // The type changed: a new block takes its place, the old one goes.
         p.merged.set(n, freshNode(n, false, a.type));
         p.fate.set(n, 'create');
+        continue;
+      } else if (a.action === 'upload') {
+        // The old block goes; the new line waits for the media step's upload.
+        p.merged.set(n, freshNode(n, true, 'text'));
+        p.fate.set(n, 'hold');
         continue;
       } else {
         p.problems.push({ id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });

@@ -11,7 +11,14 @@ export const REPLACEABLE = typesWhere((t) => t.replaceable);
 /** Types a file must never delete: they cannot be re-created from their markdown. */
 export const PROTECTED = typesWhere((t) => t.protected);
 
-export type EditAction = { action: 'put' } | { action: 'replace'; type: BlockType } | { action: 'hold'; reason: string };
+/** `upload`: the block's line now references a local file: the block goes, and the media step uploads the line as a new block. */
+export type EditAction = { action: 'put' } | { action: 'replace'; type: BlockType } | { action: 'upload' } | { action: 'hold'; reason: string };
+
+/** Types whose line links their asset: an edit of it (its alt text) stays an edit, never an upload. */
+const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file', 'drawing']);
+
+/** A line that references a local file not there: why it is held back. */
+const missingReason = (file: string) => `it links "${file}", which is not there: put the file there (it is then uploaded) or remove the line`;
 
 /** `upload`: a reference to a local file, left to the media step (not sent by the push, not a problem). */
 export type CreateAction = { action: 'create'; type: BlockType } | { action: 'hold'; reason: string } | { action: 'upload' };
@@ -30,6 +37,12 @@ export function editAction(base: { kind: BlockKind; type: string }, local: Local
   if (isWrapper(base.kind)) {
     const problem = titleProblem(local.markdown);
     return problem ? { action: 'hold', reason: problem } : { action: 'put' };
+  }
+  if (!MEDIA_TYPES.has(base.type)) {
+    // A line turned into a reference to a local file (written over another line): uploaded, not sent as text.
+    if (dialect.isUpload?.(local.markdown)) return { action: 'upload' };
+    const missing = dialect.missingReference?.(local.markdown);
+    if (missing !== undefined) return { action: 'hold', reason: missingReason(missing) };
   }
   const c = dialect.classify(local.markdown);
   if ('problem' in c) return { action: 'hold', reason: c.problem };
@@ -53,6 +66,8 @@ export function createAction(local: LocalBlock, dialect: CoreDialect): CreateAct
     return { action: 'create', type: 'page' };
   }
   if (dialect.isUpload?.(local.markdown)) return { action: 'upload' };
+  const missing = dialect.missingReference?.(local.markdown);
+  if (missing !== undefined) return { action: 'hold', reason: missingReason(missing) };
   const c = dialect.classify(local.markdown);
   if ('problem' in c) return { action: 'hold', reason: c.problem };
   if (PROTECTED.has(c.type)) return { action: 'hold', reason: `a ${c.type} block cannot be created from markdown` };

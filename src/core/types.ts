@@ -69,6 +69,11 @@ export interface CoreDialect {
   classify(markdown: string): Classification;
   /** A new block that references a local file to upload (the media step sends it through `POST /upload`, not the push). */
   isUpload?: (markdown: string) => boolean;
+  /**
+   * A new block that references a local file that is not there: that file's path. Held back until it
+   * is (sent as text it would make a media block pointing nowhere, which no later upload replaces).
+   */
+  missingReference?: (markdown: string) => string | undefined;
 }
 
 /** Where a new local block goes among its siblings: after an existing sibling, or first in a parent (null = the document root). */

@@ -184,4 +184,35 @@ describe('media up', () => {
     expect((await cycle()).media?.uploaded).toEqual(['Unsorted/Road map.assets/big.png']);
     expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'text']);
   });
+
+  it('a line written over with a reference to a local file: the old block goes and the file is uploaded in its place (chaos seed 564211609)', async () => {
+    put('Unsorted/Road map.assets/over.png', PNG);
+    edit('closing words', '![](<Road map.assets/over.png>)');
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.media?.uploaded).toEqual(['Unsorted/Road map.assets/over.png']);
+    const blocks = await remote();
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'image']);
+    expect(blocks.map((b) => b.id)).not.toContain('R2');
+    // The image's bytes, not a link to a path of this machine.
+    expect(blocks[1]!.markdown).toMatch(/^!\[[^\]]*\]\(http/);
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
+  it('holds back a line whose file is not there yet, and uploads it once it is (chaos seed 564211609)', async () => {
+    // Sent as text, the line would make an image block pointing nowhere, which no later upload replaces.
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/later.png>)\n');
+    const r = await cycle();
+    expect(r.push?.plan?.problems.map((p) => p.message)).toEqual([expect.stringContaining('links "Unsorted/Road map.assets/later.png", which is not there')]);
+    expect(await writes()).toEqual([]);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'text']);
+    put('Unsorted/Road map.assets/later.png', PNG);
+    expect((await cycle()).media?.uploaded).toEqual(['Unsorted/Road map.assets/later.png']);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'text']);
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
 });
