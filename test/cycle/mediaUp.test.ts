@@ -201,6 +201,27 @@ describe('media up', () => {
     expect(await writes()).toEqual([]);
   });
 
+  it('a file moved to another folder takes its .assets folder along: an image added before the move is uploaded, one uploaded before keeps its record (chaos seed 22695820)', async () => {
+    put('Unsorted/Road map.assets/first.png', PNG);
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/first.png>)\n');
+    expect((await cycle()).media?.uploaded).toEqual(['Unsorted/Road map.assets/first.png']);
+    put('Unsorted/Road map.assets/second.png', Buffer.concat([PNG, Buffer.from('2')]));
+    edit('closing words', '![](<Road map.assets/second.png>)\n\nclosing words');
+    fs.mkdirSync(abs('Work'));
+    fs.renameSync(abs(DOC), abs('Work/Road map.md'));
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.push?.plan?.problems).toEqual([]);
+    expect(r.media?.uploaded).toEqual(['Work/Road map.assets/second.png']);
+    expect(fs.existsSync(abs('Unsorted/Road map.assets'))).toBe(false);
+    expect(fs.readdirSync(abs('Work/Road map.assets')).sort()).toEqual(['first.png', 'second.png']);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'image', 'text']);
+    await space.clearRequests();
+    const again = await cycle();
+    expect(again.media?.downloaded).toEqual([]);
+    expect(await writes()).toEqual([]);
+  });
+
   it('holds back a line whose file is not there yet, and uploads it once it is (chaos seed 564211609)', async () => {
     // Sent as text, the line would make an image block pointing nowhere, which no later upload replaces.
     edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/later.png>)\n');

@@ -111,7 +111,8 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
       if (rec && rec.file !== assetFileOf(doc.path, rec.name)) {
         const to = assetFileOf(doc.path, rec.name);
         const moved = await moveFileAtomic(root, rec.file, to, { ownWrites: ctx.ownWrites }).catch(() => null);
-        if (moved?.ok) {
+        // Moved with its whole .assets folder already (a file moved here takes it along): the record follows.
+        if (moved?.ok || (!(await pathExists(root, rec.file)) && (await pathExists(root, to)))) {
           await removeEmptyDirs(root, dirOfPath(rec.file)).catch(() => []);
           rec = { ...rec, file: to };
           journal.setState(`${MEDIA_BASE}${id}`, rec);

@@ -14,6 +14,7 @@ import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } f
 import { shiftCounts } from '../session/index.js';
 import { recordHeldBack } from '../session/index.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';
+import { carryAssetFolders } from './carryAssetFolders.js';
 import { isStopped } from '../session/index.js';
 
 /** A listing younger than this is taken as current (one request covers every pending document). */
@@ -101,6 +102,8 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
     }
   }
 
+  // A file moved here takes its .assets folder along before its references are read.
+  if (!opts.dryRun) await carryAssetFolders(ctx, scan);
   const plan = await planPush(ctx, {
     scan,
     listing,
