@@ -73,6 +73,19 @@ describe('pull', () => {
     expect(read('Tasks/Logbook.md')).toBe('- [x] pay rent 📅 2026-12-05\n- [x] old errand\n');
     await expectTaskFilesMatch(root, space);
   });
+
+  it('a task added and closed in the app between two polls shows in the logbook file at the next cycle over the whole mirror (chaos seed 22695823)', async () => {
+    const added = await space.call('POST', '/tasks', { tasks: [{ markdown: 'quick one', location: { type: 'inbox' } }] });
+    await space.call('PUT', '/tasks', { tasksToUpdate: [{ id: added.items[0].id, taskInfo: { state: 'done' } }] });
+    // The inbox looks as it did: a poll has no reason to list the logbook.
+    const { r } = await cycle();
+    expect(r.tasks?.quiet).toBe(true);
+    await space.clearRequests();
+    const full = await syncOnce(session.ctx);
+    expect(full.tasks?.written).toEqual(['Tasks/Logbook.md']);
+    expect(read('Tasks/Logbook.md')).toBe('- [x] quick one\n- [x] old errand\n');
+    await expectTaskFilesMatch(root, space);
+  });
 });
 
 describe('push', () => {

@@ -82,7 +82,8 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
   // And their media's assets; a download that fails is tried again next cycle, not an error of this one.
   const media = pull.refused ? null : await syncMedia(ctx);
-  const tasks = pull.refused || pull.aborted ? null : await syncTaskFiles(ctx, { fullScan: pull.fullScan });
+  // A cycle over the whole mirror lists the logbook too: a task added and closed between two polls never showed in the inbox.
+  const tasks = pull.refused || pull.aborted ? null : await syncTaskFiles(ctx, { fullScan: pull.fullScan || paths === undefined });
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
   // A quiet poll that pushed nothing wrote nothing.
   if (!pull.quiet || push.outcome !== null || (tasks !== null && !tasks.quiet)) ctx.journal.checkpoint();
