@@ -17,6 +17,7 @@ import { bodyOf, withFrontMatter } from '../../core/fileText.js';
 import { saveLocalVersion } from '../versions/index.js';
 import { linkTargetsOf, pathExists, UNSENT } from '../session/index.js';
 import { linkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
+import { markAnchors } from '../../core/markAnchors.js';
 import type { DocumentTask } from './PushPlan.js';
 import { renderMerged } from '../../core/renderMerged.js';
 import { readOnlyBlocks } from '../session/index.js';
@@ -113,8 +114,11 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
     return out;
   }
 
-  // The answers link other documents by id (`block://`); the file and base show them relatively.
-  const base = t.file ? baseAfter(t.file.changes, t.doc, run.ids, linkedAnswers(run.answered, t.next.path, linkTargetsOf(journal))) : t.base;
+  // The answers link other documents by id (`block://`); the file and base show them relatively, and
+  // a block other files link to with its marker, which the answers never hold.
+  const targets = linkTargetsOf(journal);
+  const after = t.file ? baseAfter(t.file.changes, t.doc, run.ids, linkedAnswers(run.answered, t.next.path, targets)) : t.base;
+  const base = after && t.file ? [...markAnchors(after, (blockId) => targets.anchorOf?.(blockId))] : after;
   if (!base) {
     // An answer did not name a new block: the intents stay, the next cycle reads the document and merges.
     out.state = 'pending';
