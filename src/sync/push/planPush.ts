@@ -362,7 +362,8 @@ function sendableChanges(
     const rec = recordOf(e.id);
     if (rec) return [{ ...e, markdown: unlinkAsset(e.markdown, rec.name, rec.signedUrl) }];
     const markdown = unlink(unmark(e.id, e.markdown));
-    if (markdownEquals(markdown, unlink(unmark(e.id, e.was)))) return [];
+    // (A card's layout is sent with its title, changed or not.)
+    if (e.cardLayout === undefined && markdownEquals(markdown, unlink(unmark(e.id, e.was)))) return [];
     return [markdown === e.markdown ? e : { ...e, markdown }];
   });
   const inserts = changes.inserts.map((run) => {
