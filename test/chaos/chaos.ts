@@ -1049,28 +1049,41 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 /**
  * Each link typed in a file to another document (or to a block inside one, by its anchor) reached the
  * space as `block://<its id>` (not as a path, which no other client can follow), wherever its line
- * still is and its target still lives.
+ * still is and its target still lives; and no file shows a link to a block the space has as
+ * `block://` (which no editor follows) rather than as its anchor.
  */
 async function checkLinks(w: World, links: RunState['links']): Promise<string[]> {
-  if (links.length === 0) return [];
   const docs = (await w.snapshot()).documents ?? [];
   const live = new Set(docs.filter((d) => d.location !== 'trash').map((d) => d.id));
+  const blocks = new Set<string>();
   const lines: string[] = [];
-  const walk = (blocks: readonly FixtureBlock[] | undefined, alive: boolean) =>
-    (blocks ?? []).forEach((b) => {
+  const walk = (list: readonly FixtureBlock[] | undefined, alive: boolean) =>
+    (list ?? []).forEach((b) => {
       // A snapshot holds a block's stored text (`body`, without its prefixes), which carries its links.
       const text = b.body ?? b.markdown;
       if (text) lines.push(text);
+      if (b.id) blocks.add(b.id);
       if (alive && b.id) live.add(b.id);
       walk(b.content, alive);
     });
   for (const d of docs) walk(d.content, d.location !== 'trash');
-  return links.flatMap((l) => {
-    const line = lines.find((m) => m.includes(l.text));
-    return line === undefined || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`)
-      ? []
-      : [`a link typed in a file reached the space as ${JSON.stringify(line)}, not as block://${l.id}`];
-  });
+  const shown = w
+    .mdFiles()
+    .filter((p) => !isConflictCopy(p))
+    .flatMap((p) =>
+      [...(w.readOrNull(p) ?? '').matchAll(/\]\(block:\/\/([^\s()]+)\)/g)]
+        .filter((m) => blocks.has(m[1]!))
+        .map((m) => `${p} shows its link to block ${m[1]} as block://, not as the block's anchor`),
+    );
+  return [
+    ...shown,
+    ...links.flatMap((l) => {
+      const line = lines.find((m) => m.includes(l.text));
+      return line === undefined || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`)
+        ? []
+        : [`a link typed in a file reached the space as ${JSON.stringify(line)}, not as block://${l.id}`];
+    }),
+  ];
 }
 
 /** A failed run as one message: the seed (to replay it), what failed, and what happened. */
