@@ -26,6 +26,7 @@ const seen = new WeakMap<Journal, Seen>();
 /** The document holding each block asked for: the anchor's own document first, then every base, read once a run (and only those written since, for blocks known to be nowhere). */
 function blockFinder(journal: Journal, table: AnchorTable, doc: (id: string) => AnchorDoc | undefined, last: Seen | undefined, missing: Set<string>) {
   let index: Map<string, string> | undefined;
+  let recent: Map<string, string> | undefined;
   const indexOf = (ids: readonly string[]) => {
     const out = new Map<string, string>();
     for (const id of ids) for (const b of journal.getBaseBlocks(id)) out.set(b.id, id);
@@ -36,7 +37,8 @@ function blockFinder(journal: Journal, table: AnchorTable, doc: (id: string) => 
     if (anchored !== undefined && doc(anchored)?.base.some((b) => b.id === block)) return anchored;
     if (last?.missing.has(block) && !index) {
       // Nowhere at the last look: only a base written since can hold it.
-      const found = indexOf(journal.basesReplacedSince(last.generation)).get(block);
+      recent ??= indexOf(journal.basesReplacedSince(last.generation));
+      const found = recent.get(block);
       if (found === undefined) missing.add(block);
       return found;
     }
@@ -81,12 +83,15 @@ export async function relinkAnchors(ctx: SyncContext): Promise<string[]> {
 
   // The anchors first, with the documents still to rewrite: a run stopped in between rewrites them next time.
   const rewrite = [...plan.next.keys()];
-  journal.transaction(() => {
-    journal.setState(ANCHORS, plan.table);
-    journal.setState(FORMER_ANCHORS, plan.former);
-    if (rewrite.length > 0) journal.setState(ANCHORS_PENDING, rewrite);
-    else journal.deleteState(ANCHORS_PENDING);
-  });
+  const same = JSON.stringify(plan.table) === JSON.stringify(table) && JSON.stringify(plan.former) === JSON.stringify(former);
+  if (!same || rewrite.length > 0 || pending.length > 0) {
+    journal.transaction(() => {
+      journal.setState(ANCHORS, plan.table);
+      journal.setState(FORMER_ANCHORS, plan.former);
+      if (rewrite.length > 0) journal.setState(ANCHORS_PENDING, rewrite);
+      else journal.deleteState(ANCHORS_PENDING);
+    });
+  }
   const stillPending: string[] = [];
   const written: string[] = [];
   for (const id of rewrite) {
