@@ -18,6 +18,7 @@ const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({
   moved: [],
   folderMoves: [],
   relinked: [],
+  anchored: [],
   createdDirs: [],
   removedDirs: [],
   purged: [],

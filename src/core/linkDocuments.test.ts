@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../dialect/index.js';
-import { linkDocuments, linkMarkdown, relativePath, relinkMarkdown, resolveLink, unlinkMarkdown, type LinkTargets } from './linkDocuments.js';
+import { linkDocuments, linkMarkdown, relativePath, relinkMarkdown, resolveLink, unlinkMarkdown, type Anchor, type LinkTargets } from './linkDocuments.js';
 
 const paths: Record<string, string> = {
   'D-ROAD': 'Projects/Roadmap.md',
@@ -80,7 +80,7 @@ describe('push: relative links to documents sent as block:// and date://', () =>
     expect(unlinkMarkdown('[q](./../Roadmap.md "t")', FROM, targets)).toBe('[q](block://D-ROAD "t")');
     expect(unlinkMarkdown('[d](<../../Daily Notes/2026-11-20.md>)', FROM, targets)).toBe('[d](date://2026-11-20)');
   });
-  it('links to files that are no document, with anchors, leaving the mirror, and code stay as they are', () => {
+  it('links to files that are no document, with anchors no block answers to, leaving the mirror, and code stay as they are', () => {
     for (const md of [
       '[r](report.md)',
       '[r](../Roadmap.md#intro)',
@@ -105,6 +105,58 @@ describe('relinking after documents moved', () => {
     const isDocument = (p: string) => targets.idOf(p) !== undefined;
     expect(relinkMarkdown('[b](../../Unsorted/Inbox.md) [c](x.png) [d](y.md)', FROM, new Map(), 'Other.md', isDocument)).toBe(
       '[b](Unsorted/Inbox.md) [c](x.png) [d](y.md)',
+    );
+  });
+});
+
+describe('links to blocks inside documents: anchors', () => {
+  const anchors: Record<string, Anchor> = {
+    'B-GOALS': { doc: 'D-ROAD', fragment: 'Goals for 2026' },
+    'B-PARA': { doc: 'D-SPACE', fragment: '^bpara' },
+  };
+  const withAnchors: LinkTargets = {
+    ...targets,
+    anchorOf: (id) => anchors[id],
+    blockAt: (doc, fragment) => Object.entries(anchors).find(([, a]) => a.doc === doc && a.fragment === fragment)?.[0],
+  };
+
+  it('a link to a heading shows its encoded text after #, one to another block its short id; in angle brackets with the path when it needs them', () => {
+    expect(linkMarkdown('[g](block://B-GOALS) [p](block://B-PARA) [x](block://B-NONE)', FROM, withAnchors)).toBe(
+      '[g](../Roadmap.md#Goals%20for%202026) [p](<../Q3 plan (draft).md#^bpara>) [x](block://B-NONE)',
+    );
+  });
+
+  it('reads back to block:// from the form the pull writes and from a typed one; an unknown anchor stays as typed', () => {
+    for (const id of Object.keys(anchors))
+      expect(unlinkMarkdown(linkMarkdown(`[x](block://${id})`, FROM, withAnchors), FROM, withAnchors)).toBe(`[x](block://${id})`);
+    expect(unlinkMarkdown('[g](<../Roadmap.md#Goals for 2026>)', FROM, withAnchors)).toBe('[g](block://B-GOALS)');
+    expect(unlinkMarkdown('[p](../Q3%20plan%20(draft).md#^bpara "t")', FROM, withAnchors)).toBe('[p](block://B-PARA "t")');
+    for (const md of ['[r](../Roadmap.md#^nope)', '[r](../Roadmap.md#Elsewhere)', '`[g](../Roadmap.md#Goals%20for%202026)`', '[r](../Roadmap.md#bad%ZZ)'])
+      expect(unlinkMarkdown(md, FROM, withAnchors)).toBe(md);
+  });
+
+  it('the block a file links to carries its marker; a heading named by its text does not', () => {
+    const root: Block = {
+      id: 'D-SPACE',
+      type: 'page',
+      markdown: 'Q3',
+      content: [
+        { id: 'B-PARA', type: 'text', markdown: '- a point' },
+        { id: 'B-GOALS', type: 'text', markdown: '# Goals for 2026' },
+        { id: 'B-NONE', type: 'text', markdown: 'plain' },
+      ],
+    };
+    expect(linkDocuments(root, 'Projects/Q3 plan (draft).md', withAnchors).content!.map((b) => b.markdown)).toEqual([
+      '- a point ^bpara',
+      '# Goals for 2026',
+      'plain',
+    ]);
+  });
+
+  it('a moved document takes the links to its blocks along, their fragments as written', () => {
+    const moved = new Map([['Projects/Roadmap.md', 'Archive/Road map.md']]);
+    expect(relinkMarkdown('[g](../Roadmap.md#Goals%20for%202026) [p](../Roadmap.md#^bpara)', FROM, moved)).toBe(
+      '[g](<../../Archive/Road map.md#Goals%20for%202026>) [p](<../../Archive/Road map.md#^bpara>)',
     );
   });
 });

@@ -23,3 +23,5 @@ export { frontMatter } from './frontMatter.js';
 export { languageOf } from './readBlock.js';
 export { CARD_LAYOUTS } from './cardLayouts.js';
 export { splitTaskDates, isTaskMarkdown, withTaskDates, dateSuffix, sameTaskDates, type TaskDates, type SplitTaskDates } from './taskDates.js';
+export { markerOf, withMarker, withoutMarker } from './blockIdMarker.js';
+export { headingText, headingSlug, plainText } from './headingText.js';

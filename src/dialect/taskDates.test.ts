@@ -78,3 +78,25 @@ describe('task dates in the file', () => {
     expect(splitTaskDates(md)).toEqual({ markdown: '  - [x] done thing', scheduleDate: '2026-01-31', deadlineDate: '2026-02-01' });
   });
 });
+
+describe('task dates before a block-id marker', () => {
+  it('writes the dates before a trailing ` ^id` and reads them back from before it, the marker kept last', () => {
+    expect(withTaskDates('- [ ] call Ana ^a1b2c3d4', { scheduleDate: '2026-12-01', deadlineDate: '2026-12-05' })).toBe(
+      '- [ ] call Ana ⏳ 2026-12-01 📅 2026-12-05 ^a1b2c3d4',
+    );
+    expect(splitTaskDates('- [ ] call Ana ⏳ 2026-12-01 📅 2026-12-05 ^a1b2c3d4')).toEqual({
+      markdown: '- [ ] call Ana ^a1b2c3d4',
+      scheduleDate: '2026-12-01',
+      deadlineDate: '2026-12-05',
+    });
+    expect(splitTaskDates('<callout>- [ ] in 📅 2026-02-28 ^x1</callout>')).toEqual({
+      markdown: '<callout>- [ ] in ^x1</callout>',
+      deadlineDate: '2026-02-28',
+    });
+    expect(markdownEquals('- [ ] call 📅 2026-12-05 ⏳ 2026-12-01 ^m', '- [ ] call ⏳ 2026-12-01 📅 2026-12-05 ^m')).toBe(true);
+  });
+  it('leaves a line with no dates before its marker as it is', () => {
+    expect(splitTaskDates('- [ ] call ⏳ soon ^a1')).toEqual({ markdown: '- [ ] call ⏳ soon ^a1' });
+    expect(withTaskDates('- [ ] call ^a1', undefined)).toBe('- [ ] call ^a1');
+  });
+});

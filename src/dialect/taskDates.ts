@@ -4,6 +4,7 @@
 // the service's markdown with the signifiers appended, and reading a file takes them off again.
 // Only a task block's trailing signifiers with a real calendar date are read; anything else is text.
 import { readBlock } from './readBlock.js';
+import { markerOf, withMarker, withoutMarker } from './blockIdMarker.js';
 
 export const SCHEDULED = '⏳';
 export const DUE = '📅';
@@ -61,6 +62,13 @@ function takeDates(text: string): SplitTaskDates {
 export function splitTaskDates(markdown: string): SplitTaskDates {
   if (!markdown.includes(SCHEDULED) && !markdown.includes(DUE)) return { markdown };
   if (!isTaskMarkdown(markdown)) return { markdown };
+  // A block-id marker stands after the dates (blockIdMarker.ts): the dates are read before it, and it stays.
+  const marker = markerOf(markdown);
+  if (marker !== undefined) {
+    const bare = withoutMarker(markdown, marker);
+    const inner = splitTaskDates(bare);
+    return inner.markdown === bare ? { markdown } : { ...inner, markdown: withMarker(inner.markdown, marker) };
+  }
   const close = CALLOUT_END.exec(markdown);
   if (close) {
     const inner = takeDates(markdown.slice(0, close.index));
@@ -85,6 +93,8 @@ export function dateSuffix(dates: TaskDates): string {
 export function withTaskDates(markdown: string, dates: TaskDates | undefined): string {
   const suffix = dates ? dateSuffix(dates) : '';
   if (suffix === '' || !isTaskMarkdown(markdown)) return markdown;
+  const marker = markerOf(markdown);
+  if (marker !== undefined) return withMarker(withTaskDates(withoutMarker(markdown, marker), dates), marker);
   const close = CALLOUT_END.exec(markdown);
   if (close) return markdown.slice(0, close.index).replace(/[ \t]+$/, '') + suffix + markdown.slice(close.index);
   return markdown.replace(/[ \t]+$/, '') + suffix;

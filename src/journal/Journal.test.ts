@@ -87,6 +87,24 @@ describe('documents', () => {
     expect(j.statesWithPrefix('whiteboard:')).toEqual({ x: { n: 1 } });
   });
 
+  it('knows which documents may link blocks inside documents, and which bases it replaced since a generation', () => {
+    j.upsertDocument(doc('a'));
+    j.upsertDocument(doc('b', { path: 'B.md' }));
+    const g0 = j.baseGeneration();
+    j.replaceBaseBlocks('a', [
+      block('t', null, 0, { markdown: '[x](block://B1) [y](R.md#^b1) [z](R.md)' }),
+      block('u', null, 1, { markdown: '[y](<R S.md#^b1>)' }),
+    ]);
+    j.replaceBaseBlocks('b', [block('t2', null, 0, { markdown: 'no [link](R.md)' })]);
+    expect(j.documentsWithAnchorLinks()).toEqual(new Map([['a', ['t', 'u']]]));
+    expect(j.basesReplacedSince(g0).sort()).toEqual(['a', 'b']);
+    const g1 = j.baseGeneration();
+    j.deleteDocument('a');
+    expect(j.documentsWithAnchorLinks()).toEqual(new Map());
+    expect(j.basesReplacedSince(g1)).toEqual(['a']);
+    expect(j.basesReplacedSince(j.baseGeneration())).toEqual([]);
+  });
+
   it('renames a path, sets a file hash, and deletes a document with its base blocks', () => {
     j.upsertDocument(doc('a'));
     j.replaceBaseBlocks('a', [block('b1', null, 0)]);

@@ -164,12 +164,15 @@ export const WHITEBOARDS_OF = 'whiteboards-of:';
 export const MEDIA_OF = 'media-of:';
 /** State key prefix: the blocks of a document whose markdown links a `.md` file (links between documents, shown relatively). */
 export const LINKS_OF = 'links-of:';
+/** State key prefix: the blocks of a document whose markdown may link a block inside a document (`block://`, or a `.md#` anchor). */
+export const ANCHOR_LINKS_OF = 'anchor-links-of:';
 const ofTypes = (types: ReadonlySet<string>) => (b: BaseBlock) => types.has(b.type);
 /** The state indexes of a document's blocks: prefix → which blocks it lists. */
 const BLOCK_INDEXES: ReadonlyArray<readonly [string, (b: BaseBlock) => boolean]> = [
   [WHITEBOARDS_OF, ofTypes(new Set(['whiteboard']))],
   [MEDIA_OF, ofTypes(new Set(['image', 'video', 'file']))],
   [LINKS_OF, (b) => b.markdown.includes('](') && b.markdown.includes('.md')],
+  [ANCHOR_LINKS_OF, (b) => b.markdown.includes('](') && (b.markdown.includes('block://') || b.markdown.includes('.md#'))],
 ];
 
 export class Journal {
@@ -302,6 +305,7 @@ export class Journal {
   /** Forgets a document and its base blocks. Returns whether it was known. */
   deleteDocument(id: string): boolean {
     this.documentsChanged();
+    this.baseReplaced(id);
     for (const [prefix] of BLOCK_INDEXES) this.deleteState(`${prefix}${id}`);
     return this.sql('DELETE FROM documents WHERE id = ?').run(packId(id)).changes > 0;
   }
@@ -381,6 +385,7 @@ export class Journal {
 
   /** Replaces the document's whole base at once. The document must be recorded first. */
   replaceBaseBlocks(docId: string, blocks: readonly BaseBlock[]): void {
+    this.baseReplaced(docId);
     const ordered = orderBlocks(docId, blocks);
     for (const b of ordered) {
       if (!BLOCK_KINDS.includes(b.kind))
@@ -413,6 +418,33 @@ export class Journal {
   /** The blocks of each document whose base links a `.md` file, by document id (the documents a move of a file may relink). */
   documentsWithLinks(): Map<string, string[]> {
     return new Map(Object.entries(this.statesWithPrefix<string[]>(LINKS_OF)));
+  }
+
+  /** The blocks of each document whose base may link a block inside a document, by document id (the documents the anchors are read from). */
+  documentsWithAnchorLinks(): Map<string, string[]> {
+    return new Map(Object.entries(this.statesWithPrefix<string[]>(ANCHOR_LINKS_OF)));
+  }
+
+  /**
+   * Bases this connection replaced or removed, each with the count of such writes at its last one:
+   * what a step that read every base once needs to read again. Kept in memory only (a write rolled
+   * back still counts: reading a base once more is harmless).
+   */
+  private baseWrites = 0;
+  private readonly baseWrittenAt = new Map<string, number>();
+  private baseReplaced(docId: string): void {
+    this.baseWrites++;
+    this.baseWrittenAt.set(docId, this.baseWrites);
+  }
+
+  /** How many times this connection replaced or removed a base: it moved when any did. */
+  baseGeneration(): number {
+    return this.baseWrites;
+  }
+
+  /** The documents whose base this connection replaced or removed after generation `gen`. */
+  basesReplacedSince(gen: number): string[] {
+    return [...this.baseWrittenAt].filter(([, at]) => at > gen).map(([id]) => id);
   }
 
   /** How many base blocks one document (or, without an id, the whole journal) holds. */

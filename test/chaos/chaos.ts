@@ -11,7 +11,7 @@ import type { FixtureBlock, FixtureDocument, FixtureFolder } from '../../src/ser
 import { editorSave, type EditorStyle } from '../scenarios/harness.js';
 import { checkOracles } from '../scenarios/oracles.js';
 import { sleep, World } from '../scenarios/world.js';
-import { markdownLines, normalizeLine } from '../scenarios/texts.js';
+import { markdownLines, normalizeLine, textLines } from '../scenarios/texts.js';
 import { mulberry32, type Rng } from './prng.js';
 import { checkImages, imageOp } from './imageOps.js';
 import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit, whiteboardIds } from './whiteboardOps.js';
@@ -63,6 +63,8 @@ export const OP_KINDS = [
   'remote.whiteboardEdit',
   'local.addLink',
   'remote.addLink',
+  'local.addBlockLink',
+  'remote.addBlockLink',
   'local.addImage',
   'local.replaceImage',
 ] as const;
@@ -115,6 +117,8 @@ const WEIGHTS: Record<OpKind, number> = {
   'remote.whiteboardEdit': 2,
   'local.addLink': 2,
   'remote.addLink': 2,
+  'local.addBlockLink': 2,
+  'remote.addBlockLink': 2,
   'local.addImage': 1,
   'local.replaceImage': 1,
 };
@@ -179,6 +183,9 @@ const dayOf = (n: number) => `2026-12-${String(1 + (n % 28)).padStart(2, '0')}`;
 /** A task line's trailing date signifiers (the dialect's taskDates). */
 const DATES = /(?:[ \t]+(?:⏳|📅)[ \t]+\d{4}-\d{2}-\d{2})+[ \t]*$/u;
 const TASK_LINE = /^- \[[ xX-]\] \S/;
+/** A block-id marker at the end of a line (the sync's on a block other files link to). */
+const MARKER = /[ \t]\^[A-Za-z0-9-]+$/;
+const alnum = (id: string) => id.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
 
 const phrase = (rng: Rng, tag: string) => `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${tag}`;
 
@@ -356,8 +363,8 @@ interface RunState {
   trashes: number;
   /** Files a user saved in another encoding, or that a crash truncated: the sync must keep their bytes. */
   damaged: Damage[];
-  /** Links typed in files to other documents: the text of each line and the id of the document it names. */
-  links: Array<{ text: string; id: string }>;
+  /** Links typed in files to other documents (or blocks in them): the text of each line and the id of the document (or block) it names. */
+  links: Array<{ text: string; id: string; block?: boolean }>;
 }
 
 interface Damage {
@@ -551,10 +558,12 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const { rel, i } = at(tasks, r0);
       const before = w.read(rel);
       const { head, lines } = splitFile(before);
-      const text = lines[i]!.replace(DATES, '');
+      // The dates stand before a block-id marker (` ^id`), as the Tasks plugin writes them.
+      const marker = MARKER.exec(lines[i]!)?.[0] ?? '';
+      const text = lines[i]!.slice(0, lines[i]!.length - marker.length).replace(DATES, '');
       const dates = r1 < 0.3 ? '' : r1 < 0.55 ? ` ⏳ ${dayOf(op.n)}` : r1 < 0.8 ? ` 📅 ${dayOf(op.n + 5)}` : ` ⏳ ${dayOf(op.n)} 📅 ${dayOf(op.n + 5)}`;
       const next = [...lines];
-      next[i] = text + dates;
+      next[i] = text + dates + marker;
       if (next[i] === lines[i]) return 'skipped: the same dates';
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
       return `${rel}: ${next[i]}`;
@@ -576,6 +585,35 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
       state.links.push({ text: `${op.text} [link ${op.n}]`, id });
       return `${rel} → ${to}`;
+    }
+    case 'local.addBlockLink': {
+      // An editor links a block of a document's file as Obsidian does: a heading by its text, any other
+      // block by `#^` and the short id of its block id (whole when another block of the document starts alike).
+      const rel = files.length ? at(files, r0) : undefined;
+      const docs = files.filter((p) => /^---\nid: /.test(w.read(p)));
+      if (!rel || docs.length === 0) return 'skipped: no document';
+      const to = at(docs, r1);
+      const docId = /^---\nid: (\S+)/.exec(w.read(to))![1]!;
+      const doc = ((await w.snapshot()).documents ?? []).find((d) => d.id === docId);
+      const shown = new Set(textLines(w.read(to)));
+      const text = (b: FixtureBlock) => normalizeLine(b.body ?? b.markdown ?? '');
+      const blocks = (doc?.content ?? []).filter((b) => (b.type ?? 'text') === 'text' && !b.content?.length && text(b).length >= 3 && shown.has(text(b)));
+      if (!doc || blocks.length === 0) return 'skipped: no block of that document in its file';
+      const b = at(blocks, r2);
+      const ids = (doc.content ?? []).map((x) => x.id!);
+      const short = ids.filter((x) => alnum(x).slice(0, 8) === alnum(b.id!).slice(0, 8)).length > 1 ? alnum(b.id!) : alnum(b.id!).slice(0, 8);
+      const fragment = /^h[1-4]$/.test(b.textStyle ?? '')
+        ? encodeURIComponent(b.body ?? '').replace(/[()']/g, (c) => `%${c.charCodeAt(0).toString(16)}`)
+        : `^${short}`;
+      const file = path.posix.relative(path.posix.dirname(rel), to) || path.posix.basename(to);
+      const before = w.read(rel);
+      const { head, lines } = splitFile(before);
+      const next = [...lines];
+      const dest = `${file}#${fragment}`;
+      next.splice(Math.floor(op.r[3] * (next.length + 1)), 0, `${op.text} [blink ${op.n}](${/[\s()]/.test(file) ? `<${dest}>` : dest})`);
+      saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
+      state.links.push({ text: `${op.text} [blink ${op.n}]`, id: b.id!, block: true });
+      return `${rel} → ${to}#${fragment}`;
     }
     case 'local.addImage':
     case 'local.replaceImage':
@@ -797,6 +835,14 @@ async function remoteOp(w: World, op: ChaosOp, state: RunState): Promise<string>
       const position = target.blocks.length ? { position: 'after', siblingId: at(target.blocks, r1).id } : { position: 'end', pageId: target.doc.id };
       return answer('POST', '/blocks', { markdown: `${op.text} [link ${op.n}](${link})`, position });
     }
+    case 'remote.addBlockLink': {
+      // Another client links a block inside a document (block://<block id>).
+      const blocks = live.flatMap((d) => d.blocks);
+      if (!target || blocks.length === 0) return 'skipped';
+      const linked = at(blocks, r2);
+      const position = target.blocks.length ? { position: 'after', siblingId: at(target.blocks, r1).id } : { position: 'end', pageId: target.doc.id };
+      return answer('POST', '/blocks', { markdown: `${op.text} [blink ${op.n}](block://${linked.id})`, position });
+    }
     case 'remote.insert': {
       if (!target) return 'skipped';
       const position = target.blocks.length ? { position: 'after', siblingId: at(target.blocks, r1).id } : { position: 'end', pageId: target.doc.id };
@@ -1001,26 +1047,43 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 }
 
 /**
- * Each link typed in a file to another document reached the space as `block://<its id>` (not as a
- * path, which no other client can follow), wherever its line still is and its target still lives.
+ * Each link typed in a file to another document (or to a block inside one, by its anchor) reached the
+ * space as `block://<its id>` (not as a path, which no other client can follow), wherever its line
+ * still is and its target still lives; and no file shows a link to a block the space has as
+ * `block://` (which no editor follows) rather than as its anchor.
  */
 async function checkLinks(w: World, links: RunState['links']): Promise<string[]> {
-  if (links.length === 0) return [];
   const docs = (await w.snapshot()).documents ?? [];
   const live = new Set(docs.filter((d) => d.location !== 'trash').map((d) => d.id));
+  const blocks = new Set<string>();
   const lines: string[] = [];
-  const walk = (blocks: readonly FixtureBlock[] | undefined) =>
-    (blocks ?? []).forEach((b) => {
-      if (b.markdown) lines.push(b.markdown);
-      walk(b.content);
+  const walk = (list: readonly FixtureBlock[] | undefined, alive: boolean) =>
+    (list ?? []).forEach((b) => {
+      // A snapshot holds a block's stored text (`body`, without its prefixes), which carries its links.
+      const text = b.body ?? b.markdown;
+      if (text) lines.push(text);
+      if (b.id) blocks.add(b.id);
+      if (alive && b.id) live.add(b.id);
+      walk(b.content, alive);
     });
-  for (const d of docs) walk(d.content);
-  return links.flatMap((l) => {
-    const line = lines.find((m) => m.includes(l.text));
-    return line === undefined || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`)
-      ? []
-      : [`a link typed in a file reached the space as ${JSON.stringify(line)}, not as block://${l.id}`];
-  });
+  for (const d of docs) walk(d.content, d.location !== 'trash');
+  const shown = w
+    .mdFiles()
+    .filter((p) => !isConflictCopy(p))
+    .flatMap((p) =>
+      [...(w.readOrNull(p) ?? '').matchAll(/\]\(block:\/\/([^\s()]+)\)/g)]
+        .filter((m) => blocks.has(m[1]!))
+        .map((m) => `${p} shows its link to block ${m[1]} as block://, not as the block's anchor`),
+    );
+  return [
+    ...shown,
+    ...links.flatMap((l) => {
+      const line = lines.find((m) => m.includes(l.text));
+      return line === undefined || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`)
+        ? []
+        : [`a link typed in a file reached the space as ${JSON.stringify(line)}, not as block://${l.id}`];
+    }),
+  ];
 }
 
 /** A failed run as one message: the seed (to replay it), what failed, and what happened. */

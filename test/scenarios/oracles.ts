@@ -4,6 +4,7 @@
 import { linkAssets } from '../../src/core/linkAssets.js';
 import { linkDocuments } from '../../src/core/linkDocuments.js';
 import { targetsOf } from '../pull/targetsOf.js';
+import { asBlockLinks, spaceBlocks } from '../pull/anchorLinks.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sameContent } from '../../src/core/blockContent.js';
@@ -88,6 +89,10 @@ export async function checkConvergence(w: World, o: OracleOptions = {}): Promise
       j.close();
     }
   }
+  // Every document's blocks first: a link to a block's anchor in one file is read back by the block's own document.
+  const trees = new Map<string, Block>();
+  for (const d of listing) trees.set(d.id, (await getJson(w, '/blocks', { id: d.id })) as Block);
+  const space = spaceBlocks(byId, trees);
   for (const d of listing) {
     const p = byId.get(d.id);
     if (!p && (o.notSynced ?? []).includes(pathOf.get(d.id) ?? '')) continue;
@@ -95,7 +100,7 @@ export async function checkConvergence(w: World, o: OracleOptions = {}): Promise
       failures.push(`document ${d.id} ("${d.title}") has no file`);
       continue;
     }
-    const remote = flattenRemote(linkDocuments(linkAssets((await getJson(w, '/blocks', { id: d.id })) as Block, p, media), p, targetsOf(byId)));
+    const remote = flattenRemote(linkDocuments(linkAssets(trees.get(d.id)!, p, media), p, targetsOf(byId)));
     const local = flatten(segmentFile(w.read(p)).segments);
     if ((o.heldBack ?? []).includes(p)) continue;
     if (local.length !== remote.length) {
@@ -104,9 +109,11 @@ export async function checkConvergence(w: World, o: OracleOptions = {}): Promise
       );
       continue;
     }
+    // A link to a block's anchor and the space's block:// are one link; a marker on a block is no text.
+    const same = (a: string, b: string, type: string) => sameContent(type, asBlockLinks(a, p, space), asBlockLinks(b, p, space), markdownEquals);
     remote.forEach((r, i) => {
       const l = local[i]!;
-      if (l.kind !== r.kind || !sameContent(r.type, l.markdown, r.markdown, markdownEquals)) {
+      if (l.kind !== r.kind || !same(l.markdown, r.markdown, r.type)) {
         failures.push(`${p}: block ${i} (${r.id}) differs: file ${JSON.stringify(l.markdown)} (${l.kind}), space ${JSON.stringify(r.markdown)} (${r.kind})`);
       }
     });
@@ -305,6 +312,9 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
     const known = new Set(docs.map((d) => d.id));
     for (const id of space.keys()) if (!known.has(id)) failures.push(`the journal does not know document ${id}`);
     const journalTargets = targetsOf(new Map(docs.map((r) => [r.id, r.path])));
+    const trees = new Map<string, Block>();
+    for (const rec of docs) if (space.has(rec.id)) trees.set(rec.id, (await getJson(w, '/blocks', { id: rec.id })) as Block);
+    const blocks = spaceBlocks(new Map(docs.map((r) => [r.id, r.path])), trees);
     for (const rec of docs) {
       const d = space.get(rec.id);
       if (!d) {
@@ -327,21 +337,15 @@ export async function checkJournal(w: World, final: SpaceFixture, o: OracleOptio
       if (rec.fileHash !== hashText(text) && !(held && rec.fileHash === 'unsent')) {
         failures.push(`${rec.path}: the journal's file hash ${rec.fileHash} is not the file's (${hashText(text)})`);
       }
-      const remote = flattenRemote(
-        linkDocuments(linkAssets((await getJson(w, '/blocks', { id: rec.id })) as Block, rec.path, media), rec.path, journalTargets),
-      );
+      const remote = flattenRemote(linkDocuments(linkAssets(trees.get(rec.id)!, rec.path, media), rec.path, journalTargets));
       const base = journal.getBaseBlocks(rec.id);
+      const sameText = (a: string, b: string, type: string) =>
+        sameContent(type, asBlockLinks(a, rec.path, blocks), asBlockLinks(b, rec.path, blocks), markdownEquals);
       const same =
         base.length === remote.length &&
         base.every((b, i) => {
           const r = remote[i]!;
-          return (
-            b.id === r.id &&
-            b.parentId === r.parentId &&
-            b.position === r.position &&
-            b.kind === r.kind &&
-            sameContent(r.type, b.markdown, r.markdown, markdownEquals)
-          );
+          return b.id === r.id && b.parentId === r.parentId && b.position === r.position && b.kind === r.kind && sameText(b.markdown, r.markdown, r.type);
         });
       if (!same) {
         failures.push(

@@ -8,8 +8,11 @@ export function normalizeLine(line: string): string {
   return (
     line
       .replace(/\r/g, '')
-      // A link to a document or a day is one link whether the file shows it relatively or the space holds `block://` / `date://`.
-      .replace(/\]\((?:<[^<>\n]*\.md>|[^\s()<>]*\.md|block:\/\/[^\s()]*|date:\/\/[^\s()]*)\)/g, '](→)')
+      // A link to a document, a day or a block inside a document (its anchor, `#^a1b2c3d4` or `#Heading`) is
+      // one link whether the file shows it relatively or the space holds `block://` / `date://`.
+      .replace(/\]\((?:<[^<>\n]*\.md(?:#[^<>\n]*)?>|[^\s()<>]*\.md(?:#[^\s()<>]*)?|block:\/\/[^\s()]*|date:\/\/[^\s()]*)\)/g, '](→)')
+      // The marker a file puts at the end of a block other files link to (` ^a1b2c3d4`) is no text.
+      .replace(/[ \t]\^[A-Za-z0-9-]+(?=(?:<\/caption>)?(?:<\/callout>)?[ \t]*$)/, '')
       .replace(/<\/?highlight[^>]*>/g, '')
       .replace(/^\s*(?:#{1,6}\s+|[-*+]\s+\[[ xX]\]\s+|[-*+]\s+|\d+[.)]\s+|>\s*)+/, '')
       // A task's dates are fields, not text (O2 checks them): the signifiers at the end of a line are dropped.

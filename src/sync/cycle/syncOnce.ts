@@ -40,7 +40,9 @@ export interface SyncOnceResult {
 function combinePushes(first: PushResult, again: PushResult): PushResult {
   const a = first.outcome!;
   const b = again.outcome;
-  if (!b) return { ...again, outcome: { ...a, failed: again.plan.refused ? a.failed : [] }, requests: first.requests + again.requests };
+  const anchored = [...(first.anchored ?? []), ...(again.anchored ?? [])];
+  const more = anchored.length > 0 ? { anchored } : {};
+  if (!b) return { ...again, outcome: { ...a, failed: again.plan.refused ? a.failed : [] }, requests: first.requests + again.requests, ...more };
   return {
     plan: again.plan,
     outcome: {
@@ -53,6 +55,7 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
       aborted: b.aborted,
     },
     requests: first.requests + again.requests,
+    ...more,
   };
 }
 

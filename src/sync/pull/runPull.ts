@@ -25,7 +25,7 @@ import { detectLocalChanges } from './detectLocalChanges.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../core/remoteTypes.js';
 import { assertRoot } from '../../mirror/index.js';
-import { relinkDocuments, releaseMemory } from '../session/index.js';
+import { relinkAnchors, relinkDocuments, releaseMemory } from '../session/index.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -63,6 +63,8 @@ export interface PullCycleResult {
   folderMoves: Move[];
   /** Files whose links to moved documents were rewritten (a local-only change). */
   relinked: string[];
+  /** Files whose links to blocks inside documents, or markers, were rewritten after the documents were read (a local-only change). */
+  anchored: string[];
   createdDirs: string[];
   removedDirs: string[];
   purged: Array<{ id: string; from: string; to: string | null }>;
@@ -101,6 +103,7 @@ function emptyResult(startedAt: string): PullCycleResult {
     moved: [],
     folderMoves: [],
     relinked: [],
+    anchored: [],
     createdDirs: [],
     removedDirs: [],
     purged: [],
@@ -302,6 +305,8 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
     result.purged = purge.purged;
     for (const v of purge.vacated) shape.vacated.add(v);
     await prunePurged(ctx);
+    // Links to blocks follow what the documents read say of them (a first link, a heading renamed).
+    result.anchored = await relinkAnchors(ctx);
   }
 
   const live = new Set<string>([...Object.values(BUILTIN_DIRS), ...journal.listFolders().map((f) => f.path)]);

@@ -11,6 +11,7 @@ import type { RemoteDocumentState } from './fetchRemoteDocument.js';
 import type { FileMerge } from '../../core/mergeFile.js';
 import type { LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../../core/remoteTypes.js';
+import type { Anchor } from '../../core/linkDocuments.js';
 
 /** One document the push touches, and how its record reads afterwards. */
 export interface DocumentTask {
@@ -54,6 +55,8 @@ export interface PushPlan {
   pendingIntents: number;
   /** Reads made to plan (the listing, documents to merge). */
   reads: number;
+  /** Blocks that typed links name and the mirror had no anchor for yet, with the anchor their links show (recorded before sending). */
+  anchors?: Map<string, Anchor>;
 }
 
 export const emptyPlan = (pendingIntents = 0): PushPlan => ({

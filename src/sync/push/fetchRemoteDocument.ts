@@ -4,7 +4,8 @@ import type { Priority } from '../../client/index.js';
 import { flattenRemote, markdownOf } from '../../core/flattenRemote.js';
 import type { BaseBlock, RemoteBlock } from '../../core/types.js';
 import type { Block } from '../../dialect/index.js';
-import { linkTargetsOf, type SyncContext } from '../session/index.js';
+import { linkTargetsOf, ownMarkersOf, type SyncContext } from '../session/index.js';
+import { keepBaseMarkers } from '../../core/keepBaseMarkers.js';
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
 import { linkAssets, type MediaLink } from '../../core/linkAssets.js';
 import { linkDocuments, type LinkTargets } from '../../core/linkDocuments.js';
@@ -50,5 +51,6 @@ export async function fetchRemoteDocument(
   priority: Priority = 'user',
 ): Promise<RemoteDocumentState> {
   const root = await ctx.client.getBlocks({ id }, { priority, ...(base.length ? { blockCost: base.length + 1 } : {}) });
-  return remoteStateOf(root, base, lastModifiedAt, ctx.journal.getDocument(id)?.path, mediaRecordOf(ctx.journal), linkTargetsOf(ctx.journal));
+  const state = remoteStateOf(root, base, lastModifiedAt, ctx.journal.getDocument(id)?.path, mediaRecordOf(ctx.journal), linkTargetsOf(ctx.journal));
+  return { ...state, blocks: keepBaseMarkers(state.blocks, base, ownMarkersOf(ctx.journal)) };
 }

@@ -18,6 +18,7 @@ import { bodyOf, withFrontMatter } from '../../core/fileText.js';
 import { saveLocalVersion } from '../versions/index.js';
 import { linkTargetsOf, pathExists, UNSENT } from '../session/index.js';
 import { linkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
+import { markAnchors } from '../../core/markAnchors.js';
 import type { DocumentTask } from './PushPlan.js';
 import { renderMerged } from '../../core/renderMerged.js';
 import { readOnlyBlocks } from '../session/index.js';
@@ -48,7 +49,7 @@ function runTargets(journal: SyncContext['journal'], run: RunState): LinkTargets
   const targets = linkTargetsOf(journal);
   const prefix = docRef('');
   const created = new Map([...run.ids].filter(([ref]) => ref.startsWith(prefix)).map(([ref, id]) => [id, ref.slice(prefix.length)]));
-  return { pathOf: (id) => targets.pathOf(id) ?? created.get(id), idOf: targets.idOf };
+  return { ...targets, pathOf: (id) => targets.pathOf(id) ?? created.get(id) };
 }
 
 /** The answers' markdown as the file at `path` shows it: links to other documents and days relative to it. */
@@ -122,8 +123,11 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
     return out;
   }
 
-  // The answers link other documents by id (`block://`); the file and base show them relatively.
-  const base = t.file ? baseAfter(t.file.changes, t.doc, run.ids, linkedAnswers(run.answered, t.next.path, runTargets(journal, run))) : t.base;
+  // The answers link other documents by id (`block://`); the file and base show them relatively, and
+  // a block other files link to with its marker, which the answers never hold.
+  const targets = runTargets(journal, run);
+  const after = t.file ? baseAfter(t.file.changes, t.doc, run.ids, linkedAnswers(run.answered, t.next.path, targets)) : t.base;
+  const base = after && t.file ? [...markAnchors(after, (blockId) => targets.anchorOf?.(blockId))] : after;
   if (!base) {
     // An answer did not name a new block: the intents stay, the next cycle reads the document and merges.
     out.state = 'pending';

@@ -15,10 +15,12 @@ import { mergeFile } from '../../core/mergeFile.js';
 import { confirmSentEdits } from '../../core/confirmSentEdits.js';
 import { confirmSentInserts, type SentInsert } from '../../core/confirmSentInserts.js';
 import type { Intent } from '../../journal/index.js';
-import { linkTargetsOf, noteReadOnlyBlocks, readOnlyBlocks } from '../session/index.js';
+import { linkTargetsOf, noteReadOnlyBlocks, ownMarkersOf, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
 import type { ChangeSet, NewBlockSpec } from '../../core/changeSet.js';
-import { holdsDocumentLinks, linkMarkdown, unlinkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
+import { holdsDocumentLinks, linkMarkdown, unlinkMarkdown, type Anchor, type LinkTargets } from '../../core/linkDocuments.js';
+import { carriesMarker } from '../../core/carriesMarker.js';
+import { markdownEquals, markerOf, withMarker, withoutMarker } from '../../dialect/index.js';
 import { unlinkAsset } from '../../core/linkAssets.js';
 import { mediaRecordOf, uploadDialect } from '../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
@@ -63,7 +65,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   // A file moved here names its document from where it is now, also before the push records it.
   // So does a new file once this plan creates its document (its ref, which the send makes its id).
   const localIds = new Map(scan.changed.filter((c) => c.local.path !== c.record.path).map((c) => [c.local.path, c.record.id]));
-  const targets = linkTargetsOf(journal, localIds);
+  // A typed link to a block (`Roadmap.md#^a1b2c3d4`, `Roadmap.md#Goals`) names it by its document's base.
+  const anchors = new Map<string, Anchor>();
+  const targets = linkTargetsOf(journal, localIds, { typed: anchors });
   const byId = new Map(records.map((r) => [r.id, r]));
   const withFiles = records.filter((r) => r.fileHash !== null);
   for (const d of scan.strayDirs)
@@ -145,7 +149,14 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       // What was sent linked other documents by id; the space's blocks here show them as the file does.
       const path = r?.path ?? local?.path;
       const shown = (markdown: string) => (path === undefined ? markdown : linkMarkdown(markdown, path, targets));
-      const edits = new Map([...sentEdits(pending, forced.get(id)!)].map(([k, v]) => [k, shown(v)]));
+      // …and a block a file links to carries its marker, which was not sent.
+      const kinds = new Map(base.map((b) => [b.id, b]));
+      const marked = (id: string, markdown: string) => {
+        const fragment = targets.anchorOf?.(id)?.fragment;
+        const b = kinds.get(id);
+        return fragment?.startsWith('^') && b && carriesMarker(b.kind, b.type, markdown) ? withMarker(markdown, fragment.slice(1)) : markdown;
+      };
+      const edits = new Map([...sentEdits(pending, forced.get(id)!)].map(([k, v]) => [k, marked(k, shown(v))]));
       base = confirmSentEdits(base, edits, remoteState.byId);
       base = confirmSentInserts(
         base,
@@ -245,12 +256,13 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   });
 
   for (const t of plan.tasks) if (t.local && t.decision.create && 'title' in t.decision.create) localIds.set(t.local.path, docLinkRef(t.local.path));
+  const owned = ownMarkersOf(journal);
   plan.steps = planSync({
     documents: plan.tasks.map((t) => ({
       doc: t.doc,
       name: t.next.path,
       decision: t.decision,
-      ...(t.file ? { changes: sendableChanges(ctx, targets, t.file.changes, t.next.path, t.record?.path) } : {}),
+      ...(t.file ? { changes: sendableChanges(ctx, targets, t.file.changes, t.next.path, t.record?.path, owned) } : {}),
     })),
     ...(plan.folders ? { folders: plan.folders } : {}),
     folderName: (id) => folderPaths.get(id),
@@ -277,6 +289,7 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
         .sort(),
     };
   plan.reads = ctx.client.stats().total - readsBefore;
+  if (anchors.size > 0) plan.anchors = anchors;
   return plan;
 }
 
@@ -320,9 +333,19 @@ function sentInserts(intents: readonly Intent[], ids: readonly number[]): SentIn
 /**
  * The changes as the service must get them: an edited line that links its downloaded asset sends the
  * service's URL instead; a relative link to another document's file (from the file at `path`, or,
- * for a file moved here, from where it was) sends `block://<id>`, one to a daily note `date://`.
+ * for a file moved here, from where it was) sends `block://<id>`, one to a daily note `date://`, one to
+ * a block's anchor `block://<block id>`; the marker the sync put on a block other files link to
+ * (`owned`) is never sent. An edit that was only that (a marker taken off, a link written another way)
+ * sends nothing: the file gets the block back as the pull shows it.
  */
-function sendableChanges(ctx: SyncContext, targets: LinkTargets, changes: ChangeSet, path: string, recordedPath: string | undefined): ChangeSet {
+function sendableChanges(
+  ctx: SyncContext,
+  targets: LinkTargets,
+  changes: ChangeSet,
+  path: string,
+  recordedPath: string | undefined,
+  owned: (blockId: string) => ReadonlySet<string>,
+): ChangeSet {
   const recordOf = mediaRecordOf(ctx.journal);
   const unlink = (markdown: string) => {
     const out = unlinkMarkdown(markdown, path, targets);
@@ -333,16 +356,22 @@ function sendableChanges(ctx: SyncContext, targets: LinkTargets, changes: Change
     const children = b.children.map(spec);
     return markdown === b.markdown && children.every((c, i) => c === b.children[i]) ? b : { ...b, markdown, children };
   };
-  const edits = changes.edits.map((e) => {
+  const unmark = (id: string, markdown: string) => {
+    const marker = markerOf(markdown);
+    return marker !== undefined && owned(id).has(marker) ? withoutMarker(markdown, marker) : markdown;
+  };
+  const edits = changes.edits.flatMap((e) => {
     const rec = recordOf(e.id);
-    if (rec) return { ...e, markdown: unlinkAsset(e.markdown, rec.name, rec.signedUrl) };
-    const markdown = unlink(e.markdown);
-    return markdown === e.markdown ? e : { ...e, markdown };
+    if (rec) return [{ ...e, markdown: unlinkAsset(e.markdown, rec.name, rec.signedUrl) }];
+    const markdown = unlink(unmark(e.id, e.markdown));
+    // (A card's layout is sent with its title, changed or not.)
+    if (e.cardLayout === undefined && markdownEquals(markdown, unlink(unmark(e.id, e.was)))) return [];
+    return [markdown === e.markdown ? e : { ...e, markdown }];
   });
   const inserts = changes.inserts.map((run) => {
     const blocks = run.blocks.map(spec);
     return blocks.every((b, i) => b === run.blocks[i]) ? run : { ...run, blocks };
   });
-  const same = edits.every((e, i) => e === changes.edits[i]) && inserts.every((r, i) => r === changes.inserts[i]);
+  const same = edits.length === changes.edits.length && edits.every((e, i) => e === changes.edits[i]) && inserts.every((r, i) => r === changes.inserts[i]);
   return same ? changes : { ...changes, edits, inserts };
 }

@@ -9,7 +9,7 @@ import { markUploadsPending } from '../media/index.js';
 import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
-import { relinkDocuments, resolveIntents } from '../session/index.js';
+import { recordTypedAnchors, relinkAnchors, relinkDocuments, resolveIntents } from '../session/index.js';
 import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from '../../core/remoteTypes.js';
 import { shiftCounts } from '../session/index.js';
 import { recordHeldBack } from '../session/index.js';
@@ -45,6 +45,8 @@ export interface PushResult {
   outcome: PushOutcome | null;
   /** Requests made (reads included). */
   requests: number;
+  /** Files whose links to blocks, or markers, were rewritten after the push recorded its documents (a local-only change). */
+  anchored?: string[];
 }
 
 const isEmpty = (s: LocalScan) => s.changed.length + s.missing.length + s.added.length + s.addedDirs.length + s.removedDirs.length === 0;
@@ -121,6 +123,8 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
   }
   if (opts.dryRun) return { plan, outcome: null, requests: requests() };
   const placedBefore = new Map(plan.tasks.flatMap((t) => (t.record ? [[t.record.id, containerOf(t.record)] as const] : [])));
+  // Blocks typed links name for the first time: their anchors, so the answers' `block://` links show as the files do.
+  if (plan.anchors) recordTypedAnchors(journal, plan.anchors);
   const outcome = await executePlan(ctx, plan, { listing: { takenAt: listedAt, items: listing } });
   const shifts = outcome.documents.flatMap((d) => {
     const now = journal.getDocument(d.id);
@@ -130,8 +134,10 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
   // Links to the documents this push moved or renamed (with their files, or with a folder) follow
   // them in the files that hold them; so do the links of a moved file, relative to its new folder.
   await relinkDocuments(ctx);
+  // Links to blocks follow what this push recorded (a first link puts a marker on its block, a heading renamed renames the links).
+  const anchored = await relinkAnchors(ctx);
   // Files that reference local files: the media step uploads them (this cycle's, or the next one's after a push of a saved file).
   const uploading = new Set(plan.tasks.filter((t) => t.uploads).map((t) => t.next.path));
   for (const d of outcome.documents) if (uploading.has(d.path)) markUploadsPending(journal, d.id);
-  return { plan, outcome, requests: requests() };
+  return { plan, outcome, requests: requests(), ...(anchored.length > 0 ? { anchored } : {}) };
 }

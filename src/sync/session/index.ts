@@ -14,5 +14,6 @@ export { noteReadOnlyBlocks, readOnlyBlocks } from './readOnlyBlocks.js';
 export { releaseMemory } from './releaseMemory.js';
 export { resolveIntents } from './resolveIntents.js';
 export { UNSENT } from './unsent.js';
-export { linkTargetsOf } from './linkTargetsOf.js';
+export { linkTargetsOf, ownMarkersOf, recordTypedAnchors } from './linkTargetsOf.js';
+export { relinkAnchors } from './relinkAnchors.js';
 export { relinkDocuments, type Move as DocumentMove } from './relinkDocuments.js';

@@ -1,20 +1,41 @@
-// Where the mirror holds each document, as the journal has it now: what the pull's relative links
-// between documents point to and what the push reads them back as (core/linkDocuments).
-import type { LinkTargets } from '../../core/linkDocuments.js';
+// Where the mirror holds each document, as the journal has it now, and how it names the blocks inside
+// documents that files link to: what the pull's relative links and anchors point to and what the push
+// reads them back as (core/linkDocuments).
+import { anchorOf as fragmentOf } from '../../core/anchorOf.js';
+import { blockAtFragment } from '../../core/blockAtFragment.js';
+import type { Anchor, LinkTargets } from '../../core/linkDocuments.js';
+import { anchorResolver, type AnchorTable, type FormerAnchor } from '../../core/planAnchors.js';
 import type { Journal } from '../../journal/index.js';
 
 /** State key: the paths documents were moved away from (old path → new path), the latest last. */
 export const FORMER_PATHS = 'links.formerPaths';
 /** State key: the documents whose links a move made stale while their file was being edited. */
 export const RELINK_PENDING = 'links.pending';
+/** State key: the blocks inside documents that files link to, each with its anchor (block id → document and fragment). */
+export const ANCHORS = 'links.anchors';
+/** State key: anchors blocks were named by before (the last 500), so a file not rewritten yet still reads back. */
+export const FORMER_ANCHORS = 'links.formerAnchors';
+/** State key: the documents whose links to anchors or markers are to be rewritten, left while their file was being edited. */
+export const ANCHORS_PENDING = 'links.anchorsPending';
+
+export interface LinkTargetOptions {
+  /**
+   * The push's: a typed link to a block the mirror names no anchor for yet is read from its
+   * document's base (`#^<short id>`, `#<heading>`); each block found so is added here with its anchor.
+   */
+  typed?: Map<string, Anchor>;
+}
 
 /**
  * `local`: paths of files the push is sending from where they are now (moved here, not recorded
  * yet), by document id. A path a document was moved away from still names it while no other
  * document is there (a file edited during the move keeps its links until it is relinked).
  */
-export function linkTargetsOf(journal: Journal, local?: ReadonlyMap<string, string>): LinkTargets {
+export function linkTargetsOf(journal: Journal, local?: ReadonlyMap<string, string>, opts: LinkTargetOptions = {}): LinkTargets {
   let former: Record<string, string> | undefined;
+  let anchors: AnchorTable | undefined;
+  let resolve: ReturnType<typeof anchorResolver> | undefined;
+  const table = () => (anchors ??= journal.getState<AnchorTable>(ANCHORS) ?? {});
   return {
     pathOf: (id) => journal.getDocument(id)?.path,
     idOf: (path) => {
@@ -24,5 +45,39 @@ export function linkTargetsOf(journal: Journal, local?: ReadonlyMap<string, stri
       const now = Object.hasOwn(former, path) ? former[path] : undefined;
       return now === undefined ? undefined : journal.getDocumentByPath(now)?.id;
     },
+    anchorOf: (id) => opts.typed?.get(id) ?? (Object.hasOwn(table(), id) ? table()[id] : undefined),
+    blockAt: (doc, fragment) => {
+      resolve ??= anchorResolver(table(), journal.getState<FormerAnchor[]>(FORMER_ANCHORS) ?? []);
+      const known = resolve(doc, fragment);
+      if (known !== undefined || opts.typed === undefined) return known;
+      const base = journal.getBaseBlocks(doc);
+      const block = blockAtFragment(base, fragment);
+      const anchor = block === undefined ? undefined : fragmentOf(block, base);
+      if (block !== undefined && anchor !== undefined && !Object.hasOwn(table(), block)) opts.typed.set(block, { doc, fragment: anchor });
+      return block;
+    },
   };
+}
+
+/** The markers the sync wrote or writes on each block (its short ids, now and before): those a push takes off before sending. */
+export function ownMarkersOf(journal: Journal): (blockId: string) => ReadonlySet<string> {
+  let owned: Map<string, Set<string>> | undefined;
+  const none: ReadonlySet<string> = new Set();
+  return (blockId) => {
+    if (!owned) {
+      owned = new Map();
+      const table = journal.getState<AnchorTable>(ANCHORS) ?? {};
+      const all = [...Object.entries(table).map(([block, a]) => ({ ...a, block })), ...(journal.getState<FormerAnchor[]>(FORMER_ANCHORS) ?? [])];
+      for (const a of all) if (a.fragment.startsWith('^')) owned.set(a.block, (owned.get(a.block) ?? new Set()).add(a.fragment.slice(1)));
+    }
+    return owned.get(blockId) ?? none;
+  };
+}
+
+/** Records the anchors a push found for typed links, before it sends them: its answers then show as the file does. */
+export function recordTypedAnchors(journal: Journal, typed: ReadonlyMap<string, Anchor>): void {
+  if (typed.size === 0) return;
+  const table = { ...(journal.getState<AnchorTable>(ANCHORS) ?? {}) };
+  for (const [block, anchor] of typed) table[block] ??= anchor;
+  journal.setState(ANCHORS, table);
 }
