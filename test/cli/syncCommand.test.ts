@@ -47,8 +47,13 @@ describe('spacesync sync', () => {
     await space.clearRequests();
     const second = await sync(root, '--once');
     expect(second.code).toBe(0);
-    expect(second.stdout).toBe('In step with the space: nothing to pull (3 requests).\n');
-    expect(describeRequests(await space.requests())).toEqual(['GET /documents?fetchMetadata=true', 'GET /folders', 'GET /tasks?scope=inbox']);
+    expect(second.stdout).toBe('In step with the space: nothing to pull (4 requests).\n');
+    expect(describeRequests(await space.requests())).toEqual([
+      'GET /documents?fetchMetadata=true',
+      'GET /folders',
+      'GET /tasks?scope=inbox',
+      'GET /tasks?scope=logbook',
+    ]);
   });
 
   it('--dry-run lists what the pull would do and writes nothing, not even its own folder', async () => {

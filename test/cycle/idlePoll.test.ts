@@ -16,7 +16,7 @@ let session: SyncSession;
 
 usePulledMirror(demoSpace, (m) => ({ space, root, session } = m));
 
-it('an idle cycle sends the two listings and the inbox listing, reads no file and rewrites nothing in the journal', async () => {
+it('an idle cycle over the whole mirror sends the two listings and the two task lists, reads no file and rewrites nothing in the journal', async () => {
   // The clock 10 s ahead: the files just pulled are past the stat cache's racy window.
   session.ctx.now = () => new Date(Date.now() + 10_000);
   await syncOnce(session.ctx); // a full cycle records the listing, the counts and every file's stat
@@ -33,7 +33,13 @@ it('an idle cycle sends the two listings and the inbox listing, reads no file an
     const r = await syncOnce(session.ctx);
     expect(r.exitCode).toBe(0);
     expect(r.push.requests).toBe(0);
-    expect(describeRequests(await space.requests()).sort()).toEqual(['GET /documents?fetchMetadata=true', 'GET /folders', 'GET /tasks?scope=inbox']);
+    // The logbook too: a cycle over the whole mirror catches a task added and closed between two polls.
+    expect(describeRequests(await space.requests()).sort()).toEqual([
+      'GET /documents?fetchMetadata=true',
+      'GET /folders',
+      'GET /tasks?scope=inbox',
+      'GET /tasks?scope=logbook',
+    ]);
     expect(db.prepare('SELECT what FROM rewrites').all()).toEqual([]);
   } finally {
     db.close();
