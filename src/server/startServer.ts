@@ -126,6 +126,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     limits: new Limits({ mode: options.limits ?? 'spec', scale }),
     faults: new Faults(),
     log: new RequestLog(),
+    assetReads: [],
     media: new MediaSigner(),
     nextPurgeAt: 0,
     soleParticipant: options.soleParticipant ?? true,
