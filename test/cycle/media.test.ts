@@ -1,7 +1,7 @@
 // Media down, against the real server: an image block's asset is downloaded beside its document and
 // the body links it; the next cycles send and write nothing; a re-signed URL downloads nothing; new
 // bytes at the service are downloaded again; an asset over assets.maxMiB keeps its signed link and
-// says so; an edit of the image's alt text sends the service's URL; the asset follows its document
+// says so, and is not fetched again until the setting holds it; an edit of the image's alt text sends the service's URL; the asset follows its document
 // and leaves with its block.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,6 +46,8 @@ let log: CapturedLogger;
 const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
 const writes = async () => (await space.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const cycle = () => syncOnce(session.ctx);
+const assetReads = async () =>
+  ((await (await fetch(`${space.server.adminUrl}/asset-reads`)).json()) as { items: Array<{ assetId: string }> }).items.map((r) => r.assetId);
 
 beforeEach(async () => {
   space = await startSpace(fixture);
@@ -85,11 +87,21 @@ describe('media assets beside their document', () => {
     const message = log.lines.find((l) => l.includes('assets.maxMiB'));
     expect(message).toContain('Unsorted/Road map.assets/video-VBIG.mp4');
     expect(message).toContain('0.3 MiB');
-    // Tried again on each cycle; nothing else waits for it and nothing is sent.
-    const r = await cycle();
-    expect(r.exitCode).toBe(0);
-    expect(r.media?.failed.map((f) => f.blockId)).toEqual(['V-BIG']);
+    // Not tried again while the setting cannot hold it: nothing is downloaded, nothing sent.
+    await fetch(`${space.server.adminUrl}/asset-reads`, { method: 'DELETE' });
+    for (let i = 0; i < 2; i++) {
+      const r = await cycle();
+      expect(r.exitCode).toBe(0);
+      expect(r.media?.failed).toEqual([]);
+      expect(r.media?.waiting).toEqual(['V-BIG']);
+    }
+    expect(await assetReads()).toEqual([]);
     expect(await writes()).toEqual([]);
+    // The setting raised to hold it: the next cycle downloads it.
+    session.ctx.settings.assets.maxMiB = 1;
+    const r = await cycle();
+    expect(r.media?.downloaded).toEqual(['Unsorted/Road map.assets/video-VBIG.mp4']);
+    expect(await assetReads()).toEqual(['A-BIG']);
   });
 
   it('a re-signed URL downloads nothing; new bytes at the service are downloaded again', async () => {

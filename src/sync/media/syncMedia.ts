@@ -3,23 +3,31 @@
 // which expires. Runs once a cycle has pushed and pulled the documents. The journal keeps, per
 // block, the URL the asset came from (its signature removed: a re-signed URL is the same asset), the
 // file's name and its hash. A block whose URL changed (new bytes at the service) is downloaded
-// again. A failed or too-large download leaves the signed link in the file and is tried again on
-// the next cycle. Downloads are not API requests (the signed URLs point outside the link's path, and
-// the service does not count them against the request budget); they run a few at a time.
+// again. Downloads run beside the cycles (AssetDownloads): this step starts the ones missing and
+// applies the ones that ended (the file moved into place, the record, the line linked), so nothing
+// they do races a cycle; a one-shot run waits for them, the daemon applies them when it is idle
+// (`applyDownloads`). A failed download leaves the signed link in the file and is tried again after
+// a backoff (core/downloadRetry); one too large waits until assets.maxMiB holds it. Downloads are not
+// API requests (the signed URLs point outside the link's path, and the service does not count them).
 import { promises as fsp } from 'node:fs';
-import { assetFileOf, assetLinkOf, destinationOf, mediaName, unsignedUrl, withDestination, type MediaLink } from '../../core/linkAssets.js';
+import path from 'node:path';
+import { assetFileOf, assetLinkOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl, withDestination, type MediaLink } from '../../core/linkAssets.js';
+import { afterFailedDownload, downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
 import { collisionKey, dirOfPath } from '../../core/fileName.js';
 import { hashBlock } from '../../core/hashBlock.js';
 import type { BaseBlock } from '../../core/types.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { Journal } from '../../journal/index.js';
+import { statePath } from '../../stateDir.js';
 import { pathExists, type SyncContext } from '../session/index.js';
-import { downloadAsset } from './downloadAsset.js';
+import { AssetDownloads, type FetchedAsset } from './AssetDownloads.js';
 import { uploadReferences } from './uploadReferences.js';
 import { assetStat, reuploadAsset } from './reuploadAsset.js';
 
 /** State key prefix: the downloaded asset of a media block. */
 export const MEDIA_BASE = 'media:';
+/** State key prefix: a media block whose asset was not downloaded, and when it is tried again. */
+export const MEDIA_RETRY = 'media-retry:';
 
 /** The journal's record of one media block's asset. */
 export interface MediaRecord extends MediaLink {
@@ -42,8 +50,10 @@ export interface MediaSyncResult {
   downloaded: string[];
   /** Documents whose file now links its assets. */
   linked: string[];
-  /** Assets not downloaded this cycle, and why (tried again on the next). */
+  /** Assets not downloaded, and why (tried again after a backoff). */
   failed: Array<{ blockId: string; file: string; message: string }>;
+  /** Blocks whose asset waits: for the retry after a failure, or for assets.maxMiB to hold it. */
+  waiting: string[];
   /** Asset files removed with their block. */
   removed: string[];
   /** Local files uploaded as new blocks (media up). */
@@ -52,21 +62,52 @@ export interface MediaSyncResult {
   notUploaded: Array<{ path: string; file: string; message: string }>;
 }
 
-/** Downloads at once: few, so that they never crowd out the document reads. */
-const CONCURRENCY = 3;
+export interface SyncMediaOptions {
+  /**
+   * Wait for the downloads to end and apply them (a one-shot run, which should leave the mirror
+   * whole); false leaves them running beside the next cycles (the daemon). Default true.
+   */
+  wait?: boolean;
+}
+
+const emptyResult = (): MediaSyncResult => ({ downloaded: [], linked: [], failed: [], waiting: [], removed: [], uploaded: [], notUploaded: [] });
 
 /** The media record of a block, for linking (`linkAssets`) and for sending an edit of its line. */
 export const mediaRecordOf = (journal: Journal) => (id: string) => journal.getState<MediaRecord>(`${MEDIA_BASE}${id}`);
 
-interface Wanted {
-  id: string;
-  docId: string;
-  docPath: string;
-  block: BaseBlock;
-  url: string;
-  rec: MediaRecord | undefined;
-  /** The block's line links the asset already: only its file is written again. */
-  restore?: boolean;
+/** The blocks whose asset waits to be downloaded again, for `spacesync status`. */
+export function readDownloadRetries(journal: Journal): DownloadRetry[] {
+  return Object.values(journal.statesWithPrefix<DownloadRetry>(MEDIA_RETRY));
+}
+
+/** The session's downloads, made the first time they are needed. */
+export function assetDownloadsOf(ctx: SyncContext): AssetDownloads {
+  ctx.assets ??= new AssetDownloads({
+    tmpDir: statePath(ctx.root, 'downloads'),
+    maxBytes: () => ctx.settings.assets.maxMiB * 1024 * 1024,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  return ctx.assets;
+}
+
+/** Whether the asset of a block at `url` (signed) may be downloaded now: no failure of that asset waits. */
+function due(ctx: SyncContext, id: string, url: string): boolean {
+  return downloadDue(ctx.journal.getState<DownloadRetry>(`${MEDIA_RETRY}${id}`), unsignedUrl(url), ctx.now(), ctx.settings.assets.maxMiB);
+}
+
+/**
+ * Starts the downloads of a document the pull just read (its new base): the assets not downloaded
+ * yet come in while the pull goes on, so they cost it no time. The media step applies them.
+ */
+export function prefetchAssets(ctx: SyncContext, docId: string, base: readonly BaseBlock[]): void {
+  if (ctx.readOnly) return;
+  for (const b of base) {
+    if (!DOWNLOADED_TYPES.has(b.type)) continue;
+    const url = destinationOf(b.markdown);
+    if (url === null || !/^https?:\/\//i.test(url)) continue;
+    if (ctx.journal.getState<MediaRecord>(`${MEDIA_BASE}${b.id}`)?.url === unsignedUrl(url)) continue;
+    if (due(ctx, b.id, url)) assetDownloadsOf(ctx).want(b.id, docId, url);
+  }
 }
 
 /** The block's URL as the service signs it now (one `GET /blocks` of the block alone); null when it cannot be read. */
@@ -79,19 +120,32 @@ async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
   }
 }
 
-export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
-  const result: MediaSyncResult = { downloaded: [], linked: [], failed: [], removed: [], uploaded: [], notUploaded: [] };
+/** Applies the downloads that ended since the last look (the daemon, between its cycles). */
+export async function applyDownloads(ctx: SyncContext): Promise<MediaSyncResult> {
+  const result = emptyResult();
+  if (ctx.readOnly || !ctx.assets) return result;
+  const relink = new Map<string, Set<string>>();
+  await applyFetched(ctx, ctx.assets.take(), result, relink);
+  await relinkAll(ctx, relink, result);
+  return result;
+}
+
+export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): Promise<MediaSyncResult> {
+  const result = emptyResult();
   if (ctx.readOnly) return result;
   const up = await uploadReferences(ctx);
   result.uploaded = up.uploaded;
   result.notUploaded = up.failed;
   const { journal, root } = ctx;
-  const records = new Map(Object.entries(journal.statesWithPrefix<MediaRecord>(MEDIA_BASE)));
-  const live = new Set<string>();
-  const wanted: Wanted[] = [];
-  const replaced: Array<{ docId: string; id: string; rec: MediaRecord }> = [];
+  const downloads = assetDownloadsOf(ctx);
   /** Per document: the blocks whose line can link their asset now. */
   const relink = new Map<string, Set<string>>();
+  // What ended since the last look goes into place first: the records below then see it.
+  await applyFetched(ctx, downloads.take(), result, relink);
+  const records = new Map(Object.entries(journal.statesWithPrefix<MediaRecord>(MEDIA_BASE)));
+  const live = new Set<string>();
+  const wanted: Array<{ id: string; docId: string; url: string }> = [];
+  const replaced: Array<{ docId: string; id: string; rec: MediaRecord }> = [];
   for (const [docId, ids] of journal.documentsWithMedia()) {
     const doc = journal.getDocument(docId);
     if (!doc || doc.fileHash === null) continue;
@@ -124,8 +178,12 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
         // one whose stat moved is hashed, and new bytes are uploaded (the block replaced).
         const st = rec ? await assetStat(root, rec.file) : null;
         if (rec && st === null && !(await pathExists(root, rec.file))) {
+          if (!downloadDue(journal.getState<DownloadRetry>(`${MEDIA_RETRY}${id}`), rec.url, ctx.now(), ctx.settings.assets.maxMiB)) {
+            result.waiting.push(id);
+            continue;
+          }
           const fresh = await freshUrl(ctx, id);
-          if (fresh !== null && unsignedUrl(fresh) === rec.url) wanted.push({ id, docId, docPath: doc.path, block, url: fresh, rec, restore: true });
+          if (fresh !== null && unsignedUrl(fresh) === rec.url) wanted.push({ id, docId, url: fresh });
         } else if (rec && st !== null && (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs)) {
           replaced.push({ docId, id, rec });
         }
@@ -134,9 +192,18 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
       if (rec && rec.url === unsignedUrl(url) && (await readMirrorFile(root, rec.file))?.hash === rec.hash) {
         journal.setState(`${MEDIA_BASE}${id}`, { ...rec, signedUrl: url });
         relink.set(docId, (relink.get(docId) ?? new Set()).add(id));
-      } else {
-        wanted.push({ id, docId, docPath: doc.path, block, url, rec });
+        continue;
       }
+      // An asset the file changed since the sync wrote it is not written over.
+      const old = rec ? await readMirrorFile(root, rec.file) : null;
+      if (rec && old !== null && old.hash !== rec.hash) {
+        const message = `"${rec.file}" changed since spacesync wrote it, so the new version from the space was not written over it; move or delete it and the next cycle downloads the space's version.`;
+        result.failed.push({ blockId: id, file: rec.file, message });
+        ctx.logger.warn({ file: rec.file }, message);
+        continue;
+      }
+      if (!due(ctx, id, url)) result.waiting.push(id);
+      else wanted.push({ id, docId, url });
     }
   }
 
@@ -152,19 +219,13 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
     }
   }
 
-  // Downloads, a few at a time; one that fails holds up nothing else.
-  let next = 0;
-  const worker = async () => {
-    while (next < wanted.length && !ctx.signal?.aborted) {
-      const w = wanted[next++]!;
-      if ((await fetchOne(ctx, result, w)) && !w.restore) relink.set(w.docId, (relink.get(w.docId) ?? new Set()).add(w.id));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, wanted.length) }, worker));
-
-  for (const [docId, ids] of relink) {
-    if (await relinkDocument(ctx, docId, ids)) result.linked.push(journal.getDocument(docId)!.path);
+  // Downloads beside the cycles; one that fails holds up nothing else.
+  for (const w of wanted) downloads.want(w.id, w.docId, w.url);
+  if (opts.wait !== false && downloads.busy > 0) {
+    await downloads.idle();
+    await applyFetched(ctx, downloads.take(), result, relink);
   }
+  await relinkAll(ctx, relink, result);
 
   // Assets whose block left its document: their file goes too, when it holds what the sync wrote.
   for (const [id, rec] of records) {
@@ -179,57 +240,87 @@ export async function syncMedia(ctx: SyncContext): Promise<MediaSyncResult> {
     }
     journal.deleteState(`${MEDIA_BASE}${id}`);
   }
+  for (const key of Object.keys(journal.statesWithPrefix(MEDIA_RETRY))) if (!live.has(key.slice(MEDIA_RETRY.length))) journal.deleteState(key);
   return result;
 }
 
-/** Downloads one block's asset and records it; false when it was not (logged, tried again next cycle). */
-async function fetchOne(ctx: SyncContext, result: MediaSyncResult, w: Wanted): Promise<boolean> {
-  const { root, journal } = ctx;
-  const dir = assetFileOf(w.docPath, '').slice(0, -1);
+async function relinkAll(ctx: SyncContext, relink: ReadonlyMap<string, ReadonlySet<string>>, result: MediaSyncResult): Promise<void> {
+  for (const [docId, ids] of relink) {
+    if (await relinkDocument(ctx, docId, ids)) result.linked.push(ctx.journal.getDocument(docId)!.path);
+  }
+}
+
+/**
+ * Puts the downloads that ended into place and records them, each only while it is still the asset
+ * its block holds (else its bytes are dropped); a failure is recorded for its retry. The blocks
+ * whose line is to link its new file are added to `relink`.
+ */
+async function applyFetched(ctx: SyncContext, fetched: readonly FetchedAsset[], result: MediaSyncResult, relink: Map<string, Set<string>>): Promise<void> {
+  for (const f of fetched) {
+    const kept = await applyOne(ctx, f, result);
+    if (!kept && f.ok) await fsp.rm(f.tmp, { force: true });
+    if (kept === 'relink') relink.set(f.docId, (relink.get(f.docId) ?? new Set()).add(f.blockId));
+  }
+}
+
+async function applyOne(ctx: SyncContext, f: FetchedAsset, result: MediaSyncResult): Promise<false | 'kept' | 'relink'> {
+  const { journal, root } = ctx;
+  const doc = journal.getDocument(f.docId);
+  const block = doc && doc.fileHash !== null ? journal.getBaseBlocks(f.docId).find((b) => b.id === f.blockId) : undefined;
+  const dest = block ? destinationOf(block.markdown) : null;
+  if (!doc || !block || dest === null) return false;
+  const rec = journal.getState<MediaRecord>(`${MEDIA_BASE}${f.blockId}`);
+  // The line links its asset already: the download writes a file deleted by hand again.
+  const linked = !/^https?:\/\//i.test(dest);
+  const url = unsignedUrl(f.url);
+  if ((linked ? rec?.url : unsignedUrl(dest)) !== url || !(await pathExists(root, doc.path))) return false;
+  const dir = assetFileOf(doc.path, '').slice(0, -1);
   const maxMiB = ctx.settings.assets.maxMiB;
   // The other assets of the document keep their names.
   const taken = new Set(
-    [...(journal.documentsWithMedia().get(w.docId) ?? [])]
-      .filter((id) => id !== w.id)
+    [...(journal.documentsWithMedia().get(f.docId) ?? [])]
+      .filter((id) => id !== f.blockId)
       .map((id) => journal.getState<MediaRecord>(`${MEDIA_BASE}${id}`)?.name)
       .filter((n): n is string => n !== undefined)
       .map(collisionKey),
   );
-  // An asset the file changed since the sync wrote it is not written over.
-  const old = w.rec ? await readMirrorFile(root, w.rec.file) : null;
-  if (w.rec && old !== null && old.hash !== w.rec.hash) {
-    const message = `"${w.rec.file}" changed since spacesync wrote it, so the new version from the space was not written over it; move or delete it and the next cycle downloads the space's version.`;
-    result.failed.push({ blockId: w.id, file: w.rec.file, message });
-    ctx.logger.warn({ file: w.rec.file }, message);
-    return false;
-  }
-  let name = '';
-  const d = await downloadAsset(
-    root,
-    w.url,
-    dir,
-    (ext) => (name = w.rec && w.rec.name.endsWith(ext) ? w.rec.name : mediaName({ id: w.id, type: w.block.type, markdown: w.block.markdown }, ext, taken)),
-    { maxBytes: maxMiB * 1024 * 1024, ownWrites: ctx.ownWrites, ...(ctx.signal ? { signal: ctx.signal } : {}) },
-  );
-  const label = `${dir}/${name || `(${w.block.type} ${w.id})`}`;
-  if (!d.ok) {
+  const nameFor = (ext: string) =>
+    rec && rec.name.endsWith(ext) ? rec.name : mediaName({ id: f.blockId, type: block.type, markdown: block.markdown }, ext, taken);
+  if (!f.ok) {
+    if (f.reason === 'stopped') return false;
+    const label = `${dir}/${f.reason === 'too_large' ? nameFor(f.ext) : (rec?.name ?? `(${block.type} ${f.blockId})`)}`;
+    const prev = journal.getState<DownloadRetry>(`${MEDIA_RETRY}${f.blockId}`);
+    const tooLarge = f.reason === 'too_large' ? { size: f.size, maxMiB } : undefined;
+    const retry = afterFailedDownload(prev, url, ctx.now(), { message: f.reason === 'too_large' ? 'too large' : f.message, ...(tooLarge ? { tooLarge } : {}) });
     const message =
-      d.reason === 'too_large'
-        ? `The ${w.block.type} asset for "${label}" was not downloaded: it is ${(d.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB). The document keeps its link to the space; raise assets.maxMiB in .spacesync/config.json to download it.`
-        : `The ${w.block.type} asset for "${label}" was not downloaded (${d.message}). The document keeps its link to the space; the next cycle tries again.`;
-    result.failed.push({ blockId: w.id, file: label, message });
-    ctx.logger.warn({ file: label, blockId: w.id }, message);
+      f.reason === 'too_large'
+        ? `The ${block.type} asset for "${label}" was not downloaded: it is ${(f.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB). The document keeps its link to the space; raise assets.maxMiB in .spacesync/config.json to download it.`
+        : `The ${block.type} asset for "${label}" was not downloaded (${f.message}). The document keeps its link to the space; it is tried again after ${new Date(retry.notBefore).toISOString()}.`;
+    journal.setState(`${MEDIA_RETRY}${f.blockId}`, retry);
+    result.failed.push({ blockId: f.blockId, file: label, message });
+    ctx.logger.warn({ file: label, blockId: f.blockId }, message);
     return false;
   }
-  const file = d.file!;
-  if (w.rec && w.rec.file !== file && old !== null) {
-    ctx.ownWrites.note(w.rec.file, null);
-    await fsp.rm(resolveInRoot(root, w.rec.file), { force: true });
+  // An asset the file changed since the sync wrote it is not written over.
+  const old = rec ? await readMirrorFile(root, rec.file) : null;
+  if (rec && old !== null && old.hash !== rec.hash) return false;
+  const name = nameFor(f.ext);
+  const file = `${dir}/${name}`;
+  const abs = resolveInRoot(root, file);
+  await fsp.mkdir(path.dirname(abs), { recursive: true });
+  ctx.ownWrites.note(file, f.hash);
+  await fsp.rename(f.tmp, abs);
+  if (rec && rec.file !== file && old !== null) {
+    ctx.ownWrites.note(rec.file, null);
+    await fsp.rm(resolveInRoot(root, rec.file), { force: true });
   }
-  const rec: MediaRecord = { docId: w.docId, name, file, hash: d.hash, url: unsignedUrl(w.url), signedUrl: w.url, ...(await assetStat(root, file)) };
-  journal.setState(`${MEDIA_BASE}${w.id}`, rec);
+  const next: MediaRecord = { docId: f.docId, name, file, hash: f.hash, url, signedUrl: f.url, ...(await assetStat(root, file)) };
+  journal.transaction(() => {
+    journal.setState(`${MEDIA_BASE}${f.blockId}`, next);
+    journal.deleteState(`${MEDIA_RETRY}${f.blockId}`);
+  });
   result.downloaded.push(file);
-  return true;
+  return linked ? 'kept' : 'relink';
 }
 
 /**

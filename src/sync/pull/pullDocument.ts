@@ -19,7 +19,7 @@ import { composeFile, frontMatterParts, withFrontMatter } from '../../core/fileT
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
 import { linkAssets } from '../../core/linkAssets.js';
 import { linkDocuments } from '../../core/linkDocuments.js';
-import { mediaRecordOf } from '../media/index.js';
+import { mediaRecordOf, prefetchAssets } from '../media/index.js';
 import type { RemoteDocument } from '../../core/remoteTypes.js';
 import { spliceFile } from '../../core/spliceFile.js';
 
@@ -122,6 +122,8 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     fileHash = w.hash;
     outcome = { kind: 'written', path, mode };
   }
+  // Its assets not downloaded yet start coming in now, beside the rest of the pull.
+  prefetchAssets(ctx, remote.id, base);
   const write = () => recordPulled(ctx, record, remote, base, fileHash, rows);
   if (opts.commit) await opts.commit(write);
   else write();
