@@ -221,10 +221,9 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
 
   // Downloads beside the cycles; one that fails holds up nothing else.
   for (const w of wanted) downloads.want(w.id, w.docId, w.url);
-  if (opts.wait !== false && downloads.busy > 0) {
-    await downloads.idle();
-    await applyFetched(ctx, downloads.take(), result, relink);
-  }
+  if (opts.wait !== false) await downloads.idle();
+  // What ended meanwhile (all of it, after a wait) goes into place now.
+  await applyFetched(ctx, downloads.take(), result, relink);
   await relinkAll(ctx, relink, result);
 
   // Assets whose block left its document: their file goes too, when it holds what the sync wrote.
