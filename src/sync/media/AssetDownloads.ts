@@ -69,11 +69,18 @@ export class AssetDownloads {
     return this.queue.length + this.running;
   }
 
-  /** The downloads that ended since the last call; each is handed out once. */
-  take(): FetchedAsset[] {
+  /** Downloads that ended and were not taken yet. */
+  get settled(): number {
+    let n = 0;
+    for (const job of this.jobs.values()) if (job.result) n++;
+    return n;
+  }
+
+  /** The downloads that ended since the last call (those `which` accepts, when given); each is handed out once. */
+  take(which?: (f: FetchedAsset) => boolean): FetchedAsset[] {
     const out: FetchedAsset[] = [];
     for (const [id, job] of this.jobs) {
-      if (!job.result) continue;
+      if (!job.result || (which && !which(job.result))) continue;
       out.push(job.result);
       this.jobs.delete(id);
     }

@@ -2,6 +2,7 @@
 export {
   syncMedia,
   applyDownloads,
+  applyBesidePull,
   assetDownloadsOf,
   prefetchAssets,
   readDownloadRetries,

@@ -120,13 +120,63 @@ async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
   }
 }
 
+/** What a pull applied of the downloads (applyBesidePull), reported by the next media step. */
+const appliedInPull = new WeakMap<AssetDownloads, MediaSyncResult>();
+const lastPassAt = new WeakMap<AssetDownloads, number>();
+const passing = new WeakSet<AssetDownloads>();
+/** A pass beside the pull at most this often, unless this many downloads wait. */
+const PASS_EVERY_MS = 100;
+const PASS_AT = 8;
+
+/** `result` with what a pull applied beside itself since the last media step. */
+function withAppliedInPull(ctx: SyncContext, result: MediaSyncResult): MediaSyncResult {
+  const applied = ctx.assets ? appliedInPull.get(ctx.assets) : undefined;
+  if (!applied) return result;
+  appliedInPull.delete(ctx.assets!);
+  result.downloaded.push(...applied.downloaded);
+  result.linked.push(...applied.linked);
+  result.failed.push(...applied.failed);
+  return result;
+}
+
+/**
+ * Applies, while a pull goes on, the downloads of documents it has pulled and recorded (`recorded`):
+ * it does not touch them again, so nothing races, and the work fills the pull's waits for its budget
+ * rather than following it. One pass at a time, at most every 100 ms unless 8 downloads wait, its
+ * journal writes in one transaction. The media step reports what it did.
+ */
+export async function applyBesidePull(ctx: SyncContext, recorded: (docId: string) => boolean): Promise<void> {
+  const d = ctx.assets;
+  if (!d || ctx.readOnly || passing.has(d) || d.settled === 0) return;
+  if (d.settled < PASS_AT && performance.now() - (lastPassAt.get(d) ?? 0) < PASS_EVERY_MS) return;
+  passing.add(d);
+  try {
+    const fetched = d.take((f) => recorded(f.docId));
+    if (fetched.length === 0) return;
+    const acc = appliedInPull.get(d) ?? emptyResult();
+    appliedInPull.set(d, acc);
+    const relink = new Map<string, Set<string>>();
+    const bases = new Map<string, BaseBlock[]>();
+    await applyFetched(ctx, fetched, acc, relink, bases);
+    await relinkAll(ctx, relink, acc, bases);
+  } catch (e) {
+    // Left to the media step: what was not recorded is downloaded again.
+    ctx.logger.warn({ err: e }, 'downloaded assets could not be put in place during the pull');
+  } finally {
+    passing.delete(d);
+    lastPassAt.set(d, performance.now());
+  }
+}
+
 /** Applies the downloads that ended since the last look (the daemon, between its cycles). */
 export async function applyDownloads(ctx: SyncContext): Promise<MediaSyncResult> {
   const result = emptyResult();
   if (ctx.readOnly || !ctx.assets) return result;
+  withAppliedInPull(ctx, result);
   const relink = new Map<string, Set<string>>();
-  await applyFetched(ctx, ctx.assets.take(), result, relink);
-  await relinkAll(ctx, relink, result);
+  const bases = new Map<string, BaseBlock[]>();
+  await applyFetched(ctx, ctx.assets.take(), result, relink, bases);
+  await relinkAll(ctx, relink, result, bases);
   return result;
 }
 
@@ -138,10 +188,13 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
   result.notUploaded = up.failed;
   const { journal, root } = ctx;
   const downloads = assetDownloadsOf(ctx);
+  withAppliedInPull(ctx, result);
   /** Per document: the blocks whose line can link their asset now. */
   const relink = new Map<string, Set<string>>();
+  /** The bases read meanwhile, for linking. */
+  const bases = new Map<string, BaseBlock[]>();
   // What ended since the last look goes into place first: the records below then see it.
-  await applyFetched(ctx, downloads.take(), result, relink);
+  await applyFetched(ctx, downloads.take(), result, relink, bases);
   const records = new Map(Object.entries(journal.statesWithPrefix<MediaRecord>(MEDIA_BASE)));
   const live = new Set<string>();
   const wanted: Array<{ id: string; docId: string; url: string }> = [];
@@ -155,7 +208,8 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
       for (const id of ids) live.add(id);
       continue;
     }
-    const base = new Map(journal.getBaseBlocks(docId).map((b) => [b.id, b]));
+    const blocks = bases.get(docId) ?? journal.getBaseBlocks(docId);
+    const base = new Map(blocks.map((b) => [b.id, b]));
     for (const id of ids) {
       const block = base.get(id);
       if (!block) continue;
@@ -172,7 +226,8 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
         }
       }
       const url = destinationOf(block.markdown);
-      if (url === null) continue;
+      // Just put in place by this step: its line is linked below.
+      if (url === null || relink.get(docId)?.has(id)) continue;
       if (!/^https?:\/\//i.test(url)) {
         // Linked already; an asset file deleted by hand is downloaded again, from a URL signed anew;
         // one whose stat moved is hashed, and new bytes are uploaded (the block replaced).
@@ -190,8 +245,9 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
         continue;
       }
       if (rec && rec.url === unsignedUrl(url) && (await readMirrorFile(root, rec.file))?.hash === rec.hash) {
-        journal.setState(`${MEDIA_BASE}${id}`, { ...rec, signedUrl: url });
+        if (rec.signedUrl !== url) journal.setState(`${MEDIA_BASE}${id}`, { ...rec, signedUrl: url });
         relink.set(docId, (relink.get(docId) ?? new Set()).add(id));
+        bases.set(docId, blocks);
         continue;
       }
       // An asset the file changed since the sync wrote it is not written over.
@@ -209,6 +265,7 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
 
   for (const r of replaced) {
     if (ctx.signal?.aborted) return result;
+    bases.delete(r.docId); // its base changes here: linking reads it again
     const done = await reuploadAsset(ctx, r.docId, r.id, r.rec);
     if (!done.ok) {
       result.failed.push({ blockId: r.id, file: r.rec.file, message: done.message });
@@ -223,8 +280,8 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
   for (const w of wanted) downloads.want(w.id, w.docId, w.url);
   if (opts.wait !== false) await downloads.idle();
   // What ended meanwhile (all of it, after a wait) goes into place now.
-  await applyFetched(ctx, downloads.take(), result, relink);
-  await relinkAll(ctx, relink, result);
+  await applyFetched(ctx, downloads.take(), result, relink, bases);
+  await relinkAll(ctx, relink, result, bases);
 
   // Assets whose block left its document: their file goes too, when it holds what the sync wrote.
   for (const [id, rec] of records) {
@@ -243,29 +300,77 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
   return result;
 }
 
-async function relinkAll(ctx: SyncContext, relink: ReadonlyMap<string, ReadonlySet<string>>, result: MediaSyncResult): Promise<void> {
-  for (const [docId, ids] of relink) {
-    if (await relinkDocument(ctx, docId, ids)) result.linked.push(ctx.journal.getDocument(docId)!.path);
-  }
+/** Files written at once when a pass puts assets in place or links them: their syncs to disk overlap. */
+const WRITERS = 8;
+
+/** Runs `work` on each of `items`, `WRITERS` at a time. */
+async function eachAtOnce<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITERS, items.length) }, worker));
+}
+
+async function relinkAll(
+  ctx: SyncContext,
+  relink: ReadonlyMap<string, ReadonlySet<string>>,
+  result: MediaSyncResult,
+  bases: ReadonlyMap<string, readonly BaseBlock[]>,
+): Promise<void> {
+  const writes: Array<() => void> = [];
+  await eachAtOnce([...relink], async ([docId, ids]) => {
+    const write = await relinkDocument(ctx, docId, ids, bases.get(docId));
+    if (!write) return;
+    writes.push(write);
+    result.linked.push(ctx.journal.getDocument(docId)!.path);
+  });
+  // One transaction for them all: one write to disk, however many documents.
+  if (writes.length > 0) ctx.journal.transaction(() => writes.forEach((w) => w()));
 }
 
 /**
- * Puts the downloads that ended into place and records them, each only while it is still the asset
- * its block holds (else its bytes are dropped); a failure is recorded for its retry. The blocks
- * whose line is to link its new file are added to `relink`.
+ * Puts the downloads that ended into place and records them (in one transaction), each only while
+ * it is still the asset its block holds (else its bytes are dropped); a failure is recorded for its
+ * retry. The blocks whose line is to link its new file are added to `relink`. Documents at once,
+ * the assets of one document one after the other (their names must not meet).
  */
-async function applyFetched(ctx: SyncContext, fetched: readonly FetchedAsset[], result: MediaSyncResult, relink: Map<string, Set<string>>): Promise<void> {
-  for (const f of fetched) {
-    const kept = await applyOne(ctx, f, result);
-    if (!kept && f.ok) await fsp.rm(f.tmp, { force: true });
-    if (kept === 'relink') relink.set(f.docId, (relink.get(f.docId) ?? new Set()).add(f.blockId));
-  }
+async function applyFetched(
+  ctx: SyncContext,
+  fetched: readonly FetchedAsset[],
+  result: MediaSyncResult,
+  relink: Map<string, Set<string>>,
+  bases: Map<string, BaseBlock[]>,
+): Promise<void> {
+  const writes: Array<() => void> = [];
+  /** Names given in this pass, per document (not recorded yet). */
+  const named = new Map<string, Set<string>>();
+  const byDoc = new Map<string, FetchedAsset[]>();
+  for (const f of fetched) byDoc.set(f.docId, [...(byDoc.get(f.docId) ?? []), f]);
+  await eachAtOnce([...byDoc.values()], async (list) => {
+    // The document's base, read once for all its assets.
+    const base = ctx.journal.getBaseBlocks(list[0]!.docId);
+    bases.set(list[0]!.docId, base);
+    for (const f of list) {
+      const kept = await applyOne(ctx, f, base, result, writes, named);
+      if (!kept && f.ok) await fsp.rm(f.tmp, { force: true });
+      if (kept === 'relink') relink.set(f.docId, (relink.get(f.docId) ?? new Set()).add(f.blockId));
+    }
+  });
+  if (writes.length > 0) ctx.journal.transaction(() => writes.forEach((w) => w()));
 }
 
-async function applyOne(ctx: SyncContext, f: FetchedAsset, result: MediaSyncResult): Promise<false | 'kept' | 'relink'> {
+async function applyOne(
+  ctx: SyncContext,
+  f: FetchedAsset,
+  base: readonly BaseBlock[],
+  result: MediaSyncResult,
+  writes: Array<() => void>,
+  named: Map<string, Set<string>>,
+): Promise<false | 'kept' | 'relink'> {
   const { journal, root } = ctx;
   const doc = journal.getDocument(f.docId);
-  const block = doc && doc.fileHash !== null ? journal.getBaseBlocks(f.docId).find((b) => b.id === f.blockId) : undefined;
+  const block = doc && doc.fileHash !== null ? base.find((b) => b.id === f.blockId) : undefined;
   const dest = block ? destinationOf(block.markdown) : null;
   if (!doc || !block || dest === null) return false;
   const rec = journal.getState<MediaRecord>(`${MEDIA_BASE}${f.blockId}`);
@@ -277,12 +382,14 @@ async function applyOne(ctx: SyncContext, f: FetchedAsset, result: MediaSyncResu
   const maxMiB = ctx.settings.assets.maxMiB;
   // The other assets of the document keep their names.
   const taken = new Set(
-    [...(journal.documentsWithMedia().get(f.docId) ?? [])]
+    journal
+      .mediaBlocksOf(f.docId)
       .filter((id) => id !== f.blockId)
       .map((id) => journal.getState<MediaRecord>(`${MEDIA_BASE}${id}`)?.name)
       .filter((n): n is string => n !== undefined)
       .map(collisionKey),
   );
+  for (const n of named.get(f.docId) ?? []) taken.add(n);
   const nameFor = (ext: string) =>
     rec && rec.name.endsWith(ext) ? rec.name : mediaName({ id: f.blockId, type: block.type, markdown: block.markdown }, ext, taken);
   if (!f.ok) {
@@ -295,7 +402,7 @@ async function applyOne(ctx: SyncContext, f: FetchedAsset, result: MediaSyncResu
       f.reason === 'too_large'
         ? `The ${block.type} asset for "${label}" was not downloaded: it is ${(f.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB). The document keeps its link to the space; raise assets.maxMiB in .spacesync/config.json to download it.`
         : `The ${block.type} asset for "${label}" was not downloaded (${f.message}). The document keeps its link to the space; it is tried again after ${new Date(retry.notBefore).toISOString()}.`;
-    journal.setState(`${MEDIA_RETRY}${f.blockId}`, retry);
+    writes.push(() => journal.setState(`${MEDIA_RETRY}${f.blockId}`, retry));
     result.failed.push({ blockId: f.blockId, file: label, message });
     ctx.logger.warn({ file: label, blockId: f.blockId }, message);
     return false;
@@ -304,6 +411,7 @@ async function applyOne(ctx: SyncContext, f: FetchedAsset, result: MediaSyncResu
   const old = rec ? await readMirrorFile(root, rec.file) : null;
   if (rec && old !== null && old.hash !== rec.hash) return false;
   const name = nameFor(f.ext);
+  named.set(f.docId, (named.get(f.docId) ?? new Set()).add(collisionKey(name)));
   const file = `${dir}/${name}`;
   const abs = resolveInRoot(root, file);
   await fsp.mkdir(path.dirname(abs), { recursive: true });
@@ -314,7 +422,7 @@ async function applyOne(ctx: SyncContext, f: FetchedAsset, result: MediaSyncResu
     await fsp.rm(resolveInRoot(root, rec.file), { force: true });
   }
   const next: MediaRecord = { docId: f.docId, name, file, hash: f.hash, url, signedUrl: f.url, ...(await assetStat(root, file)) };
-  journal.transaction(() => {
+  writes.push(() => {
     journal.setState(`${MEDIA_BASE}${f.blockId}`, next);
     journal.deleteState(`${MEDIA_RETRY}${f.blockId}`);
   });
@@ -326,17 +434,17 @@ async function applyOne(ctx: SyncContext, f: FetchedAsset, result: MediaSyncResu
  * Points the lines of `ids` in the document's file at their downloaded assets, and records the
  * linked lines as the base (the same text the pull's `linkAssets` gives the service's blocks, so
  * nothing is sent). Only a file that still holds what the sync last wrote: one edited meanwhile is
- * linked on a later cycle.
+ * linked on a later cycle. Returns the journal's write, for the caller to commit with others.
  */
-async function relinkDocument(ctx: SyncContext, docId: string, ids: ReadonlySet<string>): Promise<boolean> {
+async function relinkDocument(ctx: SyncContext, docId: string, ids: ReadonlySet<string>, known?: readonly BaseBlock[]): Promise<(() => void) | null> {
   const { journal, root } = ctx;
   const doc = journal.getDocument(docId);
-  if (!doc || doc.fileHash === null) return false;
+  if (!doc || doc.fileHash === null) return null;
   const existing = await readMirrorFile(root, doc.path);
-  if (existing === null || existing.text === null || existing.hash !== doc.fileHash) return false;
+  if (existing === null || existing.text === null || existing.hash !== doc.fileHash) return null;
   let text = existing.text;
   let changed = false;
-  const base = journal.getBaseBlocks(docId).map((b) => {
+  const base = (known ?? journal.getBaseBlocks(docId)).map((b) => {
     const rec = ids.has(b.id) ? journal.getState<MediaRecord>(`${MEDIA_BASE}${b.id}`) : undefined;
     const url = destinationOf(b.markdown);
     if (!rec || url === null) return b;
@@ -348,12 +456,11 @@ async function relinkDocument(ctx: SyncContext, docId: string, ids: ReadonlySet<
     changed = true;
     return { ...b, markdown, hash: hashBlock(markdown, b.kind, b.cardLayout) };
   });
-  if (!changed) return false;
+  if (!changed) return null;
   const w = await writeFileIfUnchanged(root, doc.path, text, existing.hash, { ownWrites: ctx.ownWrites });
-  if (!w.written) return false;
-  journal.transaction(() => {
+  if (!w.written) return null;
+  return () => {
     journal.upsertDocument({ ...doc, fileHash: w.hash });
     journal.replaceBaseBlocks(docId, base);
-  });
-  return true;
+  };
 }
