@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { execFileSync } from 'node:child_process';
-import { backUp, filesOfCycle, syncOnce, type SyncSession } from '../../src/sync/index.js';
+import { backUp, filesOfCycle, syncOnce, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
 import { captureLogger, makeRoot, openSession, readTree, startSpace, type CapturedLogger, type Space } from '../pull/harness.js';
 
 const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
@@ -43,6 +43,8 @@ let space: Space;
 let root: string;
 let session: SyncSession;
 let log: CapturedLogger;
+/** The first cycle, which pulled the document. */
+let first: SyncOnceResult;
 const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
 const writes = async () => (await space.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const cycle = () => syncOnce(session.ctx);
@@ -55,7 +57,7 @@ beforeEach(async () => {
   log = captureLogger();
   // 0.1 MiB: the diagram (3,000 bytes) fits, the video (300,000 bytes) does not.
   session = await openSession(root, space, { logger: log.logger, settings: { assets: { maxMiB: 0.1 } } });
-  const first = await cycle();
+  first = await cycle();
   expect(first.exitCode).toBe(0);
   await space.clearRequests();
 });
@@ -79,6 +81,14 @@ describe('media assets beside their document', () => {
     const after = readTree(root);
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [p, v] of after) expect(v.mtimeMs, p).toBe(before.get(p)!.mtimeMs);
+  });
+
+  it('a new document is written once, already linking the asset that came in while it was pulled', async () => {
+    expect(first.pull?.written).toEqual([{ id: 'D-ROAD', path: DOC, mode: 'new' }]);
+    expect(first.media?.downloaded).toEqual([ASSET]);
+    // No second write of the file to link it.
+    expect(first.media?.linked).toEqual([]);
+    expect(read(DOC)).toContain(LINK);
   });
 
   it('keeps the signed link of an asset over assets.maxMiB and names the file, size and setting', async () => {

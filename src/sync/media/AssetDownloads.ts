@@ -1,4 +1,4 @@
-// The downloads of media assets, beside the cycles: a few at a time, each into a temp file of the
+// The downloads of media assets, beside the cycles: a few at a time (eight), each into a temp file of the
 // state directory, never touching the mirror or the journal. The pull hands it each document's
 // signed URLs as it reads them (so assets come in while the pull waits for its budget) and the media
 // step the ones still missing; what ends is kept until the media step applies it between cycles
@@ -32,7 +32,7 @@ export interface AssetDownloadsOptions {
   timeoutMs?: number;
 }
 
-const CONCURRENCY = 3;
+const CONCURRENCY = 8;
 const TIMEOUT_MS = 60_000;
 
 export class AssetDownloads {
@@ -40,6 +40,8 @@ export class AssetDownloads {
   private readonly queue: Job[] = [];
   private running = 0;
   private waiters: Array<() => void> = [];
+  /** Checks of `settledFor`, run each time a download ends. */
+  private readonly watchers = new Set<() => void>();
   private closed = false;
   /** Told each time a download ends (the daemon applies the results when it is idle). */
   onSettled: (() => void) | undefined;
@@ -87,6 +89,25 @@ export class AssetDownloads {
     return out;
   }
 
+  /** Resolves once each of these blocks' downloads ended (or is no longer held), or after `ms` (at once when stopped). */
+  settledFor(blockIds: readonly string[], ms: number): Promise<void> {
+    const done = () => this.closed || blockIds.every((id) => this.jobs.get(id)?.result !== undefined || !this.jobs.has(id));
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!done()) return;
+        clearTimeout(timer);
+        this.watchers.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.watchers.delete(check);
+        resolve();
+      }, ms);
+      this.watchers.add(check);
+    });
+  }
+
   /** Resolves once nothing is queued or running (at once when stopped). */
   idle(): Promise<void> {
     if (this.busy === 0 || this.closed) return Promise.resolve();
@@ -103,6 +124,7 @@ export class AssetDownloads {
       if (job.result?.ok) void fsp.rm(job.result.tmp, { force: true });
     }
     this.jobs.clear();
+    for (const check of [...this.watchers]) check();
     this.wake();
   }
 
@@ -140,6 +162,7 @@ export class AssetDownloads {
     job.running = false;
     if (this.jobs.get(job.blockId) === job && !this.closed) {
       job.result = { ...fetched, blockId: job.blockId, docId: job.docId, url: job.url };
+      for (const check of [...this.watchers]) check();
       this.onSettled?.();
     } else if (fetched.ok) {
       // Dropped meanwhile (a newer asset, or stopped): its bytes are no one's.

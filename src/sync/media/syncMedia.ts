@@ -128,6 +128,15 @@ const passing = new WeakSet<AssetDownloads>();
 const PASS_EVERY_MS = 100;
 const PASS_AT = 8;
 
+/** Notes what a pull did of the downloads itself (awaitNewAssets), for the next media step to report. */
+export function reportInPull(ctx: SyncContext, done: { downloaded?: string[]; failed?: MediaSyncResult['failed'] }): void {
+  const d = assetDownloadsOf(ctx);
+  const acc = appliedInPull.get(d) ?? emptyResult();
+  appliedInPull.set(d, acc);
+  acc.downloaded.push(...(done.downloaded ?? []));
+  acc.failed.push(...(done.failed ?? []));
+}
+
 /** `result` with what a pull applied beside itself since the last media step. */
 function withAppliedInPull(ctx: SyncContext, result: MediaSyncResult): MediaSyncResult {
   const applied = ctx.assets ? appliedInPull.get(ctx.assets) : undefined;
