@@ -7,6 +7,8 @@
 import { promises as fsp } from 'node:fs';
 import { unsignedUrl } from '../../core/linkAssets.js';
 import { fetchAsset, type Fetched } from './fetchAsset.js';
+import { statePath } from '../../stateDir.js';
+import type { SyncContext } from '../session/index.js';
 
 /** A download that ended, with what it was for. */
 export type FetchedAsset = Fetched & { blockId: string; docId: string; url: string };
@@ -176,4 +178,14 @@ export class AssetDownloads {
     this.waiters = [];
     for (const w of waiters) w();
   }
+}
+
+/** The session's downloads, made the first time they are needed. */
+export function assetDownloadsOf(ctx: SyncContext): AssetDownloads {
+  ctx.assets ??= new AssetDownloads({
+    tmpDir: statePath(ctx.root, 'downloads'),
+    maxBytes: () => ctx.settings.assets.maxMiB * 1024 * 1024,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  return ctx.assets;
 }

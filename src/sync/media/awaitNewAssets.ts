@@ -12,7 +12,9 @@ import type { Block } from '../../dialect/index.js';
 import { resolveInRoot } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { assetStat } from './reuploadAsset.js';
-import { assetDownloadsOf, MEDIA_BASE, MEDIA_RETRY, reportInPull, type MediaRecord } from './syncMedia.js';
+import { assetDownloadsOf } from './AssetDownloads.js';
+import { reportInPull } from './applyBesidePull.js';
+import { MEDIA_BASE, MEDIA_RETRY, type MediaRecord } from './mediaRecord.js';
 
 /** How long the pull of a new document waits for its assets before it writes the file without them. */
 export const NEW_ASSETS_WAIT_MS = 500;

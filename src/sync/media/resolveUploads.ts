@@ -17,7 +17,7 @@ import type { Intent, Journal } from '../../journal/index.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { assetStat } from './reuploadAsset.js';
-import type { MediaRecord } from './syncMedia.js';
+import type { MediaRecord } from './mediaRecord.js';
 import { markUploadsPending } from './uploadReferences.js';
 
 /** The intent's operation. */

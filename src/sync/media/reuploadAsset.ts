@@ -12,7 +12,7 @@ import { contentTypeOf, uploadedTypeOf } from '../../core/localReference.js';
 import { resolveInRoot } from '../../mirror/index.js';
 import { isPerDocumentError, type SyncContext } from '../session/index.js';
 import { isSpacesyncError } from '../../errors.js';
-import type { MediaRecord } from './syncMedia.js';
+import type { MediaRecord } from './mediaRecord.js';
 import { UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 import { mayHaveLanded } from './uploadReferences.js';
 

@@ -10,57 +10,18 @@
 // a backoff (core/downloadRetry); one too large waits until assets.maxMiB holds it. Downloads are not
 // API requests (the signed URLs point outside the link's path, and the service does not count them).
 import { promises as fsp } from 'node:fs';
-import path from 'node:path';
-import { assetFileOf, assetLinkOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl, withDestination, type MediaLink } from '../../core/linkAssets.js';
-import { afterFailedDownload, downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
-import { collisionKey, dirOfPath } from '../../core/fileName.js';
-import { hashBlock } from '../../core/hashBlock.js';
+import { assetFileOf, destinationOf, DOWNLOADED_TYPES, unsignedUrl } from '../../core/linkAssets.js';
+import { downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
+import { dirOfPath } from '../../core/fileName.js';
 import type { BaseBlock } from '../../core/types.js';
-import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
-import type { Journal } from '../../journal/index.js';
-import { statePath } from '../../stateDir.js';
+import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';
-import { AssetDownloads, type FetchedAsset } from './AssetDownloads.js';
+import { assetDownloadsOf } from './AssetDownloads.js';
+import { applyFetched, relinkAll } from './applyFetched.js';
+import { withAppliedInPull } from './applyBesidePull.js';
+import { emptyResult, MEDIA_BASE, MEDIA_RETRY, type MediaRecord, type MediaSyncResult } from './mediaRecord.js';
 import { uploadReferences } from './uploadReferences.js';
 import { assetStat, reuploadAsset } from './reuploadAsset.js';
-
-/** State key prefix: the downloaded asset of a media block. */
-export const MEDIA_BASE = 'media:';
-/** State key prefix: a media block whose asset was not downloaded, and when it is tried again. */
-export const MEDIA_RETRY = 'media-retry:';
-
-/** The journal's record of one media block's asset. */
-export interface MediaRecord extends MediaLink {
-  docId: string;
-  /** The asset file, relative to the root, where the sync last put it. */
-  file: string;
-  /** sha256 of the bytes written. */
-  hash: string;
-  /** The signed URL last read for the block: what an edit of the block's line sends in place of the local link. */
-  signedUrl: string;
-  /** The file was the user's, uploaded from the mirror: it stays when its block goes. */
-  uploaded?: true;
-  /** The file's size and modification time when its hash was taken: a replaced file is told by its stat. */
-  size?: number;
-  mtimeMs?: number;
-}
-
-export interface MediaSyncResult {
-  /** Asset files written (new, or new bytes). */
-  downloaded: string[];
-  /** Documents whose file now links its assets. */
-  linked: string[];
-  /** Assets not downloaded, and why (tried again after a backoff). */
-  failed: Array<{ blockId: string; file: string; message: string }>;
-  /** Blocks whose asset waits: for the retry after a failure, or for assets.maxMiB to hold it. */
-  waiting: string[];
-  /** Asset files removed with their block. */
-  removed: string[];
-  /** Local files uploaded as new blocks (media up). */
-  uploaded: string[];
-  /** Local files referenced and not uploaded, and why. */
-  notUploaded: Array<{ path: string; file: string; message: string }>;
-}
 
 export interface SyncMediaOptions {
   /**
@@ -68,26 +29,6 @@ export interface SyncMediaOptions {
    * whole); false leaves them running beside the next cycles (the daemon). Default true.
    */
   wait?: boolean;
-}
-
-const emptyResult = (): MediaSyncResult => ({ downloaded: [], linked: [], failed: [], waiting: [], removed: [], uploaded: [], notUploaded: [] });
-
-/** The media record of a block, for linking (`linkAssets`) and for sending an edit of its line. */
-export const mediaRecordOf = (journal: Journal) => (id: string) => journal.getState<MediaRecord>(`${MEDIA_BASE}${id}`);
-
-/** The blocks whose asset waits to be downloaded again, for `spacesync status`. */
-export function readDownloadRetries(journal: Journal): DownloadRetry[] {
-  return Object.values(journal.statesWithPrefix<DownloadRetry>(MEDIA_RETRY));
-}
-
-/** The session's downloads, made the first time they are needed. */
-export function assetDownloadsOf(ctx: SyncContext): AssetDownloads {
-  ctx.assets ??= new AssetDownloads({
-    tmpDir: statePath(ctx.root, 'downloads'),
-    maxBytes: () => ctx.settings.assets.maxMiB * 1024 * 1024,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
-  return ctx.assets;
 }
 
 /** Whether the asset of a block at `url` (signed) may be downloaded now: no failure of that asset waits. */
@@ -118,75 +59,6 @@ async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-/** What a pull applied of the downloads (applyBesidePull), reported by the next media step. */
-const appliedInPull = new WeakMap<AssetDownloads, MediaSyncResult>();
-const lastPassAt = new WeakMap<AssetDownloads, number>();
-const passing = new WeakSet<AssetDownloads>();
-/** A pass beside the pull at most this often, unless this many downloads wait. */
-const PASS_EVERY_MS = 100;
-const PASS_AT = 8;
-
-/** Notes what a pull did of the downloads itself (awaitNewAssets), for the next media step to report. */
-export function reportInPull(ctx: SyncContext, done: { downloaded?: string[]; failed?: MediaSyncResult['failed'] }): void {
-  const d = assetDownloadsOf(ctx);
-  const acc = appliedInPull.get(d) ?? emptyResult();
-  appliedInPull.set(d, acc);
-  acc.downloaded.push(...(done.downloaded ?? []));
-  acc.failed.push(...(done.failed ?? []));
-}
-
-/** `result` with what a pull applied beside itself since the last media step. */
-function withAppliedInPull(ctx: SyncContext, result: MediaSyncResult): MediaSyncResult {
-  const applied = ctx.assets ? appliedInPull.get(ctx.assets) : undefined;
-  if (!applied) return result;
-  appliedInPull.delete(ctx.assets!);
-  result.downloaded.push(...applied.downloaded);
-  result.linked.push(...applied.linked);
-  result.failed.push(...applied.failed);
-  return result;
-}
-
-/**
- * Applies, while a pull goes on, the downloads of documents it has pulled and recorded (`recorded`):
- * it does not touch them again, so nothing races, and the work fills the pull's waits for its budget
- * rather than following it. One pass at a time, at most every 100 ms unless 8 downloads wait, its
- * journal writes in one transaction. The media step reports what it did.
- */
-export async function applyBesidePull(ctx: SyncContext, recorded: (docId: string) => boolean): Promise<void> {
-  const d = ctx.assets;
-  if (!d || ctx.readOnly || passing.has(d) || d.settled === 0) return;
-  if (d.settled < PASS_AT && performance.now() - (lastPassAt.get(d) ?? 0) < PASS_EVERY_MS) return;
-  passing.add(d);
-  try {
-    const fetched = d.take((f) => recorded(f.docId));
-    if (fetched.length === 0) return;
-    const acc = appliedInPull.get(d) ?? emptyResult();
-    appliedInPull.set(d, acc);
-    const relink = new Map<string, Set<string>>();
-    const bases = new Map<string, BaseBlock[]>();
-    await applyFetched(ctx, fetched, acc, relink, bases);
-    await relinkAll(ctx, relink, acc, bases);
-  } catch (e) {
-    // Left to the media step: what was not recorded is downloaded again.
-    ctx.logger.warn({ err: e }, 'downloaded assets could not be put in place during the pull');
-  } finally {
-    passing.delete(d);
-    lastPassAt.set(d, performance.now());
-  }
-}
-
-/** Applies the downloads that ended since the last look (the daemon, between its cycles). */
-export async function applyDownloads(ctx: SyncContext): Promise<MediaSyncResult> {
-  const result = emptyResult();
-  if (ctx.readOnly || !ctx.assets) return result;
-  withAppliedInPull(ctx, result);
-  const relink = new Map<string, Set<string>>();
-  const bases = new Map<string, BaseBlock[]>();
-  await applyFetched(ctx, ctx.assets.take(), result, relink, bases);
-  await relinkAll(ctx, relink, result, bases);
-  return result;
 }
 
 export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): Promise<MediaSyncResult> {
@@ -307,169 +179,4 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
   }
   for (const key of Object.keys(journal.statesWithPrefix(MEDIA_RETRY))) if (!live.has(key.slice(MEDIA_RETRY.length))) journal.deleteState(key);
   return result;
-}
-
-/** Files written at once when a pass puts assets in place or links them: their syncs to disk overlap. */
-const WRITERS = 8;
-
-/** Runs `work` on each of `items`, `WRITERS` at a time. */
-async function eachAtOnce<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(WRITERS, items.length) }, worker));
-}
-
-async function relinkAll(
-  ctx: SyncContext,
-  relink: ReadonlyMap<string, ReadonlySet<string>>,
-  result: MediaSyncResult,
-  bases: ReadonlyMap<string, readonly BaseBlock[]>,
-): Promise<void> {
-  const writes: Array<() => void> = [];
-  await eachAtOnce([...relink], async ([docId, ids]) => {
-    const write = await relinkDocument(ctx, docId, ids, bases.get(docId));
-    if (!write) return;
-    writes.push(write);
-    result.linked.push(ctx.journal.getDocument(docId)!.path);
-  });
-  // One transaction for them all: one write to disk, however many documents.
-  if (writes.length > 0) ctx.journal.transaction(() => writes.forEach((w) => w()));
-}
-
-/**
- * Puts the downloads that ended into place and records them (in one transaction), each only while
- * it is still the asset its block holds (else its bytes are dropped); a failure is recorded for its
- * retry. The blocks whose line is to link its new file are added to `relink`. Documents at once,
- * the assets of one document one after the other (their names must not meet).
- */
-async function applyFetched(
-  ctx: SyncContext,
-  fetched: readonly FetchedAsset[],
-  result: MediaSyncResult,
-  relink: Map<string, Set<string>>,
-  bases: Map<string, BaseBlock[]>,
-): Promise<void> {
-  const writes: Array<() => void> = [];
-  /** Names given in this pass, per document (not recorded yet). */
-  const named = new Map<string, Set<string>>();
-  const byDoc = new Map<string, FetchedAsset[]>();
-  for (const f of fetched) byDoc.set(f.docId, [...(byDoc.get(f.docId) ?? []), f]);
-  await eachAtOnce([...byDoc.values()], async (list) => {
-    // The document's base, read once for all its assets.
-    const base = ctx.journal.getBaseBlocks(list[0]!.docId);
-    bases.set(list[0]!.docId, base);
-    for (const f of list) {
-      const kept = await applyOne(ctx, f, base, result, writes, named);
-      if (!kept && f.ok) await fsp.rm(f.tmp, { force: true });
-      if (kept === 'relink') relink.set(f.docId, (relink.get(f.docId) ?? new Set()).add(f.blockId));
-    }
-  });
-  if (writes.length > 0) ctx.journal.transaction(() => writes.forEach((w) => w()));
-}
-
-async function applyOne(
-  ctx: SyncContext,
-  f: FetchedAsset,
-  base: readonly BaseBlock[],
-  result: MediaSyncResult,
-  writes: Array<() => void>,
-  named: Map<string, Set<string>>,
-): Promise<false | 'kept' | 'relink'> {
-  const { journal, root } = ctx;
-  const doc = journal.getDocument(f.docId);
-  const block = doc && doc.fileHash !== null ? base.find((b) => b.id === f.blockId) : undefined;
-  const dest = block ? destinationOf(block.markdown) : null;
-  if (!doc || !block || dest === null) return false;
-  const rec = journal.getState<MediaRecord>(`${MEDIA_BASE}${f.blockId}`);
-  // The line links its asset already: the download writes a file deleted by hand again.
-  const linked = !/^https?:\/\//i.test(dest);
-  const url = unsignedUrl(f.url);
-  if ((linked ? rec?.url : unsignedUrl(dest)) !== url || !(await pathExists(root, doc.path))) return false;
-  const dir = assetFileOf(doc.path, '').slice(0, -1);
-  const maxMiB = ctx.settings.assets.maxMiB;
-  // The other assets of the document keep their names.
-  const taken = new Set(
-    journal
-      .mediaBlocksOf(f.docId)
-      .filter((id) => id !== f.blockId)
-      .map((id) => journal.getState<MediaRecord>(`${MEDIA_BASE}${id}`)?.name)
-      .filter((n): n is string => n !== undefined)
-      .map(collisionKey),
-  );
-  for (const n of named.get(f.docId) ?? []) taken.add(n);
-  const nameFor = (ext: string) =>
-    rec && rec.name.endsWith(ext) ? rec.name : mediaName({ id: f.blockId, type: block.type, markdown: block.markdown }, ext, taken);
-  if (!f.ok) {
-    if (f.reason === 'stopped') return false;
-    const label = `${dir}/${f.reason === 'too_large' ? nameFor(f.ext) : (rec?.name ?? `(${block.type} ${f.blockId})`)}`;
-    const prev = journal.getState<DownloadRetry>(`${MEDIA_RETRY}${f.blockId}`);
-    const tooLarge = f.reason === 'too_large' ? { size: f.size, maxMiB } : undefined;
-    const retry = afterFailedDownload(prev, url, ctx.now(), { message: f.reason === 'too_large' ? 'too large' : f.message, ...(tooLarge ? { tooLarge } : {}) });
-    const message =
-      f.reason === 'too_large'
-        ? `The ${block.type} asset for "${label}" was not downloaded: it is ${(f.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB). The document keeps its link to the space; raise assets.maxMiB in .spacesync/config.json to download it.`
-        : `The ${block.type} asset for "${label}" was not downloaded (${f.message}). The document keeps its link to the space; it is tried again after ${new Date(retry.notBefore).toISOString()}.`;
-    writes.push(() => journal.setState(`${MEDIA_RETRY}${f.blockId}`, retry));
-    result.failed.push({ blockId: f.blockId, file: label, message });
-    ctx.logger.warn({ file: label, blockId: f.blockId }, message);
-    return false;
-  }
-  // An asset the file changed since the sync wrote it is not written over.
-  const old = rec ? await readMirrorFile(root, rec.file) : null;
-  if (rec && old !== null && old.hash !== rec.hash) return false;
-  const name = nameFor(f.ext);
-  named.set(f.docId, (named.get(f.docId) ?? new Set()).add(collisionKey(name)));
-  const file = `${dir}/${name}`;
-  const abs = resolveInRoot(root, file);
-  await fsp.mkdir(path.dirname(abs), { recursive: true });
-  ctx.ownWrites.note(file, f.hash);
-  await fsp.rename(f.tmp, abs);
-  if (rec && rec.file !== file && old !== null) {
-    ctx.ownWrites.note(rec.file, null);
-    await fsp.rm(resolveInRoot(root, rec.file), { force: true });
-  }
-  const next: MediaRecord = { docId: f.docId, name, file, hash: f.hash, url, signedUrl: f.url, ...(await assetStat(root, file)) };
-  writes.push(() => {
-    journal.setState(`${MEDIA_BASE}${f.blockId}`, next);
-    journal.deleteState(`${MEDIA_RETRY}${f.blockId}`);
-  });
-  result.downloaded.push(file);
-  return linked ? 'kept' : 'relink';
-}
-
-/**
- * Points the lines of `ids` in the document's file at their downloaded assets, and records the
- * linked lines as the base (the same text the pull's `linkAssets` gives the service's blocks, so
- * nothing is sent). Only a file that still holds what the sync last wrote: one edited meanwhile is
- * linked on a later cycle. Returns the journal's write, for the caller to commit with others.
- */
-async function relinkDocument(ctx: SyncContext, docId: string, ids: ReadonlySet<string>, known?: readonly BaseBlock[]): Promise<(() => void) | null> {
-  const { journal, root } = ctx;
-  const doc = journal.getDocument(docId);
-  if (!doc || doc.fileHash === null) return null;
-  const existing = await readMirrorFile(root, doc.path);
-  if (existing === null || existing.text === null || existing.hash !== doc.fileHash) return null;
-  let text = existing.text;
-  let changed = false;
-  const base = (known ?? journal.getBaseBlocks(docId)).map((b) => {
-    const rec = ids.has(b.id) ? journal.getState<MediaRecord>(`${MEDIA_BASE}${b.id}`) : undefined;
-    const url = destinationOf(b.markdown);
-    if (!rec || url === null) return b;
-    // The signed URL holds a fresh signature and nonce: once in the file, on this block's line.
-    const at = text.indexOf(`](${url})`);
-    if (at < 0 || text.indexOf(`](${url})`, at + 1) >= 0) return b;
-    const markdown = withDestination(b.markdown, assetLinkOf(doc.path, rec.name));
-    text = `${text.slice(0, at)}${withDestination(`[](${url})`, assetLinkOf(doc.path, rec.name)).slice(1)}${text.slice(at + url.length + 3)}`;
-    changed = true;
-    return { ...b, markdown, hash: hashBlock(markdown, b.kind, b.cardLayout) };
-  });
-  if (!changed) return null;
-  const w = await writeFileIfUnchanged(root, doc.path, text, existing.hash, { ownWrites: ctx.ownWrites });
-  if (!w.written) return null;
-  return () => {
-    journal.upsertDocument({ ...doc, fileHash: w.hash });
-    journal.replaceBaseBlocks(docId, base);
-  };
 }

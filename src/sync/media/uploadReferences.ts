@@ -24,7 +24,7 @@ import { isSpacesyncError, type SpacesyncError } from '../../errors.js';
 import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import type { Journal } from '../../journal/index.js';
-import type { MediaRecord } from './syncMedia.js';
+import type { MediaRecord } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
 import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 
