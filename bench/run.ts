@@ -202,6 +202,12 @@ const HEADLINES: ReadonlyArray<{ label: string; bench: string; match: RegExp }> 
   { label: 'diff + merge + plan of 10,000 blocks, 1 change', bench: 'diff', match: /10,000 blocks, 1 scattered change, median/ },
   { label: 'diff + merge + plan of 10,000 blocks, 100 changes', bench: 'diff', match: /10,000 blocks, 100 scattered changes, median/ },
   { label: 'peak RSS of a sync mirroring 10,000 documents', bench: 'rss', match: /^first sync --once .*peak RSS/ },
+  {
+    label: 'first pull of 200 documents with 200 images, limitScale 0.05: wall time ÷ the rate-limit bound',
+    bench: 'media',
+    match: /^first pull .* images .*limitScale 0\.05: wall time ÷ rate-limit bound/,
+  },
+  { label: 'first pull with images: downloads per asset', bench: 'media', match: /^first pull with images: downloads per asset/ },
 ];
 
 const HEADER = ['| figure | target | measured | ratio | met | notes |', '|---|---|---|---|---|---|'];

@@ -24,6 +24,8 @@ const ENTRIES = {
   demoServer: 'demo-server.db',
   /** The launchd agent's output (macOS). */
   launchd: 'launchd',
+  /** Assets being downloaded (temp files; cleared when a session opens). */
+  downloads: 'downloads',
 } as const;
 
 export type StateEntry = keyof typeof ENTRIES;

@@ -17,7 +17,7 @@ import {
   type StatusWait,
 } from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
-import { readHeldBack } from '../sync/index.js';
+import { readDownloadRetries, readHeldBack } from '../sync/index.js';
 import type { HeldBackFile } from '../sync/index.js';
 import { describeLink } from '../redact.js';
 import { withJsonErrors } from './jsonError.js';
@@ -67,6 +67,8 @@ export interface StatusReport {
   otherFiles: number;
   /** The assets beside the documents, and the large binaries of the mirror. */
   assets: AssetSizes;
+  /** Media assets not downloaded: waiting for their retry after a failure (the soonest one's time), or too large for assets.maxMiB. */
+  assetDownloads: { retrying: number; nextTryAt: string | null; tooLarge: number };
 }
 
 function daemonInfo(root: string): DaemonInfo {
@@ -132,10 +134,16 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       refused: refusal ? { ...refusal, proceed: `spacesync sync --dir ${shellQuote(root)} --once --force` } : null,
       otherFiles: local.otherFiles,
       assets: await measureAssets(root, local.dirs, local.otherPaths),
+      assetDownloads: downloadsWaiting(journal ? readDownloadRetries(journal) : []),
     };
   } finally {
     state.close();
   }
+}
+
+function downloadsWaiting(retries: ReturnType<typeof readDownloadRetries>): StatusReport['assetDownloads'] {
+  const timed = retries.filter((r) => !r.tooLarge).map((r) => r.notBefore);
+  return { retrying: timed.length, nextTryAt: timed.length ? timed.sort()[0]! : null, tooLarge: retries.length - timed.length };
 }
 
 const listed = <T>(items: readonly T[], show: (t: T) => string, max = 10) =>
@@ -227,6 +235,14 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     lines.push(...listed(r.errors.slice(-3), (e) => `${localTime(e.at)} ${e.code}: ${e.message}`));
   }
   if (r.assets.files > 0) row('assets', `${plural(r.assets.files, 'file')} beside the documents (.assets folders), ${byteSize(r.assets.bytes)}`);
+  const d = r.assetDownloads;
+  if (d.retrying + d.tooLarge > 0) {
+    const parts = [
+      ...(d.retrying > 0 ? [`${plural(d.retrying, 'asset')} whose download failed, tried again from ${localTime(d.nextTryAt!)}`] : []),
+      ...(d.tooLarge > 0 ? [`${plural(d.tooLarge, 'asset')} over assets.maxMiB (raise it to download)`] : []),
+    ];
+    row('downloads', `${parts.join('; ')}; the documents keep their links to the space meanwhile`);
+  }
   const big = r.assets.large;
   if (big.files > 0) {
     row(

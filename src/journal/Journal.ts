@@ -415,6 +415,11 @@ export class Journal {
     return new Map(Object.entries(this.statesWithPrefix<string[]>(MEDIA_OF)));
   }
 
+  /** The media blocks of one document's base (documentsWithMedia, for one document). */
+  mediaBlocksOf(docId: string): string[] {
+    return this.getState<string[]>(`${MEDIA_OF}${docId}`) ?? [];
+  }
+
   /** The blocks of each document whose base links a `.md` file, by document id (the documents a move of a file may relink). */
   documentsWithLinks(): Map<string, string[]> {
     return new Map(Object.entries(this.statesWithPrefix<string[]>(LINKS_OF)));

@@ -30,6 +30,8 @@ export interface ServerState {
   soleParticipant: boolean;
   /** The largest body `POST /upload` accepts. */
   maxUploadBytes: number;
+  /** Reads of uploaded files at their signed URLs (not API requests: not in `log`), for tests and benchmarks. */
+  assetReads: Array<{ t: number; assetId: string; status: number }>;
   /** One line per request when the server was asked to log. */
   logger: Logger | undefined;
 }

@@ -1,5 +1,6 @@
 // Injected failures for tests: the next N requests that match answer 429 or 500, are delayed,
 // or have their connection reset after the change was applied (the client cannot tell it landed).
+// Asset downloads (`GET /assets/<id>`, outside the link) meet only faults whose path names them.
 
 export type FaultKind = '429' | '500' | 'delay' | 'reset-after-apply';
 
@@ -41,9 +42,13 @@ export class Faults {
     this.armed.push({ method: spec.match?.method?.toUpperCase(), path, left: count, spec });
   }
 
-  /** The fault the request `method path` triggers, if any (its count goes down by one). */
-  take(method: string, path: string): FaultSpec | undefined {
-    const f = this.armed.find((a) => (a.method === undefined || a.method === method) && (a.path === undefined || a.path.test(path)));
+  /**
+   * The fault the request `method path` triggers, if any (its count goes down by one); with
+   * `explicit`, only a fault whose path pattern matches (an asset download is not an API request,
+   * so a fault armed for every request leaves it alone).
+   */
+  take(method: string, path: string, opts: { explicit?: boolean } = {}): FaultSpec | undefined {
+    const f = this.armed.find((a) => (a.method === undefined || a.method === method) && (a.path === undefined ? opts.explicit !== true : a.path.test(path)));
     if (!f) return undefined;
     f.left--;
     if (f.left === 0) this.armed = this.armed.filter((a) => a !== f);

@@ -135,6 +135,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     limits: new Limits({ mode: options.limits ?? 'spec', scale }),
     faults: new Faults(),
     log: new RequestLog(),
+    assetReads: [],
     media: mediaSignerOf(db),
     nextPurgeAt: 0,
     soleParticipant: options.soleParticipant ?? true,

@@ -25,3 +25,4 @@ export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from '.
 export { backUp, filesOfCycle, noteRefusal, saveStats } from './daemon/index.js';
 export type { PushPlan, DocumentTask } from './push/index.js';
 export type { PushOutcome } from './push/index.js';
+export { readDownloadRetries } from './media/index.js';

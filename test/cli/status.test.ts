@@ -114,6 +114,23 @@ describe('spacesync status', () => {
     expect(human).toMatch(/not synced\s+1 file that is not \.md/);
   });
 
+  it('counts the assets waiting for their download: failed ones with the time of the next try, too-large ones apart', async () => {
+    const root = await syncedMirror();
+    const journal = openJournal(journalOf(root));
+    try {
+      const retry = (failures: number, notBefore: string) => ({ url: 'http://x/assets/A', failures, notBefore, message: 'the service answered 500' });
+      journal.setState('media-retry:B1', retry(1, '2026-09-05T10:01:00.000Z'));
+      journal.setState('media-retry:B2', retry(3, '2026-09-05T10:04:00.000Z'));
+      journal.setState('media-retry:B3', { ...retry(1, '2026-09-05T10:01:00.000Z'), tooLarge: { size: 300_000_000, maxMiB: 100 } });
+    } finally {
+      journal.close();
+    }
+    const j = JSON.parse((await status(root, true)).stdout);
+    expect(j.assetDownloads).toEqual({ retrying: 2, nextTryAt: '2026-09-05T10:01:00.000Z', tooLarge: 1 });
+    const human = (await status(root)).stdout;
+    expect(human).toMatch(/downloads\s+2 assets whose download failed, tried again from .*; 1 asset over assets\.maxMiB \(raise it to download\)/);
+  });
+
   it('lists a local change as the next push takes it: of two files naming a moved document, the likeliest is it moved', async () => {
     const root = await syncedMirror();
     const note = fs.readFileSync(path.join(root, 'Unsorted', 'Inbox note.md'), 'utf8');

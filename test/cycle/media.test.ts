@@ -1,14 +1,14 @@
 // Media down, against the real server: an image block's asset is downloaded beside its document and
 // the body links it; the next cycles send and write nothing; a re-signed URL downloads nothing; new
 // bytes at the service are downloaded again; an asset over assets.maxMiB keeps its signed link and
-// says so; an edit of the image's alt text sends the service's URL; the asset follows its document
+// says so, and is not fetched again until the setting holds it; an edit of the image's alt text sends the service's URL; the asset follows its document
 // and leaves with its block.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { execFileSync } from 'node:child_process';
-import { backUp, filesOfCycle, syncOnce, type SyncSession } from '../../src/sync/index.js';
+import { backUp, filesOfCycle, syncOnce, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
 import { captureLogger, makeRoot, openSession, readTree, startSpace, type CapturedLogger, type Space } from '../pull/harness.js';
 
 const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
@@ -43,9 +43,13 @@ let space: Space;
 let root: string;
 let session: SyncSession;
 let log: CapturedLogger;
+/** The first cycle, which pulled the document. */
+let first: SyncOnceResult;
 const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
 const writes = async () => (await space.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const cycle = () => syncOnce(session.ctx);
+const assetReads = async () =>
+  ((await (await fetch(`${space.server.adminUrl}/asset-reads`)).json()) as { items: Array<{ assetId: string }> }).items.map((r) => r.assetId);
 
 beforeEach(async () => {
   space = await startSpace(fixture);
@@ -53,7 +57,7 @@ beforeEach(async () => {
   log = captureLogger();
   // 0.1 MiB: the diagram (3,000 bytes) fits, the video (300,000 bytes) does not.
   session = await openSession(root, space, { logger: log.logger, settings: { assets: { maxMiB: 0.1 } } });
-  const first = await cycle();
+  first = await cycle();
   expect(first.exitCode).toBe(0);
   await space.clearRequests();
 });
@@ -79,17 +83,35 @@ describe('media assets beside their document', () => {
     for (const [p, v] of after) expect(v.mtimeMs, p).toBe(before.get(p)!.mtimeMs);
   });
 
+  it('a new document is written once, already linking the asset that came in while it was pulled', async () => {
+    expect(first.pull?.written).toEqual([{ id: 'D-ROAD', path: DOC, mode: 'new' }]);
+    expect(first.media?.downloaded).toEqual([ASSET]);
+    // No second write of the file to link it.
+    expect(first.media?.linked).toEqual([]);
+    expect(read(DOC)).toContain(LINK);
+  });
+
   it('keeps the signed link of an asset over assets.maxMiB and names the file, size and setting', async () => {
     expect(read(DOC)).toMatch(/!\[Image\]\(http:\/\/[^)]*\/assets\/A-BIG\?[^)]*\)/);
     expect(fs.existsSync(path.join(root, 'Unsorted/Road map.assets/video-VBIG.mp4'))).toBe(false);
     const message = log.lines.find((l) => l.includes('assets.maxMiB'));
     expect(message).toContain('Unsorted/Road map.assets/video-VBIG.mp4');
     expect(message).toContain('0.3 MiB');
-    // Tried again on each cycle; nothing else waits for it and nothing is sent.
-    const r = await cycle();
-    expect(r.exitCode).toBe(0);
-    expect(r.media?.failed.map((f) => f.blockId)).toEqual(['V-BIG']);
+    // Not tried again while the setting cannot hold it: nothing is downloaded, nothing sent.
+    await fetch(`${space.server.adminUrl}/asset-reads`, { method: 'DELETE' });
+    for (let i = 0; i < 2; i++) {
+      const r = await cycle();
+      expect(r.exitCode).toBe(0);
+      expect(r.media?.failed).toEqual([]);
+      expect(r.media?.waiting).toEqual(['V-BIG']);
+    }
+    expect(await assetReads()).toEqual([]);
     expect(await writes()).toEqual([]);
+    // The setting raised to hold it: the next cycle downloads it.
+    session.ctx.settings.assets.maxMiB = 1;
+    const r = await cycle();
+    expect(r.media?.downloaded).toEqual(['Unsorted/Road map.assets/video-VBIG.mp4']);
+    expect(await assetReads()).toEqual(['A-BIG']);
   });
 
   it('a re-signed URL downloads nothing; new bytes at the service are downloaded again', async () => {

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { syncOnce, type SyncSession } from '../../src/sync/index.js';
 import { captureLogger, makeRoot, openSession, startSpace, type CapturedLogger, type Space } from '../pull/harness.js';
+import { armFault } from '../client/admin.js';
 
 const fixture: SpaceFixture = {
   version: 1,
@@ -235,5 +236,93 @@ describe('media up', () => {
     await space.clearRequests();
     expect((await cycle()).exitCode).toBe(0);
     expect(await writes()).toEqual([]);
+  });
+});
+
+describe('media up: an upload whose answer was lost is never sent twice', () => {
+  const IMG = 'Unsorted/Road map.assets/new.png';
+  const addImage = () => {
+    put(IMG, PNG);
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/new.png>)\n');
+  };
+  const uploadIntents = () => session.journal.pendingIntents().filter((i) => i.op === 'POST /upload');
+  /** The image blocks of the document, with the bytes each one's asset holds. */
+  const images = async () =>
+    Promise.all(
+      (await remote())
+        .filter((b) => b.type === 'image')
+        .map(async (b) => ({ id: b.id, bytes: Buffer.from(await (await fetch(/\((http[^)]*)\)/.exec(b.markdown)![1]!)).arrayBuffer()) })),
+    );
+
+  it('the connection reset after the service applied the upload: the next cycle finds the block by its bytes and adopts it, sending nothing', async () => {
+    addImage();
+    const text = read(DOC);
+    await armFault(space.server.adminUrl, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
+    const first = await cycle();
+    expect(first.exitCode).toBe(0);
+    expect(first.media?.uploaded).toEqual([]);
+    expect(first.media?.notUploaded.map((f) => f.message)).toEqual([expect.stringContaining('may have been uploaded')]);
+    expect(uploadIntents()).toHaveLength(1);
+    const landed = await images();
+    expect(landed.map((i) => i.bytes)).toEqual([PNG]);
+    await space.clearRequests();
+    const second = await cycle();
+    expect(second.exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+    expect(uploadIntents()).toEqual([]);
+    expect((await images()).map((i) => i.id)).toEqual([landed[0]!.id]);
+    expect(read(DOC)).toBe(text);
+    expect(session.journal.getState(`media:${landed[0]!.id}`)).toMatchObject({ file: IMG, uploaded: true });
+    // Settled: the next cycles send, download and rewrite nothing.
+    await space.clearRequests();
+    const third = await cycle();
+    expect(third.media?.downloaded).toEqual([]);
+    expect(third.media?.uploaded).toEqual([]);
+    expect(await writes()).toEqual([]);
+    expect(read(DOC)).toBe(text);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'text']);
+  });
+
+  it('an upload the service refused before applying it (a 500) is found missing and sent again, once', async () => {
+    addImage();
+    await armFault(space.server.adminUrl, { kind: '500', match: { method: 'POST', path: '^/upload$' } });
+    await cycle();
+    expect(uploadIntents()).toHaveLength(1);
+    expect(await images()).toEqual([]);
+    await space.clearRequests();
+    const again = await cycle();
+    expect(again.media?.uploaded).toEqual([IMG]);
+    expect(await writes()).toEqual(['POST /upload']);
+    expect(uploadIntents()).toEqual([]);
+    expect((await images()).map((i) => i.bytes)).toEqual([PNG]);
+    await space.clearRequests();
+    await cycle();
+    expect(await writes()).toEqual([]);
+  });
+
+  it('a replaced asset whose upload answer was lost: the new block is adopted in the place of the old one, which is deleted', async () => {
+    addImage();
+    await cycle();
+    const text = read(DOC);
+    const old = (await images())[0]!.id;
+    const bytes = Buffer.concat([PNG, Buffer.from('new bytes')]);
+    put(IMG, bytes);
+    await armFault(space.server.adminUrl, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
+    await cycle();
+    expect(uploadIntents()).toHaveLength(1);
+    expect((await images()).map((i) => i.id)).toContain(old);
+    await space.clearRequests();
+    await cycle();
+    expect(await writes()).toEqual(['DELETE /blocks']);
+    const now = await images();
+    expect(now).toHaveLength(1);
+    expect(now[0]!.id).not.toBe(old);
+    expect(now[0]!.bytes).toEqual(bytes);
+    expect(read(DOC)).toBe(text);
+    expect(uploadIntents()).toEqual([]);
+    await space.clearRequests();
+    await cycle();
+    expect(await writes()).toEqual([]);
+    expect(read(DOC)).toBe(text);
   });
 });

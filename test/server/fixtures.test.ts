@@ -129,4 +129,19 @@ describe('generateSpace', () => {
     expect(new Set(first.content.map((b: any) => b.type))).toEqual(new Set(['text', 'code']));
     await h.reset();
   });
+
+  it('with images: one image block per asset, given to the documents in turn, each asset its own bytes', async () => {
+    const s = generateSpace({ documents: 3, blocksPerDocument: 4, folders: 0, seed: 5, images: 4, imageBytes: 300 });
+    expect(s.assets).toHaveLength(4);
+    const bytes = s.assets!.map((a) => Buffer.from(a.base64!, 'base64'));
+    expect(bytes.every((b) => b.length === 300)).toBe(true);
+    expect(new Set(bytes.map((b) => b.toString('hex'))).size).toBe(4);
+    expect(s.documents!.map((d) => d.content!.filter((b) => b.type === 'image').length)).toEqual([2, 1, 1]);
+    await h.reset(s);
+    const doc = (await h.api('GET', '/blocks', { query: { id: s.documents![1]!.id! } })).body;
+    const image = doc.content.find((b: any) => b.type === 'image');
+    const served = await fetch(image.url);
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(bytes[1]);
+    await h.reset();
+  });
 });

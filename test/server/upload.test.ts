@@ -134,3 +134,26 @@ describe('POST /upload', () => {
     }
   });
 });
+
+describe('assets at their signed URLs', () => {
+  it('are counted apart from the API requests, and meet only faults whose path names them', async () => {
+    const r = await upload(atEnd, PNG, 'image/png');
+    await h.admin('DELETE', '/requests');
+    await h.admin('DELETE', '/asset-reads');
+    // A fault armed for every GET is the API's: the asset is served.
+    await h.admin('POST', '/faults', { kind: '500', match: { method: 'GET' } });
+    expect((await fetch(r.body.assetUrl)).status).toBe(200);
+    await h.admin('DELETE', '/faults');
+    await h.admin('POST', '/faults', [
+      { kind: '500', match: { path: '^/assets/' } },
+      { kind: 'delay', delayMs: 150, match: { path: '^/assets/' } },
+    ]);
+    expect((await fetch(r.body.assetUrl)).status).toBe(500);
+    const t0 = Date.now();
+    const slow = await fetch(r.body.assetUrl);
+    expect(Buffer.from(await slow.arrayBuffer())).toEqual(PNG);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
+    expect((await h.admin('GET', '/asset-reads')).body.items.map((x: { status: number }) => x.status)).toEqual([200, 500, 200]);
+    expect((await h.admin('GET', '/requests')).body.items).toEqual([]);
+  });
+});

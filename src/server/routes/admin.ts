@@ -36,6 +36,7 @@ export function resetSpace(state: ServerState, fixture?: SpaceFixture): void {
   state.limits.clear();
   state.faults.clear();
   state.log.clear();
+  state.assetReads = [];
   state.nextPurgeAt = 0;
 }
 
@@ -93,6 +94,13 @@ export function registerAdmin(app: FastifyInstance, state: ServerState): void {
   app.get('/__admin/requests', async () => ({ items: state.log.list() }));
   app.delete('/__admin/requests', async () => {
     state.log.clear();
+    return { items: [] };
+  });
+
+  // Downloads of assets at their signed URLs: not API requests, so not in the request log.
+  app.get('/__admin/asset-reads', async () => ({ items: state.assetReads }));
+  app.delete('/__admin/asset-reads', async () => {
+    state.assetReads = [];
     return { items: [] };
   });
 

@@ -18,6 +18,11 @@ export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates
    * pushed when changed, and kept from the pull when changed. The whole mirror when omitted.
    */
   paths?: readonly string[];
+  /**
+   * The media assets' downloads: waited for and applied by this cycle (`wait`, a one-shot run), or
+   * left running beside the next cycles (`background`, the daemon, which applies them between).
+   */
+  downloads?: 'wait' | 'background';
 }
 
 export interface SyncOnceResult {
@@ -60,7 +65,7 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
 }
 
 export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Promise<SyncOnceResult> {
-  const { paths, ...cycleOpts } = opts;
+  const { paths, downloads, ...cycleOpts } = opts;
   const only = paths ? { paths } : {};
   // The push asks for a full listing only when there is something to push.
   const listing = async () => {
@@ -83,8 +88,8 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).
   const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
-  // And their media's assets; a download that fails is tried again next cycle, not an error of this one.
-  const media = pull.refused ? null : await syncMedia(ctx);
+  // And their media's assets; a download that fails is tried again after a backoff, not an error of this one.
+  const media = pull.refused ? null : await syncMedia(ctx, { wait: downloads !== 'background' });
   // A cycle over the whole mirror lists the logbook too: a task added and closed between two polls never showed in the inbox.
   const tasks = pull.refused || pull.aborted ? null : await syncTaskFiles(ctx, { fullScan: pull.fullScan || paths === undefined });
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.

@@ -5,6 +5,7 @@ import type { SyncContext } from '../session/index.js';
 import { commitMirror } from './gitBackup.js';
 import type { PushResult } from '../push/index.js';
 import type { SyncOnceResult } from '../cycle/index.js';
+import type { MediaSyncResult } from '../media/index.js';
 
 export interface CycleFile {
   path: string;
@@ -26,6 +27,11 @@ export function filesOfCycle(ctx: SyncContext, r: SyncOnceResult): CycleFile[] {
     ...(r.tasks?.written ?? []),
   ];
   return [...filesOfPush(ctx, r.push), ...titled(ctx, remote, 'remote')];
+}
+
+/** The documents whose file now links an asset downloaded between the cycles (the commit takes the asset with them). */
+export function filesOfMedia(ctx: SyncContext, r: MediaSyncResult): CycleFile[] {
+  return titled(ctx, r.linked, 'remote');
 }
 
 /** The documents a push sent: every one of them changed here (and some were rewritten by the merge). */

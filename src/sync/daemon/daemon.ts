@@ -5,8 +5,11 @@
 // or stopped) and the held-back ones; a full scan of the mirror runs at start, after a watcher
 // error, when folders come or go, and every `fullScanMs`. One operation at a time; what the watcher
 // reports meanwhile is kept for the next, and the paths an operation took go back to be looked at
-// again unless it settled them. `stop()` finishes the operation under way and closes the watcher;
-// the journal holds everything done (every write is its own transaction).
+// again unless it settled them. Media assets download beside the operations (a cycle starts them
+// and goes on); each one that ends is applied (moved into place, recorded, its line linked) as an
+// operation of its own when nothing else waits, or by the next cycle, so it never races one.
+// `stop()` finishes the operation under way and closes the watcher; downloads under way stop with
+// the session. The journal holds everything done (every write is its own transaction).
 import { isSpacesyncError } from '../../errors.js';
 import { FILE_ONLY } from '../../log.js';
 import { BUILTIN_DIRS } from '../../core/layout.js';
@@ -16,12 +19,13 @@ import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOp
 import type { UserWait, WaitReason } from '../../client/index.js';
 import { recordWait } from '../../journal/daemonStatus.js';
 import type { SyncContext } from '../session/index.js';
-import { backUp, filesOfCycle, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
+import { backUp, filesOfCycle, filesOfMedia, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
 import { readHeldBack } from '../push/index.js';
 import { isStopped } from '../session/index.js';
 import { pushCollections, pushLocal, withTableProblems, type PushResult } from '../push/index.js';
 import { releaseMemory } from '../session/index.js';
 import { syncOnce, type SyncOnceResult } from '../cycle/index.js';
+import { applyDownloads, assetDownloadsOf, type MediaSyncResult } from '../media/index.js';
 
 /** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
 export const FATAL_CODES: ReadonlySet<string> = new Set([
@@ -59,6 +63,8 @@ export interface DaemonOptions {
   onWait?: (w: { waitMs: number; reason: WaitReason; paths: string[] }) => void;
   onCycle?: (r: SyncOnceResult) => void;
   onPush?: (r: PushResult) => void;
+  /** Downloads that ended, applied between the operations. */
+  onMedia?: (r: MediaSyncResult) => void;
   /** A cycle or push that failed; the daemon goes on unless the error is fatal. */
   onError?: (e: unknown, fatal: boolean) => void;
   /** Starts the watcher of the mirror: watchMirror by default (a test passes one that reports what it is told). */
@@ -74,7 +80,7 @@ export interface DaemonHandle {
 }
 
 /** A cycle with `paths` looks only at those files; without, at the whole mirror (a full scan). */
-type Work = { kind: 'cycle'; paths: Set<string> | null; taken: Set<string> } | { kind: 'push'; paths: Set<string> };
+type Work = { kind: 'cycle'; paths: Set<string> | null; taken: Set<string> } | { kind: 'push'; paths: Set<string> } | { kind: 'media' };
 
 /** A cycle that did all it set out to (nothing failed, refused or stopped). */
 function isSettled(r: SyncOnceResult): boolean {
@@ -91,6 +97,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   let delay = o.pollMinMs;
   let timer: NodeJS.Timeout | undefined;
   let cycleDue = true;
+  /** Downloads ended since the last operation: applied when nothing else waits. */
+  let mediaDue = false;
   /** The next cycle scans the whole mirror (the first one does). */
   let fullDue = true;
   let lastFullAt = ctx.now().getTime();
@@ -170,6 +178,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
       clearTimeout(removalTimer);
       removalTimer = setTimeout(kick, Math.max(0, Math.min(...removals.values()) - now));
     }
+    if (mediaDue) {
+      mediaDue = false;
+      return { kind: 'media' };
+    }
     return null;
   };
 
@@ -193,13 +205,18 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   const perform = async (w: Work) => {
     current = w;
     waitTold = false;
-    const taken = w.kind === 'cycle' ? w.taken : w.paths;
+    const taken = w.kind === 'cycle' ? w.taken : w.kind === 'push' ? w.paths : new Set<string>();
     let settled = false;
     try {
-      if (w.kind === 'cycle') {
+      if (w.kind === 'media') {
+        settled = true;
+        const r = await applyDownloads(ctx);
+        o.onMedia?.(r);
+        await backUp(ctx, filesOfMedia(ctx, r), o.autoCommit === true);
+      } else if (w.kind === 'cycle') {
         const full = w.paths === null;
         const startedFull = ctx.now().getTime();
-        const r = await syncOnce(ctx, w.paths === null ? {} : { paths: [...w.paths] });
+        const r = await syncOnce(ctx, { ...(w.paths === null ? {} : { paths: [...w.paths] }), downloads: 'background' });
         settled = isSettled(r);
         if (full && settled) lastFullAt = startedFull;
         else if (full) fullDue = true;
@@ -280,6 +297,13 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     kick();
   };
 
+  // A download that ended is applied once the operation under way (if any) is done.
+  if (!ctx.readOnly)
+    assetDownloadsOf(ctx).onSettled = () => {
+      mediaDue = true;
+      kick();
+    };
+
   const watcher = (o.watch ?? watchMirror)(ctx.root, {
     ignore: ctx.ignore,
     debounceMs: o.debounceMs,
@@ -294,6 +318,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   });
   const ready = (async () => {
     await watcher.ready;
+
     kick();
     await firstDone;
   })();

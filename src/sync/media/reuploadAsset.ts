@@ -2,7 +2,8 @@
 // line). The service has no way to change an asset's bytes, so the file is uploaded as a new block
 // right after the old one, then the old block is deleted; the base takes the new id in the old
 // one's place (the line stays as it is) and the media record moves to it. An intent is written
-// before the requests, as for any push.
+// before the requests, with the new bytes' hash: an upload whose answer was lost is found again by
+// resolveUploads (which then deletes the old block), never sent twice.
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { hashBlock } from '../../core/hashBlock.js';
@@ -10,7 +11,10 @@ import { unsignedUrl } from '../../core/linkAssets.js';
 import { contentTypeOf, uploadedTypeOf } from '../../core/localReference.js';
 import { resolveInRoot } from '../../mirror/index.js';
 import { isPerDocumentError, type SyncContext } from '../session/index.js';
-import type { MediaRecord } from './syncMedia.js';
+import { isSpacesyncError } from '../../errors.js';
+import type { MediaRecord } from './mediaRecord.js';
+import { UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
+import { mayHaveLanded } from './uploadReferences.js';
 
 /** The file's size and modification time, as a media record keeps them to tell a replaced file by its stat; null when it is not a plain file. */
 export async function assetStat(root: string, file: string): Promise<{ size: number; mtimeMs: number } | null> {
@@ -40,22 +44,44 @@ export async function reuploadAsset(ctx: SyncContext, docId: string, id: string,
       message: `"${rec.file}" changed here but is ${(bytes.length / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB), so it is not uploaded; raise assets.maxMiB in .spacesync/config.json to send it.`,
     };
   const contentType = contentTypeOf(rec.name);
+  const type = uploadedTypeOf(contentType);
   const fileName = /^\[([^\]]+)\]/.exec(block.markdown)?.[1];
-  const intent = journal.addIntent({ docId, op: 'POST /upload', payload: { replaces: id, file: rec.file } });
+  const payload: UploadPayload = {
+    path: journal.getDocument(docId)?.path ?? '',
+    file: rec.file,
+    target: { position: 'after', siblingId: id },
+    sha256: hash,
+    size: bytes.length,
+    type,
+    replaces: id,
+  };
+  const intent = journal.addIntent({ docId, op: UPLOAD_OP, payload });
   let blockId: string;
   let assetUrl: string;
   try {
     ({ blockId, assetUrl } = await ctx.client.upload(
       bytes,
       contentType,
-      { position: 'after', siblingId: id, ...(uploadedTypeOf(contentType) === 'file' && fileName ? { fileName } : {}) },
+      { position: 'after', siblingId: id, ...(type === 'file' && fileName ? { fileName } : {}) },
       { priority: 'user' },
     ));
-    await ctx.client.deleteBlocks({ blockIds: [id] }, { priority: 'user' });
   } catch (e) {
     if (!isPerDocumentError(e)) throw e;
-    // The intent stays: the next run reads the document again and merges what did land.
-    return { ok: false, message: `The new bytes of "${rec.file}" were not uploaded (${(e as Error).message}); the next cycle reads the document again.` };
+    if (!mayHaveLanded(e)) journal.clearIntent(intent);
+    // Kept when it may have landed: the next push looks for the new block and adopts it (resolveUploads).
+    return {
+      ok: false,
+      message: `The new bytes of "${rec.file}" were not uploaded (${(e as Error).message}); the next cycle ${mayHaveLanded(e) ? 'looks for them in the document first' : 'tries again'}.`,
+    };
+  }
+  try {
+    await ctx.client.deleteBlocks({ blockIds: [id] }, { priority: 'user' });
+  } catch (e) {
+    if (!isPerDocumentError(e) && !isSpacesyncError(e, 'not_found')) throw e;
+    if (!isSpacesyncError(e, 'not_found')) {
+      // The intent stays: the next push finds the new block, adopts it and deletes the old one.
+      return { ok: false, message: `The old block of "${rec.file}" was not deleted (${(e as Error).message}); the next cycle finishes the replacement.` };
+    }
   }
   const next = base.map((b) => (b.id === id ? { ...b, id: blockId, hash: hashBlock(b.markdown, b.kind) } : b));
   journal.transaction(() => {

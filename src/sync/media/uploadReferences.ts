@@ -5,7 +5,8 @@
 // it and the line pointed at the copy, so the pull writes the same line back. The journal records
 // the new block in the base with the line as the file has it, and the asset like a downloaded one
 // (media record: URL, name, file, hash), so nothing is downloaded or sent for it afterwards. An
-// intent is written before each upload. Symbolic links, paths outside the mirror and files over
+// intent is written before each upload, with the file's hash and where it was aimed: an upload whose
+// answer was lost is found again by resolveUploads, never sent twice. Symbolic links, paths outside the mirror and files over
 // assets.maxMiB are not uploaded: the line stays in the file, unsent, and the message says why.
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -14,16 +15,18 @@ import { coreDialect } from '../../core/coreDialect.js';
 import { diffDocument, type DiffNode } from '../../core/diff.js';
 import { dirOfPath } from '../../core/fileName.js';
 import { hashBlock } from '../../core/hashBlock.js';
+import { insertBase } from '../../core/insertBase.js';
 import { assetFileOf, assetLinkOf, unsignedUrl, withDestination } from '../../core/linkAssets.js';
 import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from '../../core/localReference.js';
-import type { BaseBlock } from '../../core/types.js';
 import { segmentFile } from '../../dialect/index.js';
 import { isPerDocumentError } from '../session/index.js';
+import { isSpacesyncError, type SpacesyncError } from '../../errors.js';
 import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import type { Journal } from '../../journal/index.js';
-import type { MediaRecord } from './syncMedia.js';
+import type { MediaRecord } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
+import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 
 /** State key prefix: a document with references not uploaded yet (looked at again each cycle). */
 export const UPLOADS_PENDING = 'uploads-pending:';
@@ -54,23 +57,8 @@ function candidatesOf(nodes: readonly DiffNode[], parentId: string | null, out: 
   return out;
 }
 
-/** `base` with `block` inserted after the sibling `after` (its whole subtree), or first under its parent. */
-function insertBase(base: BaseBlock[], block: Omit<BaseBlock, 'position' | 'level'>, after: string | null): BaseBlock[] {
-  const siblings = base.filter((b) => b.parentId === block.parentId);
-  const prev = after === null ? undefined : siblings.find((b) => b.id === after);
-  const position = prev ? prev.position + 1 : 0;
-  const parent = block.parentId === null ? undefined : base.find((b) => b.id === block.parentId);
-  const level = prev?.level ?? siblings[0]?.level ?? (parent ? parent.level + 1 : 0);
-  let at: number;
-  if (prev) {
-    // After the sibling and its descendants (pre-order).
-    const inside = new Set([prev.id]);
-    at = base.indexOf(prev) + 1;
-    while (at < base.length && base[at]!.parentId !== null && inside.has(base[at]!.parentId!)) inside.add(base[at++]!.id);
-  } else at = parent ? base.indexOf(parent) + 1 : 0;
-  const shifted = base.map((b) => (b.parentId === block.parentId && b.position >= position ? { ...b, position: b.position + 1 } : b));
-  return [...shifted.slice(0, at), { ...block, position, level }, ...shifted.slice(at)];
-}
+/** The request may have been applied before it failed (a reset, a timeout, a 5xx on a POST). */
+export const mayHaveLanded = (e: unknown): boolean => isSpacesyncError(e, 'maybe_applied') || (e as SpacesyncError).details?.mayHaveApplied === true;
 
 async function hashOf(abs: string): Promise<{ bytes: Buffer; hash: string }> {
   const bytes = await fsp.readFile(abs);
@@ -110,6 +98,8 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
   const { journal, root } = ctx;
   const doc = journal.getDocument(docId);
   if (!doc || doc.fileHash === null) return false;
+  // An upload of an earlier run may have landed: the push looks for it first (resolveUploads).
+  if (hasPendingUpload(journal, docId)) return true;
   const read = await readMirrorFile(root, doc.path);
   if (read === null || read.text === null) return false;
   let text = read.text;
@@ -199,12 +189,34 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
     const contentType = contentTypeOf(name);
     const type = uploadedTypeOf(contentType);
     const target = prev !== null ? { position: 'after' as const, siblingId: prev } : { position: 'start' as const, pageId: parentId };
-    const intent = journal.addIntent({ docId, op: 'POST /upload', payload: { path: doc.path, file: assetFile, target } });
+    const payload: UploadPayload = {
+      path: doc.path,
+      file: assetFile,
+      target,
+      sha256: hash,
+      size: bytes.length,
+      type,
+      markdown,
+      name,
+      own,
+      parentId: c.parentId,
+      after: prev,
+    };
+    const intent = journal.addIntent({ docId, op: UPLOAD_OP, payload });
     let answer: { blockId: string; assetUrl: string };
     try {
       answer = await ctx.client.upload(bytes, contentType, { ...target, ...(type === 'file' ? { fileName: ref.text || name } : {}) }, { priority: 'user' });
     } catch (e) {
       if (!isPerDocumentError(e)) throw e;
+      if (mayHaveLanded(e)) {
+        // Kept: the next push reads the document and adopts the block if it landed, else sends it again.
+        fail(
+          assetFile,
+          `"${assetFile}" (linked from ${doc.path}) may have been uploaded (${(e as Error).message}); the next cycle looks for it in the document before sending it again.`,
+          true,
+        );
+        return true;
+      }
       journal.clearIntent(intent);
       fail(assetFile, `"${assetFile}" (linked from ${doc.path}) was not uploaded (${(e as Error).message}); the next cycle tries again.`, true);
       continue;

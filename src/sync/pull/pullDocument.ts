@@ -19,7 +19,7 @@ import { composeFile, frontMatterParts, withFrontMatter } from '../../core/fileT
 import { keepSignedUrls } from '../../core/keepSignedUrls.js';
 import { linkAssets } from '../../core/linkAssets.js';
 import { linkDocuments } from '../../core/linkDocuments.js';
-import { mediaRecordOf } from '../media/index.js';
+import { awaitNewAssets, mediaRecordOf, prefetchAssets } from '../media/index.js';
 import type { RemoteDocument } from '../../core/remoteTypes.js';
 import { spliceFile } from '../../core/spliceFile.js';
 
@@ -63,7 +63,11 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   // A whiteboard shows as a link to its scene file beside the document (syncWhiteboards writes the
   // file), a media block as a link to its asset once downloaded (syncMedia downloads it), a link to
   // another document or a day as a relative link to its file.
-  const block = linkDocuments(linkAssets(keepSignedUrls(root0, oldBase), path, mediaRecordOf(journal)), path, linkTargetsOf(journal));
+  // A new document's assets that come in within a moment are linked in its file as it is first written.
+  const arrived = recorded ? null : await awaitNewAssets(ctx, remote.id, path, root0);
+  const recordOf = mediaRecordOf(journal);
+  const media = arrived ? (id: string) => arrived.records.get(id) ?? recordOf(id) : recordOf;
+  const block = linkDocuments(linkAssets(keepSignedUrls(root0, oldBase), path, media), path, linkTargetsOf(journal));
   const flat = flattenRemote(block);
   noteReadOnlyBlocks(ctx, path, flat);
   const base: BaseBlock[] = flat.map(({ readOnly: _r, ...b }) => ({ ...b, hash: hashBlock(b.markdown, b.kind, b.cardLayout) }));
@@ -74,6 +78,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   const existing = await readMirrorFile(root, path);
   // A file that is not UTF-8 text is the user's to save again: never written over.
   if (existing?.text === null) {
+    await arrived?.discard();
     if (recorded) return { kind: 'localPending', path, reason: 'edited' };
     return { kind: 'blocked', path, message: `${undecodableMessage(path, existing.undecodable)} The document "${remote.title}" is written there once it is.` };
   }
@@ -99,6 +104,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     text = composeFile(block, want);
     mode = 'new';
     if (existing !== null && existing.text !== text) {
+      await arrived?.discard();
       const fm = parseFrontMatter(frontMatterParts(existing.text)?.inner, path);
       // Our own file from a run stopped before it was recorded, changed since: the merge decides.
       if (fm.ok && fm.id === remote.id) return { kind: 'localPending', path, reason: 'unrecorded' };
@@ -112,6 +118,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
 
   let fileHash: string;
   let outcome: PullOutcome;
+  await arrived?.place();
   if (existing !== null && existing.text === text) {
     fileHash = existing.hash;
     outcome = { kind: 'unchanged', path };
@@ -122,7 +129,14 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     fileHash = w.hash;
     outcome = { kind: 'written', path, mode };
   }
-  const write = () => recordPulled(ctx, record, remote, base, fileHash, rows);
+  // Its assets not downloaded yet start coming in now, beside the rest of the pull (a new
+  // document's were asked for above).
+  if (!arrived) prefetchAssets(ctx, remote.id, base);
+  const write = () =>
+    journal.transaction(() => {
+      recordPulled(ctx, record, remote, base, fileHash, rows);
+      arrived?.record();
+    });
   if (opts.commit) await opts.commit(write);
   else write();
   return outcome;

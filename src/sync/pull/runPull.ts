@@ -26,6 +26,7 @@ import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../core/remoteTypes.js';
 import { assertRoot } from '../../mirror/index.js';
 import { relinkAnchors, relinkDocuments, releaseMemory } from '../session/index.js';
+import { applyBesidePull } from '../media/index.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -172,16 +173,20 @@ async function pullAll(
   };
   const batcher = new CommitBatcher(ctx.journal);
   const commits: Array<Promise<void>> = [];
-  const commit = (write: () => void) => {
+  /** Documents pulled and recorded: the media step may link their assets while the pull goes on. */
+  const recorded = new Set<string>();
+  const commitOf = (id: string) => (write: () => void) => {
     const p = batcher.add(write);
-    commits.push(p);
+    commits.push(p.then(() => void recorded.add(id)));
     return Promise.resolve();
   };
   const worker = async () => {
     while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
       const id = ids[next++]!;
       try {
-        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit }));
+        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id) }));
+        // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
+        await applyBesidePull(ctx, (doc) => recorded.has(doc));
       } catch (e) {
         // A stop request dropped the document's request before it went: nothing of it happened.
         if (isStopped(ctx, e)) break;

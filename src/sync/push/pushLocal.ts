@@ -5,7 +5,7 @@ import { FILE_ONLY } from '../../log.js';
 import type { SyncContext } from '../session/index.js';
 import { currentListing } from './currentListing.js';
 import { executePlan, type PushOutcome } from './executePlan.js';
-import { markUploadsPending } from '../media/index.js';
+import { isUploadIntent, markUploadsPending, resolveUploads } from '../media/index.js';
 import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
@@ -66,7 +66,13 @@ export async function pushLocal(ctx: SyncContext, opts: PushOptions = {}): Promi
 async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number): Promise<PushResult> {
   const requests = () => ctx.client.stats().total - before;
   const { journal } = ctx;
-  const intents = journal.pendingIntents();
+  let intents = journal.pendingIntents();
+  // Uploads whose answers were lost first, before any document is merged: one that landed is
+  // adopted as its answer would have been recorded, so no merge brings its block in as a second line.
+  if (!opts.dryRun && intents.some(isUploadIntent)) {
+    await resolveUploads(ctx, intents);
+    intents = journal.pendingIntents();
+  }
   const scanOpts = opts.paths ? { paths: opts.paths } : {};
   let scan = await scanLocal(ctx, scanOpts);
   if (isEmpty(scan) && intents.length === 0) {

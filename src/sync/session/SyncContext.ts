@@ -5,6 +5,7 @@ import { DEFAULTS } from '../../defaults.js';
 import type { Journal } from '../../journal/index.js';
 import type { Ignore, OwnWrites } from '../../mirror/index.js';
 import type { Logger } from '../../log.js';
+import type { AssetDownloads } from '../media/AssetDownloads.js';
 
 /** The part of the configuration a cycle reads. */
 export interface SyncSettings {
@@ -90,4 +91,9 @@ export interface SyncContext {
   /** Stops the cycle between documents (SIGINT/SIGTERM). */
   signal?: AbortSignal;
   onProgress?: (p: PullProgress) => void;
+  /**
+   * The media assets being downloaded beside the cycles (made by the first pull or media step that
+   * needs it; closed with the session). The daemon applies what ends between its cycles.
+   */
+  assets?: AssetDownloads;
 }

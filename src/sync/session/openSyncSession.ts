@@ -1,13 +1,13 @@
 // Opens everything a sync run holds for its lifetime: the root's lock, the journal, the client
 // and the logger; clears temp files a killed run left. `close()` gives it all back.
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createClient, type SpaceClient } from '../../client/index.js';
 import { openJournal, type Journal } from '../../journal/index.js';
 import { assertRoot, acquireLock, createIgnore, OwnWrites, removeTempFiles, type Lock } from '../../mirror/index.js';
 import type { Logger } from '../../log.js';
 import { DEFAULT_SETTINGS, type SyncContext, type SyncSettings } from './SyncContext.js';
-import { journalPath } from '../../stateDir.js';
+import { journalPath, statePath } from '../../stateDir.js';
 
 export interface SyncSessionOptions {
   root: string;
@@ -48,6 +48,8 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
     if (!o.readOnly) {
       lock = acquireLock(root);
       removedTempFiles = await removeTempFiles(root);
+      // Downloads a killed run left unfinished: started again as needed.
+      await fsp.rm(statePath(root, 'downloads'), { recursive: true, force: true });
       journal = openJournal(journalPath(root), { now });
     } else {
       journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });
@@ -80,6 +82,7 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       journal: j,
       removedTempFiles,
       close() {
+        ctx.assets?.close();
         client.close();
         j.close();
         l?.release();
