@@ -1,4 +1,4 @@
-// Whiteboards and media (image, video, file blocks) show in their document's file as relative links
+// Whiteboards and media (image, video, file and drawing blocks) show in their document's file as relative links
 // to files beside the document, `![Diagram](<Doc.assets/diagram-1a2b3c4d.png>)`, where the
 // service's markdown has a signed URL. Names come from the block's alt text (or file name) and id, so
 // the same space gives the same names on every machine; the link follows the document's file name.
@@ -13,7 +13,7 @@ export const SCENE_EXT = '.excalidraw';
 const LINK = /(!?\[[^\]]*\]\()(<[^<>\n]*>|[^()\s]*)(\))/;
 const PICTURE = /!\[([^\]]*)\]\([^)]*\)/;
 /** Block types whose asset the pull downloads beside the document. */
-export const DOWNLOADED_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file']);
+export const DOWNLOADED_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file', 'drawing']);
 
 /** A downloaded asset of a media block: the URL it came from (signature removed) and its file name in the assets folder. */
 export interface MediaLink {

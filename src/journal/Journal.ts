@@ -5,6 +5,9 @@ import type Database from 'better-sqlite3';
 import { packHash, packId, packNs, packTime, packVersionFile, unpackHash, unpackId, unpackNs, unpackTime, unpackVersionFile } from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
+import { ANCHOR_LINKS_OF, BLOCK_INDEXES, LINKS_OF, MEDIA_OF, WHITEBOARDS_OF } from './blockIndexes.js';
+
+export { ANCHOR_LINKS_OF, LINKS_OF, MEDIA_OF, WHITEBOARDS_OF };
 import {
   BLOCK_KINDS,
   type BaseBlock,
@@ -157,23 +160,6 @@ function toJson(value: unknown, what: string): string {
   if (text === undefined) throw new Error(`The journal cannot store ${what}: the value is not JSON (got ${typeof value}).`);
   return text;
 }
-
-/** State key prefix: a document's whiteboard block ids. */
-export const WHITEBOARDS_OF = 'whiteboards-of:';
-/** State key prefix: the media blocks (image, video, file) of a document, so the media step finds them. */
-export const MEDIA_OF = 'media-of:';
-/** State key prefix: the blocks of a document whose markdown links a `.md` file (links between documents, shown relatively). */
-export const LINKS_OF = 'links-of:';
-/** State key prefix: the blocks of a document whose markdown may link a block inside a document (`block://`, or a `.md#` anchor). */
-export const ANCHOR_LINKS_OF = 'anchor-links-of:';
-const ofTypes = (types: ReadonlySet<string>) => (b: BaseBlock) => types.has(b.type);
-/** The state indexes of a document's blocks: prefix → which blocks it lists. */
-const BLOCK_INDEXES: ReadonlyArray<readonly [string, (b: BaseBlock) => boolean]> = [
-  [WHITEBOARDS_OF, ofTypes(new Set(['whiteboard']))],
-  [MEDIA_OF, ofTypes(new Set(['image', 'video', 'file']))],
-  [LINKS_OF, (b) => b.markdown.includes('](') && b.markdown.includes('.md')],
-  [ANCHOR_LINKS_OF, (b) => b.markdown.includes('](') && (b.markdown.includes('block://') || b.markdown.includes('.md#'))],
-];
 
 export class Journal {
   readonly file: string;
@@ -410,7 +396,7 @@ export class Journal {
     return new Map(Object.entries(this.statesWithPrefix<string[]>(WHITEBOARDS_OF)));
   }
 
-  /** The media blocks (image, video, file) of each document whose base holds any, by document id. */
+  /** The media blocks (image, video, file, drawing) of each document whose base holds any, by document id. */
   documentsWithMedia(): Map<string, string[]> {
     return new Map(Object.entries(this.statesWithPrefix<string[]>(MEDIA_OF)));
   }

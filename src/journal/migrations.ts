@@ -1,8 +1,9 @@
 // The journal's schema as an ordered list of migrations; PRAGMA user_version records the last
 // one applied. Each migration runs in its own transaction together with the version bump.
 import type Database from 'better-sqlite3';
-import { packHash, packId, packNs, packTime, packVersionFile } from './compactValues.js';
-import { decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
+import { packHash, packId, packNs, packTime, packVersionFile, unpackId } from './compactValues.js';
+import { decodeBase, decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
+import { BLOCK_INDEXES } from './blockIndexes.js';
 import type { BaseBlock } from './types.js';
 
 /** Marks a database file as a spacesync journal (PRAGMA application_id): "SpSy". */
@@ -307,6 +308,26 @@ export const MIGRATIONS: readonly Migration[] = [
           INSERT INTO moved_documents (id, from_path, to_path) VALUES (new.id, old.path, new.path);
         END;
       `);
+    },
+  },
+  {
+    // The block indexes computed again from every base: drawing blocks joined the media ones (their
+    // assets are downloaded now), and links to blocks inside documents got an index of their own, so
+    // a mirror synced before finds them without waiting for each document to change.
+    version: 9,
+    up: (db) => {
+      const put = db.prepare('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+      const drop = db.prepare('DELETE FROM state WHERE key = ?');
+      const rows = db.prepare('SELECT id, base FROM documents').raw().all() as Array<[string | Buffer, Buffer | null]>;
+      for (const [packed, base] of rows) {
+        const id = unpackId<string>(packed);
+        const blocks = base === null ? [] : decodeBase(base);
+        for (const [prefix, listed] of BLOCK_INDEXES) {
+          const ids = blocks.filter(listed).map((b) => b.id);
+          if (ids.length > 0) put.run(`${prefix}${id}`, JSON.stringify(ids));
+          else drop.run(`${prefix}${id}`);
+        }
+      }
     },
   },
 ];
