@@ -1,9 +1,10 @@
 // A block of a file that references a local file to upload: an image `![alt](path)` or an
 // attachment line `[text](path)` alone in its block, where the path is relative (no scheme, not
 // absolute, no anchor), and for an attachment line names a file with an extension that is not a
-// document (`.md`). The path is relative to the document's folder; one that leaves the mirror root
+// document (`.md`); a whiteboard's scene file (`.excalidraw`) counts. The path is relative to the document's folder; one that leaves the mirror root
 // resolves to null (never uploaded).
 import { dirOfPath } from './fileName.js';
+import { SCENE_EXT } from './linkAssets.js';
 
 export interface LocalReference {
   /** The link's destination as the file writes it (angle brackets removed, not decoded). */
@@ -23,7 +24,8 @@ export function localReferenceOf(markdown: string): LocalReference | null {
   const dest = raw.startsWith('<') ? raw.slice(1, -1) : raw;
   if (dest === '' || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(dest) || dest.startsWith('/') || dest.startsWith('#') || dest.includes('?')) return null;
   const image = m[1] === '!';
-  if (!/\.[A-Za-z0-9]{1,8}$/.test(dest) || /\.md$/i.test(dest)) return null;
+  // A whiteboard's scene (`.excalidraw`) is a local file too: a new line linking one draws the board.
+  if (!(/\.[A-Za-z0-9]{1,8}$/.test(dest) || dest.endsWith(SCENE_EXT)) || /\.md$/i.test(dest)) return null;
   return { dest, text: m[2]!, image };
 }
 

@@ -14,8 +14,8 @@ export const PROTECTED = typesWhere((t) => t.protected);
 /** `upload`: the block's line now references a local file: the block goes, and the media step uploads the line as a new block. */
 export type EditAction = { action: 'put' } | { action: 'replace'; type: BlockType } | { action: 'upload' } | { action: 'hold'; reason: string };
 
-/** Types whose line links their asset: an edit of it (its alt text) stays an edit, never an upload. */
-const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file', 'drawing']);
+/** Types whose line links their asset (or scene file): an edit of it (its alt text) stays an edit, never an upload. */
+const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file', 'drawing', 'whiteboard']);
 
 /** A line that references a local file not there: why it is held back. */
 const missingReason = (file: string) => `it links "${file}", which is not there: put the file there (it is then uploaded) or remove the line`;

@@ -256,3 +256,47 @@ describe('a whiteboard follows its document', () => {
     expect(await whiteboardWrites()).toEqual([]);
   });
 });
+
+describe('a whiteboard drawn from a scene file', () => {
+  it('a new line linking a scene file draws the board in the space at its place, its elements kept; the next cycle sends nothing', async () => {
+    // A scene copied in (a backup restored, a board from another document): a new file of the .assets folder and a line for it.
+    const copy = 'Unsorted/Roadmap.assets/sketch.excalidraw';
+    const copied = [
+      { ...elements[0]!, id: 'n1', text: 'Copied box' },
+      { ...elements[1]!, id: 'n2' },
+    ];
+    fs.writeFileSync(w.file(copy), sceneOfWhiteboard({ elements: copied }));
+    fs.writeFileSync(w.file(DOC), w.read(DOC).replace('closing words', '![Sketch](Roadmap.assets/sketch.excalidraw)\n\nclosing words'));
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.media?.uploaded).toEqual([copy]);
+    const doc = (await w.space.call('GET', '/blocks', undefined, { id: 'D-ROAD' })) as { content: Array<{ id: string; type: string }> };
+    expect(doc.content.map((b) => b.type)).toEqual(['text', 'whiteboard', 'whiteboard', 'text']);
+    const board = doc.content[2]!.id;
+    const drawn = (await w.space.call('GET', `/whiteboards/${board}/elements`)).elements as Array<{ id: string; text?: string }>;
+    expect(drawn.map((e) => [e.id, e.text])).toEqual([
+      ['n1', 'Copied box'],
+      ['n2', ''],
+    ]);
+    // Settled: the file links the board's scene where the pull names it, and one more cycle sends nothing.
+    await cycle();
+    await w.space.clearRequests();
+    const again = await cycle();
+    expect(again.exitCode).toBe(0);
+    expect(await writesOf(w.space)).toEqual([]);
+    // Named as the pull names a board (the service keeps no alt text for it): the scene file moved there.
+    const named = `Roadmap.assets/whiteboard-${board.replace(/[^A-Za-z0-9]/g, '').slice(0, 8)}.excalidraw`;
+    expect(w.read(DOC)).toContain(`${LINK}\n\n![Whiteboard](${named})\n\nclosing words`);
+    expect(fs.existsSync(w.file(copy))).toBe(false);
+    expect((JSON.parse(w.read(`Unsorted/${named}`)) as Scene).elements.map((e) => e.id)).toContain('n1');
+  });
+
+  it('a scene that cannot be read draws nothing and says why; the line stays, unsent', async () => {
+    fs.writeFileSync(w.file('Unsorted/Roadmap.assets/broken.excalidraw'), '{ not json');
+    fs.writeFileSync(w.file(DOC), w.read(DOC).replace('closing words', '![Broken](Roadmap.assets/broken.excalidraw)\n\nclosing words'));
+    const r = await cycle();
+    expect(r.media?.notUploaded.map((f) => f.message)).toEqual([expect.stringContaining('cannot be drawn as a whiteboard: it is not valid JSON')]);
+    expect(await whiteboardWrites()).toEqual([]);
+    expect(w.read(DOC)).toContain('![Broken](Roadmap.assets/broken.excalidraw)');
+  });
+});

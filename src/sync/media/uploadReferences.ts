@@ -1,5 +1,6 @@
 // Media up: a new block of a file that references a local file (core/localReference) becomes an
-// image, video or file block through `POST /upload`, at its place among the document's blocks
+// image, video or file block through `POST /upload` (a whiteboard for a scene file, drawWhiteboard),
+// at its place among the document's blocks
 // (after the block before it, else first in its parent). The push leaves such blocks to this step
 // (uploadDialect). A referenced file outside the document's `.assets` folder is first copied into
 // it and the line pointed at the copy, so the pull writes the same line back. The journal records
@@ -16,7 +17,7 @@ import { diffDocument, type DiffNode } from '../../core/diff.js';
 import { dirOfPath } from '../../core/fileName.js';
 import { hashBlock } from '../../core/hashBlock.js';
 import { insertBase } from '../../core/insertBase.js';
-import { assetFileOf, assetLinkOf, unsignedUrl, withDestination } from '../../core/linkAssets.js';
+import { assetFileOf, assetLinkOf, SCENE_EXT, unsignedUrl, withDestination } from '../../core/linkAssets.js';
 import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from '../../core/localReference.js';
 import { segmentFile } from '../../dialect/index.js';
 import { isPerDocumentError } from '../session/index.js';
@@ -27,6 +28,7 @@ import type { Journal } from '../../journal/index.js';
 import type { MediaRecord } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
 import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
+import { drawWhiteboard } from './drawWhiteboard.js';
 
 /** State key prefix: a document with references not uploaded yet (looked at again each cycle). */
 export const UPLOADS_PENDING = 'uploads-pending:';
@@ -185,10 +187,22 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
       own = true;
     }
     const assetFile = `${assetsDir}/${name}`;
+    const target = prev !== null ? { position: 'after' as const, siblingId: prev } : { position: 'start' as const, pageId: parentId };
+    if (assetFile.endsWith(SCENE_EXT)) {
+      // A whiteboard's scene: the board is drawn again in the space (its record makes the scene file its own).
+      const made = await drawWhiteboard(ctx, { docId, file: assetFile, markdown, parentId: c.parentId, after: prev, target });
+      if (!made.ok) {
+        fail(assetFile, made.message, true);
+        continue;
+      }
+      given.set(c.node, made.blockId);
+      base = journal.getBaseBlocks(docId);
+      result.uploaded.push(assetFile);
+      continue;
+    }
     const { bytes, hash } = await hashOf(resolveInRoot(root, assetFile));
     const contentType = contentTypeOf(name);
     const type = uploadedTypeOf(contentType);
-    const target = prev !== null ? { position: 'after' as const, siblingId: prev } : { position: 'start' as const, pageId: parentId };
     const payload: UploadPayload = {
       path: doc.path,
       file: assetFile,

@@ -54,6 +54,7 @@ export type PushClient = Pick<
   | 'deleteFolders'
   | 'moveFolders'
   | 'updateTasks'
+  | 'createWhiteboard'
   | 'getWhiteboardElements'
   | 'addWhiteboardElements'
   | 'updateWhiteboardElements'

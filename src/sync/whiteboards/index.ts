@@ -1,2 +1,3 @@
 // Whiteboards as `.excalidraw` scene files beside their documents.
 export { syncWhiteboards, WHITEBOARD_BASE, type WhiteboardRecord, type WhiteboardSyncResult } from './syncWhiteboards.js';
+export { createWhiteboard, type CreatedWhiteboard } from './createWhiteboard.js';
