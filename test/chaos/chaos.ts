@@ -14,7 +14,7 @@ import { sleep, World } from '../scenarios/world.js';
 import { markdownLines, normalizeLine, textLines } from '../scenarios/texts.js';
 import { mulberry32, type Rng } from './prng.js';
 import { checkImages, imageOp } from './imageOps.js';
-import { chaosBoard, checkWhiteboards, localWhiteboardEdit, remoteWhiteboardEdit, whiteboardIds } from './whiteboardOps.js';
+import { chaosBoard, checkWhiteboards, localDrawBoard, localWhiteboardEdit, remoteWhiteboardEdit, whiteboardIds } from './whiteboardOps.js';
 
 export const OP_KINDS = [
   'local.edit',
@@ -67,6 +67,7 @@ export const OP_KINDS = [
   'remote.addBlockLink',
   'local.addImage',
   'local.replaceImage',
+  'local.drawBoard',
 ] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 
@@ -121,6 +122,7 @@ const WEIGHTS: Record<OpKind, number> = {
   'remote.addBlockLink': 2,
   'local.addImage': 1,
   'local.replaceImage': 1,
+  'local.drawBoard': 1,
 };
 
 const EDITORS: readonly EditorStyle[] = ['inPlace', 'vim', 'vimNoBackup', 'jetbrains', 'emacs', 'atomic'];
@@ -570,6 +572,8 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
     }
     case 'local.whiteboardEdit':
       return localWhiteboardEdit(w, op, editor);
+    case 'local.drawBoard':
+      return localDrawBoard(w, op, files, (rel, before, after) => saveFile(w, rel, before, after, editor, op.kind));
     case 'local.addLink': {
       // An editor links another document by its file's relative path, as VS Code or Obsidian writes it.
       const rel = files.length ? at(files, r0) : undefined;

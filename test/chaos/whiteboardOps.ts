@@ -4,11 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { linkAssets, sceneFileOf } from '../../src/core/linkAssets.js';
+import { sceneOfWhiteboard } from '../../src/core/sceneOfWhiteboard.js';
 import { sameElement } from '../../src/core/mergeWhiteboard.js';
 import { readScene } from '../../src/core/readScene.js';
 import { isConflictCopy } from '../../src/mirror/index.js';
 import type { WhiteboardElement } from '../../src/core/whiteboardTypes.js';
-import type { Block } from '../../src/dialect/index.js';
+import { segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { editorSave, type EditorStyle } from '../scenarios/harness.js';
 import type { World } from '../scenarios/world.js';
@@ -48,6 +49,34 @@ function sceneFiles(root: string, rel = ''): string[] {
 }
 
 type SceneElement = Record<string, unknown> & { id: string };
+
+/**
+ * A board drawn from a scene file (a board copied in, a backup restored): a new scene in a document's
+ * `.assets` folder and a line linking it, saved as the op's editor saves. The space must get a
+ * whiteboard holding its elements (checkWhiteboards: every scene a file links is a board of its document).
+ */
+export function localDrawBoard(w: World, op: ChaosOp, files: readonly string[], save: (rel: string, before: string, after: string) => void): string {
+  const [r0, r1] = op.r;
+  if (files.length === 0) return 'skipped: no file';
+  const rel = at(files, r0);
+  const stem = path.posix.basename(rel).replace(/\.md$/, '');
+  const dir = path.posix.dirname(rel);
+  const name = `${stem}.assets/board-${op.n}.excalidraw`;
+  const file = dir === '.' ? name : `${dir}/${name}`;
+  const elements: WhiteboardElement[] = [
+    { id: `d${op.n}-box`, type: 'rectangle', x: 20 * op.n, y: 40, width: 140, height: 70, text: op.text },
+    { id: `d${op.n}-dot`, type: 'ellipse', x: 20 * op.n + 200, y: 40, width: 30, height: 30, text: '' },
+  ];
+  fs.mkdirSync(path.dirname(w.file(file)), { recursive: true });
+  fs.writeFileSync(w.file(file), sceneOfWhiteboard({ elements }));
+  const before = w.read(rel);
+  const lines = before.split('\n');
+  const bodyStart = before.startsWith('---\n') ? lines.indexOf('---', 1) + 1 : 0;
+  const i = bodyStart + Math.floor(r1 * (lines.length - bodyStart));
+  const link = `![Board ${op.n}](<${name}>)`;
+  save(rel, before, [...lines.slice(0, i), '', link, '', ...lines.slice(i)].join('\n'));
+  return `${rel}: ${link}`;
+}
 
 /** An editor's change of the scene file: move, resize, add or remove an element, with Excalidraw's own bookkeeping. */
 export function localWhiteboardEdit(w: World, op: ChaosOp, editor: EditorStyle): string {
@@ -153,7 +182,7 @@ export async function checkWhiteboards(w: World): Promise<string[]> {
   const files = w.mdFiles().filter((p) => !isConflictCopy(p));
   for (const d of snap.documents ?? []) {
     const boards = (d.content ?? []).filter((b) => b.type === 'whiteboard');
-    if (boards.length === 0) continue;
+    if (d.location === 'trash') continue;
     const doc = files.find((p) => (w.readOrNull(p) ?? '').includes(`\nid: ${d.id}\n`) || (w.readOrNull(p) ?? '').startsWith(`---\nid: ${d.id}\n`));
     if (!doc) continue; // no file (purged): nothing to compare
     const tree: Block = {
@@ -162,6 +191,15 @@ export async function checkWhiteboards(w: World): Promise<string[]> {
       markdown: d.title,
       content: boards.map((b) => ({ id: b.id!, type: 'whiteboard', markdown: '![Whiteboard](u)' })),
     };
+    const named = (linkAssets(tree, doc).content ?? []).map((b) => sceneFileOf(b.markdown!, doc));
+    // Every scene a block of the file links (a link alone in its block) is one of its document's boards,
+    // a scene drawn from the file included; a link inside a paragraph is text.
+    const flat = (list: readonly Segment[]): Segment[] => list.flatMap((x) => [x, ...flat(x.children)]);
+    const linked = flat(segmentFile(w.readOrNull(doc) ?? '').segments).flatMap((x) => {
+      const f = x.kind === 'block' && /^!\[[^\]\n]*\]\([^\n]*\)$/.test(x.markdown.trim()) ? sceneFileOf(x.markdown.trim(), doc) : null;
+      return f ? [f] : [];
+    });
+    for (const f of linked) if (!named.includes(f)) failures.push(`${doc} links the scene ${f}, which is no whiteboard of its document in the space`);
     for (const b of linkAssets(tree, doc).content ?? []) {
       const file = sceneFileOf(b.markdown!, doc);
       const remote = (boards.find((x) => x.id === b.id)?.whiteboard?.elements ?? []) as WhiteboardElement[];
