@@ -10,7 +10,7 @@ import type { FaultSpec, SpaceFixture } from '../../src/server/index.js';
 import type { FixtureBlock, FixtureDocument, FixtureFolder } from '../../src/server/fixture/types.js';
 import { editorSave, type EditorStyle } from '../scenarios/harness.js';
 import { checkOracles } from '../scenarios/oracles.js';
-import { sleep, World } from '../scenarios/world.js';
+import { sleep, World, fixtureBlocks } from '../scenarios/world.js';
 import { markdownLines, normalizeLine, textLines } from '../scenarios/texts.js';
 import { mulberry32, type Rng } from './prng.js';
 import { checkImages, imageOp } from './imageOps.js';
@@ -598,17 +598,26 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       if (!rel || docs.length === 0) return 'skipped: no document';
       const to = at(docs, r1);
       const docId = /^---\nid: (\S+)/.exec(w.read(to))![1]!;
-      const doc = ((await w.snapshot()).documents ?? []).find((d) => d.id === docId);
+      const snap = await w.snapshot();
+      const doc = (snap.documents ?? []).find((d) => d.id === docId);
       const shown = new Set(textLines(w.read(to)));
       const text = (b: FixtureBlock) => normalizeLine(b.body ?? b.markdown ?? '');
-      const blocks = (doc?.content ?? []).filter((b) => (b.type ?? 'text') === 'text' && !b.content?.length && text(b).length >= 3 && shown.has(text(b)));
+      const heading = (b: FixtureBlock) => /^h[1-4]$/.test(b.textStyle ?? '');
+      // A short id a block of the run shares (the seeded ids all start alike) names it only while no
+      // other block of its document is in the mirror's base, which moves as the daemon works: a user
+      // types the anchors that name one block whatever the timing, a heading's text or a unique short id.
+      const prefixes = new Map<string, number>();
+      for (const d of snap.documents ?? [])
+        for (const x of fixtureBlocks(d.content)) prefixes.set(alnum(x.id!).slice(0, 8), (prefixes.get(alnum(x.id!).slice(0, 8)) ?? 0) + 1);
+      const unique = (b: FixtureBlock) => prefixes.get(alnum(b.id!).slice(0, 8)) === 1;
+      const blocks = (doc?.content ?? []).filter(
+        (b) => (b.type ?? 'text') === 'text' && !b.content?.length && text(b).length >= 3 && shown.has(text(b)) && (heading(b) || unique(b)),
+      );
       if (!doc || blocks.length === 0) return 'skipped: no block of that document in its file';
       const b = at(blocks, r2);
-      const ids = (doc.content ?? []).map((x) => x.id!);
-      const short = ids.filter((x) => alnum(x).slice(0, 8) === alnum(b.id!).slice(0, 8)).length > 1 ? alnum(b.id!) : alnum(b.id!).slice(0, 8);
-      const fragment = /^h[1-4]$/.test(b.textStyle ?? '')
+      const fragment = heading(b)
         ? encodeURIComponent(b.body ?? '').replace(/[()']/g, (c) => `%${c.charCodeAt(0).toString(16)}`)
-        : `^${short}`;
+        : `^${alnum(b.id!).slice(0, 8)}`;
       const file = path.posix.relative(path.posix.dirname(rel), to) || path.posix.basename(to);
       const before = w.read(rel);
       const { head, lines } = splitFile(before);
