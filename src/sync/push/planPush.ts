@@ -13,20 +13,19 @@ import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocu
 import { localTitle } from '../../core/localTitle.js';
 import { mergeFile } from '../../core/mergeFile.js';
 import { confirmSentEdits } from '../../core/confirmSentEdits.js';
-import { confirmSentInserts, type SentInsert } from '../../core/confirmSentInserts.js';
-import type { Intent } from '../../journal/index.js';
+import { confirmSentInserts } from '../../core/confirmSentInserts.js';
 import { linkTargetsOf, noteReadOnlyBlocks, ownMarkersOf, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
-import type { ChangeSet, NewBlockSpec } from '../../core/changeSet.js';
-import { holdsDocumentLinks, linkMarkdown, unlinkMarkdown, type Anchor, type LinkTargets } from '../../core/linkDocuments.js';
+import { linkMarkdown, type Anchor } from '../../core/linkDocuments.js';
 import { carriesMarker } from '../../core/carriesMarker.js';
-import { markdownEquals, markerOf, withMarker, withoutMarker } from '../../dialect/index.js';
-import { unlinkAsset } from '../../core/linkAssets.js';
-import { mediaRecordOf, uploadDialect } from '../media/index.js';
+import { withMarker } from '../../dialect/index.js';
+import { uploadDialect } from '../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { claimedId, type LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../../core/remoteTypes.js';
 import type { LocalScan } from './scanLocal.js';
+import { sendableChanges } from './sendableChanges.js';
+import { sentEdits, sentInserts } from './sentByIntents.js';
 
 export interface PlanPushInput {
   scan: LocalScan;
@@ -291,87 +290,4 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   plan.reads = ctx.client.stats().total - readsBefore;
   if (anchors.size > 0) plan.anchors = anchors;
   return plan;
-}
-
-/** Block id → markdown, as the pending `PUT /blocks` intents of a document sent them (the later one wins). */
-function sentEdits(intents: readonly Intent[], ids: readonly number[]): Map<string, string> {
-  const sent = new Map<string, string>();
-  const mine = new Set(ids);
-  for (const i of intents) {
-    if (!mine.has(i.id)) continue;
-    const step = (i.payload as { step?: { method?: string; path?: string; body?: { blocks?: Array<{ id?: unknown; markdown?: unknown }> } } } | null)?.step;
-    if (step?.method !== 'PUT' || step.path !== '/blocks') continue;
-    for (const b of step.body?.blocks ?? []) if (typeof b.id === 'string' && typeof b.markdown === 'string') sent.set(b.id, b.markdown);
-  }
-  return sent;
-}
-
-/** The blocks the pending `POST /blocks` intents of a document inserted, nested content included. */
-function sentInserts(intents: readonly Intent[], ids: readonly number[]): SentInsert[] {
-  interface Sent {
-    type?: unknown;
-    markdown?: unknown;
-    textStyle?: unknown;
-    content?: Sent[];
-  }
-  const out: SentInsert[] = [];
-  const walk = (blocks: readonly Sent[]) =>
-    blocks.forEach((b) => {
-      if (typeof b.markdown !== 'string') return;
-      out.push({ kind: b.type === 'page' ? (b.textStyle === 'card' ? 'card' : 'page') : 'block', markdown: b.markdown });
-      if (Array.isArray(b.content)) walk(b.content);
-    });
-  const mine = new Set(ids);
-  for (const i of intents) {
-    if (!mine.has(i.id)) continue;
-    const step = (i.payload as { step?: { method?: string; path?: string; body?: { blocks?: Sent[] } } } | null)?.step;
-    if (step?.method === 'POST' && step.path === '/blocks' && Array.isArray(step.body?.blocks)) walk(step.body.blocks);
-  }
-  return out;
-}
-
-/**
- * The changes as the service must get them: an edited line that links its downloaded asset sends the
- * service's URL instead; a relative link to another document's file (from the file at `path`, or,
- * for a file moved here, from where it was) sends `block://<id>`, one to a daily note `date://`, one to
- * a block's anchor `block://<block id>`; the marker the sync put on a block other files link to
- * (`owned`) is never sent. An edit that was only that (a marker taken off, a link written another way)
- * sends nothing: the file gets the block back as the pull shows it.
- */
-function sendableChanges(
-  ctx: SyncContext,
-  targets: LinkTargets,
-  changes: ChangeSet,
-  path: string,
-  recordedPath: string | undefined,
-  owned: (blockId: string) => ReadonlySet<string>,
-): ChangeSet {
-  const recordOf = mediaRecordOf(ctx.journal);
-  const unlink = (markdown: string) => {
-    const out = unlinkMarkdown(markdown, path, targets);
-    return recordedPath === undefined || recordedPath === path ? out : unlinkMarkdown(out, recordedPath, targets);
-  };
-  const spec = (b: NewBlockSpec): NewBlockSpec => {
-    const markdown = holdsDocumentLinks(b.type) ? unlink(b.markdown) : b.markdown;
-    const children = b.children.map(spec);
-    return markdown === b.markdown && children.every((c, i) => c === b.children[i]) ? b : { ...b, markdown, children };
-  };
-  const unmark = (id: string, markdown: string) => {
-    const marker = markerOf(markdown);
-    return marker !== undefined && owned(id).has(marker) ? withoutMarker(markdown, marker) : markdown;
-  };
-  const edits = changes.edits.flatMap((e) => {
-    const rec = recordOf(e.id);
-    if (rec) return [{ ...e, markdown: unlinkAsset(e.markdown, rec.name, rec.signedUrl) }];
-    const markdown = unlink(unmark(e.id, e.markdown));
-    // (A card's layout is sent with its title, changed or not.)
-    if (e.cardLayout === undefined && markdownEquals(markdown, unlink(unmark(e.id, e.was)))) return [];
-    return [markdown === e.markdown ? e : { ...e, markdown }];
-  });
-  const inserts = changes.inserts.map((run) => {
-    const blocks = run.blocks.map(spec);
-    return blocks.every((b, i) => b === run.blocks[i]) ? run : { ...run, blocks };
-  });
-  const same = edits.length === changes.edits.length && edits.every((e, i) => e === changes.edits[i]) && inserts.every((r, i) => r === changes.inserts[i]);
-  return same ? changes : { ...changes, edits, inserts };
 }
