@@ -38,6 +38,15 @@ describe('relinking a file after documents moved', () => {
     expect(next[0]!.markdown).toBe('See [plan](Projects/Roadmap.md) and [x](other.md).');
   });
 
+  it("a block base holds in the service's form (an uploaded image) is the file's block all the same: the links are rewritten (chaos seed 158051554)", () => {
+    const withImage = [...base, block('d', '![Image](Notes.assets/img.png)', 'image', 3)];
+    const file = `${text}\n![](<Notes.assets/img.png>)\n`;
+    const next = relinkBase(withImage, 'Unsorted/Notes.md', 'Unsorted/Notes.md', moved);
+    expect(relinkFile(file, withImage, next, 'Unsorted/Notes.md', 'Unsorted/Notes.md', moved)).toBe(
+      file.replace('../Projects/Roadmap.md)', '<../Archive/Plan 2.md>)'),
+    );
+  });
+
   it('nothing to relink gives the same base; a file that does not hold the base is left alone', () => {
     expect(relinkBase(base, 'Unsorted/Notes.md', 'Unsorted/Notes.md', new Map())).toBe(base);
     const next = relinkBase(base, 'Unsorted/Notes.md', 'Unsorted/Notes.md', moved);

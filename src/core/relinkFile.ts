@@ -2,7 +2,7 @@
 // of the documents that hold them, and the links of a moved document itself (relative to its own
 // folder), are rewritten to the new paths, in the file and in base alike. Only the file's form
 // changes: the space's `block://` links stay what they were, so nothing is sent for it.
-import { segmentFile, type Segment } from '../dialect/index.js';
+import { markdownEquals, segmentFile, type Segment } from '../dialect/index.js';
 import { hashBlock } from './hashBlock.js';
 import { holdsDocumentLinks, relinkMarkdown } from './linkDocuments.js';
 import type { BaseBlock } from './types.js';
@@ -29,9 +29,9 @@ export function relinkBase(
 }
 
 /**
- * The file `text` (holding exactly `base`, block by block) with the blocks that `next` relinks
- * rewritten in place, every other byte kept; null when the file does not hold `base` as recorded or
- * the rewritten file would not read back as `next`.
+ * The file `text` (holding `base`, block by block, canonically) with the blocks that `next` relinks
+ * rewritten in place, every other byte kept; null when the file does not hold `base` or the
+ * rewritten file would not read back as `next`.
  */
 export function relinkFile(
   text: string,
@@ -43,7 +43,9 @@ export function relinkFile(
   isDocument?: (path: string) => boolean,
 ): string | null {
   const segs = flatten(segmentFile(text).segments);
-  if (segs.length !== base.length || segs.some((s, i) => s.kind !== base[i]!.kind || s.markdown !== base[i]!.markdown)) return null;
+  // Block by block as base holds it, canonically: a block the pull recorded in the service's form
+  // (an uploaded image's `![Image](…)` beside the file's `![](…)`) is the same block.
+  if (segs.length !== base.length || segs.some((s, i) => s.kind !== base[i]!.kind || !markdownEquals(s.markdown, base[i]!.markdown))) return null;
   let out = '';
   let at = 0;
   for (let i = 0; i < segs.length; i++) {
@@ -54,6 +56,6 @@ export function relinkFile(
   }
   out += text.slice(at);
   const again = flatten(segmentFile(out).segments);
-  if (again.length !== next.length || again.some((s, i) => s.markdown !== next[i]!.markdown)) return null;
+  if (again.length !== next.length || again.some((s, i) => !markdownEquals(s.markdown, next[i]!.markdown))) return null;
   return out;
 }

@@ -84,7 +84,11 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
       continue;
     }
     const text = relinkFile(file.text, base, next, from, rec.path, moved, isDocument);
-    if (text === null) continue;
+    if (text === null) {
+      // Not rewritable in place now: tried again after the next cycle, its old links still read meanwhile.
+      stillPending.push(id);
+      continue;
+    }
     const w = await writeFileIfUnchanged(ctx.root, rec.path, text, file.hash, { ownWrites: ctx.ownWrites });
     if (!w.written) {
       stillPending.push(id);
