@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     ...shared,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The compiled program, built from the sources for this run, is what the tests spawn.
+    globalSetup: ['test/globalSetup.ts'],
     exclude: [...configDefaults.exclude, SCENARIOS],
   },
 });

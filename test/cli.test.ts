@@ -1,8 +1,9 @@
 // The program as a user runs it: through bin/dev.js (the sources, as they are now), from this checkout.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { SPAWN_BIN } from './spawnBin.js';
 
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/dev.js', ...args], { encoding: 'utf8', env: { ...process.env, SPACESYNC_LINK: '' } });
+const run = (...args: string[]) => spawnSync(process.execPath, [SPAWN_BIN, ...args], { encoding: 'utf8', env: { ...process.env, SPACESYNC_LINK: '' } });
 
 describe('spacesync command line', () => {
   it('--help lists every command of the contract', () => {

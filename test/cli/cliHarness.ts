@@ -8,9 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startServer, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
+import { SPAWN_BIN } from '../spawnBin.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(REPO, 'bin', 'dev.js');
+const BIN = SPAWN_BIN;
 
 export interface CliResult {
   code: number | null;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeConfig } from './cliHarness.js';
+import { SPAWN_BIN } from '../spawnBin.js';
 
 describe.runIf(process.platform === 'linux')('spacesync service', () => {
   it("installs a folder's unit with absolute paths, lists it in `service status` and in `status` outside a mirror, and uninstalls it", async () => {
@@ -24,7 +25,11 @@ describe.runIf(process.platform === 'linux')('spacesync service', () => {
     expect(installed.stdout).toContain(`journalctl --user -u '${name}' -f`);
     const unit = fs.readFileSync(path.join(units, name), 'utf8');
     expect(unit).toMatch(
-      new RegExp(`^ExecStart="${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" "/[^"]+/bin/dev\\.js" "sync" "--dir" "${root}"$`, 'm'),
+      // The program the unit runs is the one installed, here the one the tests spawn (the sources' or the compiled one).
+      new RegExp(
+        `^ExecStart="${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" "${SPAWN_BIN.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" "sync" "--dir" "${root}"$`,
+        'm',
+      ),
     );
     expect(fs.readFileSync(calls, 'utf8')).toBe(`--user daemon-reload\n--user enable ${name}\n--user restart ${name}\n`);
 

@@ -1,6 +1,7 @@
-// Runs the program as a user does (node bin/dev.js …) without blocking this process, whose
+// Runs the program as a user does (node bin/dev.js …, or the compiled one: test/spawnBin.ts) without blocking this process, whose
 // event loop serves the in-process test server the program talks to.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SPAWN_BIN } from '../spawnBin.js';
 
 export interface CliRun {
   child: ChildProcess;
@@ -9,7 +10,7 @@ export interface CliRun {
 
 export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliRun {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SPACESYNC_')));
-  const child = spawn(process.execPath, ['bin/dev.js', ...args], {
+  const child = spawn(process.execPath, [SPAWN_BIN, ...args], {
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,11 +1,12 @@
 // `spacesync server` as a user runs it: prints its base URL, serves, stops cleanly on SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { SPAWN_BIN } from '../spawnBin.js';
 
 async function serve(...extra: string[]) {
   const child = spawn(
     process.execPath,
-    ['bin/dev.js', 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra],
+    [SPAWN_BIN, 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -50,7 +51,7 @@ describe('spacesync server', () => {
     [['--timezone', 'Nowhere/Land'], /Unknown time zone/],
     [['--seed', 'no-such-file.json'], /Cannot read the seed fixture/],
   ])('refuses bad options with a usage error (%s)', (args, message) => {
-    const r = spawnSync(process.execPath, ['bin/dev.js', 'server', '--port', '0', ...args], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [SPAWN_BIN, 'server', '--port', '0', ...args], { encoding: 'utf8' });
     expect(r.status).toBe(64);
     expect(r.stderr).toMatch(message);
   });
