@@ -223,6 +223,43 @@ describe('media up', () => {
     expect(await writes()).toEqual([]);
   });
 
+  it('a file renamed, given an image, then moved to another folder before a push: both its .assets folders go along (chaos seed 354121441)', async () => {
+    put('Unsorted/Road map.assets/first.png', PNG);
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/first.png>)\n');
+    expect((await cycle()).media?.uploaded).toEqual(['Unsorted/Road map.assets/first.png']);
+    fs.renameSync(abs(DOC), abs('Unsorted/Plan.md'));
+    put('Unsorted/Plan.assets/later.png', Buffer.concat([PNG, Buffer.from('3')]));
+    fs.writeFileSync(abs('Unsorted/Plan.md'), read('Unsorted/Plan.md').replace('closing words', '![](Plan.assets/later.png)\n\nclosing words'));
+    fs.mkdirSync(abs('Work'));
+    fs.renameSync(abs('Unsorted/Plan.md'), abs('Work/Plan.md'));
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.push?.plan?.problems).toEqual([]);
+    expect(r.media?.uploaded).toEqual(['Work/Plan.assets/later.png']);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'image', 'text']);
+    expect(fs.existsSync(abs('Unsorted/Road map.assets')) || fs.existsSync(abs('Unsorted/Plan.assets'))).toBe(false);
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
+  it('a file the pull moves to another folder takes its .assets folder, an image not yet uploaded included (chaos seed 7661210)', async () => {
+    put('Unsorted/Road map.assets/pending.png', PNG);
+    edit('closing words', '![](<Road map.assets/pending.png>)\n\nclosing words');
+    const folder = (await space.call('POST', '/folders', { folders: [{ name: 'Archive' }] })).items[0].id as string;
+    await space.call('PUT', '/documents/move', { documentIds: ['D-ROAD'], destination: { folderId: folder } });
+    // The pull moves the file first; the push that follows reads the image line from its new folder.
+    await syncOnce(session.ctx, { paths: [] });
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(fs.existsSync(abs('Archive/Road map.md'))).toBe(true);
+    expect(fs.existsSync(abs('Archive/Road map.assets/pending.png'))).toBe(true);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'text']);
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
   it('holds back a line whose file is not there yet, and uploads it once it is (chaos seed 564211609)', async () => {
     // Sent as text, the line would make an image block pointing nowhere, which no later upload replaces.
     edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/later.png>)\n');

@@ -9,12 +9,11 @@ import { isUploadIntent, markUploadsPending, resolveUploads } from '../media/ind
 import { planPush } from './planPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
-import { recordTypedAnchors, relinkAnchors, relinkDocuments, resolveIntents } from '../session/index.js';
+import { carryAssetFolders, recordTypedAnchors, relinkAnchors, relinkDocuments, resolveIntents } from '../session/index.js';
 import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from '../../core/remoteTypes.js';
 import { shiftCounts } from '../session/index.js';
 import { recordHeldBack } from '../session/index.js';
 import { scanLocal, type LocalScan } from './scanLocal.js';
-import { carryAssetFolders } from './carryAssetFolders.js';
 import { isStopped } from '../session/index.js';
 
 /** A listing younger than this is taken as current (one request covers every pending document). */
@@ -111,7 +110,11 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
   }
 
   // A file moved here takes its .assets folder along before its references are read.
-  if (!opts.dryRun) await carryAssetFolders(ctx, scan);
+  if (!opts.dryRun)
+    await carryAssetFolders(
+      ctx,
+      scan.changed.map((c) => ({ from: c.record.path, to: c.local.path })),
+    );
   const plan = await planPush(ctx, {
     scan,
     listing,

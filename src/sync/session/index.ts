@@ -17,3 +17,4 @@ export { UNSENT } from './unsent.js';
 export { linkTargetsOf, ownMarkersOf, recordTypedAnchors } from './linkTargetsOf.js';
 export { relinkAnchors } from './relinkAnchors.js';
 export { relinkDocuments, type Move as DocumentMove } from './relinkDocuments.js';
+export { carryAssetFolders } from './carryAssetFolders.js';

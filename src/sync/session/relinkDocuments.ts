@@ -9,6 +9,7 @@ import { relinkBase, relinkFile } from '../../core/relinkFile.js';
 import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import { FORMER_PATHS, RELINK_PENDING } from './linkTargetsOf.js';
 import type { SyncContext } from './SyncContext.js';
+import { carryAssetFolders } from './carryAssetFolders.js';
 
 /** How many former paths are remembered (the oldest go first). */
 const KEPT_PATHS = 500;
@@ -51,6 +52,8 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
   const pending = journal.getState<string[]>(RELINK_PENDING) ?? [];
   if (!journal.hasPendingMoves() && pending.length === 0) return [];
   const { moves, steps, ownFrom, seq } = notedMoves(journal);
+  // A file the pull (or a push) moved to another folder takes its .assets folders along first.
+  await carryAssetFolders(ctx, moves);
   const former = new Map(Object.entries(journal.getState<Record<string, string>>(FORMER_PATHS) ?? {}));
   for (const m of steps) {
     former.delete(m.to);
