@@ -123,6 +123,21 @@ describe('links between documents as relative links', () => {
     for (const [p, v] of readTree(root)) expect(v.text, p).toBe(before.get(p)?.text);
   });
 
+  it('a link typed in a file whose folder the space then moves is still read from where it was typed (chaos seed 143645335)', async () => {
+    write('Projects/Roadmap.md', read('Projects/Roadmap.md').replace('The plan.', 'The plan, with [notes](../Unsorted/Notes.md).'));
+    const work = (await space.call('POST', '/folders', { folders: [{ name: 'Work' }] })).items[0].id as string;
+    await space.call('PUT', '/folders/move', { folderIds: ['F-PROJ'], destination: { parentFolderId: work } });
+    // The pull moves the folder, the edited file with it, before the push reads the file.
+    await runPull(session.ctx);
+    expect(read('Work/Projects/Roadmap.md')).toContain('[notes](../Unsorted/Notes.md)');
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await blocksOf('D-ROAD')).toEqual(['The plan, with [notes](block://D-NOTES).']);
+    expect(read('Work/Projects/Roadmap.md')).toContain('The plan, with [notes](../../Unsorted/Notes.md).');
+    await space.clearRequests();
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+  });
+
   it('a run killed between a rename and the relink: the next run makes the links follow (chaos seed 634512377)', async () => {
     await space.call('PUT', '/blocks', { blocks: [{ id: 'D-ROAD', markdown: 'Plan' }] });
     // What a pull that was killed right after recording the rename leaves: the file moved, the journal

@@ -14,7 +14,7 @@ import { localTitle } from '../../core/localTitle.js';
 import { mergeFile } from '../../core/mergeFile.js';
 import { confirmSentEdits } from '../../core/confirmSentEdits.js';
 import { confirmSentInserts } from '../../core/confirmSentInserts.js';
-import { linkTargetsOf, noteReadOnlyBlocks, ownMarkersOf, readOnlyBlocks } from '../session/index.js';
+import { formerPathsOf, linkTargetsOf, noteReadOnlyBlocks, ownMarkersOf, readOnlyBlocks } from '../session/index.js';
 import { placementOfPath } from '../../core/placementOfPath.js';
 import { linkMarkdown, type Anchor } from '../../core/linkDocuments.js';
 import { carriesMarker } from '../../core/carriesMarker.js';
@@ -256,12 +256,15 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
 
   for (const t of plan.tasks) if (t.local && t.decision.create && 'title' in t.decision.create) localIds.set(t.local.path, docLinkRef(t.local.path));
   const owned = ownMarkersOf(journal);
+  // Where a file was before it moved here (its record), and before the sync last moved it (a folder
+  // moved in the space): a link typed there that names no document from where the file is now.
+  const earlierPathsOf = (recorded: string | undefined) => (recorded === undefined ? [] : [recorded, ...formerPathsOf(journal, recorded)]);
   plan.steps = planSync({
     documents: plan.tasks.map((t) => ({
       doc: t.doc,
       name: t.next.path,
       decision: t.decision,
-      ...(t.file ? { changes: sendableChanges(ctx, targets, t.file.changes, t.next.path, t.record?.path, owned) } : {}),
+      ...(t.file ? { changes: sendableChanges(ctx, targets, t.file.changes, t.next.path, earlierPathsOf(t.record?.path), owned) } : {}),
     })),
     ...(plan.folders ? { folders: plan.folders } : {}),
     folderName: (id) => folderPaths.get(id),

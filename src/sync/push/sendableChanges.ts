@@ -10,7 +10,7 @@ import type { SyncContext } from '../session/index.js';
 /**
  * The changes as the service must get them: an edited line that links its downloaded asset sends the
  * service's URL instead; a relative link to another document's file (from the file at `path`, or,
- * for a file moved here, from where it was) sends `block://<id>`, one to a daily note `date://`, one to
+ * for a file moved since its links were typed, from where it was: `earlierPaths`) sends `block://<id>`, one to a daily note `date://`, one to
  * a block's anchor `block://<block id>`; the marker the sync put on a block other files link to
  * (`owned`) is never sent. An edit that was only that (a marker taken off, a link written another way)
  * sends nothing: the file gets the block back as the pull shows it.
@@ -20,13 +20,14 @@ export function sendableChanges(
   targets: LinkTargets,
   changes: ChangeSet,
   path: string,
-  recordedPath: string | undefined,
+  earlierPaths: readonly string[],
   owned: (blockId: string) => ReadonlySet<string>,
 ): ChangeSet {
   const recordOf = mediaRecordOf(ctx.journal);
   const unlink = (markdown: string) => {
-    const out = unlinkMarkdown(markdown, path, targets);
-    return recordedPath === undefined || recordedPath === path ? out : unlinkMarkdown(out, recordedPath, targets);
+    let out = unlinkMarkdown(markdown, path, targets);
+    for (const earlier of earlierPaths) if (earlier !== path) out = unlinkMarkdown(out, earlier, targets);
+    return out;
   };
   const spec = (b: NewBlockSpec): NewBlockSpec => {
     const markdown = holdsDocumentLinks(b.type) ? unlink(b.markdown) : b.markdown;

@@ -14,7 +14,7 @@ export { noteReadOnlyBlocks, readOnlyBlocks } from './readOnlyBlocks.js';
 export { releaseMemory } from './releaseMemory.js';
 export { resolveIntents } from './resolveIntents.js';
 export { UNSENT } from './unsent.js';
-export { linkTargetsOf, ownMarkersOf, recordTypedAnchors } from './linkTargetsOf.js';
+export { formerPathsOf, linkTargetsOf, ownMarkersOf, recordTypedAnchors } from './linkTargetsOf.js';
 export { relinkAnchors } from './relinkAnchors.js';
 export { relinkDocuments, type Move as DocumentMove } from './relinkDocuments.js';
 export { carryAssetFolders } from './carryAssetFolders.js';

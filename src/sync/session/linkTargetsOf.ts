@@ -81,3 +81,11 @@ export function recordTypedAnchors(journal: Journal, typed: ReadonlyMap<string, 
   for (const [block, anchor] of typed) table[block] ??= anchor;
   journal.setState(ANCHORS, table);
 }
+
+/** The paths a document's file had before it was moved to `path` (latest first), as the relinks noted them. */
+export function formerPathsOf(journal: Journal, path: string): string[] {
+  const former = journal.getState<Record<string, string>>(FORMER_PATHS) ?? {};
+  return Object.keys(former)
+    .filter((k) => former[k] === path)
+    .reverse();
+}
