@@ -260,6 +260,27 @@ describe('media up', () => {
     expect(await writes()).toEqual([]);
   });
 
+  it('a file moved out of a folder renamed in the same scan takes its .assets folder from where that folder went (chaos seed 775821784)', async () => {
+    fs.mkdirSync(abs('Work/Sub'), { recursive: true });
+    fs.renameSync(abs(DOC), abs('Work/Sub/Road map.md'));
+    expect((await cycle()).exitCode).toBe(0);
+    put('Work/Sub/Road map.assets/later.png', PNG);
+    fs.writeFileSync(abs('Work/Sub/Road map.md'), read('Work/Sub/Road map.md').replace('closing words', '![](<Road map.assets/later.png>)\n\nclosing words'));
+    // The folder renamed, then the file moved out of it, both before the next look.
+    fs.renameSync(abs('Work'), abs('Job'));
+    fs.mkdirSync(abs('Archive'));
+    fs.renameSync(abs('Job/Sub/Road map.md'), abs('Archive/Road map.md'));
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.push?.plan?.problems).toEqual([]);
+    expect(r.media?.uploaded).toEqual(['Archive/Road map.assets/later.png']);
+    expect(fs.existsSync(abs('Job/Sub/Road map.assets'))).toBe(false);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'text']);
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
   it('holds back a line whose file is not there yet, and uploads it once it is (chaos seed 564211609)', async () => {
     // Sent as text, the line would make an image block pointing nowhere, which no later upload replaces.
     edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/later.png>)\n');

@@ -109,11 +109,13 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
     }
   }
 
-  // A file moved here takes its .assets folder along before its references are read.
+  // A file moved here takes its .assets folder along before its references are read (from where its
+  // folder went, when that folder was renamed or moved too).
   if (!opts.dryRun)
     await carryAssetFolders(
       ctx,
       scan.changed.map((c) => ({ from: c.record.path, to: c.local.path })),
+      scan.addedDirs,
     );
   const plan = await planPush(ctx, {
     scan,

@@ -5,24 +5,53 @@
 // media and whiteboard records follow their files. A file renamed in its folder keeps its folders
 // where they are (its lines still name them; the media step moves what it recorded). Nothing is moved
 // over a folder already at the new place.
+// When the folder the file left is itself gone (renamed or moved here too, before the sync looked),
+// its `.assets` folder went with it: it is looked for in the directories new since the last look
+// (`newDirs`), and taken only from the one that holds it and no file of that name.
+import { promises as fsp } from 'node:fs';
+import { ASSETS_SUFFIX, dirOfPath } from '../../core/fileName.js';
 import { assetsDirName } from '../../core/linkAssets.js';
-import { dirOfPath } from '../../core/fileName.js';
+import { resolveInRoot } from '../../mirror/index.js';
 import { isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
 import type { SyncContext } from './SyncContext.js';
 
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 
+/** Each `.assets` folder name in `dirs`, with the directories holding one. */
+async function assetFoldersIn(root: string, dirs: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const dir of dirs) {
+    const entries = await fsp.readdir(resolveInRoot(root, dir), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) if (e.isDirectory() && e.name.endsWith(ASSETS_SUFFIX)) out.set(e.name, [...(out.get(e.name) ?? []), dir]);
+  }
+  return out;
+}
+
 /** Moves the `.assets` folders of the files moved from `from` to `to`; returns the folders' new paths. */
-export async function carryAssetFolders(ctx: SyncContext, moves: ReadonlyArray<{ from: string; to: string }>): Promise<string[]> {
+export async function carryAssetFolders(
+  ctx: SyncContext,
+  moves: ReadonlyArray<{ from: string; to: string }>,
+  newDirs: readonly string[] = [],
+): Promise<string[]> {
   const carried: string[] = [];
+  let inNewDirs: Map<string, string[]> | undefined;
   for (const { from, to } of moves) {
     const was = dirOfPath(from);
     const now = dirOfPath(to);
     if (was === now) continue;
     for (const name of new Set([assetsDirName(from), assetsDirName(to)])) {
-      const source = join(was, name);
+      let source = join(was, name);
+      if (!(await isDirectory(ctx.root, source))) {
+        if (newDirs.length === 0 || (await pathExists(ctx.root, was))) continue;
+        inNewDirs ??= await assetFoldersIn(ctx.root, newDirs);
+        const holders = inNewDirs.get(name) ?? [];
+        const dir = holders.length === 1 ? holders[0]! : undefined;
+        // Not beside a file of its own name there: that file's folder, not this one's.
+        if (dir === undefined || dir === now || (await pathExists(ctx.root, join(dir, name.slice(0, -ASSETS_SUFFIX.length) + '.md')))) continue;
+        source = join(dir, name);
+      }
       const target = join(now, name);
-      if (!(await isDirectory(ctx.root, source)) || (await pathExists(ctx.root, target))) continue;
+      if (await pathExists(ctx.root, target)) continue;
       await moveDirectory(ctx.root, source, target);
       carried.push(target);
       ctx.logger.info({ from: source, to: target }, `moved ${source} along with its document to ${target}`);
