@@ -152,6 +152,24 @@ describe('whiteboards as .excalidraw files', () => {
     expect(w.session.journal.listHistory({ path: SCENE })).toHaveLength(1);
   });
 
+  it('an element moved in the file that the space deleted meanwhile, its document held back: the board is read again and the element made anew, once (chaos seed 775821802)', async () => {
+    // The emptied file is held back, so the document's listing time is not taken and the record
+    // still holds e1: sent as a PUT, the move found nothing, cycle after cycle.
+    fs.writeFileSync(w.file(DOC), '');
+    await w.space.call('DELETE', '/whiteboards/W-1/elements', { elementIds: ['e1'] });
+    const s = scene();
+    s.elements[0]!.x = 999;
+    writeScene(s);
+    await w.space.clearRequests();
+    const r = await cycle();
+    expect(r.whiteboards?.failed).toEqual([]);
+    expect((await whiteboardWrites()).map((q) => `${q.method} ${q.path}`)).toEqual(['PUT /whiteboards/W-1/elements', 'POST /whiteboards/W-1/elements']);
+    expect(await remoteElements()).toEqual([elements[1], { ...elements[0], x: 999 }]);
+    await w.space.clearRequests();
+    expect((await cycle()).whiteboards?.failed).toEqual([]);
+    expect(await whiteboardWrites()).toEqual([]);
+  });
+
   it('holds back a scene that is not JSON: a message naming the file, nothing sent, the file kept', async () => {
     fs.writeFileSync(w.file(SCENE), '{"type": "excalidraw", "elements": [');
     await w.space.call('PUT', '/whiteboards/W-1/elements', { elements: [{ id: 'e1', y: 500 }] });

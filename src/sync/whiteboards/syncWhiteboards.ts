@@ -113,7 +113,11 @@ interface Board {
   remoteAt: string | null;
 }
 
-async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Board, rec: WhiteboardRecord | undefined): Promise<void> {
+/**
+ * `readRemote`: read the board even though its document's listing time did not move (that time is
+ * taken only when the document is pulled, so a document held back or being edited keeps the old one).
+ */
+async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Board, rec: WhiteboardRecord | undefined, readRemote = false): Promise<void> {
   const { root } = ctx;
   const { id, file } = board;
   // The document's file moved (renamed, or to another folder): its scene file moves with it.
@@ -123,7 +127,7 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
   }
   const local = await readMirrorFile(root, file);
   const localChanged = local !== null && local.hash !== rec?.fileHash;
-  const remoteChanged = !rec || rec.remoteAt !== board.remoteAt;
+  const remoteChanged = readRemote || !rec || rec.remoteAt !== board.remoteAt;
   if (!localChanged && !remoteChanged && local !== null) return;
 
   let remote: WhiteboardContent;
@@ -167,15 +171,22 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
   for (const c of m.conflicts) result.conflicts.push({ file, id: c.id, lost: c.lost });
 
   let sent = false;
-  for (const ids of chunks(m.remove)) {
-    result.requests++;
-    await ctx.client.deleteWhiteboardElements(id, { elementIds: ids }, { priority: 'user' });
-    sent = true;
-  }
-  for (const els of chunks(m.put)) {
-    result.requests++;
-    await ctx.client.updateWhiteboardElements(id, { elements: els }, { priority: 'user' });
-    sent = true;
+  try {
+    for (const ids of chunks(m.remove)) {
+      result.requests++;
+      await ctx.client.deleteWhiteboardElements(id, { elementIds: ids }, { priority: 'user' });
+      sent = true;
+    }
+    for (const els of chunks(m.put)) {
+      result.requests++;
+      await ctx.client.updateWhiteboardElements(id, { elements: els }, { priority: 'user' });
+      sent = true;
+    }
+  } catch (e) {
+    // An element the space deleted since the record, which this merge did not read: read the board
+    // and merge again (an edit beats a delete: the element is made anew), once.
+    if (!remoteChanged && isSpacesyncError(e, 'not_found')) return syncOne(ctx, result, board, rec, true);
+    throw e;
   }
   for (const els of chunks(m.post)) {
     result.requests++;
