@@ -281,6 +281,26 @@ describe('media up', () => {
     expect(await writes()).toEqual([]);
   });
 
+  it('a file moved, then given an image beside it before a push: the files of its old .assets folder join the new one (chaos seed 340309295)', async () => {
+    put('Unsorted/Road map.assets/first.png', PNG);
+    edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/first.png>)\n');
+    fs.mkdirSync(abs('Work'));
+    fs.renameSync(abs(DOC), abs('Work/Road map.md'));
+    // The editor saves a new image beside the moved file: a new .assets folder where the old one would go.
+    put('Work/Road map.assets/second.png', Buffer.concat([PNG, Buffer.from('2')]));
+    fs.writeFileSync(abs('Work/Road map.md'), read('Work/Road map.md').replace('closing words', '![](<Road map.assets/second.png>)\n\nclosing words'));
+    const r = await cycle();
+    expect(r.exitCode).toBe(0);
+    expect(r.push?.plan?.problems).toEqual([]);
+    expect(r.media?.uploaded).toEqual(['Work/Road map.assets/first.png', 'Work/Road map.assets/second.png']);
+    expect(fs.readdirSync(abs('Work/Road map.assets')).sort()).toEqual(['first.png', 'second.png']);
+    expect(fs.existsSync(abs('Unsorted/Road map.assets'))).toBe(false);
+    expect((await remote()).map((b) => b.type)).toEqual(['text', 'image', 'image', 'text']);
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+  });
+
   it('holds back a line whose file is not there yet, and uploads it once it is (chaos seed 564211609)', async () => {
     // Sent as text, the line would make an image block pointing nowhere, which no later upload replaces.
     edit('The plan:\n', 'The plan:\n\n![](<Road map.assets/later.png>)\n');

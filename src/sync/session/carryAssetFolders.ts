@@ -4,7 +4,9 @@
 // reach their files again: an image not yet uploaded is uploaded, not held back as missing, and the
 // media and whiteboard records follow their files. A file renamed in its folder keeps its folders
 // where they are (its lines still name them; the media step moves what it recorded). Nothing is moved
-// over a folder already at the new place.
+// over what is already at the new place: when the folder is there too (the user saved an image beside
+// the moved file first), each file of the old folder goes into it under its name unless that name is
+// taken, and the old folder goes once it is empty.
 // When the folder the file left is itself gone (renamed or moved here too, before the sync looked),
 // its `.assets` folder went with it: it is looked for in the directories new since the last look
 // (`newDirs`), and taken only from the one that holds it and no file of that name.
@@ -25,6 +27,18 @@ async function assetFoldersIn(root: string, dirs: readonly string[]): Promise<Ma
     for (const e of entries) if (e.isDirectory() && e.name.endsWith(ASSETS_SUFFIX)) out.set(e.name, [...(out.get(e.name) ?? []), dir]);
   }
   return out;
+}
+
+/** Moves each entry of the folder `source` into the folder `target` unless its name is taken there; removes `source` once empty. Returns the names moved. */
+async function mergeInto(root: string, source: string, target: string): Promise<string[]> {
+  const moved: string[] = [];
+  for (const name of await fsp.readdir(resolveInRoot(root, source))) {
+    if (await pathExists(root, join(target, name))) continue;
+    await moveDirectory(root, join(source, name), join(target, name));
+    moved.push(name);
+  }
+  await fsp.rmdir(resolveInRoot(root, source)).catch(() => undefined); // not empty: a name taken at the target keeps it
+  return moved;
 }
 
 /** Moves the `.assets` folders of the files moved from `from` to `to`; returns the folders' new paths. */
@@ -51,10 +65,16 @@ export async function carryAssetFolders(
         source = join(dir, name);
       }
       const target = join(now, name);
-      if (await pathExists(ctx.root, target)) continue;
-      await moveDirectory(ctx.root, source, target);
-      carried.push(target);
-      ctx.logger.info({ from: source, to: target }, `moved ${source} along with its document to ${target}`);
+      if (!(await pathExists(ctx.root, target))) {
+        await moveDirectory(ctx.root, source, target);
+        carried.push(target);
+        ctx.logger.info({ from: source, to: target }, `moved ${source} along with its document to ${target}`);
+      } else if (await isDirectory(ctx.root, target)) {
+        const moved = await mergeInto(ctx.root, source, target);
+        if (moved.length === 0) continue;
+        carried.push(target);
+        ctx.logger.info({ from: source, to: target, files: moved }, `moved ${moved.length} file(s) of ${source} along with its document into ${target}`);
+      }
     }
   }
   return carried;

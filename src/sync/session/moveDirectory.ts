@@ -31,7 +31,7 @@ export async function isDirectory(root: string, relPath: string): Promise<boolea
   );
 }
 
-/** Renames directory `from` to `to` (both relative to `root`); the target must not exist. */
+/** Renames directory `from` to `to` (both relative to `root`; a file is renamed alike); the target must not exist. */
 export async function moveDirectory(root: string, from: string, to: string): Promise<void> {
   const src = resolveInRoot(root, from);
   const dst = resolveInRoot(root, to);
