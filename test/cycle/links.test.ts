@@ -158,6 +158,37 @@ describe('links between documents as relative links', () => {
     expect(await blocksOf('D-NOTES')).toEqual(fixture.documents![1]!.content!.map((b) => b.markdown));
   });
 
+  it('a file moved while being edited: its own links follow its new folder once it holds what the sync wrote again (chaos seed 775821851)', async () => {
+    const old = (await space.call('POST', '/folders', { folders: [{ name: 'Old', parentFolderId: 'F-PROJ' }] })).items[0].id as string;
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    await space.call('PUT', '/documents/move', { documentIds: ['D-NOTES'], destination: { folderId: old } });
+    // What the pull records of that move: the file in its new folder, a level deeper, the journal with it.
+    const { journal } = session.ctx;
+    const rec = journal.getDocument('D-NOTES')!;
+    const MOVED = 'Projects/Old/Notes.md';
+    fs.renameSync(path.join(root, NOTES), path.join(root, MOVED));
+    const listed = ((await space.call('GET', '/documents', undefined, { fetchMetadata: 'true' })).items as Array<{ id: string; lastModifiedAt: string }>).find(
+      (d) => d.id === 'D-NOTES',
+    )!;
+    journal.upsertDocument({ ...rec, path: MOVED, folderId: old, location: 'folder', remoteModifiedAt: listed.lastModifiedAt });
+    // Being edited when the relink looks: its links are left as they are, for later.
+    const saved = read(MOVED);
+    write(MOVED, saved.replace('second', 'second, being edited'));
+    expect((await runPull(session.ctx)).relinked).toEqual([]);
+    expect(read(MOVED)).toContain('See [the plan](../Projects/Roadmap.md), [a day]');
+    // The edit undone: the file holds what the sync wrote again, and its links now follow its new folder.
+    write(MOVED, saved);
+    await space.clearRequests();
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(read(MOVED)).toContain('See [the plan](../Roadmap.md), [a day](<../../Daily Notes/2026-11-20.md>)');
+    expect(await sent()).toEqual([]);
+    expect(await blocksOf('D-NOTES')).toEqual(fixture.documents![1]!.content!.map((b) => b.markdown));
+    const before = read(MOVED);
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await sent()).toEqual([]);
+    expect(read(MOVED)).toBe(before);
+  });
+
   it('a file renamed here: the links to it follow, and nothing is sent for the files holding them', async () => {
     const modified = async () =>
       ((await space.call('GET', '/documents')).items as Array<{ id: string; lastModifiedAt: string }>).find((d) => d.id === 'D-NOTES')!.lastModifiedAt;

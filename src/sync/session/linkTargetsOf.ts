@@ -11,6 +11,8 @@ import type { Journal } from '../../journal/index.js';
 export const FORMER_PATHS = 'links.formerPaths';
 /** State key: the documents whose links a move made stale while their file was being edited. */
 export const RELINK_PENDING = 'links.pending';
+/** State key: of those, each moved file whose own links are still written from where it was (document id → that path). */
+export const RELINK_PENDING_FROM = 'links.pendingFrom';
 /** State key: the blocks inside documents that files link to, each with its anchor (block id → document and fragment). */
 export const ANCHORS = 'links.anchors';
 /** State key: anchors blocks were named by before (the last 500), so a file not rewritten yet still reads back. */

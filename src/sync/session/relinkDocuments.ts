@@ -7,7 +7,7 @@
 // the old paths are still read as the documents they named (`FORMER_PATHS`).
 import { relinkBase, relinkFile } from '../../core/relinkFile.js';
 import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
-import { FORMER_PATHS, RELINK_PENDING } from './linkTargetsOf.js';
+import { FORMER_PATHS, RELINK_PENDING, RELINK_PENDING_FROM } from './linkTargetsOf.js';
 import type { SyncContext } from './SyncContext.js';
 import { carryAssetFolders } from './carryAssetFolders.js';
 
@@ -51,6 +51,8 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
   if (ctx.readOnly) return [];
   const pending = journal.getState<string[]>(RELINK_PENDING) ?? [];
   if (!journal.hasPendingMoves() && pending.length === 0) return [];
+  // A moved file left pending keeps the path its own links are written from: the noted moves go below.
+  const pendingFrom = journal.getState<Record<string, string>>(RELINK_PENDING_FROM) ?? {};
   const { moves, steps, ownFrom, seq } = notedMoves(journal);
   // A file the pull (or a push) moved to another folder takes its .assets folders along first.
   await carryAssetFolders(ctx, moves);
@@ -71,11 +73,16 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
   const candidates = new Set([...(moves.length > 0 ? journal.documentsWithLinks().keys() : []), ...pending]);
   const isDocument = (p: string) => journal.getDocumentByPath(p) !== undefined;
   const stillPending: string[] = [];
+  const stillFrom: Record<string, string> = {};
+  const leave = (id: string, from: string, path: string) => {
+    stillPending.push(id);
+    if (from !== path) stillFrom[id] = from;
+  };
   const written: string[] = [];
   for (const id of candidates) {
     const rec = journal.getDocument(id);
     if (!rec || rec.fileHash === null) continue;
-    const from = ownFrom.get(id) ?? rec.path;
+    const from = pendingFrom[id] ?? ownFrom.get(id) ?? rec.path;
     const base = journal.getBaseBlocks(id);
     // What moved now, and for a file tried again, every move since it was left.
     const moved = pending.includes(id) ? former : movedNow;
@@ -83,18 +90,18 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
     if (next === base) continue;
     const file = await readMirrorFile(ctx.root, rec.path);
     if (!file || file.text === null || file.hash !== rec.fileHash) {
-      stillPending.push(id);
+      leave(id, from, rec.path);
       continue;
     }
     const text = relinkFile(file.text, base, next, from, rec.path, moved, isDocument);
     if (text === null) {
       // Not rewritable in place now: tried again after the next cycle, its old links still read meanwhile.
-      stillPending.push(id);
+      leave(id, from, rec.path);
       continue;
     }
     const w = await writeFileIfUnchanged(ctx.root, rec.path, text, file.hash, { ownWrites: ctx.ownWrites });
     if (!w.written) {
-      stillPending.push(id);
+      leave(id, from, rec.path);
       continue;
     }
     journal.transaction(() => {
@@ -110,6 +117,8 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
     journal.setState(FORMER_PATHS, Object.fromEntries([...former].slice(-KEPT_PATHS)));
     if (stillPending.length > 0) journal.setState(RELINK_PENDING, stillPending);
     else if (pending.length > 0) journal.deleteState(RELINK_PENDING);
+    if (Object.keys(stillFrom).length > 0) journal.setState(RELINK_PENDING_FROM, stillFrom);
+    else if (Object.keys(pendingFrom).length > 0) journal.deleteState(RELINK_PENDING_FROM);
   });
   return written;
 }
