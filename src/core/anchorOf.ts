@@ -6,11 +6,14 @@ import { headingSlug, headingText, withoutMarker } from '../dialect/index.js';
 import { shortIdsOf } from './shortIdsOf.js';
 import type { BaseBlock } from './types.js';
 
+/** What naming a block needs of a document's blocks: a base, or the service's blocks as a push read them. */
+export type AnchorBlock = Pick<BaseBlock, 'id' | 'kind' | 'markdown'>;
+
 /** Characters a heading link cannot hold in Obsidian: such a heading is named by its short id. */
 const REFUSED = /[#^[\]|\\]/;
 
 /** The heading text of each block of `base` that is a heading (its own marker left out), by id. */
-export function headingsOf(base: readonly BaseBlock[], shorts: ReadonlyMap<string, string>): Map<string, string> {
+export function headingsOf(base: readonly AnchorBlock[], shorts: ReadonlyMap<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const b of base) {
     if (b.kind !== 'block') continue;
@@ -21,7 +24,7 @@ export function headingsOf(base: readonly BaseBlock[], shorts: ReadonlyMap<strin
 }
 
 /** The fragment (after `#`, not yet encoded) that names block `id` in the document of `base`; undefined when `base` has no such block. */
-export function anchorOf(id: string, base: readonly BaseBlock[]): string | undefined {
+export function anchorOf(id: string, base: readonly AnchorBlock[]): string | undefined {
   if (!base.some((b) => b.id === id)) return undefined;
   const shorts = shortIdsOf(base.map((b) => b.id));
   const headings = headingsOf(base, shorts);

@@ -2,16 +2,15 @@
 // read from the document's base: what the push sends as `block://<id>` for a link the mirror did not
 // write itself.
 import { headingSlug } from '../dialect/index.js';
-import { headingsOf } from './anchorOf.js';
+import { headingsOf, type AnchorBlock } from './anchorOf.js';
 import { shortIdsOf } from './shortIdsOf.js';
-import type { BaseBlock } from './types.js';
 
 /**
  * The block of `base` a typed fragment names: `^short` by its short id; a heading by its text, else
  * by its slug (`#goals-for-2026`, as VS Code and GitHub write it), the first such heading. Undefined
  * when none does.
  */
-export function blockAtFragment(base: readonly BaseBlock[], fragment: string): string | undefined {
+export function blockAtFragment(base: readonly AnchorBlock[], fragment: string): string | undefined {
   const shorts = shortIdsOf(base.map((b) => b.id));
   if (fragment.startsWith('^')) {
     const short = fragment.slice(1);

@@ -120,6 +120,26 @@ describe('links to blocks inside documents as anchors', () => {
     await settled();
   });
 
+  it('a typed link to a block a killed run made, not yet recorded, is sent as block:// in the push that settles it (chaos seed 775821864)', async () => {
+    // What a run killed right after its POST leaves: the line in the file, the block in the space, the intent, no base.
+    edit(ROAD, 'Another paragraph.', 'Another paragraph.\n\nA fresh idea.');
+    const body = { blocks: [{ type: 'text', markdown: 'A fresh idea.' }], position: { position: 'after', siblingId: 'OTHER001' } };
+    const made = ((await space.call('POST', '/blocks', body)).items as Array<{ id: string }>)[0]!.id;
+    session.ctx.journal.addIntent({ docId: 'D-ROAD', op: 'POST /blocks', payload: { step: { method: 'POST', path: '/blocks', body }, paths: [ROAD] } });
+    // The user links it by its short id before the next push, which reads the Roadmap again to settle it.
+    const short = made
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(0, 8)
+      .toLowerCase();
+    edit(NOTES, 'second', `second, [idea](../Projects/Roadmap.md#^${short})`);
+    await space.clearRequests();
+    expect((await syncOnce(session.ctx)).exitCode).toBe(0);
+    expect(await blocksOf('D-NOTES')).toEqual([LINKS, `second, [idea](block://${made})`]);
+    expect(await blocksOf('D-ROAD')).toEqual(['# Goals for 2026', 'The plan is simple.', '- [ ] ship it', 'Another paragraph.', 'A fresh idea.']);
+    expect(read(ROAD)).toContain(`\nA fresh idea. ^${short}\n`);
+    await settled();
+  });
+
   it('a first link made in the space: its file shows the anchor and the block gets its marker; nothing is sent', async () => {
     await space.call('PUT', '/blocks', { blocks: [{ id: 'N2', markdown: 'second [other](block://OTHER001)' }] });
     const road = await modified('D-ROAD');

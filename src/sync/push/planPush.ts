@@ -66,7 +66,8 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   const localIds = new Map(scan.changed.filter((c) => c.local.path !== c.record.path).map((c) => [c.local.path, c.record.id]));
   // A typed link to a block (`Roadmap.md#^a1b2c3d4`, `Roadmap.md#Goals`) names it by its document's base.
   const anchors = new Map<string, Anchor>();
-  const targets = linkTargetsOf(journal, localIds, { typed: anchors });
+  // …or, for a block the base lacks, from the service's blocks this plan read to merge its document.
+  const targets = linkTargetsOf(journal, localIds, { typed: anchors, read: (doc) => plan.tasks.find((t) => t.doc === doc)?.remote?.blocks });
   const byId = new Map(records.map((r) => [r.id, r]));
   const withFiles = records.filter((r) => r.fileHash !== null);
   for (const d of scan.strayDirs)

@@ -1,7 +1,7 @@
 // Where the mirror holds each document, as the journal has it now, and how it names the blocks inside
 // documents that files link to: what the pull's relative links and anchors point to and what the push
 // reads them back as (core/linkDocuments).
-import { anchorOf as fragmentOf } from '../../core/anchorOf.js';
+import { anchorOf as fragmentOf, type AnchorBlock } from '../../core/anchorOf.js';
 import { blockAtFragment } from '../../core/blockAtFragment.js';
 import type { Anchor, LinkTargets } from '../../core/linkDocuments.js';
 import { anchorResolver, type AnchorTable, type FormerAnchor } from '../../core/planAnchors.js';
@@ -26,6 +26,11 @@ export interface LinkTargetOptions {
    * document's base (`#^<short id>`, `#<heading>`); each block found so is added here with its anchor.
    */
   typed?: Map<string, Anchor>;
+  /**
+   * The push's: the service's blocks of a document it read to merge, where a typed link's block is
+   * looked for when the base has none such (one a run stopped before its answer was recorded made).
+   */
+  read?: (doc: string) => readonly AnchorBlock[] | undefined;
 }
 
 /**
@@ -52,9 +57,11 @@ export function linkTargetsOf(journal: Journal, local?: ReadonlyMap<string, stri
       resolve ??= anchorResolver(table(), journal.getState<FormerAnchor[]>(FORMER_ANCHORS) ?? []);
       const known = resolve(doc, fragment);
       if (known !== undefined || opts.typed === undefined) return known;
-      const base = journal.getBaseBlocks(doc);
-      const block = blockAtFragment(base, fragment);
-      const anchor = block === undefined ? undefined : fragmentOf(block, base);
+      let blocks: readonly AnchorBlock[] = journal.getBaseBlocks(doc);
+      let block = blockAtFragment(blocks, fragment);
+      const read = block === undefined ? opts.read?.(doc) : undefined;
+      if (read) block = blockAtFragment((blocks = read), fragment);
+      const anchor = block === undefined ? undefined : fragmentOf(block, blocks);
       if (block !== undefined && anchor !== undefined && !Object.hasOwn(table(), block)) opts.typed.set(block, { doc, fragment: anchor });
       return block;
     },
