@@ -112,6 +112,49 @@ it('a folder renamed here while the space moved its grandchild folder up into it
   await expectIdle(w);
 });
 
+it('a folder renamed here while the space moved its child folder elsewhere: the child is moved from where the rename took its directory, none left behind (chaos seed 855387185)', async () => {
+  await closeWorld(w);
+  w = await openWorld({
+    ...scenarioSpace,
+    folders: [
+      { id: 'F-PROJ', name: 'Projects', createdAt: '2026-01-01T00:00:00Z', folders: [{ id: 'F-SUB', name: 'Sub', createdAt: '2026-01-02T00:00:00Z' }] },
+      { id: 'F-HOME', name: 'Home', createdAt: '2026-01-03T00:00:00Z' },
+    ],
+    documents: [
+      ...scenarioSpace.documents!,
+      { id: 'D-INNER', title: 'Inner', folderId: 'F-SUB', createdAt: '2026-09-01T10:00:00Z', content: [{ id: 'IN1', markdown: 'inner text' }] },
+    ],
+  });
+  // Renamed, then the one file of its subfolder moved out, all before the sync looks.
+  applyLocal(w, [
+    { move: 'Projects', to: 'W' },
+    { move: 'W/Sub/Inner.md', to: 'Unsorted/Inner.md' },
+  ]);
+  await applyRemote(w, [{ method: 'PUT', path: '/folders/move', body: { folderIds: ['F-SUB'], destination: { parentFolderId: 'F-HOME' } } }]);
+  const paths = () =>
+    w.session.journal
+      .listFolders()
+      .map((f) => f.path)
+      .sort();
+  // The push (with the listing a cycle gives it) renames Projects; Sub, which the space has in Home now,
+  // is recorded where the rename took its directory, for the pull to move it from there.
+  const listing = async () => {
+    const snapshot = await listRemote(w.session.ctx);
+    return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
+  };
+  const push = await pushLocal(w.session.ctx, { listing });
+  expect(push.outcome!.failed).toEqual([]);
+  expect(paths()).toEqual(['Home', 'W', 'W/Sub']);
+  const r = await syncOnce(w.session.ctx);
+  expect(r.exitCode).toBe(0);
+  expect(paths()).toEqual(['Home', 'Home/Sub', 'W']);
+  expect(w.read('Unsorted/Inner.md')).toMatch(/inner text/);
+  // The rename carried Sub's directory to W/Sub; left there, a full scan would make it a folder again.
+  expect(fs.existsSync(w.file('W/Sub'))).toBe(false);
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
 it('a file edited while the space purged its document from the trash becomes one new document, its record taking the path (chaos seed 949925233)', async () => {
   await applyRemote(w, [{ method: 'DELETE', path: '/documents', body: { documentIds: ['D-IDEA'] } }]);
   await fetch(`${w.space.server.adminUrl}/clock`, {

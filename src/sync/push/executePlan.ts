@@ -21,7 +21,7 @@ import { isPerDocumentError, UNSENT } from '../session/index.js';
 import { sendStep } from './sendStep.js';
 import { changesRemoteBlocks, recordRemoteHistory } from './recordRemoteHistory.js';
 import { currentListing } from './currentListing.js';
-import type { ListingEntry } from '../../journal/index.js';
+import type { Journal, ListingEntry } from '../../journal/index.js';
 
 export interface PushOutcome {
   /** Steps sent, in order, refs resolved. */
@@ -39,6 +39,18 @@ export interface PushOutcome {
 }
 
 const opOf = (s: PlanStep) => `${s.method} ${s.path}`;
+
+/** Moves what the journal still has under a renamed folder's old path to its new one, unless a path there is taken. */
+function followRename(journal: Journal, r: { from: string; to: string }): void {
+  const under = (p: string) => p.startsWith(`${r.from}/`);
+  const moved = (p: string) => r.to + p.slice(r.from.length);
+  const folders = journal.listFolders();
+  const documents = journal.listDocuments();
+  if (!folders.some((f) => under(f.path))) return;
+  const taken = new Set([...folders.map((f) => f.path), ...documents.map((d) => d.path)]);
+  if ([...folders, ...documents].some((x) => under(x.path) && taken.has(moved(x.path)))) return;
+  journal.movePathPrefix(r.from, r.to);
+}
 
 export interface ExecuteOptions {
   /** The listing the plan was made from (each document's lastModifiedAt then), and when it was taken. */
@@ -208,7 +220,15 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
         }
       }
     } else if (key === 'DELETE /folders') {
-      for (const id of (s.body as { folderIds: string[] }).folderIds) journal.deleteFolder(id);
+      for (const id of (s.body as { folderIds: string[] }).folderIds) {
+        journal.deleteFolder(id);
+        // A folder renamed here: what the journal still has under its old path (a subfolder the space
+        // moved elsewhere meanwhile, so this push did not carry it) is where the rename took its
+        // directory; the pull brings the service's move from there. Left at the old path, its
+        // directory would stay behind under the new name and come back as a folder of its own.
+        const r = folders?.renames.find((x) => x.id === id);
+        if (r) followRename(journal, r);
+      }
     }
     // Documents the step names that this push has no file for (the service's own, carried along a folder rename).
     for (const d of step.docs) {
