@@ -29,6 +29,19 @@ afterEach(async () => {
   await closeWorld(w);
 });
 
+/** The folders' paths as the journal records them. */
+const folderPaths = () =>
+  w.session.journal
+    .listFolders()
+    .map((f) => f.path)
+    .sort();
+
+/** The full listing a cycle gives its push. */
+async function fullListing() {
+  const snapshot = await listRemote(w.session.ctx);
+  return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
+}
+
 async function fault(spec: object): Promise<void> {
   await fetch(`${w.space.server.adminUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
 }
@@ -90,23 +103,14 @@ it('a folder renamed here while the space moved its grandchild folder up into it
   // A name shorter than the old one: a path cut at the old name's length would show.
   applyLocal(w, [{ move: 'Projects', to: 'W' }]);
   await applyRemote(w, [{ method: 'PUT', path: '/folders/move', body: { folderIds: ['F-INNER'], destination: { parentFolderId: 'F-PROJ' } } }]);
-  const paths = () =>
-    w.session.journal
-      .listFolders()
-      .map((f) => f.path)
-      .sort();
   // The push (with the listing a cycle gives it) moves Inner along with Sub, where the mirror has its
   // directory; the space's move of it is the pull's to bring.
-  const listing = async () => {
-    const snapshot = await listRemote(w.session.ctx);
-    return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
-  };
-  const push = await pushLocal(w.session.ctx, { listing });
+  const push = await pushLocal(w.session.ctx, { listing: fullListing });
   expect(push.outcome!.failed).toEqual([]);
-  expect(paths()).toEqual(['Home', 'W', 'W/Sub', 'W/Sub/Inner']);
+  expect(folderPaths()).toEqual(['Home', 'W', 'W/Sub', 'W/Sub/Inner']);
   const r = await syncOnce(w.session.ctx);
   expect(r.exitCode).toBe(0);
-  expect(paths()).toEqual(['Home', 'W', 'W/Inner', 'W/Sub']);
+  expect(folderPaths()).toEqual(['Home', 'W', 'W/Inner', 'W/Sub']);
   expect(w.read('W/Inner/Innermost.md')).toMatch(/innermost text/);
   await expectConverged(w);
   await expectIdle(w);
@@ -131,23 +135,14 @@ it('a folder renamed here while the space moved its child folder elsewhere: the 
     { move: 'W/Sub/Inner.md', to: 'Unsorted/Inner.md' },
   ]);
   await applyRemote(w, [{ method: 'PUT', path: '/folders/move', body: { folderIds: ['F-SUB'], destination: { parentFolderId: 'F-HOME' } } }]);
-  const paths = () =>
-    w.session.journal
-      .listFolders()
-      .map((f) => f.path)
-      .sort();
   // The push (with the listing a cycle gives it) renames Projects; Sub, which the space has in Home now,
   // is recorded where the rename took its directory, for the pull to move it from there.
-  const listing = async () => {
-    const snapshot = await listRemote(w.session.ctx);
-    return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
-  };
-  const push = await pushLocal(w.session.ctx, { listing });
+  const push = await pushLocal(w.session.ctx, { listing: fullListing });
   expect(push.outcome!.failed).toEqual([]);
-  expect(paths()).toEqual(['Home', 'W', 'W/Sub']);
+  expect(folderPaths()).toEqual(['Home', 'W', 'W/Sub']);
   const r = await syncOnce(w.session.ctx);
   expect(r.exitCode).toBe(0);
-  expect(paths()).toEqual(['Home', 'Home/Sub', 'W']);
+  expect(folderPaths()).toEqual(['Home', 'Home/Sub', 'W']);
   expect(w.read('Unsorted/Inner.md')).toMatch(/inner text/);
   // The rename carried Sub's directory to W/Sub; left there, a full scan would make it a folder again.
   expect(fs.existsSync(w.file('W/Sub'))).toBe(false);
