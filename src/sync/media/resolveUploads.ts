@@ -17,7 +17,7 @@ import type { Intent, Journal } from '../../journal/index.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { assetStat } from './reuploadAsset.js';
-import type { MediaRecord } from './mediaRecord.js';
+import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { markUploadsPending } from './uploadReferences.js';
 
 /** The intent's operation. */
@@ -184,7 +184,7 @@ async function adoptNew(ctx: SyncContext, docId: string, intent: Intent, p: Uplo
   };
   journal.transaction(() => {
     journal.replaceBaseBlocks(docId, base);
-    journal.setState(`media:${found.id}`, rec);
+    journal.setState(`${MEDIA_BASE}${found.id}`, rec);
     journal.clearIntent(intent.id);
   });
   return true;
@@ -194,7 +194,7 @@ async function adoptReplacement(ctx: SyncContext, docId: string, intent: Intent,
   const { journal } = ctx;
   const old = p.replaces!;
   const base = journal.getBaseBlocks(docId);
-  const rec = journal.getState<MediaRecord>(`media:${old}`);
+  const rec = journal.getState<MediaRecord>(`${MEDIA_BASE}${old}`);
   if (!base.some((b) => b.id === old) || !rec) {
     // The block it replaced is no longer the base's: the merge takes the document as it is.
     journal.clearIntent(intent.id);
@@ -215,8 +215,8 @@ async function adoptReplacement(ctx: SyncContext, docId: string, intent: Intent,
   Object.assign(moved, await statIfSame(ctx, p.file, p.sha256));
   journal.transaction(() => {
     journal.replaceBaseBlocks(docId, next);
-    journal.deleteState(`media:${old}`);
-    journal.setState(`media:${found.id}`, moved);
+    journal.deleteState(`${MEDIA_BASE}${old}`);
+    journal.setState(`${MEDIA_BASE}${found.id}`, moved);
     journal.clearIntent(intent.id);
   });
   return true;

@@ -12,7 +12,7 @@ import { contentTypeOf, uploadedTypeOf } from '../../core/localReference.js';
 import { resolveInRoot } from '../../mirror/index.js';
 import { isPerDocumentError, type SyncContext } from '../session/index.js';
 import { isSpacesyncError } from '../../errors.js';
-import type { MediaRecord } from './mediaRecord.js';
+import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 import { mayHaveLanded } from './uploadReferences.js';
 
@@ -35,7 +35,7 @@ export async function reuploadAsset(ctx: SyncContext, docId: string, id: string,
   const block = base.find((b) => b.id === id);
   if (!block) return { ok: false, message: `"${rec.file}" changed here, but its block is no longer in the document; nothing was sent.` };
   if (hash === rec.hash) {
-    journal.setState(`media:${id}`, { ...rec, ...stat });
+    journal.setState(`${MEDIA_BASE}${id}`, { ...rec, ...stat });
     return { ok: true, blockId: id };
   }
   if (bytes.length > maxMiB * 1024 * 1024)
@@ -86,8 +86,8 @@ export async function reuploadAsset(ctx: SyncContext, docId: string, id: string,
   const next = base.map((b) => (b.id === id ? { ...b, id: blockId, hash: hashBlock(b.markdown, b.kind) } : b));
   journal.transaction(() => {
     journal.replaceBaseBlocks(docId, next);
-    journal.deleteState(`media:${id}`);
-    journal.setState(`media:${blockId}`, { ...rec, hash, url: unsignedUrl(assetUrl), signedUrl: assetUrl, ...stat } satisfies MediaRecord);
+    journal.deleteState(`${MEDIA_BASE}${id}`);
+    journal.setState(`${MEDIA_BASE}${blockId}`, { ...rec, hash, url: unsignedUrl(assetUrl), signedUrl: assetUrl, ...stat } satisfies MediaRecord);
     journal.clearIntent(intent);
   });
   ctx.logger.info({ file: rec.file, blockId, replaced: id }, `uploaded the new bytes of ${rec.file} (block ${id} replaced by ${blockId})`);

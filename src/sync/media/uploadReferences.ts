@@ -25,7 +25,7 @@ import { isSpacesyncError, type SpacesyncError } from '../../errors.js';
 import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import type { Journal } from '../../journal/index.js';
-import type { MediaRecord } from './mediaRecord.js';
+import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
 import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 import { drawWhiteboard } from './drawWhiteboard.js';
@@ -250,7 +250,7 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
     const b = base;
     journal.transaction(() => {
       journal.replaceBaseBlocks(docId, b);
-      journal.setState(`media:${answer.blockId}`, rec);
+      journal.setState(`${MEDIA_BASE}${answer.blockId}`, rec);
       journal.clearIntent(intent);
     });
     result.uploaded.push(assetFile);
