@@ -5,7 +5,6 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { assetFileOf, assetLinkOf, destinationOf, mediaName, unsignedUrl, withDestination } from '../../core/linkAssets.js';
-import { afterFailedDownload, type DownloadRetry } from '../../core/downloadRetry.js';
 import { collisionKey } from '../../core/fileName.js';
 import { hashBlock } from '../../core/hashBlock.js';
 import type { BaseBlock } from '../../core/types.js';
@@ -14,6 +13,7 @@ import { pathExists, type SyncContext } from '../session/index.js';
 import type { FetchedAsset } from './AssetDownloads.js';
 import { MEDIA_BASE, MEDIA_RETRY, type MediaRecord, type MediaSyncResult } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
+import { failedDownload } from './failedDownload.js';
 
 /** Files written at once when a pass puts assets in place or links them: their syncs to disk overlap. */
 const WRITERS = 8;
@@ -94,7 +94,6 @@ async function applyOne(
   const url = unsignedUrl(f.url);
   if ((linked ? rec?.url : unsignedUrl(dest)) !== url || !(await pathExists(root, doc.path))) return false;
   const dir = assetFileOf(doc.path, '').slice(0, -1);
-  const maxMiB = ctx.settings.assets.maxMiB;
   // The other assets of the document keep their names.
   const taken = new Set(
     journal
@@ -110,16 +109,9 @@ async function applyOne(
   if (!f.ok) {
     if (f.reason === 'stopped') return false;
     const label = `${dir}/${f.reason === 'too_large' ? nameFor(f.ext) : (rec?.name ?? `(${block.type} ${f.blockId})`)}`;
-    const prev = journal.getState<DownloadRetry>(`${MEDIA_RETRY}${f.blockId}`);
-    const tooLarge = f.reason === 'too_large' ? { size: f.size, maxMiB } : undefined;
-    const retry = afterFailedDownload(prev, url, ctx.now(), { message: f.reason === 'too_large' ? 'too large' : f.message, ...(tooLarge ? { tooLarge } : {}) });
-    const message =
-      f.reason === 'too_large'
-        ? `The ${block.type} asset for "${label}" was not downloaded: it is ${(f.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB). The document keeps its link to the space; raise assets.maxMiB in .spacesync/config.json to download it.`
-        : `The ${block.type} asset for "${label}" was not downloaded (${f.message}). The document keeps its link to the space; it is tried again after ${new Date(retry.notBefore).toISOString()}.`;
+    const { retry, message } = failedDownload(ctx, f, block.type, label, url);
     writes.push(() => journal.setState(`${MEDIA_RETRY}${f.blockId}`, retry));
     result.failed.push({ blockId: f.blockId, file: label, message });
-    ctx.logger.warn({ file: label, blockId: f.blockId }, message);
     return false;
   }
   // An asset the file changed since the sync wrote it is not written over.

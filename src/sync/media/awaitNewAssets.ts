@@ -5,7 +5,7 @@
 // (or fails) is left to the downloads beside the cycles, as for any document (syncMedia).
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { afterFailedDownload, downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
+import { downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
 import { collisionKey } from '../../core/fileName.js';
 import { assetFileOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl } from '../../core/linkAssets.js';
 import type { Block } from '../../dialect/index.js';
@@ -14,6 +14,7 @@ import type { SyncContext } from '../session/index.js';
 import { assetStat } from './reuploadAsset.js';
 import { assetDownloadsOf } from './AssetDownloads.js';
 import { reportInPull } from './applyBesidePull.js';
+import { failedDownload } from './failedDownload.js';
 import { MEDIA_BASE, MEDIA_RETRY, type MediaRecord } from './mediaRecord.js';
 
 /** How long the pull of a new document waits for its assets before it writes the file without them. */
@@ -76,19 +77,8 @@ export async function awaitNewAssets(ctx: SyncContext, docId: string, docPath: s
     }
     if (!f.ok) {
       if (f.reason === 'stopped') continue;
-      const prev = ctx.journal.getState<DownloadRetry>(`${MEDIA_RETRY}${f.blockId}`);
-      const maxMiB = ctx.settings.assets.maxMiB;
-      const tooLarge = f.reason === 'too_large' ? { size: f.size, maxMiB } : undefined;
-      const retry = afterFailedDownload(prev, url, ctx.now(), {
-        message: f.reason === 'too_large' ? 'too large' : f.message,
-        ...(tooLarge ? { tooLarge } : {}),
-      });
       const label = `${dir}/${f.reason === 'too_large' ? mediaName({ id: f.blockId, type: w.type, markdown: w.markdown }, f.ext, taken) : `(${w.type} ${f.blockId})`}`;
-      const message =
-        f.reason === 'too_large'
-          ? `The ${w.type} asset for "${label}" was not downloaded: it is ${(f.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB). The document keeps its link to the space; raise assets.maxMiB in .spacesync/config.json to download it.`
-          : `The ${w.type} asset for "${label}" was not downloaded (${f.message}). The document keeps its link to the space; it is tried again after ${retry.notBefore}.`;
-      ctx.logger.warn({ file: label, blockId: f.blockId }, message);
+      const { retry, message } = failedDownload(ctx, f, w.type, label, url);
       writes.push(() => ctx.journal.setState(`${MEDIA_RETRY}${f.blockId}`, retry));
       reportInPull(ctx, { failed: [{ blockId: f.blockId, file: label, message }] });
       continue;
