@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'journal_corrupt'
   | 'journal_newer'
   | 'locked'
+  | 'state_lost'
   | 'mirror_io'
   // sync decisions
   | 'refused_safety'

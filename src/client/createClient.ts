@@ -35,6 +35,8 @@ export interface ClientOptions {
   maxInFlight?: number;
   /** A stop request: waiting requests are dropped at once (`cancelled`), sent ones finish. */
   signal?: AbortSignal;
+  /** Asked before every writing request is queued; what it throws is the request's error (nothing is sent). */
+  beforeWrite?: () => void;
 }
 
 export interface ClientStats extends SchedulerStats {
@@ -88,6 +90,7 @@ export function createClient(options: ClientOptions) {
       if (counted) errors[error.code] = (errors[error.code] ?? 0) + 1;
       throw error;
     };
+    if (call.method !== 'GET') options.beforeWrite?.();
     const markdown = call.accept === 'markdown';
     const headers: Record<string, string> = { 'user-agent': userAgent, accept: markdown ? 'text/markdown' : 'application/json' };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;

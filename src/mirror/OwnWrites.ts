@@ -11,20 +11,28 @@ export interface OwnWritesOptions {
   /** How long a record stays claimable (ms); long enough for the watcher's debounce and stability wait. */
   ttlMs?: number;
   now?: () => number;
+  /**
+   * Asked before each write is noted, i.e. before it lands: the session checks there that it still
+   * owns the mirror (what it throws stops the write).
+   */
+  beforeWrite?: () => void;
 }
 
 export class OwnWrites {
   private readonly entries = new Map<string, Entry[]>();
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private readonly beforeWrite: (() => void) | undefined;
 
   constructor(opts: OwnWritesOptions = {}) {
     this.ttlMs = opts.ttlMs ?? 60_000;
     this.now = opts.now ?? Date.now;
+    this.beforeWrite = opts.beforeWrite;
   }
 
   /** Call before the write (or removal) lands, so its event can never arrive first. */
   note(relPath: string, hash: string | null): void {
+    this.beforeWrite?.();
     const at = this.now();
     const list = this.live(relPath, at).filter((e) => e.hash !== hash);
     list.push({ hash, at });

@@ -19,6 +19,12 @@ export interface Lock {
   readonly info: LockInfo;
   /** Marks the lock alive (its mtime); done by itself every `heartbeatMs`. */
   refresh(): void;
+  /**
+   * Whether the lock file is still this holder's: false once it was deleted (a `git clean -fdx`, a
+   * removed `.spacesync/`) or replaced by another process's. Read each time (a tiny file): one made
+   * anew may get the old one's inode.
+   */
+  isOurs(): boolean;
   /** Removes the lock if it is still ours. Safe to call twice. */
   release(): void;
 }
@@ -134,6 +140,10 @@ export function acquireLock(root: string, opts: AcquireLockOptions = {}): Lock {
 
   held.add(file);
   let released = false;
+  const ours = (): boolean => {
+    const current = readLock(file);
+    return current?.info != null && current.info.pid === info.pid && current.info.hostname === info.hostname && current.info.startedAt === info.startedAt;
+  };
   const refresh = () => {
     const t = now();
     try {
@@ -148,14 +158,13 @@ export function acquireLock(root: string, opts: AcquireLockOptions = {}): Lock {
     file,
     info,
     refresh,
+    isOurs: ours,
     release() {
       if (released) return;
       released = true;
       clearInterval(timer);
       held.delete(file);
-      const current = readLock(file);
-      const ours = current?.info && current.info.pid === info.pid && current.info.hostname === info.hostname && current.info.startedAt === info.startedAt;
-      if (ours) fs.rmSync(file, { force: true });
+      if (ours()) fs.rmSync(file, { force: true });
     },
   };
 }

@@ -41,6 +41,24 @@ describe('the sync daemon with status and the lock', () => {
     for (const r of [ended, second, after]) expect(r.stdout + r.stderr).not.toContain(linkIdOf(server.baseUrl));
   });
 
+  it('a daemon whose .spacesync/ is deleted under it (git clean -fdx) stops with a message, and a daemon started there afterwards is the only one', async () => {
+    const root = tempDir();
+    const config = { link: server.baseUrl, poll: { minSeconds: 1, maxSeconds: 1 }, debounceMs: 50 };
+    writeConfig(root, config);
+    const first = spawnCli(['sync', '--dir', root]);
+    await first.waitFor(/Pulled: 2 new/);
+    fs.rmSync(path.join(root, '.spacesync'), { recursive: true, force: true });
+    const ended = await first.done;
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toContain(`The sync of ${root} stopped: its lock file (.spacesync/lock) was deleted or taken by another process while it ran.`);
+    expect(ended.stdout + ended.stderr).not.toContain(linkIdOf(server.baseUrl));
+    // What the user does next: set the folder up again and start it; the folder is not taken as new notes.
+    writeConfig(root, config);
+    const again = await runCli(['sync', '--dir', root, '--once']);
+    expect(again.stderr).not.toContain('already being synced');
+    expect(fs.existsSync(path.join(root, '.spacesync', 'lock'))).toBe(false);
+  });
+
   it('with git.autoCommit, commits after every change on either side, naming the documents and the side', async () => {
     const root = tempDir();
     writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 1, maxSeconds: 1 }, debounceMs: 50, git: { autoCommit: true } });

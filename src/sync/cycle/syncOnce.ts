@@ -66,6 +66,19 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
 
 export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Promise<SyncOnceResult> {
   const { paths, downloads, ...cycleOpts } = opts;
+  ctx.ownership?.check();
+  const result = await cycle(ctx, paths, downloads, cycleOpts);
+  // A cycle cut short because the mirror stopped being this run's ends with that error, not as a stop.
+  ctx.ownership?.check();
+  return result;
+}
+
+async function cycle(
+  ctx: SyncContext,
+  paths: readonly string[] | undefined,
+  downloads: SyncOnceOptions['downloads'],
+  cycleOpts: Omit<PullCycleOptions, 'localCandidates'>,
+): Promise<SyncOnceResult> {
   const only = paths ? { paths } : {};
   // The push asks for a full listing only when there is something to push.
   const listing = async () => {

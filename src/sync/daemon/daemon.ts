@@ -38,6 +38,7 @@ export const FATAL_CODES: ReadonlySet<string> = new Set([
   'journal_newer',
   'locked',
   'mirror_io',
+  'state_lost',
 ]);
 
 export interface DaemonOptions {
@@ -133,6 +134,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
 
   const failed = (e: unknown) => {
     if (isStopped(ctx, e)) return; // asked to stop: what was done is recorded, the rest waits for the next run
+    if (fatal !== undefined) return; // stopping on an earlier error: what follows from it is no news
     const isFatal = isSpacesyncError(e) && FATAL_CODES.has(e.code);
     // When a caller tells the user (onError), the terminal does not show it a second time.
     ctx.logger.error({ ...(o.onError ? FILE_ONLY : {}), err: e, fatal: isFatal }, 'sync failed');
@@ -208,6 +210,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     const taken = w.kind === 'cycle' ? w.taken : w.kind === 'push' ? w.paths : new Set<string>();
     let settled = false;
     try {
+      ctx.ownership?.check();
       if (w.kind === 'media') {
         settled = true;
         const r = await applyDownloads(ctx);
@@ -297,6 +300,13 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     kick();
   };
 
+  // The mirror lost (its lock or journal gone) between two operations: the daemon stops at once.
+  const onAbort = () => {
+    const lost = ctx.ownership?.lost;
+    if (lost && !stopping) failed(lost);
+  };
+  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+
   // A download that ended is applied once the operation under way (if any) is done.
   if (!ctx.readOnly)
     assetDownloadsOf(ctx).onSettled = () => {
@@ -334,6 +344,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         await watcher.close();
       } finally {
         unwatch?.();
+        ctx.signal?.removeEventListener('abort', onAbort);
         if (fatal !== undefined) rejectDone(fatal);
         else resolveDone();
       }

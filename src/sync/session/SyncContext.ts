@@ -6,6 +6,7 @@ import type { Journal } from '../../journal/index.js';
 import type { Ignore, OwnWrites } from '../../mirror/index.js';
 import type { Logger } from '../../log.js';
 import type { AssetDownloads } from '../media/AssetDownloads.js';
+import type { Ownership } from './ownership.js';
 
 /** The part of the configuration a cycle reads. */
 export interface SyncSettings {
@@ -89,8 +90,10 @@ export interface SyncContext {
   ignore: Ignore;
   /** Looks only (a dry run, a plan): nothing is written, not even the stat cache. */
   readOnly?: boolean;
-  /** Stops the cycle between documents (SIGINT/SIGTERM). */
+  /** Stops the cycle between documents (SIGINT/SIGTERM, or the mirror lost: `ownership`). */
   signal?: AbortSignal;
+  /** Whether this run still owns the mirror (its lock and journal); absent when it only looks. */
+  ownership?: Pick<Ownership, 'check' | 'lost'>;
   onProgress?: (p: PullProgress) => void;
   /**
    * The media assets being downloaded beside the cycles (made by the first pull or media step that

@@ -8,6 +8,7 @@ import { assertRoot, acquireLock, createIgnore, OwnWrites, removeTempFiles, type
 import type { Logger } from '../../log.js';
 import { DEFAULT_SETTINGS, type SyncContext, type SyncSettings } from './SyncContext.js';
 import { journalPath, statePath } from '../../stateDir.js';
+import { Ownership } from './ownership.js';
 
 export interface SyncSessionOptions {
   root: string;
@@ -43,6 +44,7 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
   const ignore = createIgnore(o.ignore ?? []);
   let lock: Lock | undefined;
   let journal: Journal | undefined;
+  let ownership: Ownership | undefined;
   try {
     let removedTempFiles: string[] = [];
     if (!o.readOnly) {
@@ -51,15 +53,27 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       // Downloads a killed run left unfinished: started again as needed.
       await fsp.rm(statePath(root, 'downloads'), { recursive: true, force: true });
       journal = openJournal(journalPath(root), { now });
+      ownership = new Ownership(root, lock, journalPath(root));
     } else {
       journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });
     }
+    // Losing the mirror (its lock or journal) stops the run as a stop request does: what waits is
+    // dropped, what was sent is let finish; the cycle then ends with the ownership's error.
+    const lost = new AbortController();
+    const signal = o.signal ? AbortSignal.any([o.signal, lost.signal]) : lost.signal;
+    const own = ownership;
+    const beforeWrite = own ? () => own.check() : undefined;
+    own?.watch((e) => {
+      o.logger.error({ err: e }, "the mirror is no longer this run's");
+      lost.abort(e);
+    });
     const client = createClient({
       link: o.link,
       ...(o.apiKey ? { apiKey: o.apiKey } : {}),
       limits: o.budget ?? {},
       logger: o.logger,
-      ...(o.signal ? { signal: o.signal } : {}),
+      signal,
+      ...(beforeWrite ? { beforeWrite } : {}),
     });
     const ctx: SyncContext = {
       root,
@@ -68,9 +82,10 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       client,
       logger: o.logger,
       now,
-      ownWrites: new OwnWrites(),
+      ownWrites: new OwnWrites(beforeWrite ? { beforeWrite } : {}),
       ignore,
-      ...(o.signal ? { signal: o.signal } : {}),
+      signal,
+      ...(own ? { ownership: own } : {}),
       ...(o.readOnly ? { readOnly: true } : {}),
     };
     if (removedTempFiles.length > 0) o.logger.info({ files: removedTempFiles }, 'removed temp files left by an earlier run');
@@ -82,6 +97,7 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       journal: j,
       removedTempFiles,
       close() {
+        own?.close();
         ctx.assets?.close();
         client.close();
         j.close();
@@ -89,6 +105,7 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       },
     };
   } catch (e) {
+    ownership?.close();
     journal?.close();
     lock?.release();
     throw e;
