@@ -13,6 +13,11 @@ describe('fileStem', () => {
     expect(fileStem('line\none\ttab\u0007bell\u0085')).toBe('line one tab bell');
   });
 
+  it('replaces the bidirectional controls, which would show a name in another order than it has', () => {
+    expect(fileStem('evil\u202edm.exe')).toBe('evil dm.exe');
+    expect(fileStem('a\u200eb\u200fc\u202ad\u2066e\u2069f\u061cg')).toBe('a b c d e f g');
+  });
+
   it('trims spaces and replaces dots at the ends (hidden files, Windows)', () => {
     expect(fileStem('  spaced  ')).toBe('spaced');
     expect(fileStem('.hidden')).toBe('_hidden');

@@ -6,8 +6,9 @@ export const MAX_STEM_BYTES = 180;
 export const EMPTY_TITLE = 'Untitled';
 
 const FORBIDDEN = /[/\\:*?"<>|]/g;
-// C0, DEL, C1 controls and the Unicode line/paragraph separators: a file name cannot show them.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// C0, DEL, C1 controls, the Unicode line/paragraph separators, and the bidirectional controls (a
+// title with U+202E would show `evil‮dm.exe` as `evilexe.md`): a file name cannot show them.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** How a document's assets folder is named: its file's stem and this (`Roadmap.assets`). */
 export const ASSETS_SUFFIX = '.assets';
