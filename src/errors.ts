@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'locked'
   | 'state_lost'
   | 'mirror_io'
+  | 'mirror_symlink'
   // sync decisions
   | 'refused_safety'
   | 'not_implemented'

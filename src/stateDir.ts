@@ -26,6 +26,8 @@ const ENTRIES = {
   launchd: 'launchd',
   /** Assets being downloaded (temp files; cleared when a session opens). */
   downloads: 'downloads',
+  /** The space pulled beside a mirror found without its journal, to compare the two (cycle/adoptMirror). */
+  adopt: 'adopt',
 } as const;
 
 export type StateEntry = keyof typeof ENTRIES;

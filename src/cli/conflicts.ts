@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
 import type { ConflictRecord, Journal } from '../journal/index.js';
-import { isConflictCopy, readMirrorFile, resolveInRoot } from '../mirror/index.js';
+import { isConflictCopy, readMirrorFile, resolveForWrite } from '../mirror/index.js';
 import { diffBlocks, fileBlocks, formatDiff, type DiffBlock, type DiffLine } from './blockDiff.js';
 import { withJsonErrors } from './jsonError.js';
 import { shellQuote } from './format.js';
@@ -153,7 +153,7 @@ async function resolveConflict(which: string, flags: ResolveFlags): Promise<numb
       if (!isConflictCopy(found.copyPath))
         throw new SpacesyncError('usage', `${found.copyPath} is not named like a conflict copy, so it was not deleted. Delete it by hand if you are sure.`);
       try {
-        await fsp.rm(resolveInRoot(root, found.copyPath));
+        await fsp.rm(resolveForWrite(root, found.copyPath));
         out(`Deleted the copy ${found.copyPath}.`);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {

@@ -31,6 +31,8 @@ export interface PendingLocalScan {
   changes: LocalPendingChange[];
   /** Files in the folder that are not documents (never synced). */
   otherFiles: number;
+  /** Symbolic links in the mirror: never followed nor synced. */
+  links: string[];
   /** Their paths, by path. */
   otherPaths: string[];
   /** The folders scanned (not the ignored ones, `.assets` folders among them), by path. */
@@ -86,7 +88,7 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
   for (const f of pairs.added) changes.push({ path: f.path, change: 'new' });
   if (goneAreDeleted(gone.size, unreadable)) for (const r of gone.values()) changes.push({ path: r.path, change: 'missing', docId: r.id });
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { changes, otherFiles: scan.skipped.length, otherPaths: scan.skipped, dirs: scan.dirs };
+  return { changes, otherFiles: scan.skipped.length, otherPaths: scan.skipped, links: scan.links, dirs: scan.dirs };
 }
 
 export function findRemoteChanges(journal: Journal | undefined): { listedAt: string | null; changes: RemotePendingChange[] } {

@@ -65,6 +65,8 @@ export interface StatusReport {
   /** The last cycle refused by a safety check (nothing changed), and the command that goes ahead. */
   refused: (StatusRefusal & { proceed: string }) | null;
   otherFiles: number;
+  /** Symbolic links in the mirror (to files or folders): never followed, synced or written through. */
+  links: string[];
   /** The assets beside the documents, and the large binaries of the mirror. */
   assets: AssetSizes;
   /** Media assets not downloaded: waiting for their retry after a failure (the soonest one's time), or too large for assets.maxMiB. */
@@ -133,6 +135,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       errors: journal ? readStatusErrors(journal) : [],
       refused: refusal ? { ...refusal, proceed: `spacesync sync --dir ${shellQuote(root)} --once --force` } : null,
       otherFiles: local.otherFiles,
+      links: local.links,
       assets: await measureAssets(root, local.dirs, local.otherPaths),
       assetDownloads: downloadsWaiting(journal ? readDownloadRetries(journal) : []),
     };
@@ -252,6 +255,10 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     lines.push(...listed(big.paths, (p) => p, 3));
   }
   if (r.otherFiles > 0) row('not synced', `${plural(r.otherFiles, 'file')} that ${r.otherFiles === 1 ? 'is' : 'are'} not .md (left as they are)`);
+  if (r.links.length > 0) {
+    row('links', `${plural(r.links.length, 'symbolic link')}, never followed nor written through (what the space has there waits)`);
+    lines.push(...listed(r.links, (p) => p, 5));
+  }
   return lines;
 }
 

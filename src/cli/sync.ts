@@ -16,7 +16,7 @@ import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import { openSyncSession, type PullCycleResult, type PullDryRun, type PullProgress, type SyncSession } from '../sync/index.js';
-import { syncOnce, type SyncOnceResult, type TaskFilesResult } from '../sync/index.js';
+import { describeAdoption, syncOnce, type SyncOnceResult, type TaskFilesResult } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
 import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/index.js';
 import type { PushResult } from '../sync/index.js';
@@ -142,6 +142,7 @@ function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false,
 
 /** Prints what a full cycle did; returns the contract's exit code. */
 function reportCycle(r: SyncOnceResult, quietWhenIdle: boolean, heldSaid?: Set<string>): number {
+  if (r.adoption) out(`spacesync: ${describeAdoption(r.adoption)}`);
   reportPush(r.push, heldSaid);
   const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
   const tasksDid = r.tasks !== null && (r.tasks.written.length > 0 || r.tasks.created + r.tasks.updated + r.tasks.deleted > 0);

@@ -40,7 +40,7 @@ export type MoveReason = 'placement_changed' | 'name_changed' | 'found_there';
 /** Why a document's file is left as it is. */
 export type KeepReason = 'changed_here' | 'changed_both_sides';
 /** Why a document's step cannot be taken this cycle (it is tried again on the next). */
-export type BlockedReason = 'ignored' | 'path_held';
+export type BlockedReason = 'ignored' | 'path_held' | 'symlink';
 
 /** One document's step; a document can have two (a move, then its update; a kept file whose document was purged). */
 export type DocumentStep =

@@ -22,6 +22,8 @@ export interface PullInput {
   found: ReadonlySet<string>;
   layout: Layout;
   ignored: (path: string) => boolean;
+  /** Paths at or under a symbolic link in the mirror: nothing is written, moved or removed there. */
+  held?: (path: string) => boolean;
   /** Built-in locations' directories missing on disk. */
   missingDirs: readonly string[];
 }
@@ -39,6 +41,7 @@ function carriedBy(folders: ReadonlyArray<{ from: string; to: string }>): (path:
 
 export function planPull(input: PullInput): PullPlan {
   const { listing, layout, local } = input;
+  const held = input.held ?? (() => false);
   const folders: FolderStep[] = [];
   const documents: DocumentStep[] = [];
   const unsettled = new Set<ContainerKey>();
@@ -48,11 +51,12 @@ export function planPull(input: PullInput): PullPlan {
   const listedFolders = new Set(listing.folders.map((f) => f.id));
   const kept = input.folderRecords.filter((r) => listedFolders.has(r.id));
   const carry = carriedBy(kept.map((r) => ({ from: r.path, to: layout.folders.get(r.id)! })));
-  for (const r of input.folderRecords) if (!listedFolders.has(r.id)) folders.push({ kind: 'remove', id: r.id, path: r.path });
+  for (const r of input.folderRecords) if (!listedFolders.has(r.id) && !held(r.path)) folders.push({ kind: 'remove', id: r.id, path: r.path });
   const recordedFolders = new Map(input.folderRecords.map((r) => [r.id, r]));
   for (const f of listing.folders) {
     const to = layout.folders.get(f.id)!;
     const rec = recordedFolders.get(f.id);
+    if (held(to) || (rec && held(rec.path))) continue;
     if (!rec) folders.push({ kind: 'create', id: f.id, path: to });
     else {
       const from = carry(rec.path, rec.path);
@@ -84,6 +88,11 @@ export function planPull(input: PullInput): PullPlan {
     // Where it is, as it was placed, not changed here: no step whether its path is ignored or not
     // (an idle poll's every document), so the ignore rules are not asked.
     if (rec && cur === target && !local.has(id) && samePlacement(rec, placement)) continue;
+    if (held(target) || (cur !== undefined && held(cur))) {
+      documents.push({ kind: 'blocked', id, path: cur ?? target, reason: 'symlink' });
+      unsettle(placement, ...(rec ? [rec] : []));
+      continue;
+    }
     if (input.ignored(target)) {
       if (!rec || cur !== target) {
         documents.push({ kind: 'blocked', id, path: target, reason: 'ignored' });
@@ -143,8 +152,14 @@ export function planPull(input: PullInput): PullPlan {
   const remoteChanged = new Set(changed);
   type Located = Extract<DocumentStep, { path: string }>;
   const content: Located[] = [];
+  const blockedIds = new Set(documents.filter((d) => d.kind === 'blocked').map((d) => d.id));
   for (const id of changed) {
     const path = at.get(id)!;
+    if (held(path)) {
+      if (!blockedIds.has(id)) documents.push({ kind: 'blocked', id, path, reason: 'symlink' });
+      unsettle(byId.get(id)!);
+      continue;
+    }
     const change = found.has(id) ? undefined : local.get(id);
     if (change !== undefined) continue;
     if (byId.get(id)!.fileHash === null) content.push({ kind: 'write', id, path, reason: 'never_written' });
@@ -165,7 +180,7 @@ export function planPull(input: PullInput): PullPlan {
       reason: both ? 'changed_both_sides' : 'changed_here',
     });
   }
-  const purges: Located[] = purged.filter((id) => local.get(id) !== 'edited').map((id) => ({ kind: 'purge', id, path: at.get(id)! }));
+  const purges: Located[] = purged.filter((id) => local.get(id) !== 'edited' && !held(at.get(id)!)).map((id) => ({ kind: 'purge', id, path: at.get(id)! }));
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   documents.push(...content.sort(byPath), ...keeps.sort(byPath), ...purges.sort(byPath));
   return { folders, documents, unsettled: [...unsettled].sort() };

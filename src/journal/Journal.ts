@@ -560,6 +560,22 @@ export class Journal {
     return this.sql('UPDATE conflicts SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL').run(resolvedAt, id).changes > 0;
   }
 
+  /**
+   * Forgets everything the journal knows of the mirror and the space (documents and their bases,
+   * folders, the listing, intents, file stats, moves, every state but the daemon's status and
+   * `keep`), for a mirror adopted anew. The history and the conflicts stay: they are the user's.
+   */
+  forgetMirror(keep: readonly string[] = []): void {
+    this.transaction(() => {
+      for (const table of ['documents', 'folders', 'listing', 'listing_meta', 'intents', 'file_stats', 'moved_documents'])
+        this.db.prepare(`DELETE FROM ${table}`).run();
+      const kept = new Set(keep);
+      for (const key of Object.keys(this.allState())) if (!key.startsWith('status.') && !kept.has(key)) this.deleteState(key);
+    });
+    this.documentsCache = null;
+    this.fileStatsCache = null;
+  }
+
   // ── key/value state ──────────────────────────────────────────────────────────────────────────
 
   getState<T = unknown>(key: string): T | undefined {

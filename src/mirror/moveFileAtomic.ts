@@ -6,7 +6,7 @@ import { assertRoot } from './assertRoot.js';
 import { hashText } from './hashText.js';
 import { mirrorIoError } from './mirrorIoError.js';
 import type { OwnWrites } from './OwnWrites.js';
-import { resolveInRoot } from './resolveInRoot.js';
+import { resolveForWrite } from './resolveInRoot.js';
 import { syncDir } from './syncDir.js';
 
 export type MoveResult =
@@ -30,8 +30,8 @@ async function readOrNull(abs: string): Promise<Buffer | null> {
 }
 
 export async function moveFileAtomic(root: string, from: string, to: string, opts: MoveFileOptions = {}): Promise<MoveResult> {
-  const src = resolveInRoot(root, from);
-  const dst = resolveInRoot(root, to);
+  const src = resolveForWrite(root, from);
+  const dst = resolveForWrite(root, to);
   await assertRoot(root);
   try {
     const source = await readOrNull(src);

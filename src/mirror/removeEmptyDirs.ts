@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { mirrorIoError } from './mirrorIoError.js';
-import { resolveInRoot } from './resolveInRoot.js';
+import { linkOnTheWay, resolveInRoot } from './resolveInRoot.js';
 import { STATE_DIR } from '../stateDir.js';
 
 /** Files an OS drops into folders by itself; a folder holding only these counts as empty. */
@@ -15,6 +15,8 @@ export async function removeEmptyDirs(root: string, relDir: string): Promise<str
   let segments = relDir.split('/');
   resolveInRoot(root, relDir);
   if (segments[0] === STATE_DIR) return removed;
+  // A link on the way: what is behind it is not the mirror's to remove (nor a link itself).
+  if (linkOnTheWay(root, relDir) !== null) return removed;
   for (; segments.length > 0; segments = segments.slice(0, -1)) {
     const rel = segments.join('/');
     const abs = path.join(root, ...segments);

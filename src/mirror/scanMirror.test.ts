@@ -32,7 +32,8 @@ describe('scanMirror', () => {
     expect(scan.files.find((f) => f.relPath === 'Unsorted/A.md')).toMatchObject({ size: 5 });
     expect(scan.files[0]!.mtimeMs).toBeGreaterThan(0);
     expect(scan.dirs).toEqual(['Empty', 'Projects', 'Projects/Q1', 'Unsorted']);
-    expect(scan.skipped).toEqual(['Link.md', 'Projects/Q1/chart.png', 'Upper.MD']);
+    expect(scan.skipped).toEqual(['Projects/Q1/chart.png', 'Upper.MD']);
+    expect(scan.links).toEqual(['Link.md']);
   });
 
   it('refuses a missing root with mirror_io instead of reporting an empty tree', async () => {

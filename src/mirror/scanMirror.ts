@@ -22,8 +22,13 @@ export interface MirrorScan {
   files: MirrorFile[];
   /** Folders (not ignored), by path; a parent before its children. */
   dirs: string[];
-  /** Files neither ignored nor documents (other extensions, symbolic links): never synced. */
+  /** Files neither ignored nor documents (other extensions): never synced. */
   skipped: string[];
+  /**
+   * Symbolic links (to a file or a folder), not followed: never synced, never written through. A
+   * document's file or a folder that became one is held back by the sync, not taken as deleted.
+   */
+  links: string[];
 }
 
 export const isDocumentFile = (relPath: string): boolean => relPath.endsWith('.md');
@@ -35,7 +40,7 @@ export const isDocumentFile = (relPath: string): boolean => relPath.endsWith('.m
  * 10,000 files the awaits cost more than the stats).
  */
 export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorScan> {
-  const scan: MirrorScan = { files: [], dirs: [], skipped: [] };
+  const scan: MirrorScan = { files: [], dirs: [], skipped: [], links: [] };
   await assertRoot(root);
   const walk = (rel: string): void => {
     const abs = rel ? path.join(root, ...rel.split('/')) : root;
@@ -48,7 +53,9 @@ export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorSc
     }
     for (const e of entries) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
+      if (e.isSymbolicLink()) {
+        if (!ignore(childRel, false)) scan.links.push(childRel);
+      } else if (e.isDirectory()) {
         if (ignore(childRel, true)) continue;
         scan.dirs.push(childRel);
         walk(childRel);
@@ -73,5 +80,6 @@ export async function scanMirror(root: string, ignore: Ignore): Promise<MirrorSc
   scan.files.sort((a, b) => byPath(a.relPath, b.relPath));
   scan.dirs.sort(byPath);
   scan.skipped.sort(byPath);
+  scan.links.sort(byPath);
   return scan;
 }

@@ -6,7 +6,7 @@ import { assertRoot } from './assertRoot.js';
 import { hashText } from './hashText.js';
 import { mirrorIoError } from './mirrorIoError.js';
 import type { OwnWrites } from './OwnWrites.js';
-import { resolveInRoot } from './resolveInRoot.js';
+import { resolveForWrite, resolveInRoot } from './resolveInRoot.js';
 import { syncDir } from './syncDir.js';
 import { tempFileName } from './tempFileName.js';
 
@@ -61,7 +61,7 @@ async function writeAtomic(
   opts: WriteFileOptions,
   beforeRename?: () => boolean,
 ): Promise<string | null> {
-  const abs = resolveInRoot(root, relPath);
+  const abs = resolveForWrite(root, relPath);
   const dir = path.dirname(abs);
   const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text);
   const hash = hashText(bytes);

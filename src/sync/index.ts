@@ -17,6 +17,7 @@ export { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
 export { PURGED_DIR } from './pull/index.js';
 export * from '../core/remoteTypes.js';
 export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './cycle/index.js';
+export { adoptionPending, describeAdoption, type AdoptionResult } from './cycle/index.js';
 export { readTaskFilesState, syncTaskFiles, type TaskFilesResult } from './tasks/index.js';
 export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './push/index.js';
 export { readHeldBack, type HeldBackFile } from './push/index.js';

@@ -54,9 +54,13 @@ describe('the sync daemon with status and the lock', () => {
     expect(ended.stdout + ended.stderr).not.toContain(linkIdOf(server.baseUrl));
     // What the user does next: set the folder up again and start it; the folder is not taken as new notes.
     writeConfig(root, config);
+    const folders = (await (await fetch(`${server.baseUrl}/folders`)).json()) as { items: unknown[] };
     const again = await runCli(['sync', '--dir', root, '--once']);
-    expect(again.stderr).not.toContain('already being synced');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^spacesync: no journal: compared the folder with the space file by file; 4 file\(s\) in step\.$/m);
     expect(fs.existsSync(path.join(root, '.spacesync', 'lock'))).toBe(false);
+    // No folder or document made twice in the space.
+    expect(((await (await fetch(`${server.baseUrl}/folders`)).json()) as { items: unknown[] }).items).toEqual(folders.items);
   });
 
   it('with git.autoCommit, commits after every change on either side, naming the documents and the side', async () => {

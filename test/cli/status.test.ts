@@ -102,6 +102,7 @@ describe('spacesync status', () => {
     fs.writeFileSync(path.join(root, 'Projects', 'Roadmap.assets', 'a.png'), Buffer.alloc(3000));
     fs.writeFileSync(path.join(root, 'Projects', 'Roadmap.assets', 'b.pdf'), Buffer.alloc(2000));
     fs.symlinkSync('/etc/hostname', path.join(root, 'Projects', 'Roadmap.assets', 'link.png'));
+    fs.symlinkSync('/etc', path.join(root, 'Linked'));
     // Sparse: 12 MiB on paper, nothing on the disk.
     fs.closeSync(fs.openSync(path.join(root, 'Projects', 'talk.mp4'), 'w'));
     fs.truncateSync(path.join(root, 'Projects', 'talk.mp4'), 12 * 1024 * 1024);
@@ -112,6 +113,9 @@ describe('spacesync status', () => {
     expect(human).toMatch(/large files\s+1 file of 10 MiB or more, 12\.0 MiB: .*git LFS/);
     expect(human).toContain('Projects/talk.mp4');
     expect(human).toMatch(/not synced\s+1 file that is not \.md/);
+    // A link is counted as a link, not as a file or a folder.
+    expect(j.links).toEqual(['Linked']);
+    expect(human).toMatch(/links\s+1 symbolic link, never followed nor written through/);
   });
 
   it('counts the assets waiting for their download: failed ones with the time of the next try, too-large ones apart', async () => {

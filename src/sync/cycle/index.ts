@@ -1,2 +1,3 @@
 // One full cycle: the push, then the pull, then the pruning of old versions.
 export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './syncOnce.js';
+export { adoptionPending, describeAdoption, type AdoptionResult } from './adoptMirror.js';

@@ -11,6 +11,7 @@ import type { DocumentRecord } from '../../journal/index.js';
 import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
 import { syncMedia, type MediaSyncResult } from '../media/index.js';
 import { syncTaskFiles, type TaskFilesResult } from '../tasks/index.js';
+import { adoptionPending, adoptMirror, type AdoptionResult } from './adoptMirror.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -26,6 +27,8 @@ export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates
 }
 
 export interface SyncOnceResult {
+  /** The mirror was found without its journal and compared with the space first (cycle/adoptMirror). */
+  adoption?: AdoptionResult;
   push: PushResult;
   /** Null when the push was refused (nothing changed on either side). */
   pull: PullCycleResult | null;
@@ -67,7 +70,13 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
 export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Promise<SyncOnceResult> {
   const { paths, downloads, ...cycleOpts } = opts;
   ctx.ownership?.check();
-  const result = await cycle(ctx, paths, downloads, cycleOpts);
+  // Without a journal there is no base: the mirror is adopted before anything is sent.
+  const adoption = !ctx.readOnly && adoptionPending(ctx) ? await adoptMirror(ctx) : undefined;
+  const result = await cycle(ctx, adoption ? undefined : paths, downloads, cycleOpts);
+  if (adoption) {
+    result.adoption = adoption;
+    if (result.exitCode === 0 && adoption.conflicts.length > 0) result.exitCode = 3;
+  }
   // A cycle cut short because the mirror stopped being this run's ends with that error, not as a stop.
   ctx.ownership?.check();
   return result;

@@ -8,7 +8,7 @@ import { assetFileOf, assetLinkOf, destinationOf, mediaName, unsignedUrl, withDe
 import { collisionKey } from '../../core/fileName.js';
 import { hashBlock } from '../../core/hashBlock.js';
 import type { BaseBlock } from '../../core/types.js';
-import { readMirrorFile, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
+import { readMirrorFile, resolveForWrite, writeFileIfUnchanged } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';
 import type { FetchedAsset } from './AssetDownloads.js';
 import { MEDIA_BASE, MEDIA_RETRY, type MediaRecord, type MediaSyncResult } from './mediaRecord.js';
@@ -120,13 +120,13 @@ async function applyOne(
   const name = nameFor(f.ext);
   named.set(f.docId, (named.get(f.docId) ?? new Set()).add(collisionKey(name)));
   const file = `${dir}/${name}`;
-  const abs = resolveInRoot(root, file);
+  const abs = resolveForWrite(root, file);
   await fsp.mkdir(path.dirname(abs), { recursive: true });
   ctx.ownWrites.note(file, f.hash);
   await fsp.rename(f.tmp, abs);
   if (rec && rec.file !== file && old !== null) {
     ctx.ownWrites.note(rec.file, null);
-    await fsp.rm(resolveInRoot(root, rec.file), { force: true });
+    await fsp.rm(resolveForWrite(root, rec.file), { force: true });
   }
   const next: MediaRecord = { docId: f.docId, name, file, hash: f.hash, url, signedUrl: f.url, ...(await assetStat(root, file)) };
   writes.push(() => {

@@ -9,7 +9,7 @@ import { downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
 import { collisionKey } from '../../core/fileName.js';
 import { assetFileOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl } from '../../core/linkAssets.js';
 import type { Block } from '../../dialect/index.js';
-import { resolveInRoot } from '../../mirror/index.js';
+import { resolveForWrite } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { assetStat } from './reuploadAsset.js';
 import { assetDownloadsOf } from './AssetDownloads.js';
@@ -95,7 +95,7 @@ export async function awaitNewAssets(ctx: SyncContext, docId: string, docPath: s
     records,
     async place() {
       for (const m of moves) {
-        const abs = resolveInRoot(ctx.root, m.file);
+        const abs = resolveForWrite(ctx.root, m.file);
         await fsp.mkdir(path.dirname(abs), { recursive: true });
         ctx.ownWrites.note(m.file, m.hash);
         await fsp.rename(m.tmp, abs);

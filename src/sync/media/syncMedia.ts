@@ -14,7 +14,7 @@ import { assetFileOf, destinationOf, DOWNLOADED_TYPES, unsignedUrl } from '../..
 import { downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
 import { dirOfPath } from '../../core/fileName.js';
 import type { BaseBlock } from '../../core/types.js';
-import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot } from '../../mirror/index.js';
+import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';
 import { assetDownloadsOf } from './AssetDownloads.js';
 import { applyFetched, relinkAll } from './applyFetched.js';
@@ -172,7 +172,7 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
     const now = await readMirrorFile(root, rec.file);
     if (now !== null && now.hash === rec.hash && !rec.uploaded) {
       ctx.ownWrites.note(rec.file, null);
-      await fsp.rm(resolveInRoot(root, rec.file), { force: true });
+      await fsp.rm(resolveForWrite(root, rec.file), { force: true });
       await removeEmptyDirs(root, dirOfPath(rec.file)).catch(() => []);
       result.removed.push(rec.file);
     }

@@ -7,7 +7,7 @@ import { dirOfPath, stemOfPath } from '../../core/fileName.js';
 import { BUILTIN_DIRS, idSuffix, needsTitle, type Layout } from '../../core/layout.js';
 import type { PullPlan } from '../../core/PullPlan.js';
 import type { DocumentRecord } from '../../journal/index.js';
-import { moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
+import { linkOnTheWay, moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { withFrontMatter } from '../../core/fileText.js';
 import { hashBlock } from '../../core/hashBlock.js';
@@ -212,6 +212,11 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
   for (const f of snapshot.folders) {
     const rec = journal.getFolder(f.id);
     const target = layout.folders.get(f.id)!;
+    // A folder that is (or is inside) a symbolic link is held back: never created or written through.
+    if (linkOnTheWay(root, rec?.path ?? target) !== null) {
+      out.unsettled.add(f.id);
+      continue;
+    }
     if (rec) {
       if (rec.name !== f.name || rec.parentId !== f.parentId || rec.documentCount !== f.documentCount)
         journal.upsertFolder({ ...rec, name: f.name, parentId: f.parentId, documentCount: f.documentCount });

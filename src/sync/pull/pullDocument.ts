@@ -124,7 +124,15 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     outcome = { kind: 'unchanged', path };
   } else {
     // Only over what was read: an editor's save that lands meanwhile is the merge's, not overwritten.
-    const w = await writeFileIfUnchanged(root, path, text, existing?.hash ?? null, { ownWrites: ctx.ownWrites });
+    let w: Awaited<ReturnType<typeof writeFileIfUnchanged>>;
+    try {
+      w = await writeFileIfUnchanged(root, path, text, existing?.hash ?? null, { ownWrites: ctx.ownWrites });
+    } catch (e) {
+      // A symbolic link on the way (made since the plan looked): never written through.
+      if (!isSpacesyncError(e, 'mirror_symlink')) throw e;
+      await arrived?.discard();
+      return { kind: 'blocked', path, message: e.message };
+    }
     if (!w.written) return { kind: 'localPending', path, reason: recorded ? (w.now === null ? 'missing' : 'edited') : 'unrecorded' };
     fileHash = w.hash;
     outcome = { kind: 'written', path, mode };

@@ -5,15 +5,15 @@ import { BUILTIN_DIRS, planLayout, type Layout, type LayoutDocument } from '../.
 import { planPull } from '../../core/planPull.js';
 import { checkPullSafety, type SafetyRefusal } from '../../core/safety.js';
 import type { LocalChange, PullPlan } from '../../core/PullPlan.js';
-import type { DocumentRecord } from '../../journal/index.js';
-import { readMirrorFile } from '../../mirror/index.js';
+import type { DocumentRecord, FolderRecord } from '../../journal/index.js';
+import { linkOnTheWay, readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { detectLocalChanges } from './detectLocalChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
 import type { RecentListing } from './listRecent.js';
 import { LayoutMemo } from './LayoutMemo.js';
 import { isDirectory } from '../session/index.js';
-import { resolveIntents } from '../session/index.js';
+import { readHeldBack, resolveIntents } from '../session/index.js';
 
 export interface PullReading {
   snapshot: RemoteSnapshot;
@@ -69,6 +69,25 @@ function* eachLayoutDocument(snapshot: RemoteSnapshot, known: ReadonlyMap<string
   }
 }
 
+/**
+ * Paths at or under a symbolic link: the links the push held back, and any folder of the journal
+ * (or built-in location) that is one now (each checked once per cycle that lays out).
+ */
+function heldByLinks(ctx: SyncContext, folders: readonly FolderRecord[]): (path: string) => boolean {
+  const links = new Set(readHeldBack(ctx.journal).flatMap((h) => (h.reason === 'symlink' ? [h.path] : [])));
+  for (const dir of [...Object.values(BUILTIN_DIRS), ...folders.map((f) => f.path)]) {
+    const link = linkOnTheWay(ctx.root, dir);
+    if (link !== null) links.add(link);
+  }
+  if (links.size === 0) return () => false;
+  return (p) => {
+    for (let at = p; ; at = at.slice(0, at.lastIndexOf('/'))) {
+      if (links.has(at)) return true;
+      if (!at.includes('/')) return false;
+    }
+  };
+}
+
 export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {}): Promise<PullReading> {
   const recent = opts.recent ?? null;
   const snapshot = await listRemote(
@@ -118,6 +137,7 @@ export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {})
   }
   const missingDirs: string[] = [];
   if (!quiet) for (const dir of Object.values(BUILTIN_DIRS)) if (!(await isDirectory(ctx.root, dir))) missingDirs.push(dir);
-  const plan = planPull({ listing: snapshot, records, folderRecords, local, found, layout, ignored: (p) => ctx.ignore(p), missingDirs });
+  const held = quiet ? () => false : heldByLinks(ctx, folderRecords);
+  const plan = planPull({ listing: snapshot, records, folderRecords, local, found, layout, ignored: (p) => ctx.ignore(p), held, missingDirs });
   return { snapshot, records, refused: null, local, layout, layoutInput, quiet, plan };
 }

@@ -2,7 +2,7 @@
 // to the first directory that still stands for a location or folder. Only empty directories go.
 import { promises as fsp } from 'node:fs';
 import { dirOfPath } from '../../core/fileName.js';
-import { resolveInRoot } from '../../mirror/index.js';
+import { resolveForWrite } from '../../mirror/index.js';
 
 export async function removeVacatedDirs(root: string, vacated: Iterable<string>, live: ReadonlySet<string>): Promise<string[]> {
   const removed: string[] = [];
@@ -10,7 +10,7 @@ export async function removeVacatedDirs(root: string, vacated: Iterable<string>,
   for (const start of order) {
     for (let dir = start; dir !== '' && !live.has(dir) && !dir.startsWith('.'); dir = dirOfPath(dir)) {
       try {
-        await fsp.rmdir(resolveInRoot(root, dir));
+        await fsp.rmdir(resolveForWrite(root, dir));
         removed.push(dir);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // gone already: look at its parent

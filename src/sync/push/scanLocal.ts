@@ -8,12 +8,12 @@ import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } fro
 import { BUILTIN_DIRS, STATE_DIR } from '../../core/layout.js';
 import { isInTasksDir } from '../../core/taskFiles.js';
 import type { DocumentRecord, FolderRecord } from '../../journal/index.js';
-import { scanMirror } from '../../mirror/index.js';
+import { linkOnTheWay, scanMirror } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { claimedId, isUndecodable, readLocalDocument, type LocalDocument, type UndecodableDocument } from './readLocalDocument.js';
 import { undecodableMessage } from '../../mirror/index.js';
 import type { HeldBackFile } from './PushPlan.js';
-import { pathExists, readHeldBack } from '../session/index.js';
+import { pathExists, readHeldBack, readOrphans } from '../session/index.js';
 import { StatCache } from '../session/index.js';
 
 export interface ChangedFile {
@@ -96,16 +96,43 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   const cache = StatCache.open(ctx);
   let files: string[];
   let dirs: Set<string> | undefined;
+  /** Symbolic links met (a scan of some paths: the first link on the way to each). */
+  const links = new Set<string>();
   if (opts.paths) {
-    files = [...new Set(opts.paths)].filter((p) => p.endsWith('.md') && !ctx.ignore(p) && !isTaskFile(p));
+    files = [];
+    for (const p of new Set(opts.paths)) {
+      if (!p.endsWith('.md') || ctx.ignore(p) || isTaskFile(p)) continue;
+      const link = linkOnTheWay(root, p);
+      if (link === null) files.push(p);
+      else links.add(link);
+    }
   } else {
     const m = await scanMirror(root, ctx.ignore);
     files = m.files.map((f) => f.relPath).filter((p) => !isTaskFile(p));
     for (const f of m.files) cache.seed(f.relPath, f);
     dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
+    for (const l of m.links) links.add(l);
     scan.filesSeen = files.length;
   }
   const present = new Set(files);
+  /** The link a path is (or is inside of): what is there is held back, neither read nor taken as deleted. */
+  const linkOf = (p: string): string | undefined => {
+    if (links.size === 0) return undefined;
+    for (let at = p; ; at = at.slice(0, at.lastIndexOf('/'))) {
+      if (links.has(at)) return at;
+      if (!at.includes('/')) return undefined;
+    }
+  };
+  const heldLinks = new Set<string>();
+  const holdLink = (link: string) => {
+    if (heldLinks.has(link)) return;
+    heldLinks.add(link);
+    scan.heldBack.push({
+      path: link,
+      reason: 'symlink',
+      message: `"${link}" is a symbolic link: spacesync never follows a link nor writes through one, so the documents and folders of the space there are held back (nothing of them is sent, taken as deleted or written). Replace the link with the real folder or file to sync them again.`,
+    });
+  };
 
   // Known paths: the file is its document's unless it names another known document.
   const candidates: DocumentRecord[] = records ?? files.flatMap((p) => recordAt(p) ?? []);
@@ -130,6 +157,11 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     return doc;
   };
   for (const r of candidates) {
+    const link = linkOf(r.path);
+    if (link !== undefined) {
+      holdLink(link);
+      continue;
+    }
     // Its stat says it still holds the content recorded as synced: not read (the stat cache).
     if (r.fileHash !== null && present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
     const doc = present.has(r.path) ? await read(r.path) : null;
@@ -147,12 +179,25 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   if (opts.paths)
     for (const p of opts.paths) {
       const r = recordAt(p);
-      if (r && r.fileHash !== null && !present.has(p)) gone.set(r.id, r);
+      if (r && r.fileHash !== null && !present.has(p) && linkOf(p) === undefined) gone.set(r.id, r);
     }
+  // A file found without a journal that names a document the space no longer has is not sent as a
+  // new document (it would bring back what was deleted there) unless the user says so (--force).
+  const orphans = ctx.settings.force ? new Set<string>() : new Set(readOrphans(journal).map((o) => o.docId));
   for (const p of files) {
     if (recordAt(p)) continue;
     const doc = await read(p);
-    if (doc && !isUndecodable(doc) && doc.frontMatter.ok) strangers.push(doc);
+    if (!doc || isUndecodable(doc) || !doc.frontMatter.ok) continue;
+    const claim = claimedId(doc);
+    if (claim !== undefined && orphans.has(claim) && recordOf(claim) === undefined) {
+      scan.heldBack.push({
+        path: p,
+        reason: 'orphan',
+        message: `"${p}" names a document the space no longer has (found when the folder had no journal): it was not sent, so a document deleted there does not come back. Delete the file, or remove its "id:" line (or run with --force) to send it as a new document.`,
+      });
+      continue;
+    }
+    strangers.push(doc);
   }
 
   // Watching only some paths: a file claiming a known document whose file is gone from its place is
@@ -201,7 +246,12 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
       scan.dirs.push(d);
       if (!known.has(d)) scan.addedDirs.push(d);
     }
-    scan.removedDirs = folders.filter((f) => !dirs.has(f.path));
+    scan.removedDirs = folders.filter((f) => {
+      if (dirs.has(f.path)) return false;
+      const link = linkOf(f.path);
+      if (link !== undefined) holdLink(link);
+      return link === undefined;
+    });
   }
   for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
   cache.save(opts.paths ? undefined : present);

@@ -13,7 +13,7 @@
 import { promises as fsp } from 'node:fs';
 import { ASSETS_SUFFIX, dirOfPath } from '../../core/fileName.js';
 import { assetsDirName } from '../../core/linkAssets.js';
-import { resolveInRoot } from '../../mirror/index.js';
+import { resolveForWrite, resolveInRoot } from '../../mirror/index.js';
 import { isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
 import type { SyncContext } from './SyncContext.js';
 
@@ -37,7 +37,7 @@ async function mergeInto(root: string, source: string, target: string): Promise<
     await moveDirectory(root, join(source, name), join(target, name));
     moved.push(name);
   }
-  await fsp.rmdir(resolveInRoot(root, source)).catch(() => undefined); // not empty: a name taken at the target keeps it
+  await fsp.rmdir(resolveForWrite(root, source)).catch(() => undefined); // not empty: a name taken at the target keeps it
   return moved;
 }
 

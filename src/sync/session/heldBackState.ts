@@ -7,8 +7,12 @@ import type { Journal } from '../../journal/index.js';
 /** A file whose changes this cycle does not send, whatever else it does: the user decides. */
 export interface HeldBackFile {
   path: string;
-  /** `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks. */
-  reason: 'undecodable' | 'wipe';
+  /**
+   * `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks;
+   * `orphan`: found without a journal, it names a document the space no longer has; `symlink`: a
+   * symbolic link stands where a document's file or a folder is.
+   */
+  reason: 'undecodable' | 'wipe' | 'orphan' | 'symlink';
   message: string;
   /** The document, when the file is a known one's. */
   docId?: string;
@@ -32,4 +36,13 @@ export function recordHeldBack(journal: Journal, found: readonly HeldBackFile[],
   if (JSON.stringify(next) === JSON.stringify(before)) return; // unchanged (an idle poll): not written again
   if (next.length === 0) journal.deleteState(HELD_BACK);
   else journal.setState(HELD_BACK, next);
+}
+
+/** State key: the files an adoption found naming a document the space no longer has (core/adoption). */
+export const ADOPTION_ORPHANS = 'adopt.orphans';
+
+/** The documents named by files found without a journal that the space no longer has: never sent as new ones. */
+export function readOrphans(journal: Journal): Array<{ path: string; docId: string }> {
+  const list = journal.getState<Array<{ path: string; docId: string }>>(ADOPTION_ORPHANS);
+  return Array.isArray(list) ? list : [];
 }

@@ -3,12 +3,12 @@
 // requests an earlier run left unanswered. Below pull/, push/, versions/, cycle/ and daemon/.
 export { StatCache } from './StatCache.js';
 export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
-export { readHeldBack, recordHeldBack, type HeldBackFile } from './heldBackState.js';
+export { ADOPTION_ORPHANS, readHeldBack, readOrphans, recordHeldBack, type HeldBackFile } from './heldBackState.js';
 export { readCollectionRows, recordCollectionRows, type RecordedRows } from './collectionRows.js';
 export { isPerDocumentError } from './isPerDocumentError.js';
 export { isStopped, stoppedBeforeStart } from './isStopped.js';
 export { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
-export { journalPath, openSyncSession, type SyncSession, type SyncSessionOptions } from './openSyncSession.js';
+export { ADOPTION_PENDING, journalPath, openSyncSession, type SyncSession, type SyncSessionOptions } from './openSyncSession.js';
 export { readCounts, readFullScanAt, readUnplaceable, shiftCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
 export { noteReadOnlyBlocks, readOnlyBlocks } from './readOnlyBlocks.js';
 export { releaseMemory } from './releaseMemory.js';

@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { SpacesyncError } from '../../errors.js';
-import { assertRoot, resolveInRoot } from '../../mirror/index.js';
+import { assertRoot, resolveForWrite, resolveInRoot } from '../../mirror/index.js';
 
 async function fsyncDir(dir: string): Promise<void> {
   let handle: fsp.FileHandle | undefined;
@@ -33,8 +33,8 @@ export async function isDirectory(root: string, relPath: string): Promise<boolea
 
 /** Renames directory `from` to `to` (both relative to `root`; a file is renamed alike); the target must not exist. */
 export async function moveDirectory(root: string, from: string, to: string): Promise<void> {
-  const src = resolveInRoot(root, from);
-  const dst = resolveInRoot(root, to);
+  const src = resolveForWrite(root, from);
+  const dst = resolveForWrite(root, to);
   await assertRoot(root);
   try {
     await fsp.mkdir(path.dirname(dst), { recursive: true });
@@ -52,7 +52,7 @@ export async function moveDirectory(root: string, from: string, to: string): Pro
 
 /** Creates directory `relPath` and its parents under an existing root. */
 export async function ensureDirectory(root: string, relPath: string): Promise<boolean> {
-  const abs = resolveInRoot(root, relPath);
+  const abs = resolveForWrite(root, relPath);
   await assertRoot(root);
   try {
     const made = await fsp.mkdir(abs, { recursive: true });

@@ -1,10 +1,10 @@
 // Opens everything a sync run holds for its lifetime: the root's lock, the journal, the client
 // and the logger; clears temp files a killed run left. `close()` gives it all back.
-import { existsSync, promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { createClient, type SpaceClient } from '../../client/index.js';
 import { openJournal, type Journal } from '../../journal/index.js';
-import { assertRoot, acquireLock, createIgnore, OwnWrites, removeTempFiles, type Lock } from '../../mirror/index.js';
+import { assertRoot, acquireLock, createIgnore, isBuiltinIgnored, OwnWrites, removeTempFiles, type Lock } from '../../mirror/index.js';
 import type { Logger } from '../../log.js';
 import { DEFAULT_SETTINGS, type SyncContext, type SyncSettings } from './SyncContext.js';
 import { journalPath, statePath } from '../../stateDir.js';
@@ -37,6 +37,19 @@ export interface SyncSession {
 
 export { journalPath };
 
+/**
+ * State key: the mirror was found without a journal (none, or an empty file) while it holds files:
+ * the next cycle adopts it (cycle/adoptMirror) before anything else. Kept until the adoption ends,
+ * so one stopped halfway starts over.
+ */
+export const ADOPTION_PENDING = 'adopt.pending';
+
+/** Whether the folder holds anything a mirror is made of (not only dot-entries such as `.spacesync/`). */
+async function holdsFiles(root: string): Promise<boolean> {
+  const names = await fsp.readdir(root);
+  return names.some((n) => !isBuiltinIgnored(n));
+}
+
 export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSession> {
   const root = path.resolve(o.root);
   await assertRoot(root);
@@ -52,7 +65,10 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       removedTempFiles = await removeTempFiles(root);
       // Downloads a killed run left unfinished: started again as needed.
       await fsp.rm(statePath(root, 'downloads'), { recursive: true, force: true });
+      // No journal (or an empty file) beside files of a mirror: a journal lost, not a first sync.
+      const fresh = (statSync(journalPath(root), { throwIfNoEntry: false })?.size ?? 0) === 0;
       journal = openJournal(journalPath(root), { now });
+      if (fresh && journal.counts().documents === 0 && (await holdsFiles(root))) journal.setState(ADOPTION_PENDING, { since: now().toISOString() });
       ownership = new Ownership(root, lock, journalPath(root));
     } else {
       journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });

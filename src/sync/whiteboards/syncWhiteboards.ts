@@ -13,7 +13,7 @@ import { sceneFileOf } from '../../core/linkAssets.js';
 import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboardTypes.js';
 import { isSpacesyncError } from '../../errors.js';
 import { dirOfPath } from '../../core/fileName.js';
-import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
+import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';
 import { saveLocalVersion } from '../versions/index.js';
 
@@ -96,7 +96,7 @@ export async function syncWhiteboards(ctx: SyncContext): Promise<WhiteboardSyncR
     const now = await readMirrorFile(ctx.root, rec.file);
     if (now !== null && now.hash === rec.fileHash) {
       await saveLocalVersion(ctx, { path: rec.file, docId: rec.docId, text: now.text ?? '', replacement: null, cause: 'delete' });
-      await fsp.rm(resolveInRoot(ctx.root, rec.file), { force: true });
+      await fsp.rm(resolveForWrite(ctx.root, rec.file), { force: true });
       await removeEmptyDirs(ctx.root, dirOfPath(rec.file));
       result.removed.push(rec.file);
     }

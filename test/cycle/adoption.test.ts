@@ -1,0 +1,157 @@
+// A mirror whose journal was lost (moved aside, deleted, left at 0 bytes) is adopted, not synced as
+// new notes: nothing is uploaded or merged again, a file that differs from its document becomes a
+// conflict copy, a file naming a document the space no longer has is held back.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFixtureFile } from '../../src/server/index.js';
+import { syncOnce } from '../../src/sync/index.js';
+import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
+
+const demo = readFixtureFile('fixtures/spaces/demo.json');
+
+let space: Space;
+let root: string;
+
+/** One cycle in a session of its own, as `spacesync sync --once` runs it. */
+async function cycle() {
+  const session = await openSession(root, space);
+  try {
+    return await syncOnce(session.ctx);
+  } finally {
+    session.close();
+  }
+}
+
+const journal = () => path.join(root, '.spacesync', 'journal.db');
+const loseJournal = () => {
+  for (const f of fs.readdirSync(path.dirname(journal()))) if (f.startsWith('journal.db')) fs.rmSync(path.join(path.dirname(journal()), f));
+};
+const file = (p: string) => path.join(root, ...p.split('/'));
+const writes = async () => (await space.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+const blockCount = async () => {
+  let n = 0;
+  for (const d of (await space.call('GET', '/documents')).items as Array<{ id: string }>) {
+    const count = (b: { content?: unknown[] }): number => 1 + (b.content ?? []).reduce<number>((s, c) => s + count(c as { content?: unknown[] }), 0);
+    n += count(await space.call('GET', '/blocks', undefined, { id: d.id }));
+  }
+  return n;
+};
+
+beforeEach(async () => {
+  space = await startSpace(demo);
+  root = makeRoot();
+  expect((await cycle()).exitCode).toBe(0);
+}, 60_000);
+afterEach(async () => {
+  await space.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('a mirror without its journal', () => {
+  it('is adopted: files in step stay, one changed on either side is a conflict copy, nothing is uploaded or merged again', async () => {
+    const before = readTree(root);
+    const blocks = await blockCount();
+    // Changed here while the journal was away; and a document changed in the space meanwhile.
+    fs.appendFileSync(file('Personal/Groceries.md'), '\nline EDITED LOCALLY\n');
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const recipes = docs.find((d) => d.title === 'Recipes')!;
+    const tree = await space.call('GET', '/blocks', undefined, { id: recipes.id });
+    await space.call('PUT', '/blocks', { blocks: [{ id: tree.content[0].id, markdown: 'EDITED REMOTELY' }] });
+    loseJournal();
+    await space.clearRequests();
+
+    const r = await cycle();
+    expect(r.adoption).toMatchObject({ written: [], moved: [], aside: [], orphans: [], restore: false });
+    expect(r.adoption!.conflicts.map((c) => c.path).sort()).toEqual(['Personal/Groceries.md', 'Personal/Recipes.md']);
+    expect(r.adoption!.inStep).toBeGreaterThan(25);
+    expect(r.exitCode).toBe(3);
+    expect(await writes()).toEqual([]);
+    expect(await blockCount()).toBe(blocks);
+
+    // The space's version is in each file, the one found here in its conflict copy; every other file is as it was.
+    const after = readTree(root);
+    const copyOf = (p: string) => r.adoption!.conflicts.find((c) => c.path === p)!.copy;
+    expect(after.get(copyOf('Personal/Groceries.md'))!.text).toContain('line EDITED LOCALLY');
+    expect(after.get('Personal/Groceries.md')!.text).not.toContain('EDITED LOCALLY');
+    expect(after.get('Personal/Recipes.md')!.text).toContain('EDITED REMOTELY');
+    expect(after.get(copyOf('Personal/Recipes.md'))!.text).toBe(before.get('Personal/Recipes.md')!.text);
+    // (A link to an asset the space could not serve keeps its signed URL, which is signed anew at each read.)
+    const unsigned = (t: string | null | undefined) => t?.replace(/\?expires=[^)\s]*\)/g, ')');
+    for (const [p, v] of before)
+      if (!p.startsWith('Personal/Groceries') && !p.startsWith('Personal/Recipes')) expect(unsigned(after.get(p)?.text), p).toBe(unsigned(v.text));
+    const session = await openSession(root, space);
+    try {
+      expect(
+        session.journal
+          .listConflicts()
+          .map((c) => c.path)
+          .sort(),
+      ).toEqual(['Personal/Groceries.md', 'Personal/Recipes.md']);
+    } finally {
+      session.close();
+    }
+
+    // And the next cycle is an ordinary one with nothing to do.
+    await space.clearRequests();
+    const next = await cycle();
+    expect(next.adoption).toBeUndefined();
+    expect(next.exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+  }, 60_000);
+
+  it('an empty journal file is the same case, and a file moved meanwhile is found by its id and its move sent', async () => {
+    fs.renameSync(file('Personal/Recipes.md'), file('Work/Recipes.md'));
+    loseJournal();
+    fs.writeFileSync(journal(), '');
+    await space.clearRequests();
+    const r = await cycle();
+    expect(r.adoption).toMatchObject({ conflicts: [], moved: ['Work/Recipes.md'] });
+    expect(r.exitCode).toBe(0);
+    expect(await writes()).toEqual(['PUT /documents/move']);
+    expect(fs.existsSync(file('Personal/Recipes.md'))).toBe(false);
+  }, 60_000);
+
+  it('a file naming a document the space no longer has is held back, not sent as a new document', async () => {
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const recipes = docs.find((d) => d.title === 'Recipes')!;
+    loseJournal();
+    // Deleted and purged in the space while the journal was away.
+    await space.call('DELETE', '/documents', { documentIds: [recipes.id] });
+    space.clock.t += 31 * 86_400_000; // the service purges its trash after 30 days
+    await space.clearRequests();
+    const r = await cycle();
+    // The two documents of the demo's trash were purged with it: their files in Trash/ are orphans too.
+    expect(r.adoption!.orphans).toEqual(['Personal/Recipes.md', 'Trash/Old draft.md', 'Trash/Q3 goals (copy).md']);
+    expect(r.push.plan.heldBack.map((h) => `${h.path} ${h.reason}`)).toEqual(r.adoption!.orphans.map((p) => `${p} orphan`));
+    expect(await writes()).toEqual([]);
+    expect(fs.existsSync(file('Personal/Recipes.md'))).toBe(true);
+  }, 60_000);
+
+  it('an adoption stopped halfway starts over: what it recorded and left in .spacesync/adopt/ is forgotten', async () => {
+    loseJournal();
+    const first = await openSession(root, space);
+    // A run that recorded half a pull beside the mirror, then was killed.
+    first.journal.upsertDocument({
+      id: 'GHOST',
+      path: 'Ghost.md',
+      title: 'Ghost',
+      location: 'unsorted',
+      folderId: null,
+      dailyNoteDate: null,
+      createdAt: null,
+      remoteModifiedAt: null,
+      fileHash: 'x',
+    });
+    first.close();
+    fs.mkdirSync(path.join(root, '.spacesync', 'adopt', 'Junk'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.spacesync', 'adopt', 'Junk', 'Half.md'), 'half');
+    await space.clearRequests();
+    const r = await cycle();
+    expect(r.adoption).toMatchObject({ conflicts: [], written: [], orphans: [] });
+    expect(r.exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+    expect(fs.existsSync(path.join(root, '.spacesync', 'adopt'))).toBe(false);
+    expect(fs.existsSync(file('Junk/Half.md'))).toBe(false);
+  }, 60_000);
+});
