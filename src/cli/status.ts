@@ -178,7 +178,8 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
       w.paths.length === 0
         ? 'your edits are queued'
         : `queued: ${w.paths.slice(0, 3).join(', ')}${w.paths.length > 3 ? ` and ${w.paths.length - 3} more` : ''}`;
-    row('waiting', `since ${localTime(w.since)} for ${budget}, about ${left} s more; ${what}`);
+    const more = left > 0 ? `about ${left} s more` : `due to end at ${localTime(w.until)}, still waiting`;
+    row('waiting', `since ${localTime(w.since)} for ${budget}, ${more}; ${what}`);
   }
   if (r.lastCycle) {
     const c = r.lastCycle.counts;

@@ -1,6 +1,6 @@
 // `spacesync sync`: brings the folder in step with the space. `--once` runs one cycle and exits
 // (0 in sync, 1 error, 2 refused by a safety check, 3 conflicts,
-// 4 a file held back because it is not UTF-8 text); without it, cycles run on the
+// 4 something here held back and not sent); without it, cycles run on the
 // poll interval until SIGINT/SIGTERM. `--dry-run` shows what a cycle would do and changes nothing.
 import { mkdirSync } from 'node:fs';
 import { rootKind } from '../mirror/index.js';
@@ -327,7 +327,7 @@ export function registerSync(program: Command, wrap: Wrap): void {
     .description('two-way sync between the space and the folder (a daemon unless --once)')
     .option('--link <url>', 'connection link (or SPACESYNC_LINK)')
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
-    .option('--once', 'run one full cycle and exit (0 in sync, 1 error, 2 refused, 3 conflicts, 4 a file held back)')
+    .option('--once', 'run one full cycle and exit (0 in sync, 1 error, 2 refused, 3 conflicts, 4 something held back, not sent)')
     .option('--dry-run', 'show what a cycle would do, change nothing')
     .option('--force', 'override the safety checks (mass delete, empty root)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SpacesyncError } from '../errors.js';
 import { assertRootSync } from './assertRoot.js';
+import { mirrorIoError } from './mirrorIoError.js';
 import { lockPath } from '../stateDir.js';
 
 export interface LockInfo {
@@ -73,9 +74,15 @@ function pidAlive(pid: number): boolean {
 }
 
 /** Creates the lock file with its whole content at once (written aside, then hard-linked), or false if one exists. */
-function tryCreate(file: string, text: string): boolean {
+function tryCreate(root: string, file: string, text: string): boolean {
   const tmp = path.join(path.dirname(file), `.lock.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  fs.writeFileSync(tmp, text, { flag: 'wx' });
+  try {
+    fs.writeFileSync(tmp, text, { flag: 'wx' });
+  } catch (e) {
+    // A full disk can leave the file half written: never left behind.
+    fs.rmSync(tmp, { force: true });
+    throw mirrorIoError('create the lock file', path.relative(root, file).split(path.sep).join('/'), root, e);
+  }
   try {
     fs.linkSync(tmp, file);
     return true;
@@ -110,7 +117,7 @@ export function acquireLock(root: string, opts: AcquireLockOptions = {}): Lock {
   }
 
   for (let attempt = 0; ; attempt++) {
-    if (tryCreate(file, text)) break;
+    if (tryCreate(root, file, text)) break;
     const current = readLock(file);
     if (current === null) continue; // released meanwhile: try again
     const holder = current.info;

@@ -5,7 +5,7 @@ export function mirrorIoError(action: string, relPath: string, root: string, cau
   const code = (cause as NodeJS.ErrnoException).code;
   const hint =
     code === 'ENOSPC' || code === 'EDQUOT'
-      ? 'Free some disk space and spacesync retries on its next cycle.'
+      ? 'The disk is full: free some space, and spacesync goes on at its next cycle (or when run again); nothing was lost.'
       : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
         ? `Check that you can write to ${root}.`
         : 'Check the folder and its permissions; spacesync retries on its next cycle.';

@@ -68,6 +68,8 @@ export const OP_KINDS = [
   'local.addImage',
   'local.replaceImage',
   'local.drawBoard',
+  'local.loseJournal',
+  'local.symlinkFolder',
 ] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 
@@ -123,6 +125,8 @@ const WEIGHTS: Record<OpKind, number> = {
   'local.addImage': 1,
   'local.replaceImage': 1,
   'local.drawBoard': 1,
+  'local.loseJournal': 1,
+  'local.symlinkFolder': 1,
 };
 
 const EDITORS: readonly EditorStyle[] = ['inPlace', 'vim', 'vimNoBackup', 'jetbrains', 'emacs', 'atomic'];
@@ -372,6 +376,11 @@ interface RunState {
    * daemon killed in between): the link then leads nowhere in the mirror too, and is not checked.
    */
   links: Array<{ text: string; id: string; block?: boolean; target: string; moved?: boolean }>;
+  /**
+   * A folder of the mirror the user replaced by a symbolic link to a copy outside it (until the end
+   * of the run): what the copy held then, file by file, which the sync must never change.
+   */
+  linked: { dir: string; outside: string; files: Map<string, string> } | null;
 }
 
 /** Marks the links typed to `from` (a file, or anything under a folder) as moved here since. */
@@ -387,6 +396,60 @@ interface Damage {
   fix: string;
   /** The file's text before the damage: only what the fix changes from it is a new text of the user's. */
   original: string;
+}
+
+/** Every file under `dir` (any depth), by path relative to it, with its content as base64. */
+function filesUnder(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const rel of fs.readdirSync(dir, { recursive: true }).map(String)) {
+    const abs = path.join(dir, rel);
+    if (fs.lstatSync(abs).isFile()) out.set(rel, fs.readFileSync(abs).toString('base64'));
+  }
+  return out;
+}
+
+/**
+ * The user (or `git clean -fdx`) removes the journal, or a crash leaves it empty, while no daemon
+ * runs; the daemon started again finds the mirror without its base and must adopt it: nothing
+ * uploaded or merged twice, what differs kept as a conflict copy.
+ */
+async function loseJournal(w: World, op: ChaosOp): Promise<string> {
+  const dir = path.join(w.root, '.spacesync');
+  await w.killDaemon();
+  for (const f of fs.readdirSync(dir)) if (f.startsWith('journal.db')) fs.rmSync(path.join(dir, f));
+  const how = op.r[0] < 0.5 ? 'removed' : 'left empty';
+  if (how === 'left empty') fs.writeFileSync(path.join(dir, 'journal.db'), '');
+  await w.startDaemon({ wait: false });
+  return `journal ${how}, daemon started again`;
+}
+
+/** A user folder replaced by a symbolic link to a copy of it outside the mirror, until the run's end. */
+function symlinkFolder(w: World, op: ChaosOp, state: RunState): string {
+  if (state.linked) return 'skipped: a folder is linked already';
+  const list = userDirs(w);
+  if (list.length === 0) return 'skipped: no folder';
+  const dir = at(list, op.r[0]);
+  const outside = `${w.root}.outside-${op.n}`;
+  fs.renameSync(w.file(dir), outside);
+  fs.symlinkSync(outside, w.file(dir));
+  state.linked = { dir, outside, files: filesUnder(outside) };
+  return `${dir} → link to ${outside}`;
+}
+
+/** The linked folder put back: nothing was written through the link meanwhile. */
+function unlinkFolder(w: World, state: RunState): string[] {
+  const l = state.linked;
+  if (!l) return [];
+  state.linked = null;
+  const now = filesUnder(l.outside);
+  const changed = [...new Set([...now.keys(), ...l.files.keys()])].filter((f) => now.get(f) !== l.files.get(f));
+  fs.rmSync(w.file(l.dir));
+  fs.renameSync(l.outside, w.file(l.dir));
+  w.note(`folder ${l.dir} put back in place of its link`);
+  return changed.map(
+    (f) =>
+      `nothing written outside the mirror: ${l.dir}/${f} was ${l.files.has(f) ? (now.has(f) ? 'changed' : 'removed') : 'created'} through its symbolic link`,
+  );
 }
 
 const isDamaged = (w: World, state: RunState, rel: string): boolean => {
@@ -1014,7 +1077,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     o.log?.(line);
   };
   const failures: string[] = [];
-  const state: RunState = { deletes: 0, trashes: 0, damaged: [], links: [] };
+  const state: RunState = { deletes: 0, trashes: 0, damaged: [], links: [], linked: null };
   const stopTrace = o.trace ? traceDocument(w, o.trace, log) : () => undefined;
   try {
     log(
@@ -1029,7 +1092,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     for (const op of plan.ops) {
       let what: string;
       try {
-        if (op.kind.startsWith('local.')) what = await localOp(w, op, state);
+        if (op.kind === 'local.loseJournal') what = await loseJournal(w, op);
+        else if (op.kind === 'local.symlinkFolder') what = symlinkFolder(w, op, state);
+        else if (op.kind.startsWith('local.')) what = await localOp(w, op, state);
         else if (op.kind.startsWith('remote.')) what = await remoteOp(w, op, state);
         else {
           const spec = faultOf(op);
@@ -1050,6 +1115,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     // Every byte sequence a user saved is still on disk: the damaged files were neither synced over
     // nor rewritten (wherever a folder move took them). Then the user saves them as UTF-8 again.
     await w.waitQuiet(60_000);
+    failures.push(...unlinkFolder(w, state));
     for (const d of state.damaged) {
       const where = w.mdFiles().filter((p) => fs.readFileSync(w.file(p)).equals(d.bytes));
       if (where.length === 0) {

@@ -277,3 +277,59 @@ describe('what the watcher reports', () => {
     await expectConverged(w);
   });
 });
+
+describe('a decision held back for another file', () => {
+  it('deletions held while an unreadable file may be one of them moved go out as soon as that file is removed', async () => {
+    await start();
+    fs.writeFileSync(w.file('Unsorted/garbled.md'), Buffer.from([0xff, 0xfe, 0x00, 0x62]));
+    fs.unlinkSync(w.file('Projects/Plan.md'));
+    fs.unlinkSync(w.file('Unsorted/Ideas.md'));
+    await waitFor('the deletions to be held back', () => pushes.some((p) => p.plan.heldBack.filter((h) => h.reason === 'deletion').length === 2));
+    const held = pushes.findLast((p) => p.plan.heldBack.some((h) => h.reason === 'deletion'))!.plan.heldBack;
+    expect(held.map((h) => `${h.path} ${h.reason}`).sort()).toEqual([
+      'Projects/Plan.md deletion',
+      'Unsorted/Ideas.md deletion',
+      'Unsorted/garbled.md undecodable',
+    ]);
+    expect(held.find((h) => h.path === 'Unsorted/Ideas.md')!.message).toBe(
+      '"Unsorted/Ideas.md" is gone, but Unsorted/garbled.md cannot be read and may be it, moved: its document is not moved to the trash until that file is saved as UTF-8 or removed.',
+    );
+    expect(await writesOf(w.space)).toEqual([]);
+    // Its reason gone, the deletion is made again by the push the removal starts (the poll is a minute away).
+    const cyclesBefore = cycles.length;
+    fs.unlinkSync(w.file('Unsorted/garbled.md'));
+    await waitFor('the deletions to be sent', async () => (await writesOf(w.space)).includes('DELETE /documents'));
+    expect(cycles).toHaveLength(cyclesBefore);
+    const trashed = (await w.space.call('GET', '/documents', undefined, { location: 'trash' })).items as Array<{ id: string }>;
+    expect(trashed.map((d) => d.id).sort()).toEqual(['D-IDEA', 'D-PLAN']);
+  });
+});
+
+describe('an edit waiting for the rate limit', () => {
+  it('status keeps the end of the wait true when the wait goes on past it (the service answers 429 again)', async () => {
+    const { readWait } = await import('../../src/journal/daemonStatus.js');
+    await armFault(w.space.server.adminUrl, { match: { method: 'PUT', path: '/blocks' }, kind: '429', retryAfter: 4, count: 2 });
+    const told: number[] = [];
+    await start(60_000, {
+      userWaits: (l) => w.session.client.scheduler.onUserWait(l),
+      onWait: (x) => told.push(x.waitMs),
+    });
+    fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, waited for'));
+    await waitFor('the wait to be told', () => told.length === 1);
+    const first = readWait(w.session.journal)!;
+    expect(Date.parse(first.until) - Date.parse(first.since)).toBeGreaterThanOrEqual(3_000);
+    // The second 429: the wait is longer than first said; status is told its new end, the terminal is not told twice.
+    await waitFor(
+      'the wait to be recorded again',
+      () => {
+        const now = readWait(w.session.journal);
+        return now !== undefined && Date.parse(now.until) > Date.parse(first.until) + 1_000;
+      },
+      20_000,
+    );
+    expect(readWait(w.session.journal)!.since).toBe(first.since);
+    expect(told).toHaveLength(1);
+    await waitFor('the edit to be sent', () => noteHas('second, waited for'), 20_000);
+    await waitFor('the wait to be cleared', () => readWait(w.session.journal) === undefined);
+  }, 40_000);
+});

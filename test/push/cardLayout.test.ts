@@ -142,6 +142,8 @@ const scenarios: Scenario[] = [
     writes: ['PUT /blocks'],
     converges: false,
     problems: [/Not sent: its card layout "huge" is not one the service knows \(small, square, regular, large\)\. It stays in the file; fix it there\./],
+    exitCode: 4,
+    idleExitCode: 4,
     documents: { 'D-BOARD': ['intro', 'A card', 'inside the card', 'closing, edited'] },
     check: async (w) => {
       expect(w.read(FILE)).toContain('<card cardLayout="huge">\n<pageTitle>Big card</pageTitle>');
@@ -159,6 +161,7 @@ const scenarios: Scenario[] = [
     ],
     writes: ['PUT /blocks'],
     problems: [/This card's layout is not sent: its card layout "huge" is not one the service knows/],
+    exitCode: 4,
     check: async (w, r) => {
       expect(putBodies(r)).toEqual([{ blocks: [{ id: 'K2', markdown: 'closing, edited' }] }]);
       expect(await serviceBlock(w, 'K-CARD')).toMatchObject({ cardLayout: 'small' });

@@ -95,6 +95,8 @@ export interface Scenario {
   writes?: string[];
   /** Blocks each writing request carries (PUT/POST/DELETE /blocks), in the same order; when given. */
   exitCode?: number;
+  /** The exit code of the idle cycle after it: 4 while something the scenario held back stays so. */
+  idleExitCode?: number;
   /** Files afterwards: exact text, a pattern, or null when there must be none. */
   files?: Record<string, string | RegExp | null>;
   /** A document's blocks afterwards (markdown in order), by id. */
@@ -198,12 +200,12 @@ export async function expectConverged(w: World): Promise<void> {
   }
 }
 
-/** O3: another cycle sends no writing request and rewrites no file. */
-export async function expectIdle(w: World): Promise<void> {
+/** O3: another cycle sends no writing request and rewrites no file (it ends with `exitCode`: 4 while something stays held back). */
+export async function expectIdle(w: World, exitCode = 0): Promise<void> {
   const before = readTree(w.root);
   await w.space.clearRequests();
   const r = await syncOnce(w.session.ctx);
-  expect(r.exitCode).toBe(0);
+  expect(r.exitCode).toBe(exitCode);
   expect(await writesOf(w.space)).toEqual([]);
   const after = readTree(w.root);
   expect([...after.keys()]).toEqual([...before.keys()]);
@@ -271,7 +273,7 @@ export async function runScenario(s: Scenario): Promise<void> {
     await s.check?.(w, r);
     if (s.converges !== false) await expectConverged(w);
     expect(w.session.journal.pendingIntents()).toEqual([]);
-    await expectIdle(w);
+    await expectIdle(w, s.idleExitCode ?? 0);
   } finally {
     await closeWorld(w);
   }

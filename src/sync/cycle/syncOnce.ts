@@ -40,7 +40,8 @@ export interface SyncOnceResult {
   tasks: TaskFilesResult | null;
   /**
    * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
-   * wipe its document included), 3 conflicts kept, 4 a file held back because it is not UTF-8 text.
+   * wipe its document included), 3 conflicts kept, 4 something here held back and not sent (a file
+   * not UTF-8, a change the space cannot take, a file naming a deleted document, a link).
    */
   exitCode: 0 | 1 | 2 | 3 | 4;
 }
@@ -134,6 +135,8 @@ async function cycle(
   else if (held('wipe')) exitCode = 2;
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
+  // Something else here was held back or not sent (the files keep it): the run is not "in step".
+  else if (push.plan.heldBack.length > 0 || push.plan.problems.length > 0) exitCode = 4;
   return { push, pull, whiteboards, media, tasks, exitCode };
 }
 

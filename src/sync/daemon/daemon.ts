@@ -171,7 +171,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     }
     const due = [...removals].filter(([, at]) => at <= now).map(([p]) => p);
     if (paths.size > 0 || due.length > 0) {
-      const w: Work = { kind: 'push', paths: new Set([...paths, ...due]) };
+      // The held-back files go with every push: a decision held back for another file (a deletion
+      // waiting while an unreadable file may be it, moved) is made again as soon as that file changes.
+      const held = readHeldBack(ctx.journal).map((h) => h.path);
+      const w: Work = { kind: 'push', paths: new Set([...paths, ...due, ...held]) };
       paths.clear();
       for (const p of due) removals.delete(p);
       return w;
@@ -190,13 +193,31 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
   // A user's edit held by the rate limit is told (once per operation, on the terminal and in status).
   let current: Work | null = null;
   let waitTold = false;
+  /** The wait recorded for status (since, until): a wait that goes on past its end is recorded again. */
+  let recorded: { since: string; until: number } | null = null;
   const unwatch = o.userWaits?.((u) => {
-    if (!current || waitTold || u.waitMs < (o.waitNoticeMs ?? 3_000)) return;
+    if (!current) return;
+    const at = ctx.now();
+    const until = at.getTime() + u.waitMs;
+    if (waitTold) {
+      // Told once; status keeps the end of the wait true when it is pushed further (a budget spent again).
+      if (recorded && until > recorded.until + 1_000) {
+        recorded.until = until;
+        const paths = current.kind === 'push' ? [...current.paths].sort() : [];
+        try {
+          recordWait(ctx.journal, { since: recorded.since, until: new Date(until).toISOString(), reason: u.reason, paths });
+        } catch (e) {
+          ctx.logger.warn({ err: e }, 'could not record the wait for status');
+        }
+      }
+      return;
+    }
+    if (u.waitMs < (o.waitNoticeMs ?? 3_000)) return;
     waitTold = true;
     const paths = current.kind === 'push' ? [...current.paths].sort() : [];
-    const at = ctx.now();
+    recorded = { since: at.toISOString(), until };
     try {
-      recordWait(ctx.journal, { since: at.toISOString(), until: new Date(at.getTime() + u.waitMs).toISOString(), reason: u.reason, paths });
+      recordWait(ctx.journal, { since: recorded.since, until: new Date(until).toISOString(), reason: u.reason, paths });
     } catch (e) {
       ctx.logger.warn({ err: e }, 'could not record the wait for status');
     }
@@ -256,6 +277,7 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     // Not settled (failed, refused, stopped, or requests whose outcome is unknown): the files it took are looked at again.
     if (!settled) for (const p of taken) retry.add(p);
     if (waitTold) recordWait(ctx.journal, null);
+    recorded = null;
     current = null;
     saveStats(ctx, startedAt);
   };

@@ -10,6 +10,7 @@ import { isSpacesyncError } from '../../errors.js';
 import type { DocumentRecord, ListingEntry } from '../../journal/index.js';
 import type { SyncContext } from '../session/index.js';
 import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocument.js';
+import { holdsBase } from '../../core/hashBlock.js';
 import { localTitle } from '../../core/localTitle.js';
 import { mergeFile } from '../../core/mergeFile.js';
 import { confirmSentEdits } from '../../core/confirmSentEdits.js';
@@ -218,7 +219,18 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     await addTask(r, local, decision, at.placement, remote);
   }
   for (const r of scan.missing) {
-    const remote = remoteSide(r.id, r);
+    let remote = remoteSide(r.id, r);
+    // An edit in the space beats a delete here, but the listing's "changed" may be this sync's own
+    // last write, not read back yet: a document that still holds its base is taken as unchanged.
+    if (remote?.changed && !forced.has(r.id) && remote.title === r.title) {
+      const base = journal.getBaseBlocks(r.id);
+      const state = await fetchRemoteDocument(ctx, r.id, base, listing.get(r.id)?.lastModifiedAt ?? null).catch((e: unknown) => {
+        if (isSpacesyncError(e, 'not_found')) return null;
+        throw e;
+      });
+      plan.reads++;
+      if (state && holdsBase(base, state.blocks)) remote = { ...remote, changed: false };
+    }
     const decision = decideDocument({ base: baseSide(r), ...(remote ? { remote } : {}) });
     if (decision.forget || decision.removeFile) continue; // gone on both sides: the pull's purge
     await addTask(r, null, decision, null, remote);

@@ -226,10 +226,16 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
   // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
   const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
   if (!goneAreDeleted(gone.size, unreadable.length)) {
-    scan.problems.push({
-      path: '',
-      message: `${gone.size} document file(s) are gone (${[...gone.values()].map((r) => r.path).join(', ')}), but ${unreadable.join(', ')} cannot be read and may be one of them moved: they are not moved to the trash until it is saved as UTF-8.`,
-    });
+    // Held back, not dropped: each is looked at again with the held-back files (every cycle of the
+    // daemon, and each push), so the deletion goes out as soon as the unreadable files are saved or removed.
+    const which = unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it` : `${unreadable.join(', ')} cannot be read and one may be it`;
+    for (const r of gone.values())
+      scan.heldBack.push({
+        path: r.path,
+        reason: 'deletion',
+        docId: r.id,
+        message: `"${r.path}" is gone, but ${which}, moved: its document is not moved to the trash until ${unreadable.length === 1 ? 'that file is' : 'those files are'} saved as UTF-8 or removed.`,
+      });
     gone.clear();
   }
   scan.missing = [...gone.values()];

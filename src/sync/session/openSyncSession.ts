@@ -1,6 +1,6 @@
 // Opens everything a sync run holds for its lifetime: the root's lock, the journal, the client
 // and the logger; clears temp files a killed run left. `close()` gives it all back.
-import { existsSync, promises as fsp, statSync } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createClient, type SpaceClient } from '../../client/index.js';
 import { openJournal, type Journal } from '../../journal/index.js';
@@ -38,7 +38,7 @@ export interface SyncSession {
 export { journalPath };
 
 /**
- * State key: the mirror was found without a journal (none, or an empty file) while it holds files:
+ * State key: the mirror was found without a journal (none, an empty one) while it holds files:
  * the next cycle adopts it (cycle/adoptMirror) before anything else. Kept until the adoption ends,
  * so one stopped halfway starts over.
  */
@@ -65,10 +65,11 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       removedTempFiles = await removeTempFiles(root);
       // Downloads a killed run left unfinished: started again as needed.
       await fsp.rm(statePath(root, 'downloads'), { recursive: true, force: true });
-      // No journal (or an empty file) beside files of a mirror: a journal lost, not a first sync.
-      const fresh = (statSync(journalPath(root), { throwIfNoEntry: false })?.size ?? 0) === 0;
       journal = openJournal(journalPath(root), { now });
-      if (fresh && journal.counts().documents === 0 && (await holdsFiles(root))) journal.setState(ADOPTION_PENDING, { since: now().toISOString() });
+      // A journal that never recorded a listing nor a document (none, an empty file, one made anew by
+      // a command that only looked) beside the files of a mirror: a journal lost, not a first sync.
+      if (journal.readListing() === null && journal.counts().documents === 0 && (await holdsFiles(root)))
+        journal.setState(ADOPTION_PENDING, { since: now().toISOString() });
       ownership = new Ownership(root, lock, journalPath(root));
     } else {
       journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });
