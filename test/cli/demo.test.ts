@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnCli, tempDir, writeConfig, runCli } from './cliHarness.js';
+import { readFixtureFile } from '../../src/server/index.js';
+import { spawnCli, tempDir, writeConfig, runCli, REPO } from './cliHarness.js';
 
 const QUICK_IDEA = path.join('Unsorted', 'Quick idea.md');
 const BLOCK = 'B10C0170-DE40-4000-8000-000000000170';
@@ -21,6 +22,13 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 
 const serverUrl = (stdout: string) => /Server: {2}(http:\/\/\S+\/api\/v1)/.exec(stdout)![1]!;
 
+/** The bytes of the demo space's one video. */
+const VIDEO = (() => {
+  const assets = (readFixtureFile(path.join(REPO, 'fixtures/spaces/demo.json')) as { assets?: Array<{ contentType: string; base64?: string }> }).assets ?? [];
+  const video = assets.find((a) => a.contentType.startsWith('video/'))!;
+  return Buffer.from(video.base64 ?? '', 'base64');
+})();
+
 describe('spacesync demo', () => {
   it('serves the sample space, syncs it into DIR, brings a remote change to the file, and stops cleanly on Ctrl-C; a second run goes on', async () => {
     const root = path.join(tempDir(), 'demo-space');
@@ -28,6 +36,13 @@ describe('spacesync demo', () => {
     await first.waitFor(/Pulled: \d+ new/);
     const out = first.output().stdout;
     expect(out).toContain(`Files:   ${root}`);
+    // Every asset of the sample space has its bytes: the video is a file, and nothing warns.
+    const video = path.join(root, 'Work', 'Projects', 'Mobile app.assets', 'video-ED1A0063.mp4');
+    expect(VIDEO.length).toBeGreaterThan(0);
+    expect(fs.readFileSync(video)).toEqual(VIDEO);
+    expect(fs.readFileSync(path.join(root, 'Work', 'Projects', 'Mobile app.md'), 'utf8')).toContain('](<Mobile app.assets/video-ED1A0063.mp4>)');
+    expect(first.output().stderr).toBe('');
+    expect(out).not.toMatch(/warning|404/);
     expect(out).toMatch(/curl -X PUT '.*\/blocks' -H 'Content-Type: application\/json'/);
     expect(out).toContain('Ctrl-C stops the server and the sync');
     const url = serverUrl(out);
