@@ -45,13 +45,14 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
 
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('holds the compiled program, its type declarations and the demo space, and no tests, benchmarks or other fixtures', () => {
+  it('holds the compiled program, its type declarations, the demo space and the systemd unit, and no tests, benchmarks or other fixtures', () => {
     const files = pack.files.map((f) => f.path);
     expect(files).toContain('dist/cli/bin.js');
     expect(files).toContain('dist/client/index.d.ts');
     expect(files).toContain('dist/cli/main.js.map');
-    expect(files).toContain('fixtures/spaces/demo.json');
-    const outside = files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'fixtures/spaces/demo.json'].includes(f));
+    const beside = ['package.json', 'README.md', 'fixtures/spaces/demo.json', 'systemd/spacesync@.service'];
+    for (const f of beside) expect(files).toContain(f);
+    const outside = files.filter((f) => !f.startsWith('dist/') && !beside.includes(f));
     expect(outside).toEqual([]);
     expect(files.filter((f) => /\.test\.|testSupport|testDir|testArbitraries/.test(f))).toEqual([]);
   });
@@ -84,6 +85,23 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
       server.child.kill('SIGTERM');
       await server.done;
     }
+  });
+
+  it("installs a folder's service from the package's systemd template, running the installed command", async () => {
+    const root = path.join(tmp, 'Service notes');
+    fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify({ link: 'http://127.0.0.1:9/links/package-link-0002/api/v1' }), {
+      mode: 0o600,
+    });
+    const units = path.join(tmp, 'units');
+    const env = { ...opts().env, SPACESYNC_SERVICE_UNIT_DIR: units, SPACESYNC_SERVICE_CONTROL: 'true' };
+    const r = await runCli(['service', 'install', '--dir', root], { ...opts(), env });
+    expect(r.code, r.stderr).toBe(0);
+    const [name] = fs.readdirSync(units);
+    const unit = fs.readFileSync(path.join(units, name!), 'utf8');
+    expect(unit).toContain(`ExecStart="${process.execPath}" "${fs.realpathSync(path.join(installed, 'dist', 'cli', 'bin.js'))}" "sync" "--dir" "${root}"`);
+    const template = fs.readFileSync(path.join(installed, 'systemd', 'spacesync@.service'), 'utf8');
+    expect(unit.slice(unit.indexOf('[Install]'))).toBe(template.slice(template.indexOf('[Install]')));
   });
 
   it('runs `spacesync demo` from the installed package and stops on Ctrl-C', async () => {
