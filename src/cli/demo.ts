@@ -11,6 +11,7 @@ import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { acquireLock } from '../mirror/index.js';
 import { startServer, type RunningServer } from '../server/index.js';
 import { shellQuote } from './format.js';
+import { ownCommand, type OwnCommand } from './ownCommand.js';
 import { statePath } from '../stateDir.js';
 
 export const DEMO_FIXTURE = fileURLToPath(new URL('../../fixtures/spaces/demo.json', import.meta.url));
@@ -66,7 +67,7 @@ function writeDemoConfig(root: string, link: string): void {
   chmodSync(file, 0o600);
 }
 
-export function demoIntro(root: string, server: RunningServer): string[] {
+export function demoIntro(root: string, server: RunningServer, run: OwnCommand = ownCommand()): string[] {
   const url = server.baseUrl;
   const body = JSON.stringify({ blocks: [{ id: EXAMPLE.blockId, markdown: 'Changed in the space, a moment ago.' }] });
   return [
@@ -77,7 +78,8 @@ export function demoIntro(root: string, server: RunningServer): string[] {
     `             curl -H 'Accept: text/markdown' '${url}/blocks?id=${EXAMPLE.docId}'`,
     '           change it in the space, and see the file change within seconds:',
     `             curl -X PUT '${url}/blocks' -H 'Content-Type: application/json' -d '${body}'`,
-    `  Status:  spacesync status --dir ${shellQuote(root)}   (in another terminal)`,
+    // Named as the user can type it where they stand: `npx spacesync` from a clone.
+    `  Status:  ${run.command} status --dir ${shellQuote(root)}   (in another terminal)`,
     '  Ctrl-C stops the server and the sync; the files and the demo space stay for next time.',
     '',
   ];

@@ -24,7 +24,8 @@ import { withJsonErrors } from './jsonError.js';
 import { ago, byteSize, count as plural, indentedList, localTime, shellQuote } from './format.js';
 import { openMirrorState } from './openMirrorState.js';
 import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
-import { STATE_DIR } from '../stateDir.js';
+import { STATE_DIR, statePath } from '../stateDir.js';
+import { demoCommand } from './ownCommand.js';
 import { measureAssets, type AssetSizes } from './measureAssets.js';
 
 interface StatusFlags {
@@ -46,6 +47,8 @@ export interface StatusReport {
   dir: string;
   /** Shown masked, never whole. */
   link: string | null;
+  /** A demo's folder, synced with the demo's own server (`sync` cannot reach it): the command that starts the demo on it. */
+  demoStart: string | null;
   daemon: DaemonInfo;
   lastCycle: { at: string; counts: Record<string, number> } | null;
   documents: number;
@@ -111,6 +114,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
     return {
       dir: root,
       link: config.link ? describeLink(config.link) : null,
+      demoStart: existsSync(statePath(root, 'demoServer')) ? demoCommand(root) : null,
       daemon,
       waiting: wait ?? null,
       lastCycle: journal ? (readLastCycle(journal) ?? null) : null,
@@ -164,10 +168,10 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
       `running (pid ${r.daemon.pid}${r.daemon.host && r.daemon.host !== os.hostname() ? ` on ${r.daemon.host}` : ''}${r.daemon.since ? `, since ${localTime(r.daemon.since)}` : ''})`,
     );
   } else {
-    row(
-      'daemon',
-      `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; start it with \`spacesync sync --dir ${dir}\``,
-    );
+    const start = r.demoStart
+      ? `this is the demo's folder, whose server runs only with the demo: start both with \`${r.demoStart}\``
+      : `start it with \`spacesync sync --dir ${dir}\``;
+    row('daemon', `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; ${start}`);
   }
   if (r.waiting) {
     const w = r.waiting;
@@ -189,7 +193,7 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
       `${localTime(r.lastCycle.at)} (${ago(r.lastCycle.at, now)})${did.length ? `: ${did.join(', ')}` : ''}; ${plural(r.documents, 'document')} in sync`,
     );
   } else {
-    row('last cycle', `never: run \`spacesync sync --dir ${dir} --once\` for a first pass`);
+    row('last cycle', r.demoStart ? `never: \`${r.demoStart}\` makes the first pass` : `never: run \`spacesync sync --dir ${dir} --once\` for a first pass`);
   }
   if (r.pendingLocal.length === 0) row('local changes', 'none waiting');
   else {

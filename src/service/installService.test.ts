@@ -37,6 +37,7 @@ function host(kind: 'systemd' | 'launchd', answer: (args: readonly string[]) => 
 }
 
 const target = (dir: string) => ({ node: '/opt/node/bin/node', script: '/opt/spacesync/dist/cli/bin.js', dir });
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('service install / uninstall with systemd', () => {
   it('writes one unit per folder, enables and starts it, lists both folders, and removes one', () => {
@@ -83,6 +84,37 @@ describe('service install / uninstall with systemd', () => {
     );
   });
 
+  it('uninstall removes the unit and its enablement link when systemctl cannot be reached, and says what is left to do', () => {
+    const notes = mirror('Notes');
+    const a = installService(host('systemd').h, target(notes));
+    // What an earlier `enable` made: the link in default.target.wants.
+    const link = path.join(tmp, 'units', 'default.target.wants', a.name);
+    fs.mkdirSync(path.dirname(link));
+    fs.symlinkSync(a.file, link);
+    const { h, calls } = host('systemd', () => ({ code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found' }));
+    expect(() => uninstallService(h, notes)).toThrow(
+      new RegExp(
+        `^Removed the unit file ${esc(a.file)} and its link ${esc(link)}; could not stop or disable ${esc(a.name)}: systemctl --user failed \\(exit 1: Failed to connect to bus: No medium found\\)\\. .*run \`systemctl --user stop '${esc(a.name)}'; systemctl --user daemon-reload\` when a user session is available`,
+      ),
+    );
+    expect(fs.existsSync(a.file)).toBe(false);
+    expect(fs.lstatSync(link, { throwIfNoEntry: false })).toBeUndefined();
+    expect(calls).toEqual([`disable --now ${a.name}`]);
+    expect(listServices(h)).toEqual([]);
+  });
+
+  it('uninstall says so when the unit is gone but the user manager could not be reloaded', () => {
+    const notes = mirror('Notes');
+    const a = installService(host('systemd').h, target(notes));
+    const { h } = host('systemd', (args) =>
+      args[0] === 'daemon-reload' ? { code: 1, stdout: '', stderr: 'Access denied' } : { code: 0, stdout: '', stderr: '' },
+    );
+    expect(() => uninstallService(h, notes)).toThrow(
+      /removed its unit file .*could not reload the user manager: systemctl --user failed \(exit 1: Access denied\)\. Run `systemctl --user daemon-reload`/,
+    );
+    expect(fs.existsSync(a.file)).toBe(false);
+  });
+
   it('uninstalling a folder with no service says so and changes nothing', () => {
     const { h, calls } = host('systemd');
     expect(() => uninstallService(h, mirror('Notes'))).toThrow(/No spacesync service is installed for/);
@@ -105,5 +137,19 @@ describe('service install / uninstall with launchd', () => {
     uninstallService(h, notes);
     expect(fs.existsSync(a.file)).toBe(false);
     expect(calls).toEqual([`bootout gui/501/${a.name}`]);
+  });
+
+  it('uninstall removes the agent of a service that is not loaded without a word, and says so when launchctl failed', () => {
+    const notes = mirror('Notes');
+    const a = installService(host('launchd').h, target(notes));
+    uninstallService(host('launchd', () => ({ code: 113, stdout: '', stderr: 'Boot-out failed: 113: Could not find specified service' })).h, notes);
+    expect(fs.existsSync(a.file)).toBe(false);
+
+    installService(host('launchd').h, target(notes));
+    const { h } = host('launchd', () => ({ code: 125, stdout: '', stderr: 'Boot-out failed: 125: Domain does not support specified action' }));
+    expect(() => uninstallService(h, notes)).toThrow(
+      /^Removed the agent file .*; could not unload com\.spacesync\.sync\..*: launchctl failed \(exit 125: Boot-out failed: 125: Domain does not support specified action\)\. .*`launchctl bootout gui\/501\/com\.spacesync\.sync\..*` when a user session is available/,
+    );
+    expect(fs.existsSync(a.file)).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { launchdAgent, launchdLabel, launchdProgramArguments } from './launchdAgent.js';
+import { LAUNCHD_WRAPPER, launchdAgent, launchdLabel, launchdProgramArguments } from './launchdAgent.js';
 import { NO_RESTART_EXIT_CODES } from './noRestartExitCodes.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-launchd-'));
@@ -41,6 +41,13 @@ describe('the launchd agent', () => {
     // 2 and 64 wait for a person, as RestartPreventExitStatus says in the systemd unit: a clean exit,
     // which KeepAlive { SuccessfulExit: false } does not restart. Every other failure stays a failure.
     expect(r.status).toBe(NO_RESTART_EXIT_CODES.includes(code) ? 0 : code);
+  });
+
+  it('sets its trap before it starts the daemon, so no signal finds the shell without it', () => {
+    const lines = LAUNCHD_WRAPPER.split('\n');
+    const trap = lines.findIndex((l) => l.startsWith('trap '));
+    expect(trap).toBeGreaterThanOrEqual(0);
+    expect(trap).toBeLessThan(lines.findIndex((l) => l.startsWith('"$@" &')));
   });
 
   it("passes launchd's SIGTERM on to the daemon and ends as the daemon does", async () => {

@@ -13,10 +13,17 @@ export function launchdLabel(dir: string): string {
   return `com.spacesync.sync.${systemdEscapePath(dir)}`;
 }
 
-/** `sh -c WRAPPER spacesync <command…>` runs the command and exits as it did, except 0 for NO_RESTART_EXIT_CODES. */
+/**
+ * `sh -c WRAPPER spacesync <command…>` runs the command and exits as it did, except 0 for
+ * NO_RESTART_EXIT_CODES. The trap is set before the daemon starts, so a signal never finds the
+ * shell without it (it would end the shell and leave the daemon running); one that comes before
+ * the daemon's pid is known is passed on as soon as it is.
+ */
 export const LAUNCHD_WRAPPER = [
+  "term=''; child=''",
+  'trap \'term=1; [ -z "$child" ] || kill -TERM "$child" 2>/dev/null\' TERM INT HUP',
   '"$@" & child=$!',
-  'trap \'kill -TERM "$child" 2>/dev/null\' TERM INT HUP',
+  '[ -z "$term" ] || kill -TERM "$child" 2>/dev/null',
   'wait "$child"; code=$?',
   'while kill -0 "$child" 2>/dev/null; do wait "$child"; code=$?; done',
   `case "$code" in ${NO_RESTART_EXIT_CODES.join('|')}) exit 0 ;; esac`,

@@ -1,9 +1,16 @@
-// The systemd user unit of one mirror folder, `spacesync@<escaped folder>.service`: it runs
-// `<node> <spacesync> sync --dir <folder>` with absolute paths, restarts on failure except after
-// the exit codes that wait for a person, and logs to the journal.
-import { NO_RESTART_EXIT_CODES } from './noRestartExitCodes.js';
+// The systemd user unit of one mirror folder, `spacesync@<escaped folder>.service`: the package's
+// template systemd/spacesync@.service (the one people who manage units by hand install), filled in
+// for the folder: ExecStart runs `<node> <spacesync> sync --dir <folder>` with absolute paths
+// instead of finding spacesync on the user manager's PATH, and the folder is written out instead of
+// the %f specifier. The rest (restarts, the exit codes that wait for a person, the journal) is the
+// template's, word for word.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { ServiceTarget } from './serviceTarget.js';
 import { systemdEscapePath } from './systemdEscapePath.js';
+
+/** The template in the package, beside dist/ and src/. */
+export const SYSTEMD_TEMPLATE = fileURLToPath(new URL('../../systemd/spacesync@.service', import.meta.url));
 
 /** The unit's file name for the mirror folder `dir`. */
 export function systemdUnitName(dir: string): string {
@@ -16,34 +23,24 @@ function execArg(s: string): string {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%').replace(/\$/g, '$$$$')}"`;
 }
 
-export function systemdUnit(target: ServiceTarget): string {
-  const description = target.dir.replace(/%/g, '%%');
-  return `# spacesync as a systemd user service for one mirror folder. Written by
-#   spacesync service install --dir ${target.dir}
-# and removed by \`spacesync service uninstall --dir …\`; edit it through those commands.
-# The folder's .spacesync/config.json (written by \`spacesync init\`, mode 0600) holds the link, so
-# the link never appears in this unit.
-[Unit]
-Description=spacesync: two-way sync of a notes space with ${description}
-After=network-online.target
-Wants=network-online.target
-# A broken config fails at once: stop retrying after 5 failures in 10 minutes.
-StartLimitIntervalSec=600
-StartLimitBurst=5
+/** Replaces the one line of the template that matches `line`; a template without it is a broken package. */
+function fill(template: string, line: RegExp, by: (found: string) => string): string {
+  const found = template.match(new RegExp(line.source, 'gm')) ?? [];
+  if (found.length !== 1) throw new Error(`${SYSTEMD_TEMPLATE} should hold one line matching ${line}, and holds ${found.length}`);
+  // A function as the replacement: `$` in a folder's name is not a replacement pattern.
+  return template.replace(new RegExp(line.source, 'm'), () => by(found[0]!));
+}
 
-[Service]
-Type=simple
-ExecStart=${[target.node, target.script, 'sync', '--dir', target.dir].map(execArg).join(' ')}
-Restart=on-failure
-RestartSec=10
-# Exit code 2 means a safety check refused (a mass delete), 64 a wrong command line: both wait
-# for a person (\`spacesync status --dir …\` says what happened). Everything else is retried.
-RestartPreventExitStatus=${NO_RESTART_EXIT_CODES.join(' ')}
-StandardOutput=journal
-StandardError=journal
-Environment=NODE_ENV=production
-
-[Install]
-WantedBy=default.target
-`;
+export function systemdUnit(target: ServiceTarget, template = readFileSync(SYSTEMD_TEMPLATE, 'utf8')): string {
+  const execStart = `ExecStart=${[target.node, target.script, 'sync', '--dir', target.dir].map(execArg).join(' ')}`;
+  const header = [
+    '# spacesync as a systemd user service for one mirror folder. Written by',
+    `#   spacesync service install --dir ${target.dir}`,
+    "# from the package's systemd/spacesync@.service, and removed by `spacesync service uninstall --dir …`;",
+    "# edit it through those commands. The folder's .spacesync/config.json (written by `spacesync init`,",
+    '# mode 0600) holds the link, so the link never appears in this unit.',
+  ].join('\n');
+  let unit = fill(template, /^(#.*\n)+(?=\[Unit\])/, () => `${header}\n`);
+  unit = fill(unit, /^Description=.*%f.*$/, (line) => line.replace('%f', () => target.dir.replace(/%/g, '%%')));
+  return fill(unit, /^ExecStart=.*$/, () => execStart);
 }

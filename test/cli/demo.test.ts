@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnCli, tempDir, writeConfig, runCli } from './cliHarness.js';
+import { readFixtureFile } from '../../src/server/index.js';
+import { SPAWN_BIN } from '../spawnBin.js';
+import { spawnCli, tempDir, writeConfig, runCli, REPO } from './cliHarness.js';
 
 const QUICK_IDEA = path.join('Unsorted', 'Quick idea.md');
 const BLOCK = 'B10C0170-DE40-4000-8000-000000000170';
@@ -21,13 +23,32 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 
 const serverUrl = (stdout: string) => /Server: {2}(http:\/\/\S+\/api\/v1)/.exec(stdout)![1]!;
 
+/** A PATH with node and the system's tools and no `spacesync`, but for `extra` in front. */
+const pathWith = (...extra: string[]) => [...extra, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter);
+
+/** The bytes of the demo space's one video. */
+const VIDEO = (() => {
+  const assets = (readFixtureFile(path.join(REPO, 'fixtures/spaces/demo.json')) as { assets?: Array<{ contentType: string; base64?: string }> }).assets ?? [];
+  const video = assets.find((a) => a.contentType.startsWith('video/'))!;
+  return Buffer.from(video.base64 ?? '', 'base64');
+})();
+
 describe('spacesync demo', () => {
   it('serves the sample space, syncs it into DIR, brings a remote change to the file, and stops cleanly on Ctrl-C; a second run goes on', async () => {
     const root = path.join(tempDir(), 'demo-space');
-    const first = spawnCli(['demo', root]);
+    // Run from the clone, as `npm start` does: no `spacesync` on the PATH.
+    const first = spawnCli(['demo', root], { env: { PATH: pathWith() } });
     await first.waitFor(/Pulled: \d+ new/);
     const out = first.output().stdout;
     expect(out).toContain(`Files:   ${root}`);
+    expect(out).toContain(`Status:  npx spacesync status --dir ${root}   (in another terminal)`);
+    // Every asset of the sample space has its bytes: the video is a file, and nothing warns.
+    const video = path.join(root, 'Work', 'Projects', 'Mobile app.assets', 'video-ED1A0063.mp4');
+    expect(VIDEO.length).toBeGreaterThan(0);
+    expect(fs.readFileSync(video)).toEqual(VIDEO);
+    expect(fs.readFileSync(path.join(root, 'Work', 'Projects', 'Mobile app.md'), 'utf8')).toContain('](<Mobile app.assets/video-ED1A0063.mp4>)');
+    expect(first.output().stderr).toBe('');
+    expect(out).not.toMatch(/warning|404/);
     expect(out).toMatch(/curl -X PUT '.*\/blocks' -H 'Content-Type: application\/json'/);
     expect(out).toContain('Ctrl-C stops the server and the sync');
     const url = serverUrl(out);
@@ -58,6 +79,15 @@ describe('spacesync demo', () => {
     expect(fs.existsSync(path.join(root, '.spacesync', 'lock'))).toBe(false);
     await expect(fetch(`${url}/connection`)).rejects.toThrow();
 
+    // `status` on the stopped demo's folder advises the demo, which brings its server: `sync` could not reach it.
+    const status = await runCli(['status', '--dir', root], { env: { PATH: pathWith() } });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(
+      `not running; this is the demo's folder, whose server runs only with the demo: start both with \`npx spacesync demo ${root}\``,
+    );
+    expect(status.stdout).not.toContain('spacesync sync --dir');
+    expect(JSON.parse((await runCli(['status', '--dir', root, '--json'], { env: { PATH: pathWith() } })).stdout).demoStart).toBe(`npx spacesync demo ${root}`);
+
     // The demo space was kept: the next run serves the changed block and leaves the file as it is.
     const before = fs.readFileSync(path.join(root, QUICK_IDEA), 'utf8');
     const second = spawnCli(['demo', root]);
@@ -68,6 +98,22 @@ describe('spacesync demo', () => {
     second.child.kill('SIGTERM');
     expect((await second.done).code).toBe(0);
     expect(fs.readFileSync(path.join(root, QUICK_IDEA), 'utf8')).toBe(before);
+  });
+
+  it('names the command `spacesync` when that name on the PATH is this program, as after a global install', async () => {
+    const tmp = tempDir();
+    const bin = path.join(tmp, 'bin');
+    fs.mkdirSync(bin);
+    fs.symlinkSync(SPAWN_BIN, path.join(bin, 'spacesync'));
+    const root = path.join(tmp, 'demo-space');
+    const demo = spawnCli(['demo', root], { cwd: tmp, env: { PATH: pathWith(bin) } });
+    try {
+      await demo.waitFor(/Ctrl-C stops\.\n/);
+      expect(demo.output().stdout).toContain(`Status:  spacesync status --dir ${root}   (in another terminal)`);
+    } finally {
+      demo.child.kill('SIGINT');
+      expect((await demo.done).code).toBe(0);
+    }
   });
 
   it('refuses a folder holding other files, or one synced with a space, and writes nothing there', async () => {

@@ -182,7 +182,12 @@ describe('the README keeps up with the program', () => {
   const usage = /## Commands\n\n```\n([\s\S]*?)```/.exec(readme)![1]!;
 
   it("lists every option each command's --help offers, on that command's line", async () => {
-    for (const command of [['init'], ['sync'], ['status'], ['conflicts'], ['conflicts', 'resolve'], ['plan'], ['demo'], ['server']]) {
+    // Every command the program lists has a line of its own.
+    const top = await runInProcess(['--help']);
+    const commands = [...top.output.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+    expect(commands).toContain('restore');
+    for (const c of commands) expect(usage, c).toMatch(new RegExp(`^spacesync ${c} `, 'm'));
+    for (const command of [['init'], ['sync'], ['status'], ['conflicts'], ['conflicts', 'resolve'], ['history'], ['restore'], ['plan'], ['demo'], ['server']]) {
       const help = await runInProcess([...command, '--help']);
       expect(help.code).toBe(0);
       const options = [...help.output.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((o) => o !== '--help');

@@ -44,4 +44,41 @@ describe.runIf(process.platform === 'linux')('spacesync service', () => {
     expect(fs.existsSync(path.join(units, name))).toBe(false);
     expect(fs.readFileSync(calls, 'utf8')).toContain(`--user disable --now ${name}\n--user daemon-reload\n`);
   });
+
+  it('uninstall removes the unit install wrote when systemctl --user cannot reach a user bus, and says what is left to do', async () => {
+    const tmp = tempDir();
+    const units = path.join(tmp, 'units');
+    const calls = path.join(tmp, 'calls');
+    // A systemctl as in an ssh session or a container: no user bus.
+    const bin = path.join(tmp, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'systemctl'), `#!/bin/sh\necho "$*" >> '${calls}'\necho 'Failed to connect to bus: No medium found' >&2\nexit 1\n`, {
+      mode: 0o755,
+    });
+    const root = path.join(tmp, 'Notes');
+    writeConfig(root, { link: 'http://127.0.0.1:9/links/service-link-0002/api/v1' });
+    const env = { SPACESYNC_SERVICE_UNIT_DIR: units, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+    const name = `spacesync@${root.slice(1).replace(/-/g, '\\x2d').replace(/\//g, '-')}.service`;
+    const unit = path.join(units, name);
+
+    const installed = await runCli(['service', 'install', '--dir', root], { env, cwd: tmp });
+    expect(installed.code).toBe(1);
+    expect(installed.stderr).toContain(`The unit file ${unit} was written; \`spacesync service uninstall --dir ${root}\` removes it.`);
+    expect(fs.existsSync(unit)).toBe(true);
+
+    const removed = await runCli(['service', 'uninstall', '--dir', root], { env, cwd: tmp });
+    expect(removed.code).toBe(1);
+    expect(removed.stderr).toContain(
+      `Removed the unit file ${unit}; could not stop or disable ${name}: systemctl --user failed (exit 1: Failed to connect to bus: No medium found).`,
+    );
+    expect(removed.stderr).toContain(`run \`systemctl --user stop '${name}'; systemctl --user daemon-reload\` when a user session is available`);
+    expect(fs.existsSync(unit)).toBe(false);
+    expect(fs.readFileSync(calls, 'utf8').split('\n').slice(-2)).toEqual([`--user disable --now ${name}`, '']);
+
+    const listed = await runCli(['service', 'status'], { env, cwd: tmp });
+    expect(listed.stdout).toMatch(/^No mirror is installed as a service/);
+    const again = await runCli(['service', 'uninstall', '--dir', root], { env, cwd: tmp });
+    expect(again.code).toBe(64);
+    expect(again.stderr).toContain(`No spacesync service is installed for ${root}`);
+  });
 });

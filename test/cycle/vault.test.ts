@@ -63,10 +63,10 @@ describe('a mirror of the demo space', () => {
   it('links no file of the service: every image, drawing and attachment is a file beside its document', () => {
     const origin = new URL(space.server.baseUrl).origin;
     const remote = linksOf(mirror).filter((l) => l.dest.startsWith(origin));
-    // The one asset the demo space holds no bytes for cannot be downloaded: its link stays, and nothing else does.
+    // The demo space holds the bytes of every asset it links, so every link is a file here, with no exception.
     const unservable = demoDocs.flatMap((d) => fixtureBlocks(d.content)).filter((b) => MEDIA.has(b.type ?? '') && bytesOf(b) === undefined);
-    expect(unservable.map((b) => b.type)).toEqual(['video']);
-    expect(remote.map((l) => l.file)).toEqual(['Work/Projects/Mobile app.md']);
+    expect(unservable.map((b) => b.type)).toEqual([]);
+    expect(remote.map((l) => l.link)).toEqual([]);
   });
 
   it('follows every relative link to a file that is there, and each asset holds the bytes of the space', () => {
@@ -153,9 +153,8 @@ describe('the mirror restored into an empty space', () => {
     const here = new URL(restored.server.baseUrl).origin;
     const media = blocks.filter((x) => MEDIA.has(x.type ?? ''));
     const urlOf = (b: FixtureBlock) => /\]\((\S+?)\)/.exec(b.markdown ?? '')![1]!;
-    // The video the demo holds no bytes for was never downloaded: its line went back as it stood, a
-    // picture linking the old space (the service makes an image of `![Image](url)`).
-    expect(media.filter((b) => !urlOf(b).startsWith(here)).map((b) => b.type)).toEqual(['image']);
+    // Every asset, the video included, was downloaded and went back as an upload: none links the old space.
+    expect(media.filter((b) => !urlOf(b).startsWith(here)).map((b) => `${b.type} ${urlOf(b)}`)).toEqual([]);
     for (const b of media.filter((x) => urlOf(x).startsWith(here))) {
       const r = await fetch(urlOf(b));
       expect(r.status, `${b.type} ${b.id}`).toBe(200);

@@ -39,7 +39,8 @@ function browserGlobals(): void {
   g.window ??= globalThis;
   g.devicePixelRatio ??= 1;
   g.document ??= {
-    createElement: () => ({ getContext: () => context, style: {} }),
+    // setAttribute: react-dom probes which events an element supports as it loads.
+    createElement: () => ({ getContext: () => context, style: {}, setAttribute() {} }),
     documentElement: { style: {} },
     fonts: { add() {}, check: () => true, load: () => Promise.resolve([]), addEventListener() {} },
     addEventListener() {},
