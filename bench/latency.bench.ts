@@ -4,7 +4,8 @@
 // service's limits. Blocks are changed through the API at phases spread evenly over the poll
 // interval; each latency runs from the change's answer to the moment the file holds the new text.
 // The poll interval dominates (a change waits for the next poll); the sync's own share is
-// measured from the answer to the listing of the cycle that brought the change.
+// measured from the answer to the listing of the cycle that brought the change. The server's log
+// also gives what each poll asked: three requests, and the read of a document that changed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,6 +50,40 @@ async function stopDaemon(child: ChildProcess): Promise<void> {
   const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(killer);
+}
+
+const isBlockRead = (r: LoggedRequest) => r.method === 'GET' && r.path === '/blocks';
+/** The request that starts each cycle of the daemon: its listing of the documents (every one, or those modified since yesterday). */
+const startsCycle = (r: LoggedRequest) => r.method === 'GET' && r.path === '/documents' && r.query.fetchMetadata === 'true';
+
+/**
+ * The server's log cut into the daemon's cycles (the benchmark's own requests are its PUT /blocks):
+ * the first, full cycle; then the polls, each three requests beside the reads of the documents
+ * that changed. The last cycle may still be going when the log is read: it is not counted as a poll.
+ */
+function requestsByCycle(log: readonly LoggedRequest[]): { perPoll: number; note: string } {
+  const own = log.filter((r) => r.method === 'PUT' && r.path === '/blocks').length;
+  const cycles: LoggedRequest[][] = [];
+  for (const r of log) {
+    if (r.method === 'PUT' && r.path === '/blocks') continue;
+    if (startsCycle(r) || cycles.length === 0) cycles.push([]);
+    cycles.at(-1)!.push(r);
+  }
+  const [first = [], ...rest] = cycles;
+  const polls = rest.slice(0, -1);
+  if (polls.length === 0) throw new Error(`the server's log holds no complete poll of the daemon after its first cycle (${log.length} requests)`);
+  const beside = polls.map((c) => c.filter((r) => !isBlockRead(r)).length);
+  const reads = polls.reduce((n, c) => n + c.filter(isBlockRead).length, 0);
+  const last = rest.at(-1) ?? [];
+  const firstReads = first.filter(isBlockRead).length;
+  const tasks = first.filter((r) => r.path === '/tasks').length;
+  return {
+    perPoll: Math.max(0, ...beside),
+    note:
+      `${log.length} requests in all: the daemon's first cycle ${first.length} (the two listings, ${first.length - 2 - firstReads - tasks} container listings, ` +
+      `${firstReads} reads, ${tasks} task listings: inbox and logbook), ${polls.length} polls of ${[...new Set(beside)].join(' or ')} requests and ${reads} reads of the changed document, ` +
+      `the poll going on when the log was read ${last.length}, and the benchmark's own ${own} changes (PUT /blocks)`,
+  };
 }
 
 export default async function latencyBench(): Promise<Figure[]> {
@@ -116,6 +151,7 @@ export default async function latencyBench(): Promise<Figure[]> {
     }
     const log = ((await (await fetch(`${server.adminUrl}/requests`)).json()) as { items: LoggedRequest[] }).items;
     const pollMs = POLL_SECONDS * 1000;
+    const requests = requestsByCycle(log);
     return [
       {
         name: `remote change → file updated, daemon polling every ${POLL_SECONDS} s: p50 of ${CHANGES}`,
@@ -143,7 +179,14 @@ export default async function latencyBench(): Promise<Figure[]> {
         measured: log.filter((r) => r.status === 429).length,
         unit: 'responses',
         target: { op: '=', value: 0 },
-        note: `${log.length} requests in all`,
+        note: requests.note,
+      },
+      {
+        name: "remote change → file: the daemon's requests per poll beside the reads of changed documents, the most of any poll",
+        measured: requests.perPoll,
+        unit: 'requests',
+        target: { op: '<=', value: 3 },
+        note: 'the documents modified since yesterday, the folder tree and the task inbox; a poll after a change adds the read of the changed document',
       },
     ];
   } finally {

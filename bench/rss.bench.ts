@@ -6,9 +6,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { INBOX_FILE, LOGBOOK_FILE } from '../src/core/taskFiles.js';
 import { generateSpace, startServer } from '../src/server/index.js';
 import { builtCommand } from './builtCommand.js';
 import { benchTempDir, type Figure } from './figure.js';
+import { requestsOf, runMeasured } from './measuredCommand.js';
+import { countDocumentFiles } from './mirrorFiles.js';
 
 const DOCUMENTS = 10_000;
 const BLOCKS = 10;
@@ -19,52 +22,6 @@ const FIRST_SYNC_MIB = 180;
 const IDLE_DAEMON_MIB = 120;
 /** An idle `sync --once`: its peak (a full scan of the mirror and one listing). */
 const IDLE_ONCE_MIB = 180;
-/**
- * Loaded before the command: writes the process's peak RSS (KiB) to the file named by the
- * environment when it exits. VmHWM, not getrusage's maxRSS: the latter starts from the forking
- * parent's resident set (this benchmark's process), which would be counted as the command's.
- */
-const PEAK_RSS_PRELOAD = `data:text/javascript,${encodeURIComponent(
-  "import { readFileSync, writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(process.env.SPACESYNC_BENCH_RSS_FILE, /^VmHWM:\\s+(\\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))[1]));",
-)}`;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  peakMiB: number;
-  seconds: number;
-}
-
-/** Runs `node dist/cli/bin.js ...args` (or `node ...nodeArgs`) with the peak-RSS preload; resolves when it exited. */
-async function runCommand(args: string[], rssFile: string, nodeArgs: string[] = [builtCommand()]): Promise<Run> {
-  fs.rmSync(rssFile, { force: true });
-  const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', PEAK_RSS_PRELOAD, ...nodeArgs, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SPACESYNC_BENCH_RSS_FILE: rssFile },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += String(d)));
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (c) => resolve(c));
-  });
-  const seconds = (performance.now() - t0) / 1000;
-  if (!fs.existsSync(rssFile)) throw new Error(`spacesync ${args.join(' ')} exited with ${code} without reporting its peak RSS: ${stderr.trim()}`);
-  return { code, stdout, stderr, peakMiB: Number(fs.readFileSync(rssFile, 'utf8')) / 1024, seconds };
-}
-
-function countFiles(dir: string): number {
-  let n = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.isDirectory() && e.name !== '.spacesync') n += countFiles(path.join(dir, e.name));
-    else if (e.isFile() && e.name.endsWith('.md')) n++;
-  }
-  return n;
-}
 
 /** How long after its CPU stood still the idle daemon's resident set is read. */
 const STEADY_AFTER_MS = 15_000;
@@ -111,12 +68,10 @@ async function idleDaemon(root: string): Promise<{ rssMiB: number; settledMiB: n
   }
 }
 
-const requestsOf = (stdout: string) => /\((\d+) requests\)/.exec(stdout)?.[1] ?? '?';
-
 export default async function rssBench(): Promise<Figure[]> {
   const tmp = benchTempDir('rss');
   const root = path.join(tmp, 'mirror');
-  const rssFile = path.join(tmp, 'peak-rss');
+  const measureFile = path.join(tmp, 'measure.json');
   const server = await startServer({ seed: generateSpace({ documents: DOCUMENTS, blocksPerDocument: BLOCKS, folders: FOLDERS, seed: 21 }), limits: 'off' });
   try {
     fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
@@ -134,13 +89,14 @@ export default async function rssBench(): Promise<Figure[]> {
       ),
     );
 
-    const node = await runCommand([], rssFile, ['-e', '0']);
-    const runtime = await runCommand(['--version'], rssFile);
-    const first = await runCommand(['sync', '--once', '--dir', root], rssFile);
+    const node = await runMeasured([], measureFile, ['-e', '0']);
+    const runtime = await runMeasured(['--version'], measureFile);
+    const first = await runMeasured(['sync', '--once', '--dir', root], measureFile);
     if (first.code !== 0) throw new Error(`the first sync exited with ${first.code}: ${first.stderr.trim()}`);
-    const files = countFiles(root);
-    if (files !== DOCUMENTS) throw new Error(`the first sync wrote ${files} files for ${DOCUMENTS} documents`);
-    const idle = await runCommand(['sync', '--once', '--dir', root], rssFile);
+    const files = countDocumentFiles(root);
+    if (files !== DOCUMENTS) throw new Error(`the first sync wrote ${files} document files for ${DOCUMENTS} documents`);
+    for (const f of [INBOX_FILE, LOGBOOK_FILE]) if (!fs.existsSync(path.join(root, f))) throw new Error(`the first sync did not write ${f}`);
+    const idle = await runMeasured(['sync', '--once', '--dir', root], measureFile);
     if (idle.code !== 0) throw new Error(`the second sync exited with ${idle.code}: ${idle.stderr.trim()}`);
     if (!/nothing to pull/.test(idle.stdout)) throw new Error(`the second sync was not idle: ${idle.stdout.trim()}`);
     const daemon = await idleDaemon(root);
@@ -152,7 +108,7 @@ export default async function rssBench(): Promise<Figure[]> {
         measured: Math.round(first.peakMiB),
         unit: 'MiB',
         target: { op: '<=', value: FIRST_SYNC_MIB },
-        note: `limits off, ${first.seconds.toFixed(1)} s, ${requestsOf(first.stdout)} requests; the runtime alone (spacesync --version) peaks at ${Math.round(runtime.peakMiB)} MiB, node -e 0 at ${Math.round(node.peakMiB)} MiB`,
+        note: `limits off, ${first.seconds.toFixed(1)} s (${first.cpuSeconds.toFixed(1)} s of CPU), ${requestsOf(first.stdout)} requests; the runtime alone (spacesync --version) peaks at ${Math.round(runtime.peakMiB)} MiB, node -e 0 at ${Math.round(node.peakMiB)} MiB`,
       },
       {
         name: `idle sync --once beside the ${DOCUMENTS.toLocaleString('en')}-document mirror: peak RSS of the process`,

@@ -1,16 +1,18 @@
-// Runs every benchmark in bench/*.bench.ts (or those named on the command line), each in a process
-// of its own (nothing one leaves in memory or the JIT weighs on the next; one that hangs is killed
-// with everything it started), prints each figure, and — when all ran — writes bench/REPORT.md:
-// figure, target, measured, ratio, met, with the machine, the date and the other work the machine
-// was doing meanwhile. Also checks that each benchmark cleaned up: no process left running, no
+// Runs every benchmark in bench/*.bench.ts but the slow ones of ON_REQUEST (or those named on the
+// command line, or every one with --all), each in a process of its own (nothing one leaves in
+// memory or the JIT weighs on the next; one that hangs is killed with everything it started),
+// prints each figure, and — when no name was given — writes bench/REPORT.md: figure, target,
+// measured, ratio, met, with the machine, the date and the other work the machine was doing
+// meanwhile. Also checks that each benchmark cleaned up: no process left running, no
 // `spacesync-bench-<run>-*` temp folder left behind (only this run's: a concurrent run's are not its business).
-//   node bin/run-ts.js bench/run.ts [NAME…] [--timeout=SECONDS]   (per benchmark; 1200 by default, as the
+//   node bin/run-ts.js bench/run.ts [NAME…] [--all] [--timeout=SECONDS]   (per benchmark; 1200 by default, as the
 //   idle benchmark watches the daemon idle for 10 minutes)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chooseBenches, ON_REQUEST } from './chooseBenches.js';
 import { meets, ratio, type Benchmark, type Figure } from './figure.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -219,7 +221,7 @@ function row(name: string, f: Figure | undefined): string {
   return `| ${cell(name)} | ${targetText(f)} | ${withUnit(f.measured, f.unit)} | ${r === undefined ? '—' : r.toFixed(2)} | ${ok === undefined ? '—' : ok ? 'yes' : '**no**'} | ${cell(f.note ?? '')} |`;
 }
 
-function report(outcomes: Outcome[], started: Date, totalSeconds: number): string {
+function report(outcomes: Outcome[], started: Date, totalSeconds: number, skipped: readonly string[]): string {
   const rows = outcomes.flatMap((o) => o.figures.map((f) => ({ bench: o.bench, f })));
   const targeted = rows.filter((r) => r.f.target);
   const missed = targeted.filter((r) => meets(r.f) === false);
@@ -244,6 +246,7 @@ function report(outcomes: Outcome[], started: Date, totalSeconds: number): strin
     '',
     `${rows.length} figures from ${outcomes.length} benchmarks; ${targeted.length} have a target: ${targeted.length - missed.length} met, ${missed.length} missed${missed.length ? ` (${missed.map((r) => `\`${r.bench}\`: ${r.f.name}`).join('; ')})` : ''}.${failed.length ? ` ${failed.length} benchmark(s) failed: ${failed.map((o) => `\`${o.bench}\` ${firstLine(o.error!)}`).join('; ')}.` : ''}`,
     'Ratio = measured ÷ target: below 1 is within a ≤ or < target, above 1 within a ≥ or > one. What each figure means and how it is measured: `docs/benchmarks.md`.',
+    ...(skipped.length ? [`Not run (slow; \`npm run bench -- --all\` or by name): ${skipped.map((b) => `\`${b}\` (${ON_REQUEST[b]})`).join(', ')}.`] : []),
     '',
     '## Headline figures',
     '',
@@ -276,12 +279,13 @@ async function main(): Promise<void> {
   const timeoutArg = args.find((a) => a.startsWith('--timeout='));
   const timeoutMs = (timeoutArg ? Number(timeoutArg.slice('--timeout='.length)) : 1200) * 1000;
   if (!(timeoutMs > 0)) throw new Error(`--timeout must be a number of seconds, not ${timeoutArg}`);
-  const only = args.filter((a) => !a.startsWith('-'));
-  const files = readdirSync(here)
+  const benches = readdirSync(here)
     .filter((f) => f.endsWith('.bench.ts'))
-    .sort()
-    .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)));
-  if (files.length === 0) throw new Error(`no benchmark named ${only.join(', ')} in bench/`);
+    .map((f) => f.replace(/\.bench\.ts$/, ''));
+  const { chosen, skipped, named } = chooseBenches(benches, args);
+  const files = chosen.map((b) => `${b}.bench.ts`);
+  if (files.length === 0) throw new Error(`no benchmark named ${args.filter((a) => !a.startsWith('-')).join(', ')} in bench/`);
+  if (skipped.length) process.stdout.write(`not run (slow; name it or pass --all): ${skipped.map((b) => `${b} (${ON_REQUEST[b]})`).join(', ')}\n`);
 
   const onSignal = (signal: NodeJS.Signals) => {
     if (current !== undefined) killGroup(current);
@@ -307,8 +311,8 @@ async function main(): Promise<void> {
   }
   const totalSeconds = (performance.now() - t0) / 1000;
   const failed = outcomes.filter((o) => o.error || o.problems.length > 0).length;
-  if (only.length === 0) {
-    writeFileSync(path.join(here, 'REPORT.md'), report(outcomes, started, totalSeconds));
+  if (!named) {
+    writeFileSync(path.join(here, 'REPORT.md'), report(outcomes, started, totalSeconds, skipped));
     const figures = outcomes.reduce((n, o) => n + o.figures.length, 0);
     process.stdout.write(
       `\nwrote bench/REPORT.md (${figures} figures in ${(totalSeconds / 60).toFixed(1)} min${failed ? `, ${failed} benchmark(s) failed or did not clean up` : ''})\n`,

@@ -140,6 +140,18 @@ describe('answers', () => {
     expect(c.stats().budgets.blocks.used).toBe(303);
   });
 
+  it('tells what its requests wait for without the rest of the stats', async () => {
+    // One request per window: the second read waits for the space budget until the first one's window ends.
+    const { c } = client([json(200, doc)], { limits: { requestsPerMinute: 1, scale: 0.001 } });
+    expect(c.waitingFor()).toBeUndefined();
+    await c.getBlocks({ id: 'DOC1' });
+    const second = c.getBlocks({ id: 'DOC1' });
+    expect(c.waitingFor()).toBe('space');
+    expect(c.stats().waitingFor).toBe('space');
+    await second;
+    expect(c.waitingFor()).toBeUndefined();
+  });
+
   it('rejects an answer whose shape would corrupt the journal', async () => {
     const { c } = client([json(200, { id: 'DOC1', type: 'page', content: [{ type: 'text', markdown: 'no id' }] })]);
     const e = await failure(c.getBlocks({ id: 'DOC1' }));

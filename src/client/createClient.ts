@@ -17,7 +17,7 @@ export type { CallOptions } from './apiCall.js';
 import { errorForResult, type ErrorContext } from './errorForResult.js';
 import { resolveLimits, type LimitsInput, type SchedulerLimits } from './limits.js';
 import { Scheduler, type AttemptOutcome } from './scheduler.js';
-import type { SchedulerStats } from './schedulerStats.js';
+import type { SchedulerStats, WaitReason } from './schedulerStats.js';
 import { httpTransport, TransportError, type Transport } from './transport.js';
 
 export interface ClientOptions {
@@ -216,6 +216,8 @@ export function createClient(options: ClientOptions) {
     /** The link as it may be shown: `<host>/links/abcd…/api/v1`. */
     describeLink: () => describeLink(options.link),
     stats: (): ClientStats => ({ ...scheduler.stats(), errors: { ...errors } }),
+    /** stats().waitingFor alone, cheap enough to ask after every document. */
+    waitingFor: (): WaitReason | undefined => scheduler.waitingFor(),
     /** Rejects queued requests (when the client made its own scheduler) and closes idle connections. */
     close(): void {
       closed = true;

@@ -511,6 +511,23 @@ describe('Scheduler lifecycle and counters', () => {
   });
 });
 
+describe('Scheduler waitingFor', () => {
+  it('tells what the first request in line waits for, as stats() does, and nothing once the line moves', async () => {
+    const { clock, scheduler } = setup({ spaceRequests: { limit: 1, windowMs: 1000 } });
+    expect(scheduler.waitingFor()).toBeUndefined();
+    const first = scheduler.run(job('bulk'));
+    const second = scheduler.run(job('bulk'));
+    await clock.advance(0);
+    expect(scheduler.waitingFor()).toBe('space');
+    expect(scheduler.stats().waitingFor).toBe('space');
+    await first;
+    await clock.advance(1000);
+    await second;
+    expect(scheduler.waitingFor()).toBeUndefined();
+    expect(scheduler.stats().waitingFor).toBeUndefined();
+  });
+});
+
 describe('Scheduler stop requests (an AbortSignal per job)', () => {
   const failure = (reason: 'timeout' | 'reset', sent: boolean): AttemptOutcome => ({ kind: 'failure', reason, sent, error: new Error(reason) });
 

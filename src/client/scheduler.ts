@@ -160,7 +160,7 @@ export class Scheduler {
   private cancelWake: (() => void) | undefined;
   private wakeAt = Infinity;
   private stalledSince: number | undefined;
-  private waitingFor: WaitReason | undefined;
+  private waitReason: WaitReason | undefined;
   private closed = false;
   private readonly counters: Counters;
   private readonly maxInFlight: number;
@@ -240,6 +240,11 @@ export class Scheduler {
     this.pump();
   }
 
+  /** What the first request in line waits for (stats().waitingFor), without the rest of the stats: progress asks after every document. */
+  waitingFor(): WaitReason | undefined {
+    return this.waitReason;
+  }
+
   stats(): SchedulerStats {
     const now = this.clock.now();
     const queued = Object.fromEntries(PRIORITIES.map((p) => [p, this.lane(p).length + this.delayed.filter((q) => q.job.priority === p).length])) as Record<
@@ -252,7 +257,7 @@ export class Scheduler {
       stalledMs: this.counters.stalledMs + (this.stalledSince === undefined ? 0 : now - this.stalledSince),
       queued,
       inFlight: this.inFlight,
-      waitingFor: this.waitingFor,
+      waitingFor: this.waitReason,
       retryAfterUntil: this.blockedUntil > now ? this.blockedUntil : undefined,
       budgets: {
         space: { used: this.space.used(now), limit: this.space.limit, windowMs: this.space.windowMs },
@@ -531,7 +536,7 @@ export class Scheduler {
       this.counters.stalledMs += now - this.stalledSince;
       this.stalledSince = undefined;
     }
-    this.waitingFor = reason;
+    this.waitReason = reason;
   }
 
   private scheduleWake(at: number): void {

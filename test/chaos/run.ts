@@ -1,57 +1,48 @@
-// `npm run chaos`: seeded chaos runs against the real server and daemon (chaos.ts).
+// `npm run chaos`: seeded chaos runs against the real server and daemon (chaos.ts). The options
+// (chaosArgs.ts, `npm run chaos -- --help`):
 //   npm run chaos                      one run with a fresh seed (printed)
 //   npm run chaos -- --runs 200        200 runs, seeds counting up from a fresh one
-//   SEED=1234 npm run chaos            replays seed 1234 (the same space and operations)
+//   npm run chaos -- --seed 1234       replays seed 1234 (the same space and operations); SEED=1234 too
 //   --ops N (operations per run, default 30), --kills N (daemon kills per run, default 2), --verbose,
 //   --trace ID_OR_TITLE (log that document's file and blocks at every change)
 //   --with FIXTURE (a space file whose folders and documents join each run's, e.g. fixtures/spaces/live-shapes.json)
-import { readFixtureFile } from '../../src/server/index.js';
-import { describeFailure, runChaos } from './chaos.js';
+// A flag it does not know ends it with exit 64 before anything starts.
+import { CHAOS_USAGE, parseChaosArgs } from './chaosArgs.js';
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
+const parsed = parseChaosArgs(process.argv.slice(2), process.env);
+if (parsed.kind === 'help') {
+  process.stdout.write(CHAOS_USAGE);
+  process.exit(0);
 }
+if (parsed.kind === 'error') {
+  console.error(`chaos: ${parsed.message}`);
+  process.exit(64);
+}
+const { args } = parsed;
 
-function whole(name: string, fallback: number): number {
-  const v = option(name);
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) {
-    console.error(`chaos: ${name} needs a whole number, got "${v}"`);
-    process.exit(64);
-  }
-  return n;
-}
+// Loaded only for a run: --help and a refused command line start nothing.
+const { readFixtureFile } = await import('../../src/server/index.js');
+const { describeFailure, runChaos } = await import('./chaos.js');
 
 // Ctrl-C ends the run; the exit handler of the scenario world kills the daemons it started.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
-const fixed = process.env.SEED;
-if (fixed !== undefined && !/^\d+$/.test(fixed)) {
-  console.error(`chaos: SEED must be a whole number, got "${fixed}"`);
-  process.exit(64);
-}
-const runs = fixed !== undefined ? 1 : whole('--runs', 1);
-const operations = whole('--ops', 30);
-const kills = whole('--kills', 2);
-const verbose = process.argv.includes('--verbose');
-const first = fixed !== undefined ? Number(fixed) : Math.floor(Math.random() * 1e9);
+const { runs, operations, kills } = args;
+const first = args.seed ?? Math.floor(Math.random() * 1e9);
+const extra = args.with ? readFixtureFile(args.with) : undefined;
 
 console.log(`chaos: ${runs} run(s) of ${operations} operations with ${kills} kill(s), seeds ${first}${runs > 1 ? `…${first + runs - 1}` : ''}`);
 const started = Date.now();
 const failed: number[] = [];
 for (let i = 0; i < runs; i++) {
   const seed = first + i;
-  const trace = option('--trace');
-  const extra = option('--with');
   const r = await runChaos({
     seed,
     operations,
     kills,
-    ...(verbose ? { log: (l: string) => console.log(`  ${l}`) } : {}),
-    ...(trace ? { trace } : {}),
-    ...(extra ? { with: readFixtureFile(extra) } : {}),
+    ...(args.verbose ? { log: (l: string) => console.log(`  ${l}`) } : {}),
+    ...(args.trace ? { trace: args.trace } : {}),
+    ...(extra ? { with: extra } : {}),
   });
   console.log(`seed ${seed}: ${r.ok ? 'ok' : 'FAILED'} (${(r.ms / 1000).toFixed(1)} s)`);
   if (!r.ok) {

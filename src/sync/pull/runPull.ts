@@ -150,7 +150,7 @@ async function pullAll(
   let next = 0;
   let done = 0;
   let fatal: { error: unknown } | undefined;
-  const report = () => ctx.onProgress?.({ done, total: ids.length, waitingFor: ctx.client.stats().waitingFor });
+  const report = () => ctx.onProgress?.({ done, total: ids.length, waitingFor: ctx.client.waitingFor() });
   report();
   const handle = (id: string, o: PullOutcome) => {
     switch (o.kind) {

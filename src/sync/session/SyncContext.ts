@@ -39,7 +39,7 @@ export const DEFAULT_SETTINGS: SyncSettings = {
 };
 
 /** The client calls a pull makes. */
-export type PullClient = Pick<SpaceClient, 'listDocuments' | 'listFolders' | 'getBlocks' | 'stats'>;
+export type PullClient = Pick<SpaceClient, 'listDocuments' | 'listFolders' | 'getBlocks' | 'stats' | 'waitingFor'>;
 
 /** The client calls a push makes besides a pull's. */
 export type PushClient = Pick<
