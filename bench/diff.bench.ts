@@ -1,12 +1,12 @@
 // How long the pure decisions take for one large document: diff base→file, merge (no remote
 // change), change set and plan, for a 10,000-block document with 1 and with 100 scattered changes.
 import type { Figure } from './figure.js';
-import { changeSetOf } from '../src/core/changeSet.js';
-import { coreDialect } from '../src/core/coreDialect.js';
-import { diffDocument } from '../src/core/diff.js';
-import { hashBlock } from '../src/core/hashBlock.js';
-import { mergeDocument } from '../src/core/merge.js';
-import { planSync, type PlanStep } from '../src/core/plan.js';
+import { changeSetOf } from '../src/core/merge/changeSet.js';
+import { coreDialect } from '../src/core/merge/coreDialect.js';
+import { diffDocument } from '../src/core/merge/diff.js';
+import { hashBlock } from '../src/core/merge/hashBlock.js';
+import { mergeDocument } from '../src/core/merge/merge.js';
+import { planSync, type PlanStep } from '../src/core/push/plan.js';
 import type { BaseBlock, LocalBlock } from '../src/core/types.js';
 
 const N = 10_000;

@@ -1,7 +1,7 @@
 // What a benchmark's mirror holds, counted as the sync sees it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { TASKS_DIR } from '../src/core/taskFiles.js';
+import { TASKS_DIR } from '../src/core/tasks/taskFiles.js';
 import { STATE_DIR } from '../src/stateDir.js';
 
 /**

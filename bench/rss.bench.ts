@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { INBOX_FILE, LOGBOOK_FILE } from '../src/core/taskFiles.js';
+import { INBOX_FILE, LOGBOOK_FILE } from '../src/core/tasks/taskFiles.js';
 import { generateSpace, startServer } from '../src/server/index.js';
 import { builtCommand } from './builtCommand.js';
 import { benchTempDir, type Figure } from './figure.js';

@@ -2,7 +2,7 @@
 // then a count), and what happened to each — a new folder is not "0 documents", a local delete is
 // not "1 new".
 import path from 'node:path';
-import { BUILTIN_DIRS } from '../core/layout.js';
+import { BUILTIN_DIRS } from '../core/pull/layout.js';
 import type { PullCycleResult } from '../sync/index.js';
 import type { PushResult } from '../sync/index.js';
 import type { DocumentTask } from '../sync/index.js';

@@ -5,7 +5,7 @@
 // symbolic links are not followed.
 import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { ASSETS_SUFFIX } from '../core/fileName.js';
+import { ASSETS_SUFFIX } from '../core/files/fileName.js';
 
 /** A file of at least this many MiB is a large binary for `status` (a hint towards git LFS). */
 export const LARGE_FILE_MIB = 10;

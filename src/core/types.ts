@@ -1,7 +1,7 @@
 // The shapes the pure sync decisions work on: base (the journal), local (the file), remote (the service).
 // The journal and the dialect build against these same shapes.
 import type { BlockType, CardLayout, Segment } from '../dialect/types.js';
-import type { ParsedFrontMatter } from './frontMatter.js';
+import type { ParsedFrontMatter } from './files/frontMatter.js';
 
 /** How a block appears in a file: a plain block, a nested page or card (a wrapper with children), or output-only content. */
 export type BlockKind = 'block' | 'page' | 'card' | 'readonly';

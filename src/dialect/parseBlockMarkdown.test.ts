@@ -4,7 +4,7 @@ import { renderBlockMarkdown } from './renderBlockMarkdown.js';
 import { normalizeMarkdown } from './normalizeMarkdown.js';
 import { isSpacesyncError } from '../errors.js';
 import fc from 'fast-check';
-import { leafFields } from './testArbitraries.js';
+import { leafFields } from '../../test/support/dialectArbitraries.js';
 
 describe('parseBlockMarkdown', () => {
   it.each([

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { splitMarkdown } from './splitMarkdown.js';
 import { segmentFile } from './segmentFile.js';
 import { renderBlockMarkdown } from './renderBlockMarkdown.js';
-import { blockTree } from './testArbitraries.js';
+import { blockTree } from '../../test/support/dialectArbitraries.js';
 import type { ParsedBlockNode } from './types.js';
 
 const noCollections = (bs: Block[]): boolean => bs.every((b) => b.type !== 'collection' && noCollections(b.content ?? []));

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { replaceSegment } from './replaceSegment.js';
 import { segmentFile } from './segmentFile.js';
 import { renderFileBody } from './renderFileBody.js';
-import { blockTree } from './testArbitraries.js';
+import { blockTree } from '../../test/support/dialectArbitraries.js';
 import type { Segment } from './types.js';
 
 const flatten = (segs: Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);

@@ -6,7 +6,7 @@ import { joinSegments } from './joinSegments.js';
 import { renderFileBody } from './renderFileBody.js';
 import { renderCollection } from './renderCollection.js';
 import { isPageLike } from './renderBlockMarkdown.js';
-import { blockTree, dialectishText } from './testArbitraries.js';
+import { blockTree, dialectishText } from '../../test/support/dialectArbitraries.js';
 import type { Block, FileSegments, Segment } from './types.js';
 
 /** Every segment's text is its slice, pieces are in order and inside their parent. */

@@ -1,6 +1,6 @@
 import { brotliCompressSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { hashBlock } from '../core/hashBlock.js';
+import { hashBlock } from '../core/merge/hashBlock.js';
 import { BLOCK_DICTIONARY } from './blockDictionary.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
 import type { BaseBlock } from './types.js';

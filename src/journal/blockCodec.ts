@@ -4,7 +4,7 @@
 // compressed with deflate over a shared dictionary (format 2; format 1, brotli without one, is still
 // read). Ten blocks of notes take about a sixth of their size as rows.
 import { brotliDecompressSync, deflateRawSync, inflateRawSync } from 'node:zlib';
-import { hashBlock } from '../core/hashBlock.js';
+import { hashBlock } from '../core/merge/hashBlock.js';
 import { BLOCK_DICTIONARY } from './blockDictionary.js';
 import type { BaseBlock, BlockKind } from '../core/types.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { brotliCompressSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { hashBlock } from '../core/hashBlock.js';
+import { hashBlock } from '../core/merge/hashBlock.js';
 import { encodeBase, encodeBlocks } from './blockCodec.js';
 import { BLOCK_DICTIONARY } from './blockDictionary.js';
 import { packHash, packTime } from './compactValues.js';

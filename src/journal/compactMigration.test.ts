@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { hashBlock } from '../core/hashBlock.js';
+import { hashBlock } from '../core/merge/hashBlock.js';
 import { MIGRATIONS } from './migrations.js';
 import { openJournal } from './openJournal.js';
 import type { BaseBlock, HistoryBlock } from './types.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isSpacesyncError, type SpacesyncError } from '../errors.js';
 import { acquireLock, lockPath } from './acquireLock.js';
-import { useTempDir } from './testDir.js';
+import { useTempDir } from '../../test/support/testDir.js';
 
 const root = useTempDir();
 const writeLock = (info: unknown, mtime?: Date) => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hashText } from './hashText.js';
 import { moveFileAtomic } from './moveFileAtomic.js';
 import { OwnWrites } from './OwnWrites.js';
-import { useTempDir } from './testDir.js';
+import { useTempDir } from '../../test/support/testDir.js';
 
 const root = useTempDir();
 const put = (rel: string, text: string) => {

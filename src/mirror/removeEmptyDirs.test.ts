@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeEmptyDirs } from './removeEmptyDirs.js';
 import { removeTempFiles } from './removeTempFiles.js';
-import { useTempDir } from './testDir.js';
+import { useTempDir } from '../../test/support/testDir.js';
 
 const root = useTempDir();
 const mk = (rel: string) => fs.mkdirSync(path.join(root(), rel), { recursive: true });

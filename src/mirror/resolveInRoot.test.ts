@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isSpacesyncError } from '../errors.js';
 import { linkOnTheWay, relativeToRoot, resolveForWrite, resolveInRoot } from './resolveInRoot.js';
-import { useTempDir } from './testDir.js';
+import { useTempDir } from '../../test/support/testDir.js';
 import { writeFileAtomic } from './writeFileAtomic.js';
 import { isTempFileName, tempFileName } from './tempFileName.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isSpacesyncError } from '../errors.js';
 import { createIgnore } from './createIgnore.js';
 import { scanMirror } from './scanMirror.js';
-import { useTempDir } from './testDir.js';
+import { useTempDir } from '../../test/support/testDir.js';
 
 const root = useTempDir();
 const put = (rel: string, text = 'x') => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createIgnore } from './createIgnore.js';
 import { moveFileAtomic } from './moveFileAtomic.js';
 import { OwnWrites } from './OwnWrites.js';
-import { useTempDir } from './testDir.js';
+import { useTempDir } from '../../test/support/testDir.js';
 import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from './watchMirror.js';
 import { writeFileAtomic } from './writeFileAtomic.js';
 

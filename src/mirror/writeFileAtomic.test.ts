@@ -9,7 +9,7 @@ import { OwnWrites } from './OwnWrites.js';
 import { readMirrorFile } from './readMirrorFile.js';
 import { removeTempFiles } from './removeTempFiles.js';
 import { scanMirror } from './scanMirror.js';
-import { useTempDir } from './testDir.js';
+import { useTempDir } from '../../test/support/testDir.js';
 import { writeFileAtomic, writeFileIfUnchanged } from './writeFileAtomic.js';
 
 const root = useTempDir();

@@ -6,14 +6,14 @@ export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions
 export { runPull, type PullCycleOptions, type PullCycleResult, type LocalPending } from './pull/index.js';
 export { describePull, summarizePullPlan, type PullDryRun, type PullPlanSummary } from './pull/index.js';
 export { readPullPlan, type PullReading } from './pull/index.js';
-export type { PullPlan, DocumentStep, FolderStep } from '../core/PullPlan.js';
+export type { PullPlan, DocumentStep, FolderStep } from '../core/pull/PullPlan.js';
 export { listRemote, type RemoteSnapshot } from './pull/index.js';
 export { detectLocalChanges } from './pull/index.js';
-export type { LocalChange } from '../core/PullPlan.js';
-export { detectRemoteChanges, type RemoteChanges } from '../core/detectRemoteChanges.js';
+export type { LocalChange } from '../core/pull/PullPlan.js';
+export { detectRemoteChanges, type RemoteChanges } from '../core/pull/detectRemoteChanges.js';
 export { pullDocument, type PullOutcome } from './pull/index.js';
 export { applyLayout, type LayoutOutcome, type Move } from './pull/index.js';
-export { checkPullSafety, type SafetyRefusal } from '../core/safety.js';
+export { checkPullSafety, type SafetyRefusal } from '../core/push/safety.js';
 export { PURGED_DIR } from './pull/index.js';
 export * from '../core/remoteTypes.js';
 export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './cycle/index.js';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { syncOnce } from '../../src/sync/index.js';
 import { syncWhiteboards } from '../../src/sync/whiteboards/index.js';
-import { sceneOfWhiteboard } from '../../src/core/sceneOfWhiteboard.js';
+import { sceneOfWhiteboard } from '../../src/core/whiteboards/sceneOfWhiteboard.js';
 import { closeWorld, openWorld, writesOf, type World } from '../push/pushHarness.js';
 
 const elements = [

@@ -6,9 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readScene } from '../../src/core/readScene.js';
-import { sceneOfWhiteboard } from '../../src/core/sceneOfWhiteboard.js';
-import type { WhiteboardContent } from '../../src/core/whiteboardTypes.js';
+import { readScene } from '../../src/core/whiteboards/readScene.js';
+import { sceneOfWhiteboard } from '../../src/core/whiteboards/sceneOfWhiteboard.js';
+import type { WhiteboardContent } from '../../src/core/whiteboards/whiteboardTypes.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/whiteboard');
 const cases = readdirSync(dir)

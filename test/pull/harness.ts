@@ -1,8 +1,8 @@
 // The pull tests' harness: the real server in-process on an ephemeral port, a temp mirror root,
 // a sync session against it, helpers that change the space over HTTP (as another client would),
 // the server's request log, and a check that the mirror says exactly what the space holds.
-import { linkAssets } from '../../src/core/linkAssets.js';
-import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { linkAssets } from '../../src/core/media/linkAssets.js';
+import { linkDocuments } from '../../src/core/links/linkDocuments.js';
 import { targetsOf } from './targetsOf.js';
 import { mediaOf } from './mediaOf.js';
 
@@ -12,14 +12,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { flattenRemote } from '../../src/core/flattenRemote.js';
-import { sameContent } from '../../src/core/blockContent.js';
-import { parseFrontMatter } from '../../src/core/frontMatter.js';
+import { flattenRemote } from '../../src/core/pull/flattenRemote.js';
+import { sameContent } from '../../src/core/merge/blockContent.js';
+import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type LoggedRequest, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
 import { openSyncSession, runPull, type SyncSession, type SyncSessionOptions } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/core/fileText.js';
+import { frontMatterParts } from '../../src/core/files/fileText.js';
 
 export const START = Date.parse('2026-09-05T10:00:00Z');
 

@@ -3,16 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { flattenRemote } from '../../src/core/flattenRemote.js';
-import { sameContent } from '../../src/core/blockContent.js';
+import { flattenRemote } from '../../src/core/pull/flattenRemote.js';
+import { sameContent } from '../../src/core/merge/blockContent.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { openJournal } from '../../src/journal/index.js';
 import { openJournalForReading } from '../../src/journal/openJournalForReading.js';
 import { isTempFileName } from '../../src/mirror/index.js';
 import { generateSpace } from '../../src/server/index.js';
 import { journalPath } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/core/fileText.js';
-import { parseFrontMatter } from '../../src/core/frontMatter.js';
+import { frontMatterParts } from '../../src/core/files/fileText.js';
+import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { expectMirrorMatches, makeRoot, startSpace, type Space } from './harness.js';
 import { spawnCli } from '../cli/spawnCli.js';
 

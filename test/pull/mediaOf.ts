@@ -1,7 +1,7 @@
 // The media assets a mirror downloaded, as its journal records them: the oracles link the space's
 // blocks with them, as the pull does, before comparing them with the files.
 import fs from 'node:fs';
-import type { MediaLink } from '../../src/core/linkAssets.js';
+import type { MediaLink } from '../../src/core/media/linkAssets.js';
 import { openJournal } from '../../src/journal/index.js';
 import { journalPath } from '../../src/sync/index.js';
 import { MEDIA_BASE, type MediaRecord } from '../../src/sync/media/index.js';

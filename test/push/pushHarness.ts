@@ -1,23 +1,23 @@
 // The push and merge scenarios as data: a small space, steps on the files and on the space, one
 // full cycle, then what must hold (the writing requests sent, files, documents) and, after every
 // scenario, convergence (O2), idempotence (O3: one more cycle writes nothing) and no duplicated blocks.
-import { linkAssets } from '../../src/core/linkAssets.js';
-import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { linkAssets } from '../../src/core/media/linkAssets.js';
+import { linkDocuments } from '../../src/core/links/linkDocuments.js';
 import { targetsOf } from '../pull/targetsOf.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { sameContent } from '../../src/core/blockContent.js';
-import { flattenRemote } from '../../src/core/flattenRemote.js';
-import { parseFrontMatter } from '../../src/core/frontMatter.js';
+import { sameContent } from '../../src/core/merge/blockContent.js';
+import { flattenRemote } from '../../src/core/pull/flattenRemote.js';
+import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { isConflictCopy } from '../../src/mirror/index.js';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { runPull, type SyncSession } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/core/fileText.js';
+import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { syncOnce, type SyncOnceResult } from '../../src/sync/cycle/syncOnce.js';
 import { expectTaskFilesMatch, makeRoot, mediaOf, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
-import { INBOX_FILE, LOGBOOK_FILE } from '../../src/core/taskFiles.js';
+import { INBOX_FILE, LOGBOOK_FILE } from '../../src/core/tasks/taskFiles.js';
 
 const isTaskFile = (p: string) => p === INBOX_FILE || p === LOGBOOK_FILE;
 

@@ -2,24 +2,24 @@
 // `steps.json` what happens on each side, `expect.json` the end state). The harness runs the steps
 // against the real server and the real `spacesync` (spawned; SIGKILLed where a step says so),
 // checks the expected end state, then the oracles O1–O6 of scenarios.md (oracles.ts).
-import { linkAssets } from '../../src/core/linkAssets.js';
-import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { linkAssets } from '../../src/core/media/linkAssets.js';
+import { linkDocuments } from '../../src/core/links/linkDocuments.js';
 import { targetsOf } from '../pull/targetsOf.js';
 import { asBlockLinks, spaceBlocks } from '../pull/anchorLinks.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flattenRemote } from '../../src/core/flattenRemote.js';
-import { sameContent } from '../../src/core/blockContent.js';
-import { parseFrontMatter } from '../../src/core/frontMatter.js';
+import { flattenRemote } from '../../src/core/pull/flattenRemote.js';
+import { sameContent } from '../../src/core/merge/blockContent.js';
+import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { markdownEquals, segmentFile, type Block, type Segment as FileSegment } from '../../src/dialect/index.js';
 import { openJournal } from '../../src/journal/index.js';
 import { isConflictCopy } from '../../src/mirror/index.js';
 import { generateSpace, type FaultSpec, type LoggedRequest, type SpaceFixture } from '../../src/server/index.js';
 import type { FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
-import { frontMatterParts } from '../../src/core/fileText.js';
+import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { unpackVersion } from '../../src/sync/versions/versionsDir.js';
 import type { CliResult } from '../cli/cliHarness.js';
 import { checkOracles, treeState, type OracleOptions } from './oracles.js';

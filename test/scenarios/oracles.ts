@@ -1,15 +1,15 @@
 // The oracles of scenarios.md, checked after every scenario and every chaos run once both sides
 // are quiet. Each returns the ways it failed (an empty list: it holds), so one run reports them all:
 // O1 nothing lost, O2 convergence, O3 idempotence, O4 budget, O5 identity, O6 the journal.
-import { linkAssets } from '../../src/core/linkAssets.js';
-import { linkDocuments } from '../../src/core/linkDocuments.js';
+import { linkAssets } from '../../src/core/media/linkAssets.js';
+import { linkDocuments } from '../../src/core/links/linkDocuments.js';
 import { targetsOf } from '../pull/targetsOf.js';
 import { asBlockLinks, spaceBlocks } from '../pull/anchorLinks.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sameContent } from '../../src/core/blockContent.js';
-import { flattenRemote } from '../../src/core/flattenRemote.js';
-import { parseFrontMatter } from '../../src/core/frontMatter.js';
+import { sameContent } from '../../src/core/merge/blockContent.js';
+import { flattenRemote } from '../../src/core/pull/flattenRemote.js';
+import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { markdownEquals, segmentFile, type Block, type Segment as FileSegment } from '../../src/dialect/index.js';
 import { openJournal } from '../../src/journal/index.js';
 import { hashText, isConflictCopy } from '../../src/mirror/index.js';
@@ -17,7 +17,7 @@ import type { LoggedRequest, SpaceFixture } from '../../src/server/index.js';
 import type { FixtureBlock, FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
 import { mediaOf } from '../pull/mediaOf.js';
-import { frontMatterParts } from '../../src/core/fileText.js';
+import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { normalizeLine, type Entry } from './texts.js';
 import { RECHECK_AFTER_MS } from '../../src/sync/push/executePlan.js';
 import { fixtureBlocks, type World } from './world.js';

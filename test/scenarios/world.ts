@@ -2,7 +2,7 @@
 // in time), a mirror folder configured for quick tests, the real `spacesync` spawned for every
 // cycle and daemon, and the bookkeeping the oracles need — which requests were the harness's own,
 // which faults were armed, which texts each side held, which blocks a step touched.
-import { INBOX_FILE, LOGBOOK_FILE } from '../../src/core/taskFiles.js';
+import { INBOX_FILE, LOGBOOK_FILE } from '../../src/core/tasks/taskFiles.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -7,10 +7,10 @@
 // changed by whole-file renames.
 import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { planAdoption, type AdoptionPlan, type MirrorFile, type SpaceFile } from '../../core/adoption.js';
-import { claimOf } from '../../core/localChange.js';
-import { parseFrontMatter } from '../../core/frontMatter.js';
-import { frontMatterParts } from '../../core/fileText.js';
+import { planAdoption, type AdoptionPlan, type MirrorFile, type SpaceFile } from '../../core/files/adoption.js';
+import { claimOf } from '../../core/files/localChange.js';
+import { parseFrontMatter } from '../../core/files/frontMatter.js';
+import { frontMatterParts } from '../../core/files/fileText.js';
 import { SpacesyncError } from '../../errors.js';
 import { conflictCopyName, hashText, isBuiltinIgnored, moveFileAtomic, OwnWrites, readMirrorFile, writeFileAtomic } from '../../mirror/index.js';
 import { stateRelPath } from '../../stateDir.js';

@@ -12,8 +12,8 @@
 // the session. The journal holds everything done (every write is its own transaction).
 import { isSpacesyncError } from '../../errors.js';
 import { FILE_ONLY } from '../../log.js';
-import { BUILTIN_DIRS } from '../../core/layout.js';
-import { isInTasksDir, TASKS_DIR } from '../../core/taskFiles.js';
+import { BUILTIN_DIRS } from '../../core/pull/layout.js';
+import { isInTasksDir, TASKS_DIR } from '../../core/tasks/taskFiles.js';
 import { recordStatusError } from '../../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
 import type { UserWait, WaitReason } from '../../client/index.js';

@@ -5,7 +5,7 @@
 // (`take`), so a slow or failing download never holds a cycle and never races one. A one-shot run
 // waits for them (`idle`); the daemon is told when one ends (`onSettled`) and applies it when idle.
 import { promises as fsp } from 'node:fs';
-import { unsignedUrl } from '../../core/linkAssets.js';
+import { unsignedUrl } from '../../core/media/linkAssets.js';
 import { fetchAsset, type Fetched } from './fetchAsset.js';
 import { statePath } from '../../stateDir.js';
 import type { SyncContext } from '../session/index.js';

@@ -4,9 +4,9 @@
 // one transaction, files written a few at a time so their syncs to disk overlap.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { assetFileOf, assetLinkOf, destinationOf, mediaName, unsignedUrl, withDestination } from '../../core/linkAssets.js';
-import { collisionKey } from '../../core/fileName.js';
-import { hashBlock } from '../../core/hashBlock.js';
+import { assetFileOf, assetLinkOf, destinationOf, mediaName, unsignedUrl, withDestination } from '../../core/media/linkAssets.js';
+import { collisionKey } from '../../core/files/fileName.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
 import type { BaseBlock } from '../../core/types.js';
 import { readMirrorFile, resolveForWrite, writeFileIfUnchanged } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';

@@ -5,9 +5,9 @@
 // (or fails) is left to the downloads beside the cycles, as for any document (syncMedia).
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
-import { collisionKey } from '../../core/fileName.js';
-import { assetFileOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl } from '../../core/linkAssets.js';
+import { downloadDue, type DownloadRetry } from '../../core/media/downloadRetry.js';
+import { collisionKey } from '../../core/files/fileName.js';
+import { assetFileOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl } from '../../core/media/linkAssets.js';
 import type { Block } from '../../dialect/index.js';
 import { resolveForWrite } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';

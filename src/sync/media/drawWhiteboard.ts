@@ -4,8 +4,8 @@
 // cycle reads the board back and settles the file. An intent is written first: a run killed while the
 // board was being drawn makes the next one read the document again and merge; the board the space
 // got then shows as a second scene beside the file's (nothing is lost, the user removes one).
-import { hashBlock } from '../../core/hashBlock.js';
-import { insertBase } from '../../core/insertBase.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
+import { insertBase } from '../../core/merge/insertBase.js';
 import type { Position } from '../../wire/index.js';
 import { isPerDocumentError, type SyncContext } from '../session/index.js';
 import { createWhiteboard, WHITEBOARD_BASE } from '../whiteboards/index.js';

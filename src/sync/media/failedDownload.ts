@@ -1,7 +1,7 @@
 // A download that failed (or was too large for assets.maxMiB): the block's retry state and the
 // message that names its file and says what to do, logged. The caller records the retry with its
 // other journal writes and reports the message.
-import { afterFailedDownload, type DownloadRetry } from '../../core/downloadRetry.js';
+import { afterFailedDownload, type DownloadRetry } from '../../core/media/downloadRetry.js';
 import type { SyncContext } from '../session/index.js';
 import type { Fetched } from './fetchAsset.js';
 import { MEDIA_RETRY } from './mediaRecord.js';

@@ -1,7 +1,7 @@
 // What the journal keeps of media blocks (their downloaded or uploaded assets, the downloads that
 // wait for a retry) and what the media step reports: shared by the steps of src/sync/media.
-import type { MediaLink } from '../../core/linkAssets.js';
-import type { DownloadRetry } from '../../core/downloadRetry.js';
+import type { MediaLink } from '../../core/media/linkAssets.js';
+import type { DownloadRetry } from '../../core/media/downloadRetry.js';
 import type { Journal } from '../../journal/index.js';
 
 /** State key prefix: the downloaded asset of a media block. */

@@ -7,10 +7,10 @@
 // as the file has it in the base, the media record; for a replaced asset, the old block deleted).
 // None: the upload never landed; the intent goes and the media step uploads the file as usual.
 import { createHash } from 'node:crypto';
-import { hashBlock } from '../../core/hashBlock.js';
-import { insertBase } from '../../core/insertBase.js';
-import { unsignedUrl } from '../../core/linkAssets.js';
-import { uploadCandidates, type UploadCandidate, type UploadTarget } from '../../core/uploadCandidates.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
+import { insertBase } from '../../core/merge/insertBase.js';
+import { unsignedUrl } from '../../core/media/linkAssets.js';
+import { uploadCandidates, type UploadCandidate, type UploadTarget } from '../../core/media/uploadCandidates.js';
 import type { Block } from '../../dialect/index.js';
 import { isSpacesyncError } from '../../errors.js';
 import type { Intent, Journal } from '../../journal/index.js';

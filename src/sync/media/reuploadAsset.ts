@@ -6,9 +6,9 @@
 // resolveUploads (which then deletes the old block), never sent twice.
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { hashBlock } from '../../core/hashBlock.js';
-import { unsignedUrl } from '../../core/linkAssets.js';
-import { contentTypeOf, uploadedTypeOf } from '../../core/localReference.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
+import { unsignedUrl } from '../../core/media/linkAssets.js';
+import { contentTypeOf, uploadedTypeOf } from '../../core/media/localReference.js';
 import { resolveInRoot } from '../../mirror/index.js';
 import { isPerDocumentError, type SyncContext } from '../session/index.js';
 import { isSpacesyncError } from '../../errors.js';

@@ -10,9 +10,9 @@
 // a backoff (core/downloadRetry); one too large waits until assets.maxMiB holds it. Downloads are not
 // API requests (the signed URLs point outside the link's path, and the service does not count them).
 import { promises as fsp } from 'node:fs';
-import { assetFileOf, destinationOf, DOWNLOADED_TYPES, unsignedUrl } from '../../core/linkAssets.js';
-import { downloadDue, type DownloadRetry } from '../../core/downloadRetry.js';
-import { dirOfPath } from '../../core/fileName.js';
+import { assetFileOf, destinationOf, DOWNLOADED_TYPES, unsignedUrl } from '../../core/media/linkAssets.js';
+import { downloadDue, type DownloadRetry } from '../../core/media/downloadRetry.js';
+import { dirOfPath } from '../../core/files/fileName.js';
 import type { BaseBlock } from '../../core/types.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';

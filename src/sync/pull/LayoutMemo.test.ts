@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LayoutDocument } from '../../core/layout.js';
+import type { LayoutDocument } from '../../core/pull/layout.js';
 import type { DocumentRecord, FolderRecord, Journal } from '../../journal/index.js';
 import { LayoutMemo } from './LayoutMemo.js';
 

@@ -3,7 +3,7 @@
 // parent) and every record and folder is still at the path it was given, planning it again would
 // move nothing: an idle poll skips planning and applying it (and the stat of every directory).
 import type { DocumentRecord, FolderRecord, Journal } from '../../journal/index.js';
-import type { Layout, LayoutDocument } from '../../core/layout.js';
+import type { Layout, LayoutDocument } from '../../core/pull/layout.js';
 import type { RemoteFolder } from '../../core/remoteTypes.js';
 
 interface Applied {

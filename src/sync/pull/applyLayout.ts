@@ -3,15 +3,15 @@
 // moved or renamed as one file rename (never delete + create), and a journal record for each new
 // document. What is left here is how: the order of renames, a name stepping aside while names are
 // traded, and what the disk says at the moment of each step. The journal follows each step on disk.
-import { dirOfPath, stemOfPath } from '../../core/fileName.js';
-import { BUILTIN_DIRS, idSuffix, needsTitle, type Layout } from '../../core/layout.js';
-import type { PullPlan } from '../../core/PullPlan.js';
+import { dirOfPath, stemOfPath } from '../../core/files/fileName.js';
+import { BUILTIN_DIRS, idSuffix, needsTitle, type Layout } from '../../core/pull/layout.js';
+import type { PullPlan } from '../../core/pull/PullPlan.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { linkOnTheWay, moveFileAtomic, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
-import { withFrontMatter } from '../../core/fileText.js';
-import { hashBlock } from '../../core/hashBlock.js';
-import { destinationOf, relinkAsset, withDestination } from '../../core/linkAssets.js';
+import { withFrontMatter } from '../../core/files/fileText.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
+import { destinationOf, relinkAsset, withDestination } from '../../core/media/linkAssets.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { ensureDirectory, isDirectory, moveDirectory, pathExists } from '../session/index.js';
 import { containerOf, type ContainerKey, type Placement } from '../../core/remoteTypes.js';

@@ -1,9 +1,9 @@
 // What a cycle's pull would do, changing nothing: the `--dry-run` and `plan` answer. It reads the
 // same plan the cycle runs (readPullPlan: it lists, reads no document, writes no file) and lists
 // its steps by kind for a person.
-import type { LocalChange, PullPlan } from '../../core/PullPlan.js';
+import type { LocalChange, PullPlan } from '../../core/pull/PullPlan.js';
 import type { SyncContext } from '../session/index.js';
-import type { SafetyRefusal } from '../../core/safety.js';
+import type { SafetyRefusal } from '../../core/push/safety.js';
 import { readPullPlan } from './readPullPlan.js';
 import { assertRoot } from '../../mirror/index.js';
 

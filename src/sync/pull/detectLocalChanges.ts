@@ -5,10 +5,10 @@ import type { DocumentRecord } from '../../journal/index.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { StatCache } from '../session/index.js';
-import type { LocalChange } from '../../core/PullPlan.js';
-import { changeOfRecordedFile, pullChangeOf, readingOf } from '../../core/localChange.js';
+import type { LocalChange } from '../../core/pull/PullPlan.js';
+import { changeOfRecordedFile, pullChangeOf, readingOf } from '../../core/files/localChange.js';
 
-export type { LocalChange } from '../../core/PullPlan.js';
+export type { LocalChange } from '../../core/pull/PullPlan.js';
 
 /**
  * Hashes the files of the given documents (every document with a recorded file when omitted) and

@@ -10,7 +10,7 @@
 // keep every count are found by the periodic full scan, as without this look.
 import type { Folder } from '../../wire/types.js';
 import type { SyncContext } from '../session/index.js';
-import { flattenFolders } from '../../core/flattenFolders.js';
+import { flattenFolders } from '../../core/pull/flattenFolders.js';
 import { DAILY_NOTES, type RemoteDocument } from '../../core/remoteTypes.js';
 import { ListingMemo, treePrint } from './ListingMemo.js';
 import { readCounts, readFullScanAt } from '../session/index.js';

@@ -4,8 +4,8 @@
 import type { DocumentListItem } from '../../client/index.js';
 import type { Folder } from '../../wire/types.js';
 import type { SyncContext } from '../session/index.js';
-import { flattenFolders } from '../../core/flattenFolders.js';
-import { placeDocuments } from '../../core/placeDocuments.js';
+import { flattenFolders } from '../../core/pull/flattenFolders.js';
+import { placeDocuments } from '../../core/pull/placeDocuments.js';
 import { readCounts, readFullScanAt, readUnplaceable } from '../session/index.js';
 import {
   BUILTIN_CONTAINERS,

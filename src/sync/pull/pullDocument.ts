@@ -2,12 +2,12 @@
 // changed blocks' ranges of an untouched one; nothing when nothing changed), then records the new
 // base, the remote lastModifiedAt and the file's hash: the journal follows what is on disk.
 import type { Priority } from '../../client/index.js';
-import { sameContent } from '../../core/blockContent.js';
-import { parseFrontMatter, type FrontMatterFields } from '../../core/frontMatter.js';
-import { collectionRowsOf, type CollectionRows } from '../../core/collectionRowsOf.js';
-import { flattenRemote } from '../../core/flattenRemote.js';
-import { hashBlock } from '../../core/hashBlock.js';
-import { needsTitle } from '../../core/layout.js';
+import { sameContent } from '../../core/merge/blockContent.js';
+import { parseFrontMatter, type FrontMatterFields } from '../../core/files/frontMatter.js';
+import { collectionRowsOf, type CollectionRows } from '../../core/collections/collectionRowsOf.js';
+import { flattenRemote } from '../../core/pull/flattenRemote.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
+import { needsTitle } from '../../core/pull/layout.js';
 import type { BaseBlock } from '../../core/types.js';
 import { markdownEquals, segmentFile, type Segment } from '../../dialect/index.js';
 import { isSpacesyncError } from '../../errors.js';
@@ -15,13 +15,13 @@ import type { DocumentRecord } from '../../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../mirror/index.js';
 import { linkTargetsOf, noteReadOnlyBlocks, recordCollectionRows } from '../session/index.js';
 import type { SyncContext } from '../session/index.js';
-import { composeFile, frontMatterParts, withFrontMatter } from '../../core/fileText.js';
-import { keepSignedUrls } from '../../core/keepSignedUrls.js';
-import { linkAssets } from '../../core/linkAssets.js';
-import { linkDocuments } from '../../core/linkDocuments.js';
+import { composeFile, frontMatterParts, withFrontMatter } from '../../core/files/fileText.js';
+import { keepSignedUrls } from '../../core/media/keepSignedUrls.js';
+import { linkAssets } from '../../core/media/linkAssets.js';
+import { linkDocuments } from '../../core/links/linkDocuments.js';
 import { awaitNewAssets, mediaRecordOf, prefetchAssets } from '../media/index.js';
 import type { RemoteDocument } from '../../core/remoteTypes.js';
-import { spliceFile } from '../../core/spliceFile.js';
+import { spliceFile } from '../../core/pull/spliceFile.js';
 
 export type PullOutcome =
   /** The file was written: a new file, blocks replaced in place, or the body rendered whole. */

@@ -4,7 +4,7 @@
 // locally is kept for the merge).
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { dirOfPath } from '../../core/fileName.js';
+import { dirOfPath } from '../../core/files/fileName.js';
 import { moveFileAtomic } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import { pathExists } from '../session/index.js';

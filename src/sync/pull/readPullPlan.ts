@@ -1,10 +1,10 @@
 // Reads what the pull's plan is decided from (one listing, the journal, the files changed here,
 // what is on disk where a file was found moved) and asks core/planPull for it. The cycle runs
 // the plan; `sync --dry-run` and `plan` print it: both get it from here, so they cannot differ.
-import { BUILTIN_DIRS, planLayout, type Layout, type LayoutDocument } from '../../core/layout.js';
-import { planPull } from '../../core/planPull.js';
-import { checkPullSafety, type SafetyRefusal } from '../../core/safety.js';
-import type { LocalChange, PullPlan } from '../../core/PullPlan.js';
+import { BUILTIN_DIRS, planLayout, type Layout, type LayoutDocument } from '../../core/pull/layout.js';
+import { planPull } from '../../core/pull/planPull.js';
+import { checkPullSafety, type SafetyRefusal } from '../../core/push/safety.js';
+import type { LocalChange, PullPlan } from '../../core/pull/PullPlan.js';
 import type { DocumentRecord, FolderRecord } from '../../journal/index.js';
 import { linkOnTheWay, readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';

@@ -1,7 +1,7 @@
 // After documents and folders moved away, the directories they left are removed when empty, up
 // to the first directory that still stands for a location or folder. Only empty directories go.
 import { promises as fsp } from 'node:fs';
-import { dirOfPath } from '../../core/fileName.js';
+import { dirOfPath } from '../../core/files/fileName.js';
 import { resolveForWrite } from '../../mirror/index.js';
 
 export async function removeVacatedDirs(root: string, vacated: Iterable<string>, live: ReadonlySet<string>): Promise<string[]> {

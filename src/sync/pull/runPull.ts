@@ -3,14 +3,14 @@
 // purge → tidy → record. A file changed locally is never overwritten by a pull (it is reported as
 // `localPending`, and nothing of it is lost). The plan run is returned with what each step did.
 import type { Priority } from '../../client/index.js';
-import { BUILTIN_DIRS } from '../../core/layout.js';
-import type { LocalChange, PullPlan } from '../../core/PullPlan.js';
+import { BUILTIN_DIRS } from '../../core/pull/layout.js';
+import type { LocalChange, PullPlan } from '../../core/pull/PullPlan.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { FILE_ONLY } from '../../log.js';
 import type { SyncContext } from '../session/index.js';
 import { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
 import { LayoutMemo } from './LayoutMemo.js';
-import type { SafetyRefusal } from '../../core/safety.js';
+import type { SafetyRefusal } from '../../core/push/safety.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { CommitBatcher } from './CommitBatcher.js';
 import { pullDocument, type PullOutcome } from './pullDocument.js';

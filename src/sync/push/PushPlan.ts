@@ -1,17 +1,17 @@
 // A push as data: the core's decisions per document and folder, the steps of requests planSync made
 // of them (what `spacesync plan` prints, and what the cycle then sends in that order), the
 // problems held back, and a refusal when a safety check stops it.
-import type { DocumentDecision } from '../../core/decideDocument.js';
-import type { FolderDecisions } from '../../core/decideFolders.js';
-import type { PlanStep } from '../../core/plan.js';
-import type { SafetyRefusal } from '../../core/safety.js';
+import type { DocumentDecision } from '../../core/push/decideDocument.js';
+import type { FolderDecisions } from '../../core/push/decideFolders.js';
+import type { PlanStep } from '../../core/push/plan.js';
+import type { SafetyRefusal } from '../../core/push/safety.js';
 import type { BaseBlock } from '../../core/types.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import type { RemoteDocumentState } from './fetchRemoteDocument.js';
-import type { FileMerge } from '../../core/mergeFile.js';
+import type { FileMerge } from '../../core/merge/mergeFile.js';
 import type { LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../../core/remoteTypes.js';
-import type { Anchor } from '../../core/linkDocuments.js';
+import type { Anchor } from '../../core/links/linkDocuments.js';
 
 /** One document the push touches, and how its record reads afterwards. */
 export interface DocumentTask {

@@ -5,11 +5,11 @@
 // intents stay: the next cycle reads them again and merges): their later steps are not sent, and a
 // later step shared with other documents goes without their part; steps that need what it would
 // have created are left for the next cycle.
-import { blocksOfAnswer, datesOfAnswer } from '../../core/baseAfter.js';
-import { markdownOf } from '../../core/flattenRemote.js';
-import { narrowStep } from '../../core/narrowStep.js';
-import { isRef, type PlanStep } from '../../core/plan.js';
-import { readYields, resolveStep } from '../../core/refs.js';
+import { blocksOfAnswer, datesOfAnswer } from '../../core/merge/baseAfter.js';
+import { markdownOf } from '../../core/pull/flattenRemote.js';
+import { narrowStep } from '../../core/push/narrowStep.js';
+import { isRef, type PlanStep } from '../../core/push/plan.js';
+import { readYields, resolveStep } from '../../core/push/refs.js';
 import type { Block } from '../../dialect/index.js';
 import { isSpacesyncError, type SpacesyncError } from '../../errors.js';
 import { FILE_ONLY } from '../../log.js';

@@ -1,14 +1,14 @@
 // Reads one document's blocks for a merge: flattened as the decisions compare them, the service's
 // block objects by id (to render the blocks a merge takes into the file), and its title.
 import type { Priority } from '../../client/index.js';
-import { flattenRemote, markdownOf } from '../../core/flattenRemote.js';
+import { flattenRemote, markdownOf } from '../../core/pull/flattenRemote.js';
 import type { BaseBlock, RemoteBlock } from '../../core/types.js';
 import type { Block } from '../../dialect/index.js';
 import { linkTargetsOf, ownMarkersOf, type SyncContext } from '../session/index.js';
-import { keepBaseMarkers } from '../../core/keepBaseMarkers.js';
-import { keepSignedUrls } from '../../core/keepSignedUrls.js';
-import { linkAssets, type MediaLink } from '../../core/linkAssets.js';
-import { linkDocuments, type LinkTargets } from '../../core/linkDocuments.js';
+import { keepBaseMarkers } from '../../core/links/keepBaseMarkers.js';
+import { keepSignedUrls } from '../../core/media/keepSignedUrls.js';
+import { linkAssets, type MediaLink } from '../../core/media/linkAssets.js';
+import { linkDocuments, type LinkTargets } from '../../core/links/linkDocuments.js';
 import { mediaRecordOf } from '../media/index.js';
 
 export interface RemoteDocumentState {

@@ -4,23 +4,23 @@
 // changed it, and only when nobody touched it meanwhile; a file edited during its own push keeps
 // its intents, so the next cycle reads the document again and merges the newer text.
 import path from 'node:path';
-import { baseAfter } from '../../core/baseAfter.js';
-import { stemOfPath } from '../../core/fileName.js';
-import { idSuffix, needsTitle } from '../../core/layout.js';
-import { docRef } from '../../core/plan.js';
-import type { BlockConflict } from '../../core/merge.js';
+import { baseAfter } from '../../core/merge/baseAfter.js';
+import { stemOfPath } from '../../core/files/fileName.js';
+import { idSuffix, needsTitle } from '../../core/pull/layout.js';
+import { docRef } from '../../core/push/plan.js';
+import type { BlockConflict } from '../../core/merge/merge.js';
 import type { Block } from '../../dialect/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { conflictCopyName, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
-import { alignFile } from '../../core/alignFile.js';
-import { bodyOf, withFrontMatter } from '../../core/fileText.js';
+import { alignFile } from '../../core/merge/alignFile.js';
+import { bodyOf, withFrontMatter } from '../../core/files/fileText.js';
 import { saveLocalVersion } from '../versions/index.js';
 import { linkTargetsOf, pathExists, UNSENT } from '../session/index.js';
-import { linkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
-import { markAnchors } from '../../core/markAnchors.js';
+import { linkMarkdown, type LinkTargets } from '../../core/links/linkDocuments.js';
+import { markAnchors } from '../../core/links/markAnchors.js';
 import type { DocumentTask } from './PushPlan.js';
-import { renderMerged } from '../../core/renderMerged.js';
+import { renderMerged } from '../../core/merge/renderMerged.js';
 import { readOnlyBlocks } from '../session/index.js';
 
 export interface DocumentOutcome {

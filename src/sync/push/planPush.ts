@@ -2,23 +2,23 @@
 // document (decideDocument) by base / local / remote, merges the files whose documents the service
 // changed too (their blocks are read: the only requests a plan makes besides the listing),
 // planSync turns it all into the fewest requests, and checkSafety may refuse. Nothing is written.
-import { decideDocument, type BaseSide, type DocumentDecision, type LocalSide, type RemoteSide } from '../../core/decideDocument.js';
-import { decideFolders } from '../../core/decideFolders.js';
-import { docLinkRef, docRef, planSync } from '../../core/plan.js';
-import { checkDocumentWipe, checkSafety } from '../../core/safety.js';
+import { decideDocument, type BaseSide, type DocumentDecision, type LocalSide, type RemoteSide } from '../../core/push/decideDocument.js';
+import { decideFolders } from '../../core/push/decideFolders.js';
+import { docLinkRef, docRef, planSync } from '../../core/push/plan.js';
+import { checkDocumentWipe, checkSafety } from '../../core/push/safety.js';
 import { isSpacesyncError } from '../../errors.js';
 import type { DocumentRecord, ListingEntry } from '../../journal/index.js';
 import type { SyncContext } from '../session/index.js';
 import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocument.js';
-import { holdsBase } from '../../core/hashBlock.js';
-import { localTitle } from '../../core/localTitle.js';
-import { mergeFile } from '../../core/mergeFile.js';
-import { confirmSentEdits } from '../../core/confirmSentEdits.js';
-import { confirmSentInserts } from '../../core/confirmSentInserts.js';
+import { holdsBase } from '../../core/merge/hashBlock.js';
+import { localTitle } from '../../core/files/localTitle.js';
+import { mergeFile } from '../../core/merge/mergeFile.js';
+import { confirmSentEdits } from '../../core/push/confirmSentEdits.js';
+import { confirmSentInserts } from '../../core/push/confirmSentInserts.js';
 import { formerPathsOf, linkTargetsOf, noteReadOnlyBlocks, ownMarkersOf, readOnlyBlocks } from '../session/index.js';
-import { placementOfPath } from '../../core/placementOfPath.js';
-import { linkMarkdown, type Anchor } from '../../core/linkDocuments.js';
-import { carriesMarker } from '../../core/carriesMarker.js';
+import { placementOfPath } from '../../core/files/placementOfPath.js';
+import { linkMarkdown, type Anchor } from '../../core/links/linkDocuments.js';
+import { carriesMarker } from '../../core/links/carriesMarker.js';
 import { withMarker } from '../../dialect/index.js';
 import { uploadDialect } from '../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';

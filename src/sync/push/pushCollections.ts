@@ -7,10 +7,10 @@
 // ping-pongs) unless cells were held back, which the file keeps. A refused table (a changed
 // header, unreadable) sends nothing; a changed header is restored from the space, the user's
 // version kept in the history.
-import { markdownOf } from '../../core/flattenRemote.js';
-import { collectionRowsOf } from '../../core/collectionRowsOf.js';
-import { hashBlock } from '../../core/hashBlock.js';
-import { planCollectionPush, type CollectionPush, type PropertyType } from '../../core/planCollectionPush.js';
+import { markdownOf } from '../../core/pull/flattenRemote.js';
+import { collectionRowsOf } from '../../core/collections/collectionRowsOf.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
+import { planCollectionPush, type CollectionPush, type PropertyType } from '../../core/collections/planCollectionPush.js';
 import type { BaseBlock } from '../../core/types.js';
 import { parseCollectionTable, segmentFile, type Block, type CollectionTable, type Segment } from '../../dialect/index.js';
 import { isSpacesyncError } from '../../errors.js';

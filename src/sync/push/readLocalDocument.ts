@@ -1,11 +1,11 @@
 // One document file as the push reads it: its exact text and hash, its front matter (the `id`
 // that pairs renames, a `title` the name cannot carry, the user's own keys) and its block segments.
-import { parseFrontMatter } from '../../core/frontMatter.js';
+import { parseFrontMatter } from '../../core/files/frontMatter.js';
 import type { LocalDocument } from '../../core/types.js';
 import { segmentFile } from '../../dialect/index.js';
 import { readMirrorFile, type UndecodableFile } from '../../mirror/index.js';
-import { frontMatterParts } from '../../core/fileText.js';
-import { claimOf } from '../../core/localChange.js';
+import { frontMatterParts } from '../../core/files/fileText.js';
+import { claimOf } from '../../core/files/localChange.js';
 
 export type { LocalDocument };
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { hashBlock } from '../../core/hashBlock.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
 import { openJournal, type BaseBlock, type Journal } from '../../journal/index.js';
 import type { DocumentTask } from './PushPlan.js';
 import { recordRemoteHistory } from './recordRemoteHistory.js';

@@ -3,10 +3,10 @@
 // of a known file is a new document), new directories and folders whose directory is gone.
 // The reading is here (the stat cache spares unchanged files); what counts as a change is
 // core/localChange's rule, which the pull and `status` apply too.
-import { collisionKey } from '../../core/fileName.js';
-import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } from '../../core/localChange.js';
-import { BUILTIN_DIRS, STATE_DIR } from '../../core/layout.js';
-import { isInTasksDir } from '../../core/taskFiles.js';
+import { collisionKey } from '../../core/files/fileName.js';
+import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } from '../../core/files/localChange.js';
+import { BUILTIN_DIRS, STATE_DIR } from '../../core/pull/layout.js';
+import { isInTasksDir } from '../../core/tasks/taskFiles.js';
 import type { DocumentRecord, FolderRecord } from '../../journal/index.js';
 import { linkOnTheWay, scanMirror } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';

@@ -1,7 +1,7 @@
 // Sends one step of a plan (its refs already resolved) through the client's endpoint for it, at
 // the user's priority. The answer comes back as the service gave it.
 import type { CreateBlocksInput, CreateDocumentsInput, DocumentDestination, FolderDestination, Position, TaskUpdate } from '../../client/index.js';
-import type { PlanStep } from '../../core/plan.js';
+import type { PlanStep } from '../../core/push/plan.js';
 import type { SyncContext } from '../session/index.js';
 
 export async function sendStep(ctx: SyncContext, step: PlanStep): Promise<unknown> {

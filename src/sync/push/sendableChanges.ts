@@ -1,8 +1,8 @@
 // The push's changes as the service must get them: links to asset files, documents, days and blocks
 // sent back as the service writes them, and the markers the sync put on linked blocks left out.
-import type { ChangeSet, NewBlockSpec } from '../../core/changeSet.js';
-import { unlinkAsset } from '../../core/linkAssets.js';
-import { holdsDocumentLinks, unlinkMarkdown, type LinkTargets } from '../../core/linkDocuments.js';
+import type { ChangeSet, NewBlockSpec } from '../../core/merge/changeSet.js';
+import { unlinkAsset } from '../../core/media/linkAssets.js';
+import { holdsDocumentLinks, unlinkMarkdown, type LinkTargets } from '../../core/links/linkDocuments.js';
 import { markdownEquals, markerOf, withoutMarker } from '../../dialect/index.js';
 import { mediaRecordOf } from '../media/index.js';
 import type { SyncContext } from '../session/index.js';

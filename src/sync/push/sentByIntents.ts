@@ -1,7 +1,7 @@
 // What the pending intents of a document say was sent: the edits of its `PUT /blocks` and the blocks
 // of its `POST /blocks`, so a push that went out unrecorded is recognised in the space (confirmSentEdits,
 // confirmSentInserts) rather than sent again.
-import type { SentInsert } from '../../core/confirmSentInserts.js';
+import type { SentInsert } from '../../core/push/confirmSentInserts.js';
 import type { Intent } from '../../journal/index.js';
 
 /** Block id → markdown, as the pending `PUT /blocks` intents of a document sent them (the later one wins). */

@@ -3,7 +3,7 @@
 // read is recorded with the stat taken before the read. Content stays the judge of what changed:
 // the stat only spares reading a file whose recorded hash is the one the caller expects.
 import { promises as fsp, type BigIntStats } from 'node:fs';
-import { statTrusted, type StatKey } from '../../core/statTrusted.js';
+import { statTrusted, type StatKey } from '../../core/files/statTrusted.js';
 import type { FileStatRecord } from '../../journal/index.js';
 import { resolveInRoot } from '../../mirror/index.js';
 import type { SyncContext } from './SyncContext.js';

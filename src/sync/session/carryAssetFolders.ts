@@ -11,8 +11,8 @@
 // its `.assets` folder went with it: it is looked for in the directories new since the last look
 // (`newDirs`), and taken only from the one that holds it and no file of that name.
 import { promises as fsp } from 'node:fs';
-import { ASSETS_SUFFIX, dirOfPath } from '../../core/fileName.js';
-import { assetsDirName } from '../../core/linkAssets.js';
+import { ASSETS_SUFFIX, dirOfPath } from '../../core/files/fileName.js';
+import { assetsDirName } from '../../core/media/linkAssets.js';
 import { resolveForWrite, resolveInRoot } from '../../mirror/index.js';
 import { isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
 import type { SyncContext } from './SyncContext.js';

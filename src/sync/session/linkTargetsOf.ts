@@ -1,10 +1,10 @@
 // Where the mirror holds each document, as the journal has it now, and how it names the blocks inside
 // documents that files link to: what the pull's relative links and anchors point to and what the push
 // reads them back as (core/linkDocuments).
-import { anchorOf as fragmentOf, type AnchorBlock } from '../../core/anchorOf.js';
-import { blockAtFragment } from '../../core/blockAtFragment.js';
-import type { Anchor, LinkTargets } from '../../core/linkDocuments.js';
-import { anchorResolver, type AnchorTable, type FormerAnchor } from '../../core/planAnchors.js';
+import { anchorOf as fragmentOf, type AnchorBlock } from '../../core/links/anchorOf.js';
+import { blockAtFragment } from '../../core/links/blockAtFragment.js';
+import type { Anchor, LinkTargets } from '../../core/links/linkDocuments.js';
+import { anchorResolver, type AnchorTable, type FormerAnchor } from '../../core/links/planAnchors.js';
 import type { Journal } from '../../journal/index.js';
 
 /** State key: the paths documents were moved away from (old path → new path), the latest last. */

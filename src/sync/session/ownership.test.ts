@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { useTempDir } from '../../mirror/testDir.js';
+import { useTempDir } from '../../../test/support/testDir.js';
 import { openSyncSession } from './openSyncSession.js';
 
 const dir = useTempDir('spacesync-ownership-');

@@ -6,8 +6,8 @@
 // it is and tried again after each later cycle (its links still read back through the former anchors).
 // It runs after a pull read documents and after a push recorded them, only when some base changed
 // since it last ran in this process.
-import { planAnchors, type AnchorDoc, type AnchorTable, type FormerAnchor } from '../../core/planAnchors.js';
-import { rewriteFileBlocks } from '../../core/rewriteFileBlocks.js';
+import { planAnchors, type AnchorDoc, type AnchorTable, type FormerAnchor } from '../../core/links/planAnchors.js';
+import { rewriteFileBlocks } from '../../core/merge/rewriteFileBlocks.js';
 import type { BaseBlock } from '../../core/types.js';
 import type { Journal } from '../../journal/index.js';
 import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';

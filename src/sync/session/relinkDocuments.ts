@@ -5,7 +5,7 @@
 // guarded write as a pull (own writes noted, so the watcher does not take it for an edit); a file
 // being edited keeps its links, is tried again after each later cycle, and meanwhile its links to
 // the old paths are still read as the documents they named (`FORMER_PATHS`).
-import { relinkBase, relinkFile } from '../../core/relinkFile.js';
+import { relinkBase, relinkFile } from '../../core/links/relinkFile.js';
 import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import { FORMER_PATHS, RELINK_PENDING, RELINK_PENDING_FROM } from './linkTargetsOf.js';
 import type { SyncContext } from './SyncContext.js';

@@ -5,7 +5,7 @@
 import type { Intent, ListingEntry } from '../../journal/index.js';
 import type { SyncContext } from './SyncContext.js';
 import { UNSENT } from './unsent.js';
-import { flattenFolders } from '../../core/flattenFolders.js';
+import { flattenFolders } from '../../core/pull/flattenFolders.js';
 import { placementOf } from '../../core/remoteTypes.js';
 
 export interface IntentResolution {

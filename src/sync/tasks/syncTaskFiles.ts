@@ -7,11 +7,11 @@
 // replaces that the user wrote (a conflict, an edit of the logbook) go to the version history first.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { INBOX_FILE, LOGBOOK_FILE, TASKS_DIR } from '../../core/taskFiles.js';
-import type { TaskEntry, TaskLine } from '../../core/TaskEntry.js';
-import { parseTaskList } from '../../core/parseTaskList.js';
-import { planTaskFiles, type TaskFilesPlan, type TaskUpdateStep } from '../../core/planTaskFiles.js';
-import { renderTaskList } from '../../core/renderTaskList.js';
+import { INBOX_FILE, LOGBOOK_FILE, TASKS_DIR } from '../../core/tasks/taskFiles.js';
+import type { TaskEntry, TaskLine } from '../../core/tasks/TaskEntry.js';
+import { parseTaskList } from '../../core/tasks/parseTaskList.js';
+import { planTaskFiles, type TaskFilesPlan, type TaskUpdateStep } from '../../core/tasks/planTaskFiles.js';
+import { renderTaskList } from '../../core/tasks/renderTaskList.js';
 import { isSpacesyncError } from '../../errors.js';
 import { hashText, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { Task, TaskUpdate } from '../../wire/types.js';

@@ -2,7 +2,7 @@
 // (or read as), in the file's order, with the hash of the bytes then, and when the logbook was last
 // listed. A line of a file is tied to its task by this record (core/alignTaskLines).
 import type { Journal } from '../../journal/index.js';
-import type { TaskEntry } from '../../core/TaskEntry.js';
+import type { TaskEntry } from '../../core/tasks/TaskEntry.js';
 
 export interface TaskFilesState {
   inbox: TaskEntry[];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournal, type Journal } from '../../journal/index.js';
-import { useTempDir } from '../../mirror/testDir.js';
+import { useTempDir } from '../../../test/support/testDir.js';
 import { pruneVersions } from './pruneVersions.js';
 import { saveLocalVersion } from './saveLocalVersion.js';
 

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashBlock } from '../../core/hashBlock.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
 import { openJournal, type BaseBlock, type HistoryBlock, type Journal } from '../../journal/index.js';
-import { useTempDir } from '../../mirror/testDir.js';
+import { useTempDir } from '../../../test/support/testDir.js';
 import { restoreVersion } from './restoreVersion.js';
 import { saveLocalVersion } from './saveLocalVersion.js';
 

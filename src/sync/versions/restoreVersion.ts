@@ -6,7 +6,7 @@ import { promises as fsp } from 'node:fs';
 import { SpacesyncError } from '../../errors.js';
 import type { HistoryRecord, Journal } from '../../journal/index.js';
 import { moveFileAtomic, readMirrorFile, resolveInRoot, writeFileAtomic } from '../../mirror/index.js';
-import { bodyOf, frontMatterParts, withFrontMatter } from '../../core/fileText.js';
+import { bodyOf, frontMatterParts, withFrontMatter } from '../../core/files/fileText.js';
 import { renderVersion } from './renderVersion.js';
 import { saveLocalVersion } from './saveLocalVersion.js';
 import { versionBlocks } from './versionBlocks.js';

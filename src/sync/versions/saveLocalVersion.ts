@@ -2,7 +2,7 @@
 // space's changes over the user's edit, a conflict resolution), the old bytes go to
 // `.spacesync/versions/<path>/<timestamp>.md.gz` (gzipped) and the journal's history names them, with what
 // changed: `spacesync history` lists them, `spacesync restore` writes one back.
-import { versionSummary } from '../../core/versionSummary.js';
+import { versionSummary } from '../../core/versions/versionSummary.js';
 import { segmentFile, type Segment } from '../../dialect/index.js';
 import { writeFileAtomic } from '../../mirror/index.js';
 import type { SyncContext, SyncSettings } from '../session/index.js';

@@ -5,8 +5,8 @@
 // what the whiteboards step keeps for the board, with no look at the space yet, so the next cycle
 // reads the board back and settles the file. A scene that cannot be read creates nothing.
 import type { Position } from '../../wire/index.js';
-import { readScene } from '../../core/readScene.js';
-import type { WhiteboardElement } from '../../core/whiteboardTypes.js';
+import { readScene } from '../../core/whiteboards/readScene.js';
+import type { WhiteboardElement } from '../../core/whiteboards/whiteboardTypes.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../session/index.js';
 import type { WhiteboardRecord } from './syncWhiteboards.js';

@@ -6,13 +6,13 @@
 // history. The service is asked only when the document changed there since the last look; the file
 // only when its hash moved. A scene that cannot be read is held back: nothing sent, nothing written.
 import { promises as fsp } from 'node:fs';
-import { mergeWhiteboard, sameElement } from '../../core/mergeWhiteboard.js';
-import { readScene } from '../../core/readScene.js';
-import { sceneOfWhiteboard } from '../../core/sceneOfWhiteboard.js';
-import { sceneFileOf } from '../../core/linkAssets.js';
-import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboardTypes.js';
+import { mergeWhiteboard, sameElement } from '../../core/whiteboards/mergeWhiteboard.js';
+import { readScene } from '../../core/whiteboards/readScene.js';
+import { sceneOfWhiteboard } from '../../core/whiteboards/sceneOfWhiteboard.js';
+import { sceneFileOf } from '../../core/media/linkAssets.js';
+import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboards/whiteboardTypes.js';
 import { isSpacesyncError } from '../../errors.js';
-import { dirOfPath } from '../../core/fileName.js';
+import { dirOfPath } from '../../core/files/fileName.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../session/index.js';
 import { saveLocalVersion } from '../versions/index.js';

@@ -1,0 +1,181 @@
+// What a collection's edited table asks of the service: the decision of the collection push,
+// pure. Rows are tied to items by the ids the journal recorded for the base table (or, without
+// them, by aligning the base table with the space's), local rows to base rows by alignRows.
+// Per row and cell, three-way: a cell changed only in the file is sent (only the changed
+// properties), changed only in the space stays, changed on both sides to different values keeps
+// the space's (reported). A row new in the file is created, a row gone from the file is deleted
+// unless the space changed it (an edit beats a delete), a row the file changed but the space
+// deleted is created again, a row the space has gained equal to one new in the file is not sent. The header (the schema) is read-only, and so is the items' content.
+import { cellValue, TITLE_COLUMN, type CollectionTable } from '../../dialect/index.js';
+import { alignRows } from './alignRows.js';
+
+export interface PropertyType {
+  type: string;
+  /** Option names of a select or multi-select property. */
+  options?: readonly string[];
+}
+
+export interface CollectionPushInput {
+  /** The collection's name, for messages. */
+  name: string;
+  base: CollectionTable;
+  /** The item id of each base row, as the journal recorded them with the base; undefined when it has none for this base. */
+  baseIds?: readonly string[];
+  local: CollectionTable;
+  /** The space's table now and the id of each of its rows. */
+  remote: { table: CollectionTable; ids: readonly string[] };
+  /** Property key → its type (the schema). */
+  types: ReadonlyMap<string, PropertyType>;
+}
+
+export interface ItemUpdate {
+  id: string;
+  title?: string;
+  properties: Record<string, unknown>;
+}
+
+export interface ItemCreate {
+  title: string;
+  properties: Record<string, unknown>;
+}
+
+export type CollectionPush =
+  /** Nothing is sent. `restore`: the file's table is written over with the space's (its version kept). */
+  | { kind: 'refused'; message: string; restore: boolean }
+  | {
+      kind: 'send';
+      update: ItemUpdate[];
+      create: ItemCreate[];
+      remove: string[];
+      /** A select value that is not an option yet: the request adds it (allowNewSelectOptions). */
+      allowNewSelectOptions: boolean;
+      /** New options, for the report: `Status: Paused`. */
+      newOptions: string[];
+      /** Cells not sent (the file keeps them), each with what to do. */
+      held: string[];
+      /** Cells changed on both sides to different values: the space's value is kept. */
+      conflicts: string[];
+    };
+
+const SELECT = new Set(['select', 'singleSelect']);
+const MULTI = new Set(['multiSelect', 'multi_select', 'multiselect']);
+
+const sameKeys = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
+
+export function planCollectionPush(input: CollectionPushInput): CollectionPush {
+  const { base, local, remote, types, name } = input;
+  const what = `collection "${name}"`;
+  if (!sameKeys(base.keys, local.keys)) {
+    return {
+      kind: 'refused',
+      restore: true,
+      message: `the header of the ${what} changed (${[TITLE_COLUMN, ...local.keys].join(', ')} instead of ${[TITLE_COLUMN, ...base.keys].join(', ')}); the columns are the collection's schema, which is changed in the app. Nothing was sent; the table is restored from the space (your version is in the history: spacesync history <file>)`,
+    };
+  }
+  if (base.rest !== local.rest) {
+    return {
+      kind: 'refused',
+      restore: false,
+      message: `the items' content after the table of the ${what} changed; it is read-only in the file. Nothing was sent; undo that change, or edit the item's page in the app`,
+    };
+  }
+  const keys = base.keys;
+  // Base row → item id.
+  let ids: Array<string | undefined>;
+  if (input.baseIds && input.baseIds.length === base.rows.length) ids = [...input.baseIds];
+  else ids = alignRows(base.rows, remote.table.rows).map((j) => (j === undefined ? undefined : remote.ids[j]));
+  const remoteRow = new Map<string, readonly string[]>(remote.ids.map((id, j) => [id, remote.table.rows[j]!]));
+  const toLocal = alignRows(base.rows, local.rows);
+  const paired = new Set(toLocal.filter((j): j is number => j !== undefined));
+
+  const out = { update: [] as ItemUpdate[], create: [] as ItemCreate[], remove: [] as string[], allowNewSelectOptions: false, newOptions: [] as string[] };
+  const held: string[] = [];
+  const conflicts: string[] = [];
+  const rowName = (row: readonly string[]) => `row "${row[0] || '(no title)'}"`;
+
+  /** The value to send for column c (0: the title) of `row`, or undefined when it cannot be sent. */
+  const valueOf = (row: readonly string[], c: number): { value: unknown } | undefined => {
+    if (c === 0) {
+      const v = cellValue(row[0]!, undefined, TITLE_COLUMN);
+      return 'value' in v ? { value: v.value ?? '' } : undefined;
+    }
+    const key = keys[c - 1]!;
+    const t = types.get(key);
+    if (!t) {
+      held.push(
+        `${rowName(row)}, column ${key} of the ${what}: ${key} is not a property of the collection's schema, so its cells are not sent. Change it in the app`,
+      );
+      return undefined;
+    }
+    const v = cellValue(row[c]!, t.type, key);
+    if ('problem' in v) {
+      held.push(`${rowName(row)}, column ${key} of the ${what}: ${v.problem}. The file keeps the cell until it is fixed`);
+      return undefined;
+    }
+    const fresh = (o: unknown) => typeof o === 'string' && t.options !== undefined && !t.options.includes(o);
+    const added = SELECT.has(t.type) ? [v.value].filter(fresh) : MULTI.has(t.type) && Array.isArray(v.value) ? v.value.filter(fresh) : [];
+    for (const o of added as string[]) {
+      out.allowNewSelectOptions = true;
+      const note = `${key}: ${o}`;
+      if (!out.newOptions.includes(note)) out.newOptions.push(note);
+    }
+    return v;
+  };
+
+  const createFrom = (row: readonly string[]) => {
+    const title = valueOf(row, 0);
+    if (!title) return;
+    const properties: Record<string, unknown> = {};
+    keys.forEach((k, i) => {
+      if (row[i + 1] === '') return;
+      const v = valueOf(row, i + 1);
+      if (v && v.value !== null) properties[k] = v.value;
+    });
+    out.create.push({ title: title.value as string, properties });
+  };
+
+  base.rows.forEach((b, i) => {
+    const id = ids[i];
+    const j = toLocal[i];
+    const r = id === undefined ? undefined : remoteRow.get(id);
+    if (j === undefined) {
+      // Gone from the file: deleted unless the space changed it meanwhile (an edit beats a delete).
+      if (id !== undefined && r !== undefined && r.every((cell, c) => cell === b[c])) out.remove.push(id);
+      return;
+    }
+    const l = local.rows[j]!;
+    const changed = l.map((cell, c) => c).filter((c) => l[c] !== b[c]);
+    if (changed.length === 0) return;
+    if (r === undefined) {
+      // The space deleted it, the file changed it: the edit wins, the row is created again.
+      createFrom(l);
+      return;
+    }
+    const update: ItemUpdate = { id: id!, properties: {} };
+    for (const c of changed) {
+      if (r[c] === l[c]) continue;
+      if (r[c] !== b[c]) {
+        conflicts.push(
+          `${rowName(l)}, column ${c === 0 ? TITLE_COLUMN : keys[c - 1]} of the ${what} changed in the file and in the space: the space's "${r[c]}" is kept, the file's "${l[c]}" is in the history (spacesync history <file>)`,
+        );
+        continue;
+      }
+      const v = valueOf(l, c);
+      if (!v) continue;
+      if (c === 0) update.title = v.value as string;
+      else update.properties[keys[c - 1]!] = v.value;
+    }
+    if (update.title !== undefined || Object.keys(update.properties).length > 0) out.update.push(update);
+  });
+  // A row new in the file that the space already has, new there too (the same row added on both
+  // sides, or a creation a stopped run sent but did not record), is not created twice.
+  const known = new Set(ids.filter((x): x is string => x !== undefined));
+  const fresh = remote.ids.flatMap((id, k) => (known.has(id) ? [] : [JSON.stringify(remote.table.rows[k])]));
+  local.rows.forEach((l, j) => {
+    if (paired.has(j)) return;
+    const same = fresh.indexOf(JSON.stringify(l));
+    if (same >= 0) fresh.splice(same, 1);
+    else createFrom(l);
+  });
+  return { kind: 'send', ...out, held, conflicts };
+}

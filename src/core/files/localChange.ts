@@ -1,0 +1,108 @@
+// What counts as a local change: the one rule the push's scan, the pull and `status` read the
+// mirror with. Content against the base decides (a file's hash, never its mtime); a file that
+// names a known document's id in its front matter is that document, wherever it is; a file that
+// cannot be read as UTF-8 is held back, neither changed nor gone. The callers read the files
+// (src/sync/push/scanLocal, src/sync/pull/detectLocalChanges, src/cli/pendingChanges); this
+// module only decides.
+import { dirOfPath, stemOfPath } from './fileName.js';
+import { parseFrontMatter, type ParsedFrontMatter } from './frontMatter.js';
+import { frontMatterParts } from './fileText.js';
+import type { LocalChange } from '../pull/PullPlan.js';
+
+/** What reading one file found: null (no file), or its hash and, for UTF-8 text, its front matter's facts. */
+export type FileReading = null | { hash: string; undecodable: true } | FileFacts;
+
+export interface FileFacts {
+  hash: string;
+  undecodable?: false;
+  /** The front matter parsed; a file whose front matter does not parse is a problem, not a change. */
+  frontMatterOk: boolean;
+  /** The document id its front matter names, when it names one. */
+  claim: string | undefined;
+}
+
+/**
+ * A file at the path the journal records for a document:
+ * - `unchanged`: its bytes are the base's (or it is the pull's: no file was recorded yet);
+ * - `edited`: its bytes differ from the base;
+ * - `missing`: no file there;
+ * - `heldBack`: it is not UTF-8 text (never sent, never written over, never taken as gone);
+ * - `unparsable`: its front matter does not parse (a problem to fix, nothing sent);
+ * - `elsewhere`: it names another known document: that document moved here, this one's file is gone.
+ */
+export type RecordedFileChange = 'unchanged' | 'edited' | 'missing' | 'heldBack' | 'unparsable' | 'elsewhere';
+
+/** The id a parsed front matter names, when it names one (an empty id names none). */
+export function claimOf(frontMatter: ParsedFrontMatter): string | undefined {
+  return frontMatter.ok && frontMatter.id !== undefined && frontMatter.id !== '' ? frontMatter.id : undefined;
+}
+
+/**
+ * The reading of a file read whole (text null: not UTF-8). Its front matter is parsed only when its
+ * bytes are not `baseHash`: the rule decides a file holding the base unchanged before it looks at it.
+ */
+export function readingOf(hash: string, text: string | null, baseHash: string | null, where?: string): FileReading {
+  if (text === null) return { hash, undecodable: true };
+  if (hash === baseHash) return { hash, frontMatterOk: true, claim: undefined };
+  const frontMatter = parseFrontMatter(frontMatterParts(text)?.inner, where);
+  return { hash, frontMatterOk: frontMatter.ok, claim: claimOf(frontMatter) };
+}
+
+export function changeOfRecordedFile(record: { id: string; fileHash: string | null }, file: FileReading, isKnown: (id: string) => boolean): RecordedFileChange {
+  if (record.fileHash === null) {
+    // Not written yet: the pull's. A file there naming this document is one a stopped pull wrote
+    // but did not record: edited (merged with no base), so the pull stops leaving it aside.
+    return file !== null && !file.undecodable && file.frontMatterOk && file.claim === record.id ? 'edited' : 'unchanged';
+  }
+  if (file === null) return 'missing';
+  if (file.hash === record.fileHash) return 'unchanged';
+  if (file.undecodable) return 'heldBack';
+  if (!file.frontMatterOk) return 'unparsable';
+  if (file.claim !== undefined && file.claim !== record.id && isKnown(file.claim)) return 'elsewhere';
+  return 'edited';
+}
+
+/**
+ * What the pull makes of a recorded file: it leaves alone every file that differs from the base
+ * (`edited`) or is gone (`missing`), whatever the push will make of it.
+ */
+export function pullChangeOf(change: RecordedFileChange): LocalChange | null {
+  if (change === 'unchanged') return null;
+  return change === 'missing' ? 'missing' : 'edited';
+}
+
+/**
+ * Pairs files that are no recorded document's with the documents whose file is gone: a file naming
+ * a gone document's id is that document moved (the likeliest first when several name it: same name,
+ * then same folder, then the first path); every other file is new.
+ */
+export function pairMoved<F extends { path: string }>(
+  gone: ReadonlyMap<string, { path: string }>,
+  strangers: readonly F[],
+  claimOfFile: (f: F) => string | undefined,
+): { moved: Array<{ id: string; file: F }>; added: F[] } {
+  const claims = new Map<string, F[]>();
+  const added: F[] = [];
+  for (const f of strangers) {
+    const id = claimOfFile(f);
+    if (id !== undefined && gone.has(id)) claims.set(id, [...(claims.get(id) ?? []), f]);
+    else added.push(f);
+  }
+  const moved: Array<{ id: string; file: F }> = [];
+  for (const [id, files] of claims) {
+    const was = gone.get(id)!;
+    const score = (f: F) => (stemOfPath(f.path) === stemOfPath(was.path) ? 2 : 0) + (dirOfPath(f.path) === dirOfPath(was.path) ? 1 : 0);
+    const [best, ...rest] = [...files].sort((a, b) => score(b) - score(a) || (a.path < b.path ? -1 : 1));
+    moved.push({ id, file: best! });
+    added.push(...rest);
+  }
+  return { moved, added };
+}
+
+/**
+ * Documents whose file is gone are taken as deleted only when no unreadable file could be one of
+ * them moved (its id cannot be read until it is saved as UTF-8).
+ */
+export function goneAreDeleted(goneCount: number, unreadableUnknownFiles: number): boolean {
+  return goneCount === 0 || unreadableUnknownFiles === 0;
+}

@@ -1,0 +1,157 @@
+// Which blocks inside documents the mirror's files link to, and how each is named, decided again from
+// the bases (the files' form): a link `block://<block id>` the journal can place, or a link to an anchor
+// the mirror wrote (`Roadmap.md#^a1b2c3d4`, `Roadmap.md#Goals`), makes its block an anchored one; its
+// anchor is its heading's text or its short id (`anchorOf`), from its document's base as it is now. What
+// changed (a first link, a last link gone, a heading renamed, a block moved to another document or
+// deleted) gives each document concerned its base with the links and markers as a pull would now show
+// them; the shell writes those into the files and base alike. Nothing of it is sent: the space's
+// `block://` links did not change.
+import { markerOf, withMarker, withoutMarker } from '../../dialect/index.js';
+import { anchorOf } from './anchorOf.js';
+import { cardLayoutOf } from '../merge/cardLayout.js';
+import { carriesMarker } from './carriesMarker.js';
+import { hashBlock } from '../merge/hashBlock.js';
+import { anchorLink, holdsDocumentLinks, readMdLink, resolveLink, type Anchor, type LinkTargets } from './linkDocuments.js';
+import { mapDestinations } from '../pull/mapDestinations.js';
+import type { BaseBlock } from '../types.js';
+
+/** Block id → its anchor: the blocks inside documents that some file links to. */
+export type AnchorTable = Readonly<Record<string, Anchor>>;
+/** An anchor a block was named by before (a heading renamed, a link gone): links still written so read back as that block. */
+export interface FormerAnchor extends Anchor {
+  block: string;
+}
+export interface AnchorDoc {
+  path: string;
+  base: readonly BaseBlock[];
+}
+
+export interface PlanAnchorsInput {
+  /** The documents to read links from: those whose base may link a block, those holding anchored blocks, those left to rewrite. */
+  candidates: Iterable<string>;
+  doc(id: string): AnchorDoc | undefined;
+  /** The anchors as the files were last written with them. */
+  table: AnchorTable;
+  former: readonly FormerAnchor[];
+  targets: Pick<LinkTargets, 'pathOf' | 'idOf'>;
+  /** The document whose base holds the block now; undefined when the mirror has it nowhere. */
+  documentOf(blockId: string): string | undefined;
+}
+
+export interface AnchorPlan {
+  table: Record<string, Anchor>;
+  former: FormerAnchor[];
+  /** The documents whose base (and file) changes: the new base, block by block as before. */
+  next: Map<string, BaseBlock[]>;
+}
+
+/** How many former anchors are remembered (the oldest go first). */
+export const KEPT_FORMER = 500;
+
+const keyOf = (doc: string, fragment: string) => `${doc}\u0000${fragment}`;
+
+/** The block an anchor (a document and a fragment) written under `table`, or named so before (`former`), stands for. */
+export function anchorResolver(table: AnchorTable, former: readonly FormerAnchor[]): (doc: string, fragment: string) => string | undefined {
+  const byKey = new Map<string, string>();
+  for (const f of former) byKey.set(keyOf(f.doc, f.fragment), f.block);
+  for (const [block, a] of Object.entries(table)) byKey.set(keyOf(a.doc, a.fragment), block);
+  return (doc, fragment) => byKey.get(keyOf(doc, fragment));
+}
+
+/** The destination `dest` of a link in the file `path` as a block inside a document: its id; undefined when it is no such link. */
+function linkedBlock(dest: string, path: string, input: PlanAnchorsInput, resolve: ReturnType<typeof anchorResolver>): string | undefined {
+  const d = dest.startsWith('<') ? dest.slice(1, -1) : dest;
+  if (d.startsWith('block://')) {
+    const id = d.slice('block://'.length);
+    return id !== '' && input.targets.pathOf(id) === undefined ? id : undefined;
+  }
+  const link = readMdLink(dest);
+  if (link?.fragment === undefined) return undefined;
+  const target = resolveLink(path, link.path);
+  const doc = target === null ? undefined : input.targets.idOf(target);
+  return doc === undefined ? undefined : resolve(doc, link.fragment);
+}
+
+export function planAnchors(input: PlanAnchorsInput): AnchorPlan {
+  const resolve = anchorResolver(input.table, input.former);
+  const candidates = [...new Set(input.candidates)];
+
+  // The blocks linked now, from every candidate's base.
+  const linked = new Set<string>();
+  for (const id of candidates) {
+    const d = input.doc(id);
+    for (const b of d?.base ?? []) {
+      if (!holdsDocumentLinks(b.type) || !b.markdown.includes('](')) continue;
+      mapDestinations(b.markdown, (dest) => {
+        const block = linkedBlock(dest, d!.path, input, resolve);
+        if (block !== undefined) linked.add(block);
+        return dest;
+      });
+    }
+  }
+
+  // Their anchors, from their documents as they are now; a block the mirror has nowhere has none.
+  const table: Record<string, Anchor> = {};
+  for (const block of [...linked].sort()) {
+    const doc = input.documentOf(block);
+    const base = doc === undefined ? undefined : input.doc(doc)?.base;
+    const fragment = base && anchorOf(block, base);
+    if (doc !== undefined && fragment !== undefined) table[block] = { doc, fragment };
+  }
+
+  // The names blocks lose are remembered: a file not rewritten yet still says them.
+  const byKey = new Map(input.former.map((f) => [keyOf(f.doc, f.fragment), f]));
+  for (const [block, was] of Object.entries(input.table)) {
+    const now = table[block];
+    if (now && now.doc === was.doc && now.fragment === was.fragment) continue;
+    const k = keyOf(was.doc, was.fragment);
+    byKey.delete(k);
+    byKey.set(k, { ...was, block });
+  }
+  const former = [...byKey.values()].slice(-KEPT_FORMER);
+
+  // Each document's base as the pull would now show it: links to anchors as the new table names them,
+  // a link to a block the mirror no longer has as the space holds it, markers where they belong.
+  const owned = new Map<string, Set<string>>();
+  const own = (block: string, fragment: string) => {
+    if (fragment.startsWith('^')) owned.set(block, (owned.get(block) ?? new Set()).add(fragment.slice(1)));
+  };
+  for (const [block, a] of [...Object.entries(input.table), ...Object.entries(table)]) own(block, a.fragment);
+  for (const f of input.former) own(f.block, f.fragment);
+
+  const anchored = (b: BaseBlock, path: string): string => {
+    let md = b.markdown;
+    if (holdsDocumentLinks(b.type) && md.includes('](')) {
+      md = mapDestinations(md, (dest) => {
+        const block = linkedBlock(dest, path, input, resolve);
+        if (block === undefined) return dest;
+        const now = table[block];
+        if (now === undefined) return /^<?block:\/\//.test(dest) ? dest : `block://${block}`;
+        return anchorLink(path, now, input.targets) ?? dest;
+      });
+    }
+    if (b.kind === 'block') {
+      const marker = markerOf(md);
+      if (marker !== undefined && owned.get(b.id)?.has(marker)) md = withoutMarker(md, marker);
+      const fragment = table[b.id]?.fragment;
+      if (fragment?.startsWith('^') && carriesMarker(b.kind, b.type, md)) md = withMarker(md, fragment.slice(1));
+    }
+    return md;
+  };
+
+  const next = new Map<string, BaseBlock[]>();
+  const docs = new Set([...candidates, ...Object.values(input.table).map((a) => a.doc), ...Object.values(table).map((a) => a.doc)]);
+  for (const id of docs) {
+    const d = input.doc(id);
+    if (!d) continue;
+    let changed = false;
+    const base = d.base.map((b) => {
+      const markdown = anchored(b, d.path);
+      if (markdown === b.markdown) return b;
+      changed = true;
+      return { ...b, markdown, hash: hashBlock(markdown, b.kind, cardLayoutOf(b).layout) };
+    });
+    if (changed) next.set(id, base);
+  }
+  return { table, former, next };
+}

@@ -1,0 +1,187 @@
+// Decides the pull: from one listing, the journal's records, the files changed here and the layout,
+// which folders and files are created, moved, written, brought up to date, purged, kept as they
+// are or blocked, each with its reason. Pure: the shell reads the world before and runs the plan.
+import { detectRemoteChanges } from './detectRemoteChanges.js';
+import type { Layout } from './layout.js';
+import type { DocumentStep, FolderStep, LocalChange, PullFolderRecord, PullPlan, PullRecord } from './PullPlan.js';
+import { containerOf, samePlacement, type ContainerKey, type Placement, type RemoteDocument, type RemoteFolder } from '../remoteTypes.js';
+
+export interface PullInput {
+  listing: {
+    documents: ReadonlyMap<string, RemoteDocument>;
+    placements: ReadonlyMap<string, Placement>;
+    folders: readonly RemoteFolder[];
+    /** Listed documents no membership listing placed. */
+    unplaced: readonly string[];
+  };
+  records: readonly PullRecord[];
+  folderRecords: readonly PullFolderRecord[];
+  /** Documents whose file changed here since the base. */
+  local: ReadonlyMap<string, LocalChange>;
+  /** Of the `missing` ones: those whose file is found, unchanged, where the layout puts them (a move a stopped run did not record). */
+  found: ReadonlySet<string>;
+  layout: Layout;
+  ignored: (path: string) => boolean;
+  /** Paths at or under a symbolic link in the mirror: nothing is written, moved or removed there. */
+  held?: (path: string) => boolean;
+  /** Built-in locations' directories missing on disk. */
+  missingDirs: readonly string[];
+}
+
+/** Where a path is once the folder moves are done: each directory rename carries what is inside. */
+function carriedBy(folders: ReadonlyArray<{ from: string; to: string }>): (path: string, self?: string) => string {
+  // No folder moves (every poll but the rare one): every path stays where it is.
+  if (folders.every((f) => f.from === f.to)) return (path) => path;
+  const byDepth = [...folders].sort((a, b) => b.from.length - a.from.length);
+  return (path, self) => {
+    for (const f of byDepth) if (f.from !== self && path.startsWith(`${f.from}/`)) return f.to + path.slice(f.from.length);
+    return path;
+  };
+}
+
+export function planPull(input: PullInput): PullPlan {
+  const { listing, layout, local } = input;
+  const held = input.held ?? (() => false);
+  const folders: FolderStep[] = [];
+  const documents: DocumentStep[] = [];
+  const unsettled = new Set<ContainerKey>();
+
+  // ── folders ── Invariant: every listed folder ends at its layout path; a gone one is removed.
+  for (const dir of input.missingDirs) folders.push({ kind: 'create', id: dir, path: dir });
+  const listedFolders = new Set(listing.folders.map((f) => f.id));
+  const kept = input.folderRecords.filter((r) => listedFolders.has(r.id));
+  const carry = carriedBy(kept.map((r) => ({ from: r.path, to: layout.folders.get(r.id)! })));
+  for (const r of input.folderRecords) if (!listedFolders.has(r.id) && !held(r.path)) folders.push({ kind: 'remove', id: r.id, path: r.path });
+  const recordedFolders = new Map(input.folderRecords.map((r) => [r.id, r]));
+  for (const f of listing.folders) {
+    const to = layout.folders.get(f.id)!;
+    const rec = recordedFolders.get(f.id);
+    if (held(to) || (rec && held(rec.path))) continue;
+    if (!rec) folders.push({ kind: 'create', id: f.id, path: to });
+    else {
+      const from = carry(rec.path, rec.path);
+      if (from !== to) folders.push({ kind: 'move', id: f.id, from, to });
+    }
+  }
+
+  // ── documents: where each file is, then where it goes ── Invariant: a file moves only to a
+  // path nothing else keeps; a file changed here never moves alone (its folder may carry it).
+  const byId = new Map(input.records.map((r) => [r.id, r]));
+  const at = new Map(input.records.map((r) => [r.id, carry(r.path)]));
+  const unsettle = (...ps: Placement[]) => ps.forEach((p) => unsettled.add(containerOf(p)));
+  const found = new Set<string>();
+  const moves = new Map<string, Extract<DocumentStep, { kind: 'move' }>>();
+  const added: string[] = [];
+  // Who keeps each path (the last one recorded there, as the journal's unique path allows one).
+  // Built when first asked (nothing is asked when nothing moves or is added), again once moves are placed.
+  let holders: Map<string, string> | undefined;
+  const holderAt = (path: string, except: string) => {
+    holders ??= new Map([...at].map(([id, p]) => [p, id] as const));
+    const id = holders.get(path);
+    return id === except ? undefined : id;
+  };
+  for (const [id, placement] of listing.placements) {
+    const target = layout.documents.get(id);
+    if (target === undefined) continue;
+    const rec = byId.get(id);
+    const cur = rec ? at.get(id)! : undefined;
+    // Where it is, as it was placed, not changed here: no step whether its path is ignored or not
+    // (an idle poll's every document), so the ignore rules are not asked.
+    if (rec && cur === target && !local.has(id) && samePlacement(rec, placement)) continue;
+    if (held(target) || (cur !== undefined && held(cur))) {
+      documents.push({ kind: 'blocked', id, path: cur ?? target, reason: 'symlink' });
+      unsettle(placement, ...(rec ? [rec] : []));
+      continue;
+    }
+    if (input.ignored(target)) {
+      if (!rec || cur !== target) {
+        documents.push({ kind: 'blocked', id, path: target, reason: 'ignored' });
+        unsettle(placement, ...(rec ? [rec] : []));
+      }
+      continue;
+    }
+    if (!rec) added.push(id);
+    else if (local.has(id)) {
+      if (local.get(id) === 'missing' && cur !== target && rec.fileHash !== null && input.found.has(id) && holderAt(target, id) === undefined) {
+        moves.set(id, { kind: 'move', id, from: cur!, to: target, placement, reason: 'found_there' });
+        found.add(id);
+        continue;
+      }
+      if (cur !== target || !samePlacement(rec, placement)) unsettle(placement, rec);
+    } else if (cur !== target) {
+      moves.set(id, { kind: 'move', id, from: cur!, to: target, placement, reason: samePlacement(rec, placement) ? 'name_changed' : 'placement_changed' });
+    } else if (!samePlacement(rec, placement)) documents.push({ kind: 'place', id, path: cur, placement });
+  }
+  // A move into a path that a file keeps (changed here, blocked, or not moving) waits; names
+  // traded among moving files are not in the way (one steps aside while they are run).
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const m of moves.values()) {
+      if (m.reason === 'found_there') continue;
+      const holder = holderAt(m.to, m.id);
+      if (holder === undefined || moves.has(holder)) continue;
+      moves.delete(m.id);
+      documents.push({ kind: 'blocked', id: m.id, path: m.from, reason: 'path_held' });
+      unsettle(m.placement, byId.get(m.id)!);
+      changed = true;
+    }
+  }
+  // A document with no file yet only has its record moved.
+  for (const m of moves.values()) {
+    documents.push(byId.get(m.id)!.fileHash === null ? { kind: 'place', id: m.id, path: m.to, placement: m.placement } : m);
+  }
+  for (const d of documents) if (d.kind === 'place') at.set(d.id, d.path);
+  for (const m of moves.values()) at.set(m.id, m.to);
+  holders = undefined;
+  const fresh = new Set<string>();
+  for (const id of added) {
+    const path = layout.documents.get(id)!;
+    if (holderAt(path, id) !== undefined) {
+      documents.push({ kind: 'blocked', id, path, reason: 'path_held' });
+      unsettle(listing.placements.get(id)!);
+    } else fresh.add(id);
+  }
+  for (const id of listing.unplaced) {
+    const r = byId.get(id);
+    if (r) unsettle(r);
+  }
+
+  // ── content ── Invariant: a file changed here is never written over; only a file that already
+  // says what the space says is taken as is.
+  const { changed, purged } = detectRemoteChanges(input.records, listing.documents);
+  const remoteChanged = new Set(changed);
+  type Located = Extract<DocumentStep, { path: string }>;
+  const content: Located[] = [];
+  const blockedIds = new Set(documents.filter((d) => d.kind === 'blocked').map((d) => d.id));
+  for (const id of changed) {
+    const path = at.get(id)!;
+    if (held(path)) {
+      if (!blockedIds.has(id)) documents.push({ kind: 'blocked', id, path, reason: 'symlink' });
+      unsettle(byId.get(id)!);
+      continue;
+    }
+    const change = found.has(id) ? undefined : local.get(id);
+    if (change !== undefined) continue;
+    if (byId.get(id)!.fileHash === null) content.push({ kind: 'write', id, path, reason: 'never_written' });
+    else content.push({ kind: 'splice', id, path, reason: 'remote_changed' });
+  }
+  for (const id of fresh) content.push({ kind: 'write', id, path: layout.documents.get(id)!, reason: 'new_document' });
+  const keeps: Located[] = [];
+  for (const [id, change] of local) {
+    if (found.has(id)) continue;
+    const both = remoteChanged.has(id);
+    keeps.push({
+      kind: 'keep',
+      id,
+      path: at.get(id)!,
+      change,
+      remoteChanged: both,
+      check: both && change === 'edited',
+      reason: both ? 'changed_both_sides' : 'changed_here',
+    });
+  }
+  const purges: Located[] = purged.filter((id) => local.get(id) !== 'edited' && !held(at.get(id)!)).map((id) => ({ kind: 'purge', id, path: at.get(id)! }));
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  documents.push(...content.sort(byPath), ...keeps.sort(byPath), ...purges.sort(byPath));
+  return { folders, documents, unsettled: [...unsettled].sort() };
+}
