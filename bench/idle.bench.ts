@@ -13,10 +13,10 @@ import Database from 'better-sqlite3';
 import { generateSpace } from '../src/server/index.js';
 import { createLogger } from '../src/log.js';
 import { openSyncSession } from '../src/sync/index.js';
-import { scanLocal } from '../src/sync/push/scanLocal.js';
+import { scanLocal } from '../src/sync/documents/push/scanLocal.js';
 import { syncOnce } from '../src/sync/cycle/syncOnce.js';
 import { benchTempDir, type Figure } from './figure.js';
-import { ListingMemo } from '../src/sync/pull/ListingMemo.js';
+import { ListingMemo } from '../src/sync/documents/pull/ListingMemo.js';
 import { startServerProcess } from './serverProcess.js';
 import { builtCommand } from './builtCommand.js';
 

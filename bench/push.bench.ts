@@ -15,7 +15,7 @@ import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, pushLocal, runDaemon, syncOnce } from '../src/sync/index.js';
 import { mergeFile } from '../src/core/merge/mergeFile.js';
-import { parseLocalDocument } from '../src/sync/push/readLocalDocument.js';
+import { parseLocalDocument } from '../src/sync/documents/push/readLocalDocument.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess } from './serverProcess.js';
 

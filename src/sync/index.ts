@@ -1,29 +1,29 @@
 // The daemon's shell, by stage (docs/architecture.md): session/ (what every stage shares), pull/
 // (list → layout → pull → purge → record), push/ (scan → decide → plan → send → record),
 // versions/ (local versions), cycle/ (one full cycle: push then pull), daemon/ (watcher + poll).
-export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './session/index.js';
-export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions } from './session/index.js';
-export { runPull, type PullCycleOptions, type PullCycleResult, type LocalPending } from './pull/index.js';
-export { describePull, summarizePullPlan, type PullDryRun, type PullPlanSummary } from './pull/index.js';
-export { readPullPlan, type PullReading } from './pull/index.js';
+export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './context/index.js';
+export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions } from './context/index.js';
+export { runPull, type PullCycleOptions, type PullCycleResult, type LocalPending } from './documents/index.js';
+export { describePull, summarizePullPlan, type PullDryRun, type PullPlanSummary } from './documents/index.js';
+export { readPullPlan, type PullReading } from './documents/index.js';
 export type { PullPlan, DocumentStep, FolderStep } from '../core/pull/PullPlan.js';
-export { listRemote, type RemoteSnapshot } from './pull/index.js';
-export { detectLocalChanges } from './pull/index.js';
+export { listRemote, type RemoteSnapshot } from './documents/index.js';
+export { detectLocalChanges } from './documents/index.js';
 export type { LocalChange } from '../core/pull/PullPlan.js';
 export { detectRemoteChanges, type RemoteChanges } from '../core/pull/detectRemoteChanges.js';
-export { pullDocument, type PullOutcome } from './pull/index.js';
-export { applyLayout, type LayoutOutcome, type Move } from './pull/index.js';
+export { pullDocument, type PullOutcome } from './documents/index.js';
+export { applyLayout, type LayoutOutcome, type Move } from './documents/index.js';
 export { checkPullSafety, type SafetyRefusal } from '../core/push/safety.js';
-export { PURGED_DIR } from './pull/index.js';
+export { PURGED_DIR } from './documents/index.js';
 export * from '../core/remoteTypes.js';
 export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './cycle/index.js';
 export { adoptionPending, describeAdoption, type AdoptionResult } from './cycle/index.js';
 export { readTaskFilesState, syncTaskFiles, type TaskFilesResult } from './tasks/index.js';
-export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './push/index.js';
-export { readHeldBack, type HeldBackFile } from './push/index.js';
+export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './documents/index.js';
+export { readHeldBack, type HeldBackFile } from './context/index.js';
 export { restoreVersion, versionsOf } from './versions/index.js';
 export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon/index.js';
 export { backUp, filesOfCycle, noteRefusal, saveStats } from './daemon/index.js';
-export type { PushPlan, DocumentTask } from './push/index.js';
-export type { PushOutcome } from './push/index.js';
+export type { PushPlan, DocumentTask } from './documents/index.js';
+export type { PushOutcome } from './documents/index.js';
 export { readDownloadRetries } from './media/index.js';

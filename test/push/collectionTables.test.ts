@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { SyncSession } from '../../src/sync/index.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
-import { pushCollections } from '../../src/sync/push/pushCollections.js';
+import { pushCollections } from '../../src/sync/collections/pushCollections.js';
 import { pushLocal } from '../../src/sync/index.js';
 import { versionsOf } from '../../src/sync/versions/index.js';
 import { describeRequests, usePulledMirror, type Space } from '../pull/harness.js';

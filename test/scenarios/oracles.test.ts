@@ -6,7 +6,7 @@ import type { LoggedRequest } from '../../src/server/index.js';
 import { checkBudget, checkConvergence, checkIdentity, checkIdempotent, checkJournal, checkNothingLost } from './oracles.js';
 import { loadSpace, SCENARIOS_DIR } from './harness.js';
 import { World } from './world.js';
-import { RECHECK_AFTER_MS } from '../../src/sync/push/executePlan.js';
+import { RECHECK_AFTER_MS } from '../../src/sync/documents/push/executePlan.js';
 
 let w: World;
 beforeEach(async () => {

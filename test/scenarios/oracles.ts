@@ -19,7 +19,7 @@ import { journalPath } from '../../src/sync/index.js';
 import { mediaOf } from '../pull/mediaOf.js';
 import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { normalizeLine, type Entry } from './texts.js';
-import { RECHECK_AFTER_MS } from '../../src/sync/push/executePlan.js';
+import { RECHECK_AFTER_MS } from '../../src/sync/documents/push/executePlan.js';
 import { fixtureBlocks, type World } from './world.js';
 
 export type OracleName = 'O1' | 'O2' | 'O3' | 'O4' | 'O5' | 'O6';

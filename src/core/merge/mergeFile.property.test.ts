@@ -9,7 +9,7 @@ import type { MergedNode } from './merge.js';
 import type { BaseBlock, RemoteBlock } from '../types.js';
 import { renderFileBody, segmentFile, type Block, type Segment } from '../../dialect/index.js';
 import { mergeFile } from './mergeFile.js';
-import { parseLocalDocument } from '../../sync/push/readLocalDocument.js';
+import { parseLocalDocument } from '../../sync/documents/push/readLocalDocument.js';
 import { renderMerged, shownMarkdown } from './renderMerged.js';
 
 interface Item {

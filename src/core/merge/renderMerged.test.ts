@@ -4,7 +4,7 @@ import type { BaseBlock, RemoteBlock } from '../types.js';
 import type { Block } from '../../dialect/index.js';
 import { alignFile } from './alignFile.js';
 import { mergeFile } from './mergeFile.js';
-import { parseLocalDocument } from '../../sync/push/readLocalDocument.js';
+import { parseLocalDocument } from '../../sync/documents/push/readLocalDocument.js';
 import { renderMerged } from './renderMerged.js';
 
 const block = (id: string, markdown: string, position: number, parentId: string | null = null, kind: BaseBlock['kind'] = 'block'): RemoteBlock => ({

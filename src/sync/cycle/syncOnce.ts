@@ -2,11 +2,12 @@
 // checked by the safety rules), then the pull of what only the service changed. Pushing first
 // means a local rename or delete is never undone by a pull that did not know of it yet. The task
 // files (Tasks/Inbox.md, Tasks/Logbook.md) come last, both ways at once (sync/tasks).
-import type { SyncContext } from '../session/index.js';
-import { listRemote } from '../pull/index.js';
+import type { SyncContext } from '../context/index.js';
+import { listRemote } from '../documents/index.js';
 import { pruneVersions } from '../versions/index.js';
-import { pushCollections, pushLocal, withTableProblems, type PushResult } from '../push/index.js';
-import { runPull, type PullCycleOptions, type PullCycleResult } from '../pull/index.js';
+import { pushCollections, withTableProblems } from '../collections/index.js';
+import { pushLocal, type PushResult } from '../documents/index.js';
+import { runPull, type PullCycleOptions, type PullCycleResult } from '../documents/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
 import { syncMedia, type MediaSyncResult } from '../media/index.js';

@@ -1,9 +1,9 @@
 // What follows every cycle or push, for the daemon and `sync --once` alike: the files it changed
 // go into a git backup (when asked), and the counters `spacesync status` shows are saved.
 import { recordRefusal, saveDaemonStats } from '../../journal/daemonStatus.js';
-import type { SyncContext } from '../session/index.js';
+import type { SyncContext } from '../context/index.js';
 import { commitMirror } from './gitBackup.js';
-import type { PushResult } from '../push/index.js';
+import type { PushResult } from '../documents/index.js';
 import type { SyncOnceResult } from '../cycle/index.js';
 import type { MediaSyncResult } from '../media/index.js';
 

@@ -18,12 +18,13 @@ import { recordStatusError } from '../../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
 import type { UserWait, WaitReason } from '../../client/index.js';
 import { recordWait } from '../../journal/daemonStatus.js';
-import type { SyncContext } from '../session/index.js';
+import type { SyncContext } from '../context/index.js';
 import { backUp, filesOfCycle, filesOfMedia, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
-import { readHeldBack } from '../push/index.js';
-import { isStopped } from '../session/index.js';
-import { pushCollections, pushLocal, withTableProblems, type PushResult } from '../push/index.js';
-import { releaseMemory } from '../session/index.js';
+import { readHeldBack } from '../context/index.js';
+import { isStopped } from '../context/index.js';
+import { pushCollections, withTableProblems } from '../collections/index.js';
+import { pushLocal, type PushResult } from '../documents/index.js';
+import { releaseMemory } from '../context/index.js';
 import { syncOnce, type SyncOnceResult } from '../cycle/index.js';
 import { applyDownloads, assetDownloadsOf, type MediaSyncResult } from '../media/index.js';
 

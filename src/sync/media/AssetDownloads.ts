@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import { unsignedUrl } from '../../core/media/linkAssets.js';
 import { fetchAsset, type Fetched } from './fetchAsset.js';
 import { statePath } from '../../stateDir.js';
-import type { SyncContext } from '../session/index.js';
+import type { SyncContext } from '../context/index.js';
 
 /** A download that ended, with what it was for. */
 export type FetchedAsset = Fetched & { blockId: string; docId: string; url: string };

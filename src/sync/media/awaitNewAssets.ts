@@ -10,7 +10,7 @@ import { collisionKey } from '../../core/files/fileName.js';
 import { assetFileOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl } from '../../core/media/linkAssets.js';
 import type { Block } from '../../dialect/index.js';
 import { resolveForWrite } from '../../mirror/index.js';
-import type { SyncContext } from '../session/index.js';
+import type { SyncContext } from '../context/index.js';
 import { assetStat } from './reuploadAsset.js';
 import { assetDownloadsOf } from './AssetDownloads.js';
 import { reportInPull } from './applyBesidePull.js';

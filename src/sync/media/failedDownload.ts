@@ -2,7 +2,7 @@
 // message that names its file and says what to do, logged. The caller records the retry with its
 // other journal writes and reports the message.
 import { afterFailedDownload, type DownloadRetry } from '../../core/media/downloadRetry.js';
-import type { SyncContext } from '../session/index.js';
+import type { SyncContext } from '../context/index.js';
 import type { Fetched } from './fetchAsset.js';
 import { MEDIA_RETRY } from './mediaRecord.js';
 

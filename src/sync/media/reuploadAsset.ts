@@ -10,7 +10,7 @@ import { hashBlock } from '../../core/merge/hashBlock.js';
 import { unsignedUrl } from '../../core/media/linkAssets.js';
 import { contentTypeOf, uploadedTypeOf } from '../../core/media/localReference.js';
 import { resolveInRoot } from '../../mirror/index.js';
-import { isPerDocumentError, type SyncContext } from '../session/index.js';
+import { isPerDocumentError, type SyncContext } from '../context/index.js';
 import { isSpacesyncError } from '../../errors.js';
 import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { UPLOAD_OP, type UploadPayload } from './resolveUploads.js';

@@ -15,7 +15,7 @@ import { downloadDue, type DownloadRetry } from '../../core/media/downloadRetry.
 import { dirOfPath } from '../../core/files/fileName.js';
 import type { BaseBlock } from '../../core/types.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite } from '../../mirror/index.js';
-import { pathExists, type SyncContext } from '../session/index.js';
+import { pathExists, type SyncContext } from '../context/index.js';
 import { assetDownloadsOf } from './AssetDownloads.js';
 import { applyFetched, relinkAll } from './applyFetched.js';
 import { withAppliedInPull } from './applyBesidePull.js';

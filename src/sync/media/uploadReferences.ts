@@ -20,15 +20,15 @@ import { insertBase } from '../../core/merge/insertBase.js';
 import { assetFileOf, assetLinkOf, SCENE_EXT, unsignedUrl, withDestination } from '../../core/media/linkAssets.js';
 import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from '../../core/media/localReference.js';
 import { segmentFile } from '../../dialect/index.js';
-import { isPerDocumentError } from '../session/index.js';
+import { isPerDocumentError } from '../context/index.js';
 import { isSpacesyncError, type SpacesyncError } from '../../errors.js';
 import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
-import type { SyncContext } from '../session/index.js';
+import type { SyncContext } from '../context/index.js';
 import type { Journal } from '../../journal/index.js';
 import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
 import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
-import { drawWhiteboard } from './drawWhiteboard.js';
+import { drawWhiteboard } from '../whiteboards/drawWhiteboard.js';
 
 /** State key prefix: a document with references not uploaded yet (looked at again each cycle). */
 export const UPLOADS_PENDING = 'uploads-pending:';

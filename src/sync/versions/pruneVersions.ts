@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { resolveInRoot } from '../../mirror/index.js';
-import type { SyncContext, SyncSettings } from '../session/index.js';
+import type { SyncContext, SyncSettings } from '../context/index.js';
 import { VERSIONS_DIR } from './versionsDir.js';
 
 export async function pruneVersions(ctx: Pick<SyncContext, 'root' | 'journal' | 'now'> & { settings: Pick<SyncSettings, 'versions'> }): Promise<number> {

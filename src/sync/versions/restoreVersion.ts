@@ -11,7 +11,7 @@ import { renderVersion } from './renderVersion.js';
 import { saveLocalVersion } from './saveLocalVersion.js';
 import { versionBlocks } from './versionBlocks.js';
 import { unpackVersion } from './versionsDir.js';
-import type { SyncSettings } from '../session/index.js';
+import type { SyncSettings } from '../context/index.js';
 
 export interface RestoreInput {
   root: string;

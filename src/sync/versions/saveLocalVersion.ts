@@ -5,8 +5,8 @@
 import { versionSummary } from '../../core/versions/versionSummary.js';
 import { segmentFile, type Segment } from '../../dialect/index.js';
 import { writeFileAtomic } from '../../mirror/index.js';
-import type { SyncContext, SyncSettings } from '../session/index.js';
-import { pathExists } from '../session/index.js';
+import type { SyncContext, SyncSettings } from '../context/index.js';
+import { pathExists } from '../context/index.js';
 import { packVersion, versionFilePath } from './versionsDir.js';
 
 export interface LocalVersionInput {

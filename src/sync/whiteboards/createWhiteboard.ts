@@ -8,7 +8,7 @@ import type { Position } from '../../wire/index.js';
 import { readScene } from '../../core/whiteboards/readScene.js';
 import type { WhiteboardElement } from '../../core/whiteboards/whiteboardTypes.js';
 import { readMirrorFile } from '../../mirror/index.js';
-import type { SyncContext } from '../session/index.js';
+import type { SyncContext } from '../context/index.js';
 import type { WhiteboardRecord } from './syncWhiteboards.js';
 
 const MAX_PER_REQUEST = 500;

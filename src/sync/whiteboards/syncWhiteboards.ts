@@ -14,7 +14,7 @@ import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboard
 import { isSpacesyncError } from '../../errors.js';
 import { dirOfPath } from '../../core/files/fileName.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
-import { pathExists, type SyncContext } from '../session/index.js';
+import { pathExists, type SyncContext } from '../context/index.js';
 import { saveLocalVersion } from '../versions/index.js';
 
 /** State key prefix: what the file and the service last agreed on, per whiteboard block. */

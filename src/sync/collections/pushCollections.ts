@@ -1,0 +1,212 @@
+// The push of collection tables: before the blocks' push, each file holding a collection that
+// changed since it was synced (by its stat, then its hash) is looked at for collection tables that differ from their base. For each, the space's
+// collection (GET /blocks of the collection, with its items) and its schema are read, the pure
+// planCollectionPush decides, and its item requests are sent: PUT …/items (only the changed
+// properties), POST …/items, DELETE …/items. Then the collection is read again and becomes the
+// base; the file's table is written over with it (same bytes the pull would write, so nothing
+// ping-pongs) unless cells were held back, which the file keeps. A refused table (a changed
+// header, unreadable) sends nothing; a changed header is restored from the space, the user's
+// version kept in the history.
+import { markdownOf } from '../../core/pull/flattenRemote.js';
+import { collectionRowsOf } from '../../core/collections/collectionRowsOf.js';
+import { hashBlock } from '../../core/merge/hashBlock.js';
+import { planCollectionPush, type CollectionPush, type PropertyType } from '../../core/collections/planCollectionPush.js';
+import type { BaseBlock } from '../../core/types.js';
+import { parseCollectionTable, segmentFile, type Block, type CollectionTable, type Segment } from '../../dialect/index.js';
+import { isSpacesyncError } from '../../errors.js';
+import { hashText, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
+import { readCollectionRows, recordCollectionRows } from './collectionRows.js';
+import { StatCache, type SyncContext } from '../context/index.js';
+import { saveLocalVersion } from '../versions/index.js';
+
+export interface CollectionPushResult {
+  /** Requests made (reads and writes). */
+  requests: number;
+  /** Item requests sent (PUT, POST, DELETE). */
+  writes: string[];
+  /** What was not sent, or kept from the space, with what to do. */
+  problems: Array<{ path: string; message: string }>;
+}
+
+const HELD = 'collectionHeld';
+const isTable = (markdown: string) => markdown.startsWith('<collection name=');
+const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
+
+export async function pushCollections(ctx: SyncContext, opts: { paths?: readonly string[] } = {}): Promise<CollectionPushResult> {
+  const result: CollectionPushResult = { requests: 0, writes: [], problems: [] };
+  if (ctx.readOnly) return result;
+  const docs = new Set([...readCollectionRows(ctx).values()].map((r) => r.doc));
+  const only = opts.paths ? new Set(opts.paths) : null;
+  // A file whose stat is the one recorded with its synced hash is not read (the blocks' scan records stats).
+  const cache = StatCache.open(ctx);
+  for (const doc of docs) {
+    if (ctx.signal?.aborted) break;
+    const record = ctx.journal.getDocument(doc);
+    if (!record || record.fileHash === null || (only && !only.has(record.path))) continue;
+    if (await cache.holds(record.path, record.fileHash)) continue;
+    const file = await readMirrorFile(ctx.root, record.path);
+    if (!file || file.text === null || file.hash === record.fileHash) continue;
+    const tables = flatten(segmentFile(file.text).segments).filter((s) => s.kind === 'readonly' && isTable(s.markdown));
+    const bases = ctx.journal.getBaseBlocks(doc).filter((b) => b.type === 'collection' && isTable(b.markdown));
+    // A table added or removed in the file is the blocks' push's to hold back.
+    if (tables.length !== bases.length) continue;
+    for (let i = 0; i < tables.length; i++) {
+      const seg = tables[i]!;
+      const base = bases[i]!;
+      if (seg.markdown === base.markdown || seg.indent !== 0) continue;
+      try {
+        await pushTable(ctx, result, { doc, path: record.path, seg, base });
+      } catch (e) {
+        if (!isSpacesyncError(e) || e.code === 'cancelled') throw e;
+        result.problems.push({ path: record.path, message: `the collection table was not sent: ${e.message}. The file keeps it; the next sync tries again.` });
+      }
+    }
+  }
+  return result;
+}
+
+interface Table {
+  doc: string;
+  path: string;
+  seg: Segment;
+  base: BaseBlock;
+}
+
+async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Table): Promise<void> {
+  const { path, seg, base } = t;
+  let local: CollectionTable;
+  let baseTable: CollectionTable;
+  try {
+    baseTable = parseCollectionTable(base.markdown);
+  } catch {
+    return;
+  }
+  try {
+    local = parseCollectionTable(seg.markdown);
+  } catch (e) {
+    if (!isSpacesyncError(e, 'collection_table')) throw e;
+    result.problems.push({ path, message: `collection "${baseTable.name}", ${e.message}. Nothing was sent; the file keeps the table as it is.` });
+    return;
+  }
+  // Cells held back before and not touched since: said again, nothing read.
+  const localHash = hashText(seg.markdown);
+  const held = ctx.journal.getState<Record<string, { local: string; messages: string[] }>>(HELD) ?? {};
+  const before = held[base.id];
+  if (before?.local === localHash && before.messages.length > 0) {
+    for (const m of before.messages) result.problems.push({ path, message: m });
+    return;
+  }
+
+  const read = async () => {
+    result.requests++;
+    const tree = await ctx.client.getBlocks({ id: base.id }, { priority: 'user' });
+    return { tree, markdown: markdownOf(tree), ids: (tree.content ?? []).map((it) => it.id) };
+  };
+  const remote = await read();
+  if (!remote.tree.content) return;
+  result.requests++;
+  const schema = await ctx.client.getCollectionSchema(base.id, { format: 'schema' }, { priority: 'user' });
+  const types = new Map<string, PropertyType>(
+    schema.properties.map((p) => [
+      p.key,
+      {
+        type: p.type,
+        ...(Array.isArray(p.options)
+          ? { options: (p.options as unknown[]).map((o) => (typeof o === 'string' ? o : String((o as { name?: unknown }).name))) }
+          : {}),
+      },
+    ]),
+  );
+  const recorded = readCollectionRows(ctx).get(base.id);
+  const plan: CollectionPush = planCollectionPush({
+    name: baseTable.name,
+    base: baseTable,
+    ...(recorded?.hash === base.hash ? { baseIds: recorded.rows } : {}),
+    local,
+    remote: { table: parseCollectionTable(remote.markdown), ids: remote.ids },
+    types,
+  });
+
+  let now = remote;
+  const messages: string[] = [];
+  if (plan.kind === 'refused') {
+    messages.push(plan.message);
+    if (!plan.restore) {
+      for (const m of messages) result.problems.push({ path, message: m });
+      return;
+    }
+  } else {
+    const id = base.id;
+    const sent = result.writes.length;
+    const flag = plan.allowNewSelectOptions ? { allowNewSelectOptions: true } : {};
+    if (plan.update.length > 0) {
+      result.requests++;
+      result.writes.push('PUT /collections/{collectionId}/items');
+      await ctx.client.updateCollectionItems(id, { itemsToUpdate: plan.update, ...flag }, { priority: 'user' });
+    }
+    if (plan.create.length > 0) {
+      result.requests++;
+      result.writes.push('POST /collections/{collectionId}/items');
+      await ctx.client.addCollectionItems(id, { items: plan.create, ...flag }, { priority: 'user' });
+    }
+    if (plan.remove.length > 0) {
+      result.requests++;
+      result.writes.push('DELETE /collections/{collectionId}/items');
+      await ctx.client.deleteCollectionItems(id, { idsToDelete: plan.remove }, { priority: 'user' });
+    }
+    if (plan.newOptions.length > 0)
+      ctx.logger.info({ path, options: plan.newOptions }, `"${path}": new select options added to the collection: ${plan.newOptions.join('; ')}.`);
+    messages.push(...plan.held, ...plan.conflicts);
+    if (result.writes.length > sent) now = await read();
+  }
+
+  // The space's collection is the new base of the table, its rows tied to their items.
+  const markdown = now.markdown;
+  const hash = hashBlock(markdown, base.kind);
+  const blocks = ctx.journal.getBaseBlocks(t.doc).map((b) => (b.id === base.id ? { ...b, markdown, hash } : b));
+  const rows = collectionRowsOf({ id: t.doc, type: 'page', content: [now.tree] } as Block, blocks);
+  const keepsCells = plan.kind === 'send' && plan.held.length > 0;
+  // The file first, then the journal. A run stopped between the two finds the file saying what the
+  // space says (the next push sends nothing); the other way round it would find a base the file
+  // does not show, and a file back at its last synced bytes would look untouched.
+  const synced = keepsCells ? null : await writeTable(ctx, t, markdown, messages.length > 0);
+  ctx.journal.transaction(() => {
+    ctx.journal.replaceBaseBlocks(t.doc, blocks);
+    recordCollectionRows(ctx, t.doc, mergeRows(ctx, t.doc, rows));
+    // The file holding the new base (and nothing else changed since it was last synced) is the synced file now.
+    if (synced !== null) ctx.journal.setFileHash(t.doc, synced);
+    const next = { ...held };
+    if (keepsCells) next[base.id] = { local: localHash, messages };
+    else delete next[base.id];
+    ctx.journal.setState(HELD, next);
+  });
+  for (const m of messages) result.problems.push({ path, message: m });
+}
+
+/** `doc`'s recorded rows with this collection's replaced (the document's other tables keep theirs). */
+function mergeRows(ctx: SyncContext, doc: string, fresh: ReturnType<typeof collectionRowsOf>) {
+  const all = [...readCollectionRows(ctx).values()].filter((r) => r.doc === doc && !fresh.some((f) => f.id === r.id));
+  return [...all.map(({ doc: _d, ...r }) => r), ...fresh];
+}
+
+/**
+ * The file with its table replaced by the space's; the version replaced goes to the history when it
+ * held what is lost. Returns the file's hash when it is now the synced file: what it was when last
+ * synced but for this table, which now says what the base says. Null when it is not (other edits,
+ * a save meanwhile), so the file is looked at again.
+ */
+async function writeTable(ctx: SyncContext, t: Table, markdown: string, keepVersion: boolean): Promise<string | null> {
+  const { path, seg } = t;
+  const file = await readMirrorFile(ctx.root, path);
+  if (!file || file.text === null || file.text.slice(seg.start, seg.end) !== seg.text) return null;
+  const eol = seg.text.includes('\r\n') ? '\r\n' : '\n';
+  const around = (table: string) => file.text.slice(0, seg.start) + table.replace(/\n/g, eol) + file.text.slice(seg.end);
+  const wasSynced = hashText(around(t.base.markdown)) === ctx.journal.getDocument(t.doc)?.fileHash;
+  const next = around(markdown);
+  if (next === file.text) return wasSynced ? file.hash : null;
+  if (keepVersion) {
+    await saveLocalVersion(ctx, { path, docId: t.doc, text: file.text, replacement: next, cause: 'conflict' });
+  }
+  const w = await writeFileIfUnchanged(ctx.root, path, next, file.hash, { ownWrites: ctx.ownWrites });
+  return wasSynced && w.written ? w.hash : null;
+}

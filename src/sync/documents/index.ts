@@ -1,0 +1,17 @@
+// Documents and folders: the pull (list the space → read the plan → apply the layout → pull each
+// document → purge → record) and the push (scan the mirror → plan → send each step → record).
+export { applyLayout, type LayoutOutcome, type Move } from './pull/applyLayout.js';
+export { describePull, type PullDryRun, type PullPlanSummary, summarizePullPlan } from './pull/describePull.js';
+export { detectLocalChanges } from './pull/detectLocalChanges.js';
+export { listRemote, type RemoteSnapshot } from './pull/listRemote.js';
+export { pullDocument, type PullOutcome } from './pull/pullDocument.js';
+export { PURGED_DIR } from './pull/purgeDocuments.js';
+export { type PullReading, readPullPlan } from './pull/readPullPlan.js';
+export { type LocalPending, type PullCycleOptions, type PullCycleResult, runPull } from './pull/runPull.js';
+export { readCounts, readFullScanAt, readUnplaceable, shiftCounts, writeCounts, writeFullScanAt, writeUnplaceable } from './pull/pullState.js';
+export { noteReadOnlyBlocks, readOnlyBlocks } from './readOnlyBlocks.js';
+export { type DocumentTask, type PushPlan } from './push/PushPlan.js';
+export { type PushOutcome } from './push/executePlan.js';
+export { LISTING_MAX_AGE_MS, pushLocal, type PushOptions, type PushResult } from './push/pushLocal.js';
+export { resolveIntents } from './push/resolveIntents.js';
+export { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from './push/readLocalDocument.js';

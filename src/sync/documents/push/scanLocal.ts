@@ -1,0 +1,266 @@
+// What changed in the mirror since the journal's base, by content (never by mtime): edited files,
+// files moved or renamed (paired by the `id` in their front matter), files gone, new files (a copy
+// of a known file is a new document), new directories and folders whose directory is gone.
+// The reading is here (the stat cache spares unchanged files); what counts as a change is
+// core/localChange's rule, which the pull and `status` apply too.
+import { collisionKey } from '../../../core/files/fileName.js';
+import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } from '../../../core/files/localChange.js';
+import { BUILTIN_DIRS, STATE_DIR } from '../../../core/pull/layout.js';
+import { isInTasksDir } from '../../../core/tasks/taskFiles.js';
+import type { DocumentRecord, FolderRecord } from '../../../journal/index.js';
+import { linkOnTheWay, scanMirror } from '../../../mirror/index.js';
+import type { SyncContext } from '../../context/index.js';
+import { claimedId, isUndecodable, readLocalDocument, type LocalDocument, type UndecodableDocument } from './readLocalDocument.js';
+import { undecodableMessage } from '../../../mirror/index.js';
+import type { HeldBackFile } from './PushPlan.js';
+import { pathExists, readHeldBack, readOrphans } from '../../context/index.js';
+import { StatCache } from '../../context/index.js';
+
+export interface ChangedFile {
+  record: DocumentRecord;
+  local: LocalDocument;
+  /** The file is at another path than base recorded (moved or renamed). */
+  moved: boolean;
+}
+
+export interface LocalScan {
+  changed: ChangedFile[];
+  /** Known documents whose file is gone and found nowhere else. */
+  missing: DocumentRecord[];
+  /** Files that are no document yet (or copies of one). */
+  added: LocalDocument[];
+  /** Directories that are no folder of the space yet, parents first. */
+  addedDirs: string[];
+  /** Folders whose directory is gone. */
+  removedDirs: FolderRecord[];
+  /** Every user directory now (a full scan only; the built-in ones and what is inside them aside). */
+  dirs: string[];
+  /** Directories inside the built-in ones, which the space cannot hold as folders. */
+  strayDirs: string[];
+  /** Files that cannot be synced as they are. */
+  problems: Array<{ path: string; message: string }>;
+  /** Files that are not UTF-8 text: neither sent nor written over, nor taken as deleted. */
+  heldBack: HeldBackFile[];
+  /** Document files seen (a full scan only). */
+  filesSeen: number;
+  /** Files read and hashed (the others' stat said they still hold their synced content). */
+  filesRead: number;
+}
+
+export interface ScanOptions {
+  /** Only these paths (what the watcher named); every file and directory when omitted. */
+  paths?: readonly string[];
+}
+
+const readingOf = (doc: LocalDocument | UndecodableDocument | null): FileReading =>
+  doc === null
+    ? null
+    : isUndecodable(doc)
+      ? { hash: doc.hash, undecodable: true }
+      : { hash: doc.hash, frontMatterOk: doc.frontMatter.ok, claim: claimedId(doc) };
+
+const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS).map(collisionKey));
+// The task files' directory is no folder of the space: its files are the task files' (sync/tasks).
+const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir)) || isInTasksDir(dir);
+
+export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
+  const { journal, root } = ctx;
+  const scan: LocalScan = {
+    changed: [],
+    missing: [],
+    added: [],
+    addedDirs: [],
+    removedDirs: [],
+    dirs: [],
+    strayDirs: [],
+    problems: [],
+    heldBack: [],
+    filesSeen: 0,
+    filesRead: 0,
+  };
+  // A scan of some paths looks their documents up one by one; a full scan loads them all at once.
+  const records = opts.paths ? null : journal.listDocuments();
+  const byPath = new Map<string, DocumentRecord | undefined>(records?.map((r) => [r.path, r]));
+  const byId = new Map(records?.map((r) => [r.id, r]));
+  const recordAt = (p: string): DocumentRecord | undefined => {
+    if (records || byPath.has(p)) return byPath.get(p);
+    const r = journal.getDocumentByPath(p);
+    byPath.set(p, r);
+    return r;
+  };
+  const recordOf = (id: string): DocumentRecord | undefined => (records ? byId.get(id) : (byId.get(id) ?? journal.getDocument(id)));
+
+  // Files under Tasks/ are the task files', unless a document still lives there (a space folder of
+  // that name, mirrored before the name was reserved: the pull moves it out).
+  const isTaskFile = (p: string) => isInTasksDir(p) && recordAt(p) === undefined;
+  const cache = StatCache.open(ctx);
+  let files: string[];
+  let dirs: Set<string> | undefined;
+  /** Symbolic links met (a scan of some paths: the first link on the way to each). */
+  const links = new Set<string>();
+  if (opts.paths) {
+    files = [];
+    for (const p of new Set(opts.paths)) {
+      if (!p.endsWith('.md') || ctx.ignore(p) || isTaskFile(p)) continue;
+      const link = linkOnTheWay(root, p);
+      if (link === null) files.push(p);
+      else links.add(link);
+    }
+  } else {
+    const m = await scanMirror(root, ctx.ignore);
+    files = m.files.map((f) => f.relPath).filter((p) => !isTaskFile(p));
+    for (const f of m.files) cache.seed(f.relPath, f);
+    dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
+    for (const l of m.links) links.add(l);
+    scan.filesSeen = files.length;
+  }
+  const present = new Set(files);
+  /** The link a path is (or is inside of): what is there is held back, neither read nor taken as deleted. */
+  const linkOf = (p: string): string | undefined => {
+    if (links.size === 0) return undefined;
+    for (let at = p; ; at = at.slice(0, at.lastIndexOf('/'))) {
+      if (links.has(at)) return at;
+      if (!at.includes('/')) return undefined;
+    }
+  };
+  const heldLinks = new Set<string>();
+  const holdLink = (link: string) => {
+    if (heldLinks.has(link)) return;
+    heldLinks.add(link);
+    scan.heldBack.push({
+      path: link,
+      reason: 'symlink',
+      message: `"${link}" is a symbolic link: spacesync never follows a link nor writes through one, so the documents and folders of the space there are held back (nothing of them is sent, taken as deleted or written). Replace the link with the real folder or file to sync them again.`,
+    });
+  };
+
+  // Known paths: the file is its document's unless it names another known document.
+  const candidates: DocumentRecord[] = records ?? files.flatMap((p) => recordAt(p) ?? []);
+  const gone = new Map<string, DocumentRecord>();
+  const strangers: LocalDocument[] = [];
+  // Decoding happens in the read, so whatever decides which files to read sees only the verdict.
+  const read = async (p: string): Promise<LocalDocument | UndecodableDocument | null> => {
+    const doc = await readLocalDocument(root, p);
+    if (isUndecodable(doc)) {
+      const id = recordAt(p)?.id;
+      scan.heldBack.push({
+        path: p,
+        reason: 'undecodable',
+        offset: doc.undecodable.offset,
+        message: undecodableMessage(p, doc.undecodable),
+        ...(id ? { docId: id } : {}),
+      });
+      return doc;
+    }
+    if (doc) cache.read(p, doc.hash);
+    if (doc && !doc.frontMatter.ok) scan.problems.push({ path: p, message: doc.frontMatter.problem });
+    return doc;
+  };
+  for (const r of candidates) {
+    const link = linkOf(r.path);
+    if (link !== undefined) {
+      holdLink(link);
+      continue;
+    }
+    // Its stat says it still holds the content recorded as synced: not read (the stat cache).
+    if (r.fileHash !== null && present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
+    const doc = present.has(r.path) ? await read(r.path) : null;
+    const change = changeOfRecordedFile(r, readingOf(doc), (id) => recordOf(id) !== undefined);
+    // A file written by a stopped pull and not recorded is merged with the service's blocks (with
+    // no base): an edit made to it since is sent and the pull stops leaving it aside.
+    if (change === 'edited') scan.changed.push({ record: r, local: doc as LocalDocument, moved: false });
+    else if (change === 'missing') gone.set(r.id, r);
+    else if (change === 'elsewhere') {
+      gone.set(r.id, r);
+      strangers.push(doc as LocalDocument);
+    }
+  }
+  // In watcher mode a removed path is a known path no longer there.
+  if (opts.paths)
+    for (const p of opts.paths) {
+      const r = recordAt(p);
+      if (r && r.fileHash !== null && !present.has(p) && linkOf(p) === undefined) gone.set(r.id, r);
+    }
+  // A file found without a journal that names a document the space no longer has is not sent as a
+  // new document (it would bring back what was deleted there) unless the user says so (--force).
+  const orphans = ctx.settings.force ? new Set<string>() : new Set(readOrphans(journal).map((o) => o.docId));
+  for (const p of files) {
+    if (recordAt(p)) continue;
+    const doc = await read(p);
+    if (!doc || isUndecodable(doc) || !doc.frontMatter.ok) continue;
+    const claim = claimedId(doc);
+    if (claim !== undefined && orphans.has(claim) && recordOf(claim) === undefined) {
+      scan.heldBack.push({
+        path: p,
+        reason: 'orphan',
+        message: `"${p}" names a document the space no longer has (found when the folder had no journal): it was not sent, so a document deleted there does not come back. Delete the file, or remove its "id:" line (or run with --force) to send it as a new document.`,
+      });
+      continue;
+    }
+    strangers.push(doc);
+  }
+
+  // Watching only some paths: a file claiming a known document whose file is gone from its place is
+  // that document moved here (the watcher may report the two halves of a rename apart).
+  if (opts.paths) {
+    for (const doc of strangers) {
+      const r = recordOf(claimedId(doc) ?? '');
+      if (r && r.fileHash !== null && !gone.has(r.id) && !(await pathExists(root, r.path))) gone.set(r.id, r);
+    }
+  }
+  // A document whose file is held back elsewhere (renamed, then emptied or saved in another encoding)
+  // is not gone: it waits for the user, as its file does. A poll that names only the old half of
+  // that rename would otherwise take it for deleted.
+  if (opts.paths && gone.size > 0) {
+    for (const h of readHeldBack(journal)) {
+      if (h.docId !== undefined && gone.has(h.docId) && !present.has(h.path) && (await pathExists(root, h.path))) gone.delete(h.docId);
+    }
+  }
+  // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).
+  const pairs = pairMoved(gone, strangers, claimedId);
+  for (const { id, file } of pairs.moved) {
+    scan.changed.push({ record: gone.get(id)!, local: file, moved: true });
+    gone.delete(id);
+  }
+  scan.added.push(...pairs.added);
+  // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
+  const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
+  if (!goneAreDeleted(gone.size, unreadable.length)) {
+    // Held back, not dropped: each is looked at again with the held-back files (every cycle of the
+    // daemon, and each push), so the deletion goes out as soon as the unreadable files are saved or removed.
+    const which = unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it` : `${unreadable.join(', ')} cannot be read and one may be it`;
+    for (const r of gone.values())
+      scan.heldBack.push({
+        path: r.path,
+        reason: 'deletion',
+        docId: r.id,
+        message: `"${r.path}" is gone, but ${which}, moved: its document is not moved to the trash until ${unreadable.length === 1 ? 'that file is' : 'those files are'} saved as UTF-8 or removed.`,
+      });
+    gone.clear();
+  }
+  scan.missing = [...gone.values()];
+
+  if (dirs) {
+    const folders = journal.listFolders();
+    const known = new Set(folders.map((f) => f.path));
+    for (const d of [...dirs].sort()) {
+      if (isBuiltin(d)) continue;
+      if (isBuiltin(d.split('/')[0]!)) {
+        scan.strayDirs.push(d);
+        continue;
+      }
+      scan.dirs.push(d);
+      if (!known.has(d)) scan.addedDirs.push(d);
+    }
+    scan.removedDirs = folders.filter((f) => {
+      if (dirs.has(f.path)) return false;
+      const link = linkOf(f.path);
+      if (link !== undefined) holdLink(link);
+      return link === undefined;
+    });
+  }
+  for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
+  cache.save(opts.paths ? undefined : present);
+  scan.filesRead = cache.reads;
+  return scan;
+}
