@@ -1,81 +1,122 @@
-// The terminal's lines for what a push or a pull did, in words: the documents named (up to a few,
-// then a count), and what happened to each — a new folder is not "0 documents", a local delete is
-// not "1 new".
+// The terminal's lines for a cycle's report, in words: one line per side and kind of content that
+// changed, naming what changed by its title (a few, then a count) and what happened to each; then
+// conflicts, the problems that appeared and those that cleared (each said once, not at every poll).
 import path from 'node:path';
-import { BUILTIN_DIRS } from '../core/pull/layout.js';
-import type { PullCycleResult } from '../sync/index.js';
-import type { PushResult } from '../sync/index.js';
-import type { DocumentTask } from '../sync/index.js';
-import { count, nameList } from './format.js';
+import type { Change, CycleReport, Problem } from '../core/report/cycleReport.js';
+import { count, indentedList, nameList } from './format.js';
 
-const stem = (p: string) => path.posix.basename(p).replace(/\.md$/, '');
+const placeOf = (p: string) => (path.posix.dirname(p) === '.' ? 'the top level' : `${path.posix.dirname(p)}/`);
+const quoted = (s: string) => `"${s}"`;
 
-/** What a push did to one document, in words. */
-function pushedWhat(t: DocumentTask | undefined): string {
-  const d = t?.decision;
-  if (!d) return 'sent';
-  if (d.create) return 'new';
-  if (d.trash) return "deleted here: moved to the space's trash";
-  const words: string[] = [];
-  if (d.rename !== undefined) words.push(`renamed from "${t.record?.title ?? '?'}"`);
-  if (d.move)
-    words.push(
-      d.rename !== undefined
-        ? 'moved'
-        : `moved from ${path.posix.dirname(t.record?.path ?? '') === '.' ? 'the top level' : `${path.posix.dirname(t.record!.path)}/`}`,
-    );
-  if (d.content === 'push' || d.content === 'merge' || d.content === 'create') words.push('edited');
-  return words.join(' and ') || 'sent';
+/** What happened to one document or folder, as the Pushed/Pulled lines say it. */
+function documentWords(c: Change): string {
+  const more = c.detail && c.detail.startsWith('and ') ? ` ${c.detail}` : '';
+  switch (c.action) {
+    case 'created':
+      return c.side === 'remote' && c.detail ? `new, ${c.detail}` : 'new';
+    case 'updated':
+      return c.side === 'local' ? 'edited' : 'updated';
+    case 'renamed':
+      return `renamed from "${c.from ?? ''}"${more}`;
+    case 'moved':
+      return c.side === 'local' ? `moved from ${placeOf(c.from ?? '')}${more}` : `moved from ${placeOf(c.from ?? '')} to ${placeOf(c.path)}`;
+    case 'restored':
+      return 'restored from the trash';
+    case 'deleted':
+      return c.side === 'local' ? "deleted here: moved to the space's trash" : `deleted, ${c.detail ?? 'kept in Trash/'}`;
+    case 'purged':
+      return "purged from the space's trash (files kept in .spacesync/purged/)";
+    default:
+      return c.action;
+  }
 }
 
-/** `Pushed: Roadmap (edited), folder Work/Ideas (new); 2 requests, 1 block written.` — or null when nothing was sent. */
-export function describePush(push: PushResult): string | null {
-  const o = push.outcome;
-  if (!o || o.sent.length === 0) return null;
-  const tasks = push.plan.tasks;
-  const taskOf = (id: string, p: string) => tasks.find((t) => t.doc === id || t.record?.id === id) ?? tasks.find((t) => t.next.path === p);
-  const items = o.documents.map((d) => {
-    const t = taskOf(d.id, d.path);
-    return `${t?.next.title ?? stem(d.path)} (${pushedWhat(t)})`;
-  });
-  const f = push.plan.folders;
-  if (f) {
-    items.push(...f.creates.map((c) => `folder ${c.path} (new)`));
-    items.push(...f.renames.map((r) => `folder ${r.to} (renamed from ${r.from})`));
-    items.push(...f.moves.map((m) => `folder ${m.to} (moved from ${m.from})`));
-    items.push(...f.deletes.map((x) => `folder ${x.path} (deleted)`));
+const named = (c: Change) => (c.kind === 'folder' ? `folder ${c.path}` : c.title);
+
+/** `Pushed: Roadmap (edited), folder Work/Ideas (new); 2 requests, 1 block written.` */
+function pushedLine(changes: readonly Change[], r: CycleReport): string | null {
+  if (changes.length === 0) return null;
+  const items = changes.map((c) => `${named(c)} (${documentWords(c)})`);
+  const blocks = r.blocksWritten > 0 ? `, ${count(r.blocksWritten, 'block')} written` : '';
+  return `Pushed: ${nameList(items)}; ${count(r.requests, 'request')}${blocks}.`;
+}
+
+/** `Pulled: 1 new, 2 updated (5 requests): Groceries (new), Quick idea and Roadmap (updated).` */
+function pulledLine(changes: readonly Change[], r: CycleReport): string | null {
+  if (changes.length === 0) return null;
+  const groups = new Map<string, string[]>();
+  for (const c of changes) {
+    const words = c.kind === 'folder' ? (c.action === 'created' ? 'new folders' : `folders ${c.action}`) : documentWords(c);
+    const key = c.action === 'renamed' || c.action === 'moved' ? (c.kind === 'folder' ? words : c.action) : words;
+    const name = c.action === 'renamed' || (c.action === 'moved' && c.kind === 'document') ? `${named(c)} (${documentWords(c)})` : named(c);
+    groups.set(key, [...(groups.get(key) ?? []), name]);
   }
-  const writes = o.sent.filter((s) => s.method !== 'GET').length;
-  const blocks = o.blocksWritten > 0 ? `, ${count(o.blocksWritten, 'block')} written` : '';
-  return `Pushed: ${items.length > 0 ? nameList(items) : 'changes'}; ${count(writes, 'request')}${blocks}.`;
+  const list = [...groups];
+  const counts = list.map(([kind, names]) => `${names.length} ${kind}`).join(', ');
+  const names =
+    list.length === 1
+      ? nameList(list[0]![1])
+      : list.map(([kind, ns]) => (kind === 'renamed' || kind === 'moved' ? nameList(ns, 2) : `${nameList(ns, 2)} (${kind.replace(/,.*$/, '')})`)).join(', ');
+  return `Pulled: ${counts} (${count(r.requests, 'request')}): ${names}.`;
+}
+
+const TASK_WORDS: Record<string, string> = { created: 'new', updated: 'edited', deleted: 'deleted', completed: 'done', reopened: 'reopened' };
+
+/** The lines of the other kinds of content: tasks, assets, whiteboards, tables; each side apart. */
+function otherLines(changes: readonly Change[]): string[] {
+  const lines: string[] = [];
+  const of = (kind: Change['kind'], side: Change['side']) => changes.filter((c) => c.kind === kind && c.side === side);
+  const tasks = (side: Change['side'], head: string) => {
+    const list = of('task', side);
+    if (list.length > 0) lines.push(`${head}: ${nameList(list.map((c) => `${quoted(c.title)} (${TASK_WORDS[c.action] ?? c.action})`))}.`);
+  };
+  tasks('local', 'Inbox tasks sent');
+  tasks('remote', 'Inbox tasks from the space');
+  const uploaded = of('asset', 'local');
+  if (uploaded.length > 0) lines.push(`Uploaded: ${nameList(uploaded.map((c) => `${c.title} (${path.posix.dirname(c.path)})`))}.`);
+  const downloaded = of('asset', 'remote').filter((c) => c.action === 'downloaded');
+  if (downloaded.length > 0) lines.push(`Downloaded: ${count(downloaded.length, 'asset')}: ${nameList(downloaded.map((c) => c.path))}.`);
+  const scenes = (side: Change['side'], head: string) => {
+    const list = of('scene', side);
+    if (list.length > 0)
+      lines.push(`${head}: ${nameList(list.map((c) => `${c.title} (${c.action === 'deleted' ? 'removed with its board' : (c.detail ?? c.action)})`))}.`);
+  };
+  scenes('local', 'Whiteboards sent');
+  scenes('remote', 'Whiteboards from the space');
+  const tables = of('table', 'local');
+  if (tables.length > 0) lines.push(`Tables sent: ${nameList(tables.map((c) => `${c.title} in ${c.path}${c.detail ? ` (${c.detail})` : ''}`))}.`);
+  return lines;
+}
+
+/** The settled problem as one line: the file it was about is in step again. */
+function clearedLine(p: Problem): string {
+  const what = p.path ? `"${p.path}"` : 'the folder';
+  return p.severity === 'held' ? `spacesync: ${what} is no longer held back.` : `spacesync: ${what} went through this time.`;
+}
+
+export interface ReportLines {
+  out: string[];
+  err: string[];
 }
 
 /**
- * `Pulled: 1 new, 2 updated (5 requests): Groceries (new), Quick idea and Roadmap (updated).` — or
- * null when the pull changed nothing here. A new file in Trash/ is a document deleted here (or in the
- * space) whose last version is kept there, not a new document.
+ * The lines of a report. `problems`: the ones that appeared and cleared with it (all of the
+ * report's appear when it is the only one, as in `sync --once`); `idle`: what to say when nothing
+ * changed (null: nothing, as the daemon's quiet polls say).
  */
-export function describePull(result: PullCycleResult): string | null {
-  const trash = (p: string) => p.startsWith(`${BUILTIN_DIRS.trash}/`);
-  const builtIn = new Set<string>(Object.values(BUILTIN_DIRS));
-  const groups: Array<[string, string[]]> = [
-    ['new', result.written.filter((w) => w.mode === 'new' && !trash(w.path)).map((w) => stem(w.path))],
-    ['updated', result.written.filter((w) => w.mode !== 'new').map((w) => stem(w.path))],
-    ['deleted, kept in Trash/', result.written.filter((w) => w.mode === 'new' && trash(w.path)).map((w) => stem(w.path))],
-    [
-      'moved',
-      [
-        ...result.moved.map((m) => `${stem(m.to)} to ${path.posix.dirname(m.to) === '.' ? 'the top level' : `${path.posix.dirname(m.to)}/`}`),
-        ...result.folderMoves.map((m) => `folder ${m.from} to ${m.to}`),
-      ],
-    ],
-    ["purged from the space's trash (files kept in .spacesync/purged/)", result.purged.map((p) => stem(p.from))],
-    ['new folders', result.createdDirs.filter((d) => !builtIn.has(d) && !result.folderMoves.some((m) => m.to === d))],
-    ['folders removed', result.removedDirs],
-  ];
-  const busy = groups.filter(([, names]) => names.length > 0);
-  if (busy.length === 0) return null;
-  const counts = busy.map(([kind, names]) => `${names.length} ${kind}`).join(', ');
-  const named = busy.length === 1 ? nameList(busy[0]![1]) : busy.map(([kind, names]) => `${nameList(names, 2)} (${kind.replace(/ \(.*$/, '')})`).join(', ');
-  return `Pulled: ${counts} (${count(result.requests, 'request')}): ${named}.`;
+export function describeReport(r: CycleReport, problems: { appeared: readonly Problem[]; cleared: readonly Problem[] }, idle: string | null): ReportLines {
+  const out: string[] = [];
+  const err: string[] = [];
+  if (r.refusal) err.push(`spacesync: ${r.refusal.message}`);
+  const docs = (side: Change['side']) => r.changes.filter((c) => (c.kind === 'document' || c.kind === 'folder') && c.side === side);
+  for (const line of [pushedLine(docs('local'), r), pulledLine(docs('remote'), r), ...otherLines(r.changes)]) if (line) out.push(line);
+  if (r.conflicts.length > 0) {
+    out.push(`${count(r.conflicts.length, 'conflict')}: the space's version stays in the file, yours is kept beside it (\`spacesync conflicts\` lists them):`);
+    out.push(...indentedList(r.conflicts, (c) => `${c.path} → ${c.copy}`, { indent: '  ', max: 20 }));
+  }
+  for (const n of r.notes) out.push(n.startsWith('spacesync:') || /^[A-Z]/.test(n) ? n : `spacesync: ${n}`);
+  for (const p of problems.appeared) err.push(p.severity === 'held' ? `spacesync: held back: ${p.message}` : `spacesync: ${p.message}`);
+  for (const p of problems.cleared) out.push(clearedLine(p));
+  if (out.length === 0 && err.length === 0 && idle !== null) out.push(idle.replace('{requests}', count(r.requests, 'request')));
+  return { out, err };
 }

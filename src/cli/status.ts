@@ -17,7 +17,8 @@ import {
   type StatusWait,
 } from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
-import { readDownloadRetries, readHeldBack } from '../sync/index.js';
+import { readDownloadRetries, readHeldBack, readLastChange, readLastLook, readProblems, type StandingProblem } from '../sync/index.js';
+import { bySide, type CycleReport } from '../core/report/cycleReport.js';
 import type { HeldBackFile } from '../sync/index.js';
 import { describeLink } from '../redact.js';
 import { withJsonErrors } from './jsonError.js';
@@ -51,6 +52,12 @@ export interface StatusReport {
   demoStart: string | null;
   daemon: DaemonInfo;
   lastCycle: { at: string; counts: Record<string, number> } | null;
+  /** The last look at the space, a quiet poll included: a daemon that polls keeps it fresh. */
+  lastPoll: { at: string; scope: CycleReport['scope'] } | null;
+  /** The last cycle or push that changed something, with what it changed. */
+  lastChange: { at: string; changes: CycleReport['changes'] } | null;
+  /** The problems standing after the last reports (held back, failing, waiting for a retry), with when each appeared. */
+  problems: StandingProblem[];
   documents: number;
   pendingLocal: LocalPendingChange[];
   pendingRemote: RemotePendingChange[];
@@ -74,6 +81,15 @@ export interface StatusReport {
   assets: AssetSizes;
   /** Media assets not downloaded: waiting for their retry after a failure (the soonest one's time), or too large for assets.maxMiB. */
   assetDownloads: { retrying: number; nextTryAt: string | null; tooLarge: number };
+}
+
+const lastChangeOf = (r: CycleReport | undefined) => (r ? { at: r.finishedAt, changes: r.changes } : null);
+
+/** `2 changes here, 1 from the space: Groceries (edited), …` */
+function changeSummary(changes: CycleReport['changes']): string {
+  const sides = bySide(changes).map((g) => `${plural(g.changes.length, 'change')} ${g.side === 'local' ? 'here' : 'from the space'}`);
+  const names = changes.slice(0, 3).map((c) => `${c.title} (${c.kind === 'document' ? '' : `${c.kind} `}${c.action})`);
+  return `${sides.join(', ')}: ${names.join(', ')}${changes.length > 3 ? ` and ${changes.length - 3} more` : ''}`;
 }
 
 function daemonInfo(root: string): DaemonInfo {
@@ -118,6 +134,9 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       daemon,
       waiting: wait ?? null,
       lastCycle: journal ? (readLastCycle(journal) ?? null) : null,
+      lastPoll: (journal && readLastLook(journal)) ?? null,
+      lastChange: lastChangeOf(journal ? readLastChange(journal) : undefined),
+      problems: journal ? readProblems(journal) : [],
       documents: counts?.documents ?? 0,
       pendingLocal: local.changes,
       pendingRemote: remote.changes,
@@ -185,13 +204,10 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     const more = left > 0 ? `about ${left} s more` : `due to end at ${localTime(w.until)}, still waiting`;
     row('waiting', `since ${localTime(w.since)} for ${budget}, ${more}; ${what}`);
   }
-  if (r.lastCycle) {
-    const c = r.lastCycle.counts;
-    const did = ['written', 'moved', 'pushed', 'purged'].filter((k) => (c[k] ?? 0) > 0).map((k) => `${c[k]} ${k}`);
-    row(
-      'last cycle',
-      `${localTime(r.lastCycle.at)} (${ago(r.lastCycle.at, now)})${did.length ? `: ${did.join(', ')}` : ''}; ${plural(r.documents, 'document')} in sync`,
-    );
+  if (r.lastPoll || r.lastCycle) {
+    const at = r.lastPoll?.at ?? r.lastCycle!.at;
+    row('last poll', `${localTime(at)} (${ago(at, now)}); ${plural(r.documents, 'document')} in sync`);
+    if (r.lastChange) row('last change', `${localTime(r.lastChange.at)} (${ago(r.lastChange.at, now)}): ${changeSummary(r.lastChange.changes)}`);
   } else {
     row('last cycle', r.demoStart ? `never: \`${r.demoStart}\` makes the first pass` : `never: run \`spacesync sync --dir ${dir} --once\` for a first pass`);
   }
@@ -208,9 +224,17 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     row('remote changes', `${plural(r.pendingRemote.length, 'document')} changed in the space, not yet here (as of ${localTime(r.listedAt)}):`);
     lines.push(...listed(r.pendingRemote, (c) => `${c.path ?? c.title} (${c.change === 'removed' ? 'purged from the trash' : c.change})`));
   }
-  if (r.heldBack.length > 0) {
-    row('held back', `${plural(r.heldBack.length, 'file')} not synced until you act:`);
-    lines.push(...listed(r.heldBack, (h) => h.message));
+  // What the last reports left standing; the held-back files of an older journal's last push besides.
+  const held = r.problems.filter((p) => p.severity === 'held' && !p.key.startsWith('refusal:')).map((p) => p.message);
+  for (const h of r.heldBack) if (!held.includes(h.message)) held.push(h.message);
+  if (held.length > 0) {
+    row('held back', `${plural(held.length, 'file')} not synced until you act:`);
+    lines.push(...listed(held, (m) => m));
+  }
+  const failing = r.problems.filter((p) => p.severity === 'failed');
+  if (failing.length > 0) {
+    row('failing', `${plural(failing.length, 'problem')} the next cycle tries again:`);
+    lines.push(...listed(failing, (p) => `since ${localTime(p.since)}: ${p.message}`));
   }
   row('conflicts', r.conflicts === 0 ? 'none' : `${r.conflicts}: see them with \`spacesync conflicts --dir ${dir}\``);
   if (r.pendingIntents > 0)

@@ -16,13 +16,13 @@ import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import { openSyncSession, type PullCycleResult, type PullDryRun, type PullProgress, type SyncSession } from '../sync/index.js';
-import { describeAdoption, syncOnce, type SyncOnceResult, type TaskFilesResult } from '../sync/index.js';
+import { lookedAt, syncOnce } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
-import { backUp, filesOfCycle, noteRefusal, saveStats } from '../sync/index.js';
-import type { PushResult } from '../sync/index.js';
+import { afterReport, saveStats } from '../sync/index.js';
+import type { CycleReport, Problem } from '../core/report/cycleReport.js';
 import { describePushPlan, planCycle } from './plan.js';
 import { indentedList, nameList, shellQuote } from './format.js';
-import { describePull, describePush } from './describeCycle.js';
+import { describeReport } from './describeCycle.js';
 
 interface SyncFlags {
   link?: string;
@@ -87,81 +87,11 @@ function printPlan(plan: PullDryRun): void {
   }
 }
 
-/** Prints what the push of a cycle did: requests, conflicts kept, failures, changes held back. */
-function reportPush(push: PushResult, heldSaid?: Set<string>): void {
-  const o = push.outcome;
-  if (push.plan.refused) {
-    err(`spacesync: ${push.plan.refused.message}`);
-    return;
-  }
-  const pushed = describePush(push);
-  if (pushed) out(pushed);
-  const copies = o?.documents.filter((d) => d.conflictCopy) ?? [];
-  if (copies.length > 0) {
-    out(`${copies.length} conflict(s): the space's version stays in the file, yours is kept beside it (\`spacesync conflicts\` lists them):`);
-    for (const line of listed(copies.map((d) => `${d.path} → ${d.conflictCopy}`))) out(line);
-  }
-  if (o?.aborted)
-    out('Stopped before the end of the push: what was sent is recorded; the changes not sent yet stay in the files, and the next run sends them.');
-  for (const f of o?.failed ?? []) err(`spacesync: could not send the changes of ${f.path}: ${f.message}`);
-  if ((o?.failed.length ?? 0) > 0) err('spacesync: those documents are read again and merged on the next run; nothing of them is lost.');
-  // The daemon says a held-back file once, not on every cycle it stays so.
-  for (const h of push.plan.heldBack) if (!heldSaid?.has(h.message)) err(`spacesync: held back: ${h.message}`);
-  push.plan.heldBack.forEach((h) => heldSaid?.add(h.message));
-  if (push.plan.problems.length > 0) {
-    out(`${push.plan.problems.length} change(s) here were not sent; the files keep them:`);
-    for (const line of listed(push.plan.problems.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`))) out(line);
-  }
-}
-
-/** Prints what a cycle did; returns its exit code. */
-function report(result: PullCycleResult, quietWhenIdle: boolean, pushed = false, pushReported = false, otherRequests = 0): number {
-  if (result.refused) {
-    err(`spacesync: ${result.refused.message}`);
-    return 2;
-  }
-  const pulled = describePull(result);
-  if (pulled) out(pulled);
-  else if (!quietWhenIdle && !pushed) {
-    out(`In step with the space: nothing to pull (${result.requests + otherRequests} requests).`);
-  }
-  // After a push, what stays pending locally was reported by it (held back, failed) with the reason.
-  if (result.localPending.length > 0 && !pushReported) {
-    out(`${result.localPending.length} file(s) changed here were kept as they are (sent by the next cycle):`);
-    for (const line of listed(result.localPending.map((p) => `${p.path} (${p.change}${p.remoteChanged ? ', also changed in the space' : ''})`))) out(line);
-  }
-  for (const b of result.blocked) err(`spacesync: ${b.message}`);
-  for (const f of result.failed) err(`spacesync: could not pull "${f.path}": ${f.message}`);
-  if (result.failed.length > 0) err('spacesync: the documents above are pulled again on the next run.');
-  if (result.aborted)
-    out(
-      `Stopped before the end: ${result.written.length + result.unchanged.length} of ${result.remoteChanged.length} documents pulled; the next run goes on from there.`,
-    );
-  return result.failed.length > 0 || result.blocked.length > 0 ? 1 : 0;
-}
-
-/** Prints what a full cycle did; returns the contract's exit code. */
-function reportCycle(r: SyncOnceResult, quietWhenIdle: boolean, heldSaid?: Set<string>): number {
-  if (r.adoption) out(`spacesync: ${describeAdoption(r.adoption)}`);
-  reportPush(r.push, heldSaid);
-  const pushed = (r.push.outcome?.sent.length ?? 0) > 0;
-  const tasksDid = r.tasks !== null && (r.tasks.written.length > 0 || r.tasks.created + r.tasks.updated + r.tasks.deleted > 0);
-  if (r.pull) report(r.pull, quietWhenIdle, pushed || tasksDid, true, r.tasks?.requests ?? 0);
-  if (r.tasks) reportTasks(r.tasks, heldSaid);
-  return r.exitCode;
-}
-
-/** Prints what the task files' part of a cycle did: requests sent, files written, what to know. */
-function reportTasks(t: TaskFilesResult, said?: Set<string>): void {
-  const sent = [t.created > 0 ? `${t.created} created` : '', t.updated > 0 ? `${t.updated} updated` : '', t.deleted > 0 ? `${t.deleted} deleted` : ''].filter(
-    Boolean,
-  );
-  if (sent.length > 0) out(`Inbox tasks: ${sent.join(', ')}.`);
-  if (t.written.length > 0) out(`Wrote ${t.written.join(' and ')} from the space.`);
-  // The daemon says a standing notice (a file left alone) once, not on every cycle.
-  for (const n of t.notices) if (!said?.has(n)) err(`spacesync: ${n}`);
-  if (said) for (const n of t.notices) if (/is not synced|is not UTF-8/.test(n)) said.add(n);
-  for (const f of t.failed) err(`spacesync: could not sync the inbox tasks (${f.message}); nothing was written, and the next run tries again.`);
+/** Prints a report's lines: changes and settled problems on stdout, new problems on stderr. */
+function printReport(r: CycleReport, problems: { appeared: readonly Problem[]; cleared: readonly Problem[] }, idle: string | null): void {
+  const lines = describeReport(r, problems, idle);
+  lines.out.forEach(out);
+  lines.err.forEach(err);
 }
 
 async function runOnce(session: SyncSession, config: Config): Promise<number> {
@@ -176,12 +106,13 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
   const startedAt = session.ctx.now().toISOString();
   try {
     const cycle = await syncOnce(session.ctx);
-    noteRefusal(session.ctx, { cycle });
-    await backUp(session.ctx, filesOfCycle(session.ctx, cycle), config.git.autoCommit);
+    const { cleared } = await afterReport(session.ctx, cycle.report, { looked: lookedAt('cycle'), autoCommit: config.git.autoCommit });
     // The bar's line is cleared (and not drawn again) before the summary, which would otherwise run on after it.
     if (timer) clearInterval(timer);
     bar.stop();
-    return reportCycle(cycle, false);
+    // A run of its own says every problem standing once (they are news to whoever runs it).
+    printReport(cycle.report, { appeared: cycle.report.problems, cleared }, 'In step with the space: nothing to pull ({requests}).');
+    return cycle.exitCode;
   } finally {
     saveStats(session.ctx, startedAt);
     if (timer) clearInterval(timer);
@@ -192,8 +123,6 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
 async function daemon(session: SyncSession, config: Config, link: string, signal: AbortSignal): Promise<number> {
   const { minSeconds, maxSeconds } = config.poll;
   out(`spacesync: syncing ${describeLink(link)} into ${config.dir}: saved files at once, the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
-  let lastRefusal = '';
-  const heldSaid = new Set<string>();
   const handle = runDaemon({
     ctx: session.ctx,
     pollMinMs: minSeconds * 1000,
@@ -208,15 +137,8 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
       const budget = w.reason === 'retry-after' ? "the service's rate limit" : w.reason === 'blocks' ? "the service's block budget" : 'the request budget';
       out(`spacesync: waiting ${Math.ceil(w.waitMs / 1000)} s for ${budget}; ${what} queued.`);
     },
-    onCycle: (cycle) => {
-      const refusal = cycle.push.plan.refused ?? cycle.pull?.refused ?? null;
-      // A refusal is said once; the daemon keeps looking, in case the space comes back.
-      if (refusal?.message !== lastRefusal || !refusal) reportCycle(cycle, true, heldSaid);
-      // A file fixed and broken again is said again.
-      for (const m of [...heldSaid]) if (!cycle.push.plan.heldBack.some((h) => h.message === m) && !cycle.tasks?.notices.includes(m)) heldSaid.delete(m);
-      lastRefusal = refusal?.message ?? '';
-    },
-    onPush: (push) => reportPush(push, heldSaid),
+    // Every operation's changes; a problem once when it appears and once when it clears.
+    onReport: (r, problems) => printReport(r, problems, null),
     onError: (e, fatal) => {
       if (fatal) return;
       const message = e instanceof Error ? e.message : String(e);

@@ -18,12 +18,23 @@ export { PURGED_DIR } from './documents/index.js';
 export * from '../core/remoteTypes.js';
 export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './cycle/index.js';
 export { adoptionPending, describeAdoption, type AdoptionResult } from './cycle/index.js';
+export {
+  lookedAt,
+  readLastChange,
+  readLastLook,
+  readProblems,
+  readRecentReports,
+  recordReport,
+  pushSaved,
+  REPORT_KEYS,
+  type StandingProblem,
+} from './cycle/index.js';
 export { readTaskFilesState, syncTaskFiles, type TaskFilesResult } from './tasks/index.js';
 export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './documents/index.js';
 export { readHeldBack, type HeldBackFile } from './context/index.js';
 export { restoreVersion, versionsOf } from './versions/index.js';
 export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon/index.js';
-export { backUp, filesOfCycle, noteRefusal, saveStats } from './daemon/index.js';
+export { afterReport, saveStats } from './daemon/index.js';
 export type { PushPlan, DocumentTask } from './documents/index.js';
 export type { PushOutcome } from './documents/index.js';
 export { readDownloadRetries } from './media/index.js';

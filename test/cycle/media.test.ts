@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { execFileSync } from 'node:child_process';
-import { backUp, filesOfCycle, syncOnce, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
+import { afterReport, lookedAt, syncOnce, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
 import { captureLogger, makeRoot, openSession, readTree, startSpace, type CapturedLogger, type Space } from '../pull/harness.js';
 
 const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
@@ -137,7 +137,7 @@ describe('media assets beside their document', () => {
     expect(read(DOC)).toContain(`${LINK}\n`);
     expect(await writes()).toEqual([]);
     // The git backup takes the new bytes with the document that links them.
-    await backUp(session.ctx, filesOfCycle(session.ctx, r), true);
+    await afterReport(session.ctx, r.report, { looked: lookedAt('cycle'), autoCommit: true });
     expect(execFileSync('git', ['show', `HEAD:${ASSET}`], { cwd: root })).toEqual(bytes(2000, 7));
     expect((await cycle()).media?.downloaded).toEqual([]);
   });

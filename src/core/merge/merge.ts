@@ -46,6 +46,8 @@ export interface BlockProblem {
   markdown: string;
   /** Why it is held back, or why the service's block was kept. */
   message: string;
+  /** Held because it is output-only (a collection table): the tables' own push may send what changed in it. */
+  outputOnly?: true;
 }
 
 export interface MergeResult {
@@ -355,7 +357,12 @@ function mergeFileOnly(
           const layout = n.local.kind === 'card' ? newLayout(n.local) : undefined;
           if (layout) m.cardLayout = layout;
         } else {
-          if (a?.action === 'hold') problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
+          if (a?.action === 'hold')
+            problems.push({
+              markdown: n.local.markdown,
+              message: `Not sent: ${a.reason}. It stays in the file; fix it there.`,
+              ...(n.local.kind === 'readonly' ? { outputOnly: true as const } : {}),
+            });
           m = { id: null, kind: n.local.kind, type: 'text', markdown: n.local.markdown, source: 'local', local: n.local, held: true, children: EMPTY };
         }
       }
@@ -582,7 +589,12 @@ function decideFates(p: MergePass, nodes: DiffNode[], parentRecreated: boolean, 
         p.merged.set(n, freshNode(n, false, a.type));
       } else {
         p.fate.set(n, 'hold');
-        if (a.action === 'hold') p.problems.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}. It stays in the file; fix it there.` });
+        if (a.action === 'hold')
+          p.problems.push({
+            markdown: n.local.markdown,
+            message: `Not sent: ${a.reason}. It stays in the file; fix it there.`,
+            ...(n.local.kind === 'readonly' ? { outputOnly: true as const } : {}),
+          });
       }
     } else if (!inRemote) {
       p.fate.set(n, 'drop');

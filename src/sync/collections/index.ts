@@ -2,4 +2,4 @@
 // requests; which row is which item is recorded by the pull.
 export { readCollectionRows, recordCollectionRows, type RecordedRows } from './collectionRows.js';
 export { pushCollections, type CollectionPushResult } from './pushCollections.js';
-export { withTableProblems } from './withTableProblems.js';
+export { collectionsPart } from './report.js';

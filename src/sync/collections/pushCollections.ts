@@ -24,6 +24,8 @@ export interface CollectionPushResult {
   requests: number;
   /** Item requests sent (PUT, POST, DELETE). */
   writes: string[];
+  /** The tables whose edits here were sent: the file, the collection, the rows changed, added and removed. */
+  sent: Array<{ path: string; collection: string; updated: number; created: number; removed: number }>;
   /** What was not sent, or kept from the space, with what to do. */
   problems: Array<{ path: string; message: string }>;
 }
@@ -33,7 +35,7 @@ const isTable = (markdown: string) => markdown.startsWith('<collection name=');
 const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
 
 export async function pushCollections(ctx: SyncContext, opts: { paths?: readonly string[] } = {}): Promise<CollectionPushResult> {
-  const result: CollectionPushResult = { requests: 0, writes: [], problems: [] };
+  const result: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [] };
   if (ctx.readOnly) return result;
   const docs = new Set([...readCollectionRows(ctx).values()].map((r) => r.doc));
   const only = opts.paths ? new Set(opts.paths) : null;
@@ -154,6 +156,8 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
       result.writes.push('DELETE /collections/{collectionId}/items');
       await ctx.client.deleteCollectionItems(id, { idsToDelete: plan.remove }, { priority: 'user' });
     }
+    if (result.writes.length > sent)
+      result.sent.push({ path, collection: baseTable.name, updated: plan.update.length, created: plan.create.length, removed: plan.remove.length });
     if (plan.newOptions.length > 0)
       ctx.logger.info({ path, options: plan.newOptions }, `"${path}": new select options added to the collection: ${plan.newOptions.join('; ')}.`);
     messages.push(...plan.held, ...plan.conflicts);

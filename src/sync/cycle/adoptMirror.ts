@@ -230,10 +230,7 @@ export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
 /** The terminal's line for an adoption. */
 export function describeAdoption(r: AdoptionResult): string {
   const parts = [`no journal: compared the folder with the space file by file; ${r.inStep} file(s) in step`];
-  if (r.conflicts.length > 0)
-    parts.push(
-      `${r.conflicts.length} differ and were kept as conflict copies (the space's version is in each file): ${r.conflicts.map((c) => c.copy).join(', ')}`,
-    );
+  if (r.conflicts.length > 0) parts.push(`${r.conflicts.length} differ and were kept as conflict copies (the space's version is in each file)`);
   if (r.written.length > 0)
     parts.push(`${r.written.length} written from the space (a file deleted here meanwhile comes back: delete it again to delete its document)`);
   if (r.moved.length > 0) parts.push(`${r.moved.length} found moved here (the move is sent)`);

@@ -5,14 +5,15 @@
 import type { SyncContext } from '../context/index.js';
 import { listRemote } from '../documents/index.js';
 import { pruneVersions } from '../versions/index.js';
-import { pushCollections, withTableProblems } from '../collections/index.js';
-import { pushLocal, type PushResult } from '../documents/index.js';
+import { collectionsPart, pushCollections, type CollectionPushResult } from '../collections/index.js';
+import { pullPart, pushLocal, pushPart, type PushResult } from '../documents/index.js';
 import { runPull, type PullCycleOptions, type PullCycleResult } from '../documents/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
-import { syncWhiteboards, type WhiteboardSyncResult } from '../whiteboards/index.js';
-import { syncMedia, type MediaSyncResult } from '../media/index.js';
-import { syncTaskFiles, type TaskFilesResult } from '../tasks/index.js';
-import { adoptionPending, adoptMirror, type AdoptionResult } from './adoptMirror.js';
+import { syncWhiteboards, whiteboardsPart, type WhiteboardSyncResult } from '../whiteboards/index.js';
+import { mediaPart, syncMedia, type MediaSyncResult } from '../media/index.js';
+import { syncTaskFiles, tasksPart, type TaskFilesResult } from '../tasks/index.js';
+import { emptyReport, joinReport, type CycleReport } from '../../core/report/cycleReport.js';
+import { adoptionPending, adoptMirror, describeAdoption, type AdoptionResult } from './adoptMirror.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -28,8 +29,12 @@ export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates
 }
 
 export interface SyncOnceResult {
+  /** What the cycle did, every slice's part of it: what the terminal, status, the log and git say. */
+  report: CycleReport;
   /** The mirror was found without its journal and compared with the space first (cycle/adoptMirror). */
   adoption?: AdoptionResult;
+  /** The collection tables' push, before the documents'. */
+  tables: CollectionPushResult;
   push: PushResult;
   /** Null when the push was refused (nothing changed on either side). */
   pull: PullCycleResult | null;
@@ -72,11 +77,18 @@ function combinePushes(first: PushResult, again: PushResult): PushResult {
 export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Promise<SyncOnceResult> {
   const { paths, downloads, ...cycleOpts } = opts;
   ctx.ownership?.check();
+  const startedAt = ctx.now().toISOString();
   // Without a journal there is no base: the mirror is adopted before anything is sent.
   const adoption = !ctx.readOnly && adoptionPending(ctx) ? await adoptMirror(ctx) : undefined;
+  const first = ctx.journal.readListing() === null;
   const result = await cycle(ctx, adoption ? undefined : paths, downloads, cycleOpts);
+  result.report = reportOf(ctx, startedAt, result, first);
   if (adoption) {
     result.adoption = adoption;
+    result.report = joinReport(result.report, {
+      notes: [describeAdoption(adoption)],
+      conflicts: adoption.conflicts,
+    });
     if (result.exitCode === 0 && adoption.conflicts.length > 0) result.exitCode = 3;
   }
   // A cycle cut short because the mirror stopped being this run's ends with that error, not as a stop.
@@ -107,8 +119,8 @@ async function cycle(
     const again = await pushLocal(ctx, { listing, ...only });
     push = combinePushes(push, again);
   }
-  push = withTableProblems(push, tables);
-  if (push.plan.refused) return { push, pull: null, whiteboards: null, media: null, tasks: null, exitCode: 2 };
+  const none = emptyReport('cycle', ctx.now().toISOString());
+  if (push.plan.refused) return { report: none, tables, push, pull: null, whiteboards: null, media: null, tasks: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).
   const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
@@ -137,8 +149,51 @@ async function cycle(
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
   // Something else here was held back or not sent (the files keep it): the run is not "in step".
-  else if (push.plan.heldBack.length > 0 || push.plan.problems.length > 0) exitCode = 4;
-  return { push, pull, whiteboards, media, tasks, exitCode };
+  else if (push.plan.heldBack.length > 0 || pushPart(push, tableFiles(tables)).problems!.length + tables.problems.length > 0) exitCode = 4;
+  return { report: none, tables, push, pull, whiteboards, media, tasks, exitCode };
+}
+
+/** The files whose collection tables the tables' push reported on. */
+const tableFiles = (t: CollectionPushResult): Set<string> => new Set(t.problems.map((p) => p.path));
+
+/** The cycle's report: each slice's part, in the order the slices ran. `first`: the mirror's first pull. */
+function reportOf(ctx: SyncContext, startedAt: string, r: SyncOnceResult, first: boolean): CycleReport {
+  const report = joinReport(
+    emptyReport('cycle', startedAt),
+    collectionsPart(r.tables),
+    pushPart(r.push, tableFiles(r.tables)),
+    ...(r.pull ? [pullPart(ctx, r.pull, first)] : []),
+    ...(r.whiteboards ? [whiteboardsPart(r.whiteboards)] : []),
+    ...(r.media ? [mediaPart(r.media)] : []),
+    ...(r.tasks ? [tasksPart(r.tasks)] : []),
+  );
+  const refusal = r.push.plan.refused ?? r.pull?.refused ?? null;
+  return {
+    ...report,
+    finishedAt: ctx.now().toISOString(),
+    refusal: refusal && { reason: refusal.reason, message: refusal.message, deletes: refusal.deletes ?? [] },
+  };
+}
+
+/** A push of saved files (the daemon's, between the cycles): the tables' push, then the documents'. */
+export async function pushSaved(ctx: SyncContext, paths: readonly string[]): Promise<{ push: PushResult; report: CycleReport }> {
+  const startedAt = ctx.now().toISOString();
+  ctx.ownership?.check();
+  // Edited collection tables first, as a cycle does: the blocks' push cannot send them, and no
+  // later poll cycle looks at a file this push settled. A fresh listing (one request): a cached one
+  // would miss an edit the space got since, and the PUT would overwrite it instead of merging.
+  const tables = await pushCollections(ctx, { paths });
+  const push = await pushLocal(ctx, { paths, listingMaxAgeMs: 0 });
+  const report = joinReport({ ...emptyReport('push', startedAt) }, collectionsPart(tables), pushPart(push, tableFiles(tables)));
+  const refusal = push.plan.refused;
+  return {
+    push,
+    report: {
+      ...report,
+      finishedAt: ctx.now().toISOString(),
+      refusal: refusal && { reason: refusal.reason, message: refusal.message, deletes: refusal.deletes ?? [] },
+    },
+  };
 }
 
 /** The documents recorded at these paths (after the push, which may have moved some). */

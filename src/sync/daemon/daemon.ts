@@ -19,14 +19,14 @@ import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOp
 import type { UserWait, WaitReason } from '../../client/index.js';
 import { recordWait } from '../../journal/daemonStatus.js';
 import type { SyncContext } from '../context/index.js';
-import { backUp, filesOfCycle, filesOfMedia, filesOfPush, noteRefusal, saveStats } from './afterWork.js';
+import { afterReport, saveStats } from './afterWork.js';
 import { readHeldBack } from '../context/index.js';
 import { isStopped } from '../context/index.js';
-import { pushCollections, withTableProblems } from '../collections/index.js';
-import { pushLocal, type PushResult } from '../documents/index.js';
+import type { PushResult } from '../documents/index.js';
 import { releaseMemory } from '../context/index.js';
-import { syncOnce, type SyncOnceResult } from '../cycle/index.js';
-import { applyDownloads, assetDownloadsOf, type MediaSyncResult } from '../media/index.js';
+import { lookedAt, pushSaved, syncOnce, type SyncOnceResult } from '../cycle/index.js';
+import { applyDownloads, assetDownloadsOf, mediaPart, type MediaSyncResult } from '../media/index.js';
+import { emptyReport, joinReport, type CycleReport, type Problem } from '../../core/report/cycleReport.js';
 
 /** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
 export const FATAL_CODES: ReadonlySet<string> = new Set([
@@ -65,6 +65,11 @@ export interface DaemonOptions {
   onWait?: (w: { waitMs: number; reason: WaitReason; paths: string[] }) => void;
   onCycle?: (r: SyncOnceResult) => void;
   onPush?: (r: PushResult) => void;
+  /**
+   * Every operation's report (a cycle, a push of saved files, downloads applied), once recorded, with
+   * the problems it made appear and those it cleared: what the terminal says.
+   */
+  onReport?: (r: CycleReport, problems: { appeared: Problem[]; cleared: Problem[] }) => void;
   /** Downloads that ended, applied between the operations. */
   onMedia?: (r: MediaSyncResult) => void;
   /** A cycle or push that failed; the daemon goes on unless the error is fatal. */
@@ -219,6 +224,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     recorded = { since: at.toISOString(), until };
     try {
       recordWait(ctx.journal, { since: recorded.since, until: new Date(until).toISOString(), reason: u.reason, paths });
+      // The counters status shows beside the wait are the ones that explain it (a 429 just answered).
+      saveStats(ctx, startedAt);
     } catch (e) {
       ctx.logger.warn({ err: e }, 'could not record the wait for status');
     }
@@ -235,9 +242,11 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
       ctx.ownership?.check();
       if (w.kind === 'media') {
         settled = true;
+        const startedMedia = ctx.now().toISOString();
         const r = await applyDownloads(ctx);
         o.onMedia?.(r);
-        await backUp(ctx, filesOfMedia(ctx, r), o.autoCommit === true);
+        const report = { ...joinReport(emptyReport('media', startedMedia), mediaPart(r)), finishedAt: ctx.now().toISOString() };
+        o.onReport?.(report, await afterReport(ctx, report, { looked: lookedAt('media'), autoCommit: o.autoCommit === true }));
       } else if (w.kind === 'cycle') {
         const full = w.paths === null;
         const startedFull = ctx.now().getTime();
@@ -247,8 +256,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         else if (full) fullDue = true;
         // Files the pull left as they are (changed here, not sent): looked at again next time.
         for (const p of r.pull?.localPending ?? []) retry.add(p.path);
-        noteRefusal(ctx, { cycle: r });
         o.onCycle?.(r);
+        o.onReport?.(r.report, await afterReport(ctx, r.report, { looked: lookedAt('cycle', w.paths ?? undefined), autoCommit: o.autoCommit === true }));
         const pull = r.pull;
         const busy =
           (r.push.outcome?.sent.length ?? 0) +
@@ -256,21 +265,14 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
             (r.tasks?.written.length ?? 0) >
           0;
         delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, delay * 2);
-        await backUp(ctx, filesOfCycle(ctx, r), o.autoCommit === true);
       } else {
-        // A fresh listing (one request): a cached one would miss an edit the space got since, and the
-        // PUT would overwrite it instead of merging (or keeping a conflict).
-        // Edited collection tables first, as a cycle does: the blocks' push cannot send them, and no
-        // later poll cycle looks at a file this push settled.
-        const tables = await pushCollections(ctx, { paths: [...w.paths] });
-        const r = withTableProblems(await pushLocal(ctx, { paths: [...w.paths], listingMaxAgeMs: 0 }), tables);
+        const { push: r, report } = await pushSaved(ctx, [...w.paths]);
         settled = !r.plan.refused && !(r.outcome?.aborted ?? false) && (r.outcome?.failed.length ?? 0) + (r.outcome?.stale.length ?? 0) === 0;
-        noteRefusal(ctx, { push: r });
         o.onPush?.(r);
+        o.onReport?.(report, await afterReport(ctx, report, { looked: lookedAt('push', w.paths), autoCommit: o.autoCommit === true }));
         // Read again and merged by the next cycle: documents whose request failed, and those the space changed while the push waited.
         if (r.outcome && r.outcome.failed.length + r.outcome.stale.length > 0) cycleDue = true;
         if (r.outcome) delay = o.pollMinMs;
-        await backUp(ctx, filesOfPush(ctx, r), o.autoCommit === true);
       }
     } catch (e) {
       failed(e);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import type { Change } from '../../core/report/cycleReport.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../log.js';
 import { commitMessage, commitMirror, GITIGNORE_LINES } from './gitBackup.js';
@@ -41,6 +42,9 @@ function logs() {
   return { lines, logger: createLogger({ level: 'debug', destination }) };
 }
 
+/** A document's change in a cycle's report. */
+const doc = (p: string, title: string, side: Change['side'] = 'local'): Change => ({ kind: 'document', side, action: 'updated', path: p, title });
+
 describe('commitMirror', () => {
   it('makes the mirror a repository and commits the documents, never .spacesync/, conflict copies or temp files', async () => {
     const root = mirror();
@@ -57,10 +61,7 @@ describe('commitMirror', () => {
       now: NOW,
       logger,
       env: ENV,
-      changedDocuments: [
-        { path: 'Projects/Roadmap.md', title: 'Roadmap' },
-        { path: 'Unsorted/What_ A_B.md', title: 'What? A/B' },
-      ],
+      changes: [doc('Projects/Roadmap.md', 'Roadmap'), doc('Unsorted/What_ A_B.md', 'What? A/B')],
     });
     expect(out.kind).toBe('committed');
     expect(git(root, 'ls-files').split('\n').filter(Boolean)).toEqual(['.gitignore', 'Projects/Roadmap.md', 'Unsorted/What_ A_B.md']);
@@ -84,12 +85,9 @@ describe('commitMirror', () => {
       now: NOW,
       logger,
       env: ENV,
-      changedDocuments: [
-        { path: 'A.md', title: 'A' },
-        { path: 'B.md', title: 'B' },
-      ],
+      changes: [doc('A.md', 'A'), doc('B.md', 'B')],
     });
-    expect(await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] })).toEqual({ kind: 'nothing' });
+    expect(await commitMirror({ root, now: NOW, logger, env: ENV, changes: [] })).toEqual({ kind: 'nothing' });
     expect(git(root, 'rev-list', '--count', 'HEAD').trim()).toBe('1');
 
     put(root, 'A.md', 'a, edited\n');
@@ -101,10 +99,7 @@ describe('commitMirror', () => {
       now: NOW,
       logger,
       env: ENV,
-      changedDocuments: [
-        { path: 'A.md', title: 'A', side: 'local' },
-        { path: 'B.md', title: 'B', side: 'remote' },
-      ],
+      changes: [doc('A.md', 'A', 'local'), doc('B.md', 'B', 'remote')],
     });
     expect(out.kind).toBe('committed');
     expect(git(root, 'show', '--name-status', '--format=%s%n%b', 'HEAD').trim().split('\n').filter(Boolean)).toEqual([
@@ -128,13 +123,13 @@ describe('commitMirror', () => {
     fs.mkdirSync(path.join(root, 'Projects/Roadmap.assets'));
     fs.writeFileSync(path.join(root, 'Projects/Roadmap.assets/diagram-1a2b.png'), png);
     const { logger } = logs();
-    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'Projects/Roadmap.md', title: 'Roadmap', side: 'remote' }] });
+    await commitMirror({ root, now: NOW, logger, env: ENV, changes: [doc('Projects/Roadmap.md', 'Roadmap', 'remote')] });
     expect(git(root, 'log', '-1', '--format=%s').trim()).toBe('spacesync: first backup of the mirror, 1 document and 1 other file');
     expect(git(root, 'ls-files').split('\n').filter(Boolean)).toEqual(['.gitignore', 'Projects/Roadmap.assets/diagram-1a2b.png', 'Projects/Roadmap.md']);
     expect(execFileSync('git', ['show', 'HEAD:Projects/Roadmap.assets/diagram-1a2b.png'], { cwd: root, env: ENV })).toEqual(png);
 
     fs.writeFileSync(path.join(root, 'Projects/Roadmap.assets/diagram-1a2b.png'), Buffer.concat([png, png]));
-    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'Projects/Roadmap.md', title: 'Roadmap', side: 'remote' }] });
+    await commitMirror({ root, now: NOW, logger, env: ENV, changes: [doc('Projects/Roadmap.md', 'Roadmap', 'remote')] });
     expect(git(root, 'log', '-1', '--format=%s%n%b').trim()).toBe(
       'spacesync: diagram-1a2b.png (from the space)\nChanged in the space, pulled:\n- Projects/Roadmap.assets/diagram-1a2b.png: updated',
     );
@@ -144,9 +139,9 @@ describe('commitMirror', () => {
     const root = mirror();
     put(root, 'Old name.md', '---\nid: D1\n---\nsome text long enough to be seen as the same file\n');
     const { logger } = logs();
-    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] });
+    await commitMirror({ root, now: NOW, logger, env: ENV, changes: [] });
     fs.renameSync(path.join(root, 'Old name.md'), path.join(root, 'New name.md'));
-    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'New name.md', title: 'New name', side: 'local' }] });
+    await commitMirror({ root, now: NOW, logger, env: ENV, changes: [doc('New name.md', 'New name', 'local')] });
     expect(git(root, 'log', '-1', '--format=%s%n%b').trim()).toBe(
       'spacesync: New name (changed here)\nChanged here, sent to the space:\n- New name.md: renamed or moved from Old name.md',
     );
@@ -161,7 +156,7 @@ describe('commitMirror', () => {
     put(root, 'Doc.md', 'x\n');
     put(root, 'paper.pdf', 'binary');
     const { logger } = logs();
-    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'Doc.md', title: 'Doc' }] })).kind).toBe('committed');
+    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changes: [doc('Doc.md', 'Doc')] })).kind).toBe('committed');
     expect(fs.readFileSync(path.join(root, '.gitignore'), 'utf8')).toMatch(/^\*\.pdf\n# spacesync: .*\n\.spacesync\/\n/);
     expect(git(root, 'log', '--format=%an <%ae>').trim()).toBe('Ada <ada@example.org>');
     expect(git(root, 'ls-files')).not.toContain('paper.pdf');
@@ -178,7 +173,7 @@ describe('commitMirror', () => {
     put(root, 'Doc (conflict 2026-11-21 093005).md', 'mine');
     put(root, '.spacesync/journal.db', 'state');
     const { logger } = logs();
-    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'Doc.md', title: 'Doc' }] })).kind).toBe('committed');
+    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changes: [doc('Doc.md', 'Doc')] })).kind).toBe('committed');
     expect(git(root, 'ls-files').split('\n').filter(Boolean)).toEqual(['.gitignore', 'Doc.md']);
     expect(fs.existsSync(path.join(root, '.spacesync', 'config.json'))).toBe(true);
   });
@@ -189,7 +184,7 @@ describe('commitMirror', () => {
     const root = path.join(outer, 'Notes');
     put(root, 'Doc.md', 'x\n');
     const { logger } = logs();
-    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [{ path: 'Doc.md', title: 'Doc' }] })).kind).toBe('committed');
+    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changes: [doc('Doc.md', 'Doc')] })).kind).toBe('committed');
     expect(fs.existsSync(path.join(root, '.git'))).toBe(true);
     expect(() => git(outer, 'rev-parse', 'HEAD')).toThrow();
   });
@@ -199,8 +194,8 @@ describe('commitMirror', () => {
     put(root, 'Doc.md', 'x\n');
     const { logger, lines } = logs();
     const env = { ...ENV, PATH: '' };
-    const first = await commitMirror({ root, now: NOW, logger, env, changedDocuments: [{ path: 'Doc.md', title: 'Doc' }] });
-    const second = await commitMirror({ root, now: NOW, logger, env, changedDocuments: [{ path: 'Doc.md', title: 'Doc' }] });
+    const first = await commitMirror({ root, now: NOW, logger, env, changes: [doc('Doc.md', 'Doc')] });
+    const second = await commitMirror({ root, now: NOW, logger, env, changes: [doc('Doc.md', 'Doc')] });
     expect(first.kind).toBe('failed');
     expect(second.kind).toBe('failed');
     if (first.kind === 'failed') {
@@ -216,18 +211,18 @@ describe('commitMirror', () => {
     put(root, 'Doc.md', 'x\n');
     put(root, '.git', 'gitdir: /nowhere/at/all\n');
     const { logger, lines } = logs();
-    const out = await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] });
+    const out = await commitMirror({ root, now: NOW, logger, env: ENV, changes: [] });
     expect(out.kind).toBe('failed');
     if (out.kind === 'failed') {
       expect(out.error.code).toBe('git_failed');
       expect(out.error.message).toMatch(new RegExp(`^git add failed in ${root} \\(.+\\), so this cycle's changes were not committed\\. Run \`git status\``));
     }
-    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] });
+    await commitMirror({ root, now: NOW, logger, env: ENV, changes: [] });
     expect(lines.filter((l) => l.level === 50)).toHaveLength(1);
     fs.rmSync(path.join(root, '.git'));
-    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] })).kind).toBe('committed');
+    expect((await commitMirror({ root, now: NOW, logger, env: ENV, changes: [] })).kind).toBe('committed');
     put(root, '.git/HEAD', 'garbage');
-    await commitMirror({ root, now: NOW, logger, env: ENV, changedDocuments: [] });
+    await commitMirror({ root, now: NOW, logger, env: ENV, changes: [] });
     expect(lines.filter((l) => l.level === 50)).toHaveLength(2);
   });
 });
@@ -235,16 +230,13 @@ describe('commitMirror', () => {
 describe('commitMessage', () => {
   it('names up to three documents in the subject, every one in the body, long lists cut', () => {
     const docs = Array.from({ length: 60 }, (_, i) => ({ path: `N/${String(i).padStart(2, '0')}.md`, title: String(i).padStart(2, '0') }));
-    const m = commitMessage(docs.map((d) => ({ ...d, side: 'remote' as const })));
+    const m = commitMessage(docs.map((d) => doc(d.path, d.title, 'remote')));
     expect(m.subject).toBe('spacesync: 00, 01, 02 and 57 more (from the space)');
     expect(m.body.split('\n')).toHaveLength(52);
     expect(m.body.split('\n').at(-1)).toBe('- … and 10 more');
-    expect(
-      commitMessage([
-        { path: 'a.md', title: 'x'.repeat(80), side: 'local' },
-        { path: 'b.md', title: 'b', side: 'remote' },
-      ]).subject,
-    ).toBe('spacesync: 1 document changed here, 1 document from the space');
-    expect(commitMessage([{ path: 'a.md', title: 'two\nlines', side: 'local' }]).subject).toBe('spacesync: two lines (changed here)');
+    expect(commitMessage([doc('a.md', 'x'.repeat(80), 'local'), doc('b.md', 'b', 'remote')]).subject).toBe(
+      'spacesync: 1 document changed here, 1 document from the space',
+    );
+    expect(commitMessage([doc('a.md', 'two\nlines', 'local')]).subject).toBe('spacesync: two lines (changed here)');
   });
 });

@@ -11,13 +11,7 @@ import type { Logger } from '../../log.js';
 import { isConflictCopy, isTempFileName } from '../../mirror/index.js';
 import { isStatePath, STATE_DIR } from '../../stateDir.js';
 
-export interface ChangedDocument {
-  /** Posix path relative to the mirror root. */
-  path: string;
-  title: string;
-  /** Changed here and sent to the space, or changed in the space and pulled. */
-  side?: 'local' | 'remote';
-}
+import type { Change } from '../../core/report/cycleReport.js';
 
 /** One path as git staged it: added, modified, deleted, or renamed from `from`. */
 export interface StagedFile {
@@ -28,7 +22,8 @@ export interface StagedFile {
 
 export interface CommitMirrorOptions {
   root: string;
-  changedDocuments: readonly ChangedDocument[];
+  /** The cycle's report of what changed: titles and sides of the files git staged. */
+  changes: readonly Change[];
   now: () => Date;
   logger: Logger;
   /** The environment git runs in. Default: this process's. */
@@ -140,29 +135,34 @@ const plural = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
 
 /**
  * The commit's message from what git staged (so it names every file the commit holds), with each
- * document's title and side from the cycle: the subject names up to three documents per side (a
+ * file's title and side from the cycle's report: the subject names up to three documents per side (a
  * count when they do not fit), the body lists every path with what happened to it, changes made
- * here apart from changes pulled from the space. The first commit of a mirror says it is the first
- * backup and how many documents it adds. Without `staged`, the cycle's list is taken as edits.
+ * here apart from changes pulled from the space. A file both sides changed (an inbox with a task
+ * added here and one in the space) is listed under both. The first commit of a mirror says it is
+ * the first backup and how many documents it adds. Without `staged`, the report's files are taken as edits.
  */
-export function commitMessage(
-  changed: readonly ChangedDocument[],
-  staged?: readonly StagedFile[],
-  opts: { first?: boolean } = {},
-): { subject: string; body: string } {
-  const known = new Map(changed.map((d) => [d.path, d]));
-  const files: Array<StagedFile & { title: string; side: ChangedDocument['side'] }> = (
-    staged ?? changed.map((d): StagedFile => ({ status: 'M', path: d.path }))
+export function commitMessage(changes: readonly Change[], staged?: readonly StagedFile[], opts: { first?: boolean } = {}): { subject: string; body: string } {
+  const sidesOf = new Map<string, { title: string; sides: Set<Change['side']> }>();
+  for (const c of changes) {
+    const at = sidesOf.get(c.path) ?? { title: c.kind === 'document' || c.kind === 'folder' ? c.title : '', sides: new Set() };
+    at.sides.add(c.side);
+    sidesOf.set(c.path, at);
+    if (c.from && c.action === 'moved') sidesOf.set(c.from, at);
+  }
+  const files: Array<StagedFile & { title: string; side: Change['side'] | undefined }> = (
+    staged ?? [...sidesOf.keys()].map((p): StagedFile => ({ status: 'M', path: p }))
   )
     .filter((f) => f.path !== '.gitignore')
-    .map((f) => {
-      const doc = known.get(f.path) ?? (f.from !== undefined ? known.get(f.from) : undefined);
+    .flatMap((f) => {
+      const doc = sidesOf.get(f.path) ?? (f.from !== undefined ? sidesOf.get(f.from) : undefined);
       const stem = path.posix.basename(f.path).replace(/\.md$/, '');
       // An asset (`Doc.assets/x.png`) changed with its document, on the same side.
-      const owner = doc ? undefined : known.get(ownerDocument(f.path) ?? '');
-      return { ...f, title: oneLine(doc?.title ?? '') || stem, side: doc?.side ?? owner?.side };
+      const owner = doc ?? sidesOf.get(ownerDocument(f.path) ?? '');
+      const title = oneLine(doc?.title ?? '') || stem;
+      const sides = [...(owner?.sides ?? [undefined])];
+      return sides.map((side) => ({ ...f, title, side }));
     });
-  const docs = [...new Map(files.map((f) => [f.path, f])).values()].sort(byPath);
+  const docs = [...new Map(files.map((f) => [`${f.side}\u0000${f.path}`, f])).values()].sort(byPath);
   if (docs.length === 0) return { subject: 'spacesync: sync of the mirror', body: '' };
   const line = (d: (typeof docs)[number], words: Record<StagedFile['status'], string>) => {
     const stem = path.posix.basename(d.path).replace(/\.md$/, '');
@@ -239,7 +239,7 @@ async function commit(o: CommitMirrorOptions, env: NodeJS.ProcessEnv): Promise<C
   if ((await git(root, ['config', '--get', 'user.name'], env)).code !== 0) identity.push('-c', 'user.name=spacesync');
   if ((await git(root, ['config', '--get', 'user.email'], env)).code !== 0) identity.push('-c', `user.email=spacesync@${os.hostname() || 'localhost'}`);
   const first = (await git(root, ['rev-parse', '--verify', '-q', 'HEAD'], env)).code !== 0;
-  const { subject, body } = commitMessage(o.changedDocuments, await stagedFiles(root, env), { first });
+  const { subject, body } = commitMessage(o.changes, await stagedFiles(root, env), { first });
   const stamp = `${Math.floor(o.now().getTime() / 1000)} +0000`;
   const dated = { ...env, GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp };
   // --no-verify: hooks written for people's commits must not stop an unattended backup.
@@ -280,6 +280,6 @@ export async function commitMirror(o: CommitMirrorOptions): Promise<CommitOutcom
     return { kind: 'failed', error };
   }
   told.delete(root);
-  if (outcome.kind === 'committed') o.logger.info({ commit: outcome.commit, documents: o.changedDocuments.length }, `committed the mirror: ${outcome.subject}`);
+  if (outcome.kind === 'committed') o.logger.info({ commit: outcome.commit, changes: o.changes.length }, `committed the mirror: ${outcome.subject}`);
   return outcome;
 }

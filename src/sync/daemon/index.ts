@@ -1,4 +1,4 @@
-// The daemon: the watcher and the poll that run full cycles, and what follows a cycle (git backup
-// of the mirror, stats, refusals kept for `status`).
-export { backUp, filesOfCycle, noteRefusal, saveStats } from './afterWork.js';
+// The daemon: the watcher and the poll that run the cycles and pushes, and what follows each of them
+// (its report recorded, a git backup of the mirror, the counters for `status`).
+export { afterReport, saveStats } from './afterWork.js';
 export { type DaemonHandle, type DaemonOptions, FATAL_CODES, runDaemon } from './daemon.js';

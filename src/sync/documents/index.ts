@@ -15,3 +15,4 @@ export { type PushOutcome } from './push/executePlan.js';
 export { LISTING_MAX_AGE_MS, pushLocal, type PushOptions, type PushResult } from './push/pushLocal.js';
 export { resolveIntents } from './push/resolveIntents.js';
 export { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from './push/readLocalDocument.js';
+export { pullPart, pushPart } from './report.js';

@@ -9,3 +9,4 @@ export { markUploadsPending } from './uploadReferences.js';
 export { resolveUploads, isUploadIntent, type UploadResolution } from './resolveUploads.js';
 export { awaitNewAssets, NEW_ASSETS_WAIT_MS, type ArrivedAssets } from './awaitNewAssets.js';
 export { carryAssetFolders } from './carryAssetFolders.js';
+export { mediaPart } from './report.js';

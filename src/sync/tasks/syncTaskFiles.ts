@@ -19,18 +19,27 @@ import { isStopped, type SyncContext } from '../context/index.js';
 import { saveLocalVersion } from '../versions/saveLocalVersion.js';
 import { readTaskFilesState, writeTaskFilesState, type TaskFilesState } from './taskFilesState.js';
 
+/** One task changed, by its text: `completed` and `reopened` are changes of its state. */
+export interface TaskChange {
+  action: 'created' | 'updated' | 'deleted' | 'completed' | 'reopened';
+  text: string;
+}
+
 export interface TaskFilesResult {
   /** Requests sent (retries included). */
   requests: number;
   /** Nothing changed on either side: the inbox listing was the only request. */
   quiet: boolean;
-  created: number;
-  updated: number;
-  deleted: number;
+  /** What the inbox file's changes sent to the space. */
+  sent: TaskChange[];
+  /** What the space changed in the inbox since the last cycle (the files show it now); on the first cycle, the tasks it has. */
+  pulled: TaskChange[];
   /** Files written from the space. */
   written: string[];
-  /** What the user must hear: a held-back logbook edit, a conflict, a file left for the next cycle. */
+  /** Said once: a change both sides made (the space's kept), a logbook edit undone, a file left for the next cycle. */
   notices: string[];
+  /** Standing while the file stays so (a stranger in Tasks/, a file that is not UTF-8): said when it appears and when it clears. */
+  held: Array<{ path: string; message: string }>;
   /** A request that failed: nothing was written, the next cycle plans again. */
   failed: Array<{ path: string; code: string; message: string }>;
 }
@@ -68,7 +77,7 @@ const newTask = (l: TaskLine) => ({
 });
 
 export async function syncTaskFiles(ctx: SyncContext, opts: { fullScan?: boolean } = {}): Promise<TaskFilesResult> {
-  const result: TaskFilesResult = { requests: 0, quiet: false, created: 0, updated: 0, deleted: 0, written: [], notices: [], failed: [] };
+  const result: TaskFilesResult = { requests: 0, quiet: false, sent: [], pulled: [], written: [], notices: [], held: [], failed: [] };
   // Ignoring the files (an ignore pattern) turns the task files off: no request at all.
   if (ctx.readOnly || ctx.ignore(INBOX_FILE)) return { ...result, quiet: true };
   // Asked to stop: the task files wait for the next run, as the documents not reached do.
@@ -113,9 +122,10 @@ async function strangers(ctx: SyncContext): Promise<string[]> {
 async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskFilesResult): Promise<void> {
   const { journal, root } = ctx;
   for (const p of await strangers(ctx))
-    result.notices.push(
-      `"${p}" is not synced: ${TASKS_DIR}/ holds only the task files (Inbox.md, Logbook.md). Move it to another folder to make it a document.`,
-    );
+    result.held.push({
+      path: p,
+      message: `"${p}" is not synced: ${TASKS_DIR}/ holds only the task files (Inbox.md, Logbook.md). Move it to another folder to make it a document.`,
+    });
   const state = readTaskFilesState(journal);
   const inboxFile = await readMirrorFile(root, INBOX_FILE);
   const logbookFile = await readMirrorFile(root, LOGBOOK_FILE);
@@ -124,7 +134,10 @@ async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskF
     [LOGBOOK_FILE, logbookFile],
   ] as const) {
     if (f?.undecodable)
-      result.notices.push(`"${path}" is not UTF-8 text (a bad byte at offset ${f.undecodable.offset}): it is neither sent nor written over. Save it as UTF-8.`);
+      result.held.push({
+        path,
+        message: `"${path}" is not UTF-8 text (a bad byte at offset ${f.undecodable.offset}): it is neither sent nor written over. Save it as UTF-8.`,
+      });
   }
   // A missing file is written again from the space: deleting the file deletes no task.
   const inboxEdited = inboxFile !== null && !inboxFile.undecodable && inboxFile.hash !== state?.inboxHash;
@@ -152,6 +165,7 @@ async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskF
     logbookAt = ctx.now().toISOString();
     logbook = await listLogbook();
   }
+  result.pulled = state === null ? inbox.map((t) => ({ action: 'created', text: t.text })) : tasksChanged(state.inbox, inbox, logbook);
 
   if (inboxEdited && inboxFile?.text != null) {
     const plan = planTaskFiles(state?.inbox ?? [], parseTaskList(inboxFile.text), { inbox, logbook });
@@ -161,7 +175,7 @@ async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskF
         `"${INBOX_FILE}": the ${FIELD_WORDS[c.field]} of the task "${task}" was changed here (${c.local || 'removed'}) and in the space (${c.remote || 'removed'}): the space's is kept; yours is in the version history (spacesync history "${INBOX_FILE}").`,
       );
     }
-    if (await send(ctx, plan, result)) {
+    if (await send(ctx, plan, state?.inbox ?? [], result)) {
       inbox = await listInbox();
       logbook = await listLogbook();
       logbookAt = ctx.now().toISOString();
@@ -182,26 +196,46 @@ async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskF
   writeTaskFilesState(journal, next);
 }
 
+/** What the space changed between the inbox as last synced and as listed now, by task. */
+function tasksChanged(before: readonly TaskEntry[], now: readonly TaskEntry[], logbook: readonly TaskEntry[]): TaskChange[] {
+  const was = new Map(before.map((t) => [t.id, t]));
+  const is = new Set(now.map((t) => t.id));
+  const out: TaskChange[] = [];
+  for (const t of now) {
+    const b = was.get(t.id);
+    if (!b) out.push({ action: 'created', text: t.text });
+    else if (b.text !== t.text || b.scheduleDate !== t.scheduleDate || b.deadlineDate !== t.deadlineDate) out.push({ action: 'updated', text: t.text });
+  }
+  // Gone from the inbox: completed or canceled (the logbook has it now), or deleted.
+  const done = new Set(logbook.map((t) => t.id));
+  for (const b of before) if (!is.has(b.id)) out.push({ action: done.has(b.id) ? 'completed' : 'deleted', text: b.text });
+  return out;
+}
+
+/** The changes a plan sends, by task text (the base names the tasks it updates or removes). */
+function sentChanges(plan: TaskFilesPlan, base: readonly TaskEntry[]): TaskChange[] {
+  const text = (id: string) => base.find((t) => t.id === id)?.text ?? id;
+  return [
+    ...plan.create.map((l): TaskChange => ({ action: l.state === 'todo' ? 'created' : 'completed', text: l.text })),
+    ...plan.update.map((u): TaskChange => ({ action: u.state !== undefined ? 'completed' : 'updated', text: u.text ?? text(u.id) })),
+    ...plan.remove.map((id): TaskChange => ({ action: 'deleted', text: text(id) })),
+  ];
+}
+
 /** Sends the plan, one request per kind; true when anything was sent. */
-async function send(ctx: SyncContext, plan: TaskFilesPlan, result: TaskFilesResult): Promise<boolean> {
+async function send(ctx: SyncContext, plan: TaskFilesPlan, base: readonly TaskEntry[], result: TaskFilesResult): Promise<boolean> {
   const updates = plan.update.map(wireUpdate);
+  result.sent.push(...sentChanges(plan, base));
   if (plan.create.length > 0) {
     const created = await ctx.client.createTasks({ tasks: plan.create.map(newTask) });
-    result.created += plan.create.length;
     // A line added ticked is created, then completed. The answer lists the tasks in the order sent.
     plan.create.forEach((l, i) => {
       const id = created.items[i]?.id;
       if (l.state !== 'todo' && id) updates.push({ id, taskInfo: { state: l.state } });
     });
   }
-  if (updates.length > 0) {
-    await ctx.client.updateTasks({ tasksToUpdate: updates });
-    result.updated += updates.length;
-  }
-  if (plan.remove.length > 0) {
-    await ctx.client.deleteTasks({ idsToDelete: plan.remove });
-    result.deleted += plan.remove.length;
-  }
+  if (updates.length > 0) await ctx.client.updateTasks({ tasksToUpdate: updates });
+  if (plan.remove.length > 0) await ctx.client.deleteTasks({ idsToDelete: plan.remove });
   return plan.create.length + updates.length + plan.remove.length > 0;
 }
 

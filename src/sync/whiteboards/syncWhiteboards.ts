@@ -37,6 +37,10 @@ export interface WhiteboardRecord {
 export interface WhiteboardSyncResult {
   /** Scene files written (new, or with the service's changes). */
   written: string[];
+  /** Scene files whose edits here were sent (elements added, changed or removed on the board). */
+  sent: Array<{ file: string; elements: number }>;
+  /** Scene files written with changes the space made to their board. */
+  pulled: string[];
   /** Element requests sent. */
   requests: number;
   /** Elements changed on both sides: the side whose version went to the history. */
@@ -60,7 +64,7 @@ const sameList = (a: readonly WhiteboardElement[], b: readonly WhiteboardElement
   a.length === b.length && a.every((e, i) => e.id === b[i]!.id && sameElement(e, b[i]!));
 
 export async function syncWhiteboards(ctx: SyncContext): Promise<WhiteboardSyncResult> {
-  const result: WhiteboardSyncResult = { written: [], requests: 0, conflicts: [], heldBack: [], removed: [], failed: [] };
+  const result: WhiteboardSyncResult = { written: [], sent: [], pulled: [], requests: 0, conflicts: [], heldBack: [], removed: [], failed: [] };
   if (ctx.readOnly) return result;
   const records = new Map(Object.entries(ctx.journal.statesWithPrefix<WhiteboardRecord>(WHITEBOARD_BASE)));
   const live = new Set<string>();
@@ -194,6 +198,7 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
     sent = true;
   }
 
+  if (sent) result.sent.push({ file, elements: m.remove.length + m.put.length + m.post.length });
   const merged: WhiteboardContent = { ...remote, elements: m.elements };
   let fileHash: string;
   if (local !== null && sameList(localElements, m.elements)) {
@@ -207,6 +212,7 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
     } else {
       fileHash = w.hash;
       result.written.push(file);
+      if (baseElements === null || !sameList(baseElements, remote.elements)) result.pulled.push(file);
     }
   }
   const next: WhiteboardRecord = {

@@ -49,8 +49,8 @@ export interface PushPlan {
   steps: PlanStep[];
   tasks: DocumentTask[];
   folders: FolderDecisions | null;
-  /** Changes not sent, with the reason (the files keep them). */
-  problems: Array<{ path: string; message: string }>;
+  /** Changes not sent, with the reason (the files keep them); `outputOnly`: an output-only block (a table the tables' push may send). */
+  problems: Array<{ path: string; message: string; outputOnly?: boolean }>;
   /** Interrupted requests of an earlier run, settled by re-reading before anything is sent. */
   pendingIntents: number;
   /** Reads made to plan (the listing, documents to merge). */

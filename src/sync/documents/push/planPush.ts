@@ -283,7 +283,8 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     ...(plan.folders ? { folders: plan.folders } : {}),
     folderName: (id) => folderPaths.get(id),
   });
-  for (const t of plan.tasks) for (const p of t.file?.merge.problems ?? []) plan.problems.push({ path: t.next.path, message: p.message });
+  for (const t of plan.tasks)
+    for (const p of t.file?.merge.problems ?? []) plan.problems.push({ path: t.next.path, message: p.message, ...(p.outputOnly ? { outputOnly: true } : {}) });
 
   const verdict = checkSafety({
     known: withFiles.filter((r) => r.location !== 'trash').length,
