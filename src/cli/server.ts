@@ -16,6 +16,7 @@ interface ServerFlags {
   limitScale: string;
   timezone?: string;
   admin?: boolean;
+  adminAnyHost?: boolean;
   verbose?: boolean;
   sharedSpace?: boolean;
 }
@@ -39,7 +40,8 @@ export function registerServer(program: Command, wrap: Wrap): void {
     .option('--limits <mode>', 'rate limits: spec or off', 'spec')
     .option('--limit-scale <factor>', 'multiply every rate-limit window by this factor', '1')
     .option('--timezone <tz>', "the space time zone (default: the seed's, else UTC)")
-    .option('--admin', 'serve the test-only admin routes under /__admin/')
+    .option('--admin', 'serve the test-only admin routes under /__admin/ (they need Authorization: Bearer <admin token>)')
+    .option('--admin-any-host', 'allow --admin with a --host other machines can reach')
     .option('--verbose', 'log one line per request')
     .option('--shared-space', 'the link creator is not the only active participant: reminders are unavailable')
     .action(
@@ -53,6 +55,7 @@ export function registerServer(program: Command, wrap: Wrap): void {
           limits: flags.limits,
           limitScale,
           admin: flags.admin === true,
+          adminAnyHost: flags.adminAnyHost === true,
           log: flags.verbose === true,
           soleParticipant: flags.sharedSpace !== true,
           ...(flags.data !== undefined ? { dataFile: flags.data } : {}),
@@ -62,6 +65,14 @@ export function registerServer(program: Command, wrap: Wrap): void {
           ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
         });
         process.stdout.write(`spacesync server listening: ${server.baseUrl}\n`);
+        if (server.adminToken !== undefined) {
+          process.stderr.write(
+            `spacesync server: warning: the test-only admin routes are on at ${server.adminUrl}: whoever holds the admin credential can reset or replace the space, read it whole and move its clock. Leave out --admin outside tests.\n`,
+          );
+          // The token is this server's own, freshly made (like the link above); an API key is never printed.
+          if (flags.apiKey !== undefined) process.stdout.write('spacesync server admin routes: send "Authorization: Bearer <the API key>".\n');
+          else process.stdout.write(`spacesync server admin token: ${server.adminToken} (send "Authorization: Bearer <token>")\n`);
+        }
         await new Promise<void>((resolve) => {
           const stop = () => {
             process.off('SIGINT', stop);

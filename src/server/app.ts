@@ -22,6 +22,7 @@ import { registerWhiteboards } from './routes/whiteboards.js';
 import { registerAssets } from './routes/assets.js';
 import { registerAdmin } from './routes/admin.js';
 import { isSpacesyncError } from '../errors.js';
+import { bearer } from './http/credentials.js';
 
 const API_PREFIX = '/api/v1';
 const LINK_URL = /^\/links\/([^/?#]*)([^?#]*)/;
@@ -48,12 +49,8 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   return reply.code(e.status).headers(e.headers).type('application/json; charset=utf-8').send(e.body);
 }
 
-function bearer(header: string | undefined): string | undefined {
-  const m = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return m ? m[1] : undefined;
-}
-
-export function buildApp(state: ServerState, options: { admin: boolean }): FastifyInstance {
+/** `adminCredential`: serve the admin routes, guarded by this bearer token. */
+export function buildApp(state: ServerState, options: { adminCredential?: string | undefined }): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 100 * 1024 * 1024, forceCloseConnections: true });
 
   // Bodies that are not JSON (uploads) arrive as bytes; routes that want JSON read them as JSON.
@@ -217,7 +214,7 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
   registerUpload(api, () => state.maxUploadBytes);
   registerWhiteboards(api);
   registerAssets(app, state);
-  if (options.admin) registerAdmin(app, state);
+  if (options.adminCredential !== undefined) registerAdmin(app, state, options.adminCredential);
   return app;
 }
 

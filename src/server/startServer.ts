@@ -1,6 +1,7 @@
 // Starts a Space API server: the store (in memory, or a file that survives restarts), the seed,
 // the limits, and the HTTP app on a port (0: any free port). Tests, the demo and the command use it.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { Clock } from './clock.js';
 import { ServerClock } from './clock.js';
 import { openStore, type Db } from './store/openStore.js';
@@ -15,6 +16,7 @@ import { buildApp } from './app.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './routes/upload.js';
 import { newLinkId, type ServerState } from './ServerState.js';
 import { newId } from './ids.js';
+import { newAdminToken } from './http/credentials.js';
 import { checkTimezone } from './dates.js';
 import { createLogger, type Logger } from '../log.js';
 import { SpacesyncError } from '../errors.js';
@@ -37,8 +39,15 @@ export interface StartServerOptions {
   linkId?: string;
   /** The space's time zone (overrides the seed's). */
   timezone?: string;
-  /** Serve the test-only admin routes under /__admin/. */
+  /**
+   * Serve the test-only admin routes under /__admin/ (reset, snapshot, clock, faults…). They need
+   * `Authorization: Bearer <adminToken>` (RunningServer.adminToken: the API key when one is set,
+   * else a random token made at start). Refused with a `host` that is not a loopback address unless
+   * `adminAnyHost` is set.
+   */
   admin?: boolean;
+  /** Allow `admin` on a host other than a loopback address (the admin routes then face the network). */
+  adminAnyHost?: boolean;
   /**
    * Whether the link's creator is the only active participant of the space (default true). An
    * ordinary link has reminders only then; when false, reminder requests get an availability error.
@@ -55,6 +64,11 @@ export interface RunningServer {
   baseUrl: string;
   /** `http://127.0.0.1:PORT/__admin` (served only with `admin: true`). */
   adminUrl: string;
+  /**
+   * The bearer token of the admin routes (`Authorization: Bearer <adminToken>`), with `admin: true`
+   * only: the API key when one is set, else random for this start. A secret, like the link.
+   */
+  adminToken: string | undefined;
   /** `http://127.0.0.1:PORT`. */
   origin: string;
   linkId: string;
@@ -85,7 +99,23 @@ function mediaSignerOf(db: Db): MediaSigner {
   return signer;
 }
 
+/** Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  return mapped !== null && mapped[1]!.startsWith('127.');
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (options.admin === true && !isLoopbackHost(host) && options.adminAnyHost !== true) {
+    throw new SpacesyncError(
+      'usage',
+      `The admin routes (--admin) can reset, snapshot and rewrite the space; they are refused on --host ${host}, which other machines can reach. Use --host 127.0.0.1, or add --admin-any-host if the admin routes must face the network.`,
+    );
+  }
   const scale = options.limitScale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new SpacesyncError('usage', `The limit scale must be a positive number, not ${scale}.`);
   const maxUpload = options.maxUploadBytes;
@@ -141,8 +171,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     soleParticipant: options.soleParticipant ?? true,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
   };
-  const app = buildApp(state, { admin: options.admin === true });
-  const host = options.host ?? '127.0.0.1';
+  const adminToken = options.admin === true ? (options.apiKey ?? newAdminToken()) : undefined;
+  const app = buildApp(state, { adminCredential: adminToken });
   try {
     await app.listen({ port: options.port ?? 0, host });
   } catch (e) {
@@ -157,6 +187,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return {
     baseUrl: `${origin}/links/${linkId}/api/v1`,
     adminUrl: `${origin}/__admin`,
+    adminToken,
     origin,
     linkId,
     port,

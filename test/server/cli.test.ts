@@ -10,11 +10,14 @@ async function serve(...extra: string[]) {
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^spacesync server listening: (\S+)$/m.exec(out);
-      if (m) resolve(m[1]!);
+      // With --admin the token line follows the link: wait for both.
+      if (m && (!extra.includes('--admin') || /^spacesync server admin/m.test(out))) resolve(m[1]!);
     });
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
@@ -23,7 +26,7 @@ async function serve(...extra: string[]) {
       child.on('exit', resolve);
       child.kill('SIGTERM');
     });
-  return { url, stop };
+  return { url, stop, output: () => ({ out, err }) };
 }
 
 describe('spacesync server', () => {
@@ -42,6 +45,32 @@ describe('spacesync server', () => {
     expect(r.status).toBe(403);
     expect(((await r.json()) as any).code).toBe('REMINDERS_UNAVAILABLE');
     expect(await stop()).toBe(0);
+  });
+
+  it('--admin warns that the admin routes are on and prints the admin token, which the routes need', async () => {
+    const { url, stop, output } = await serve('--admin');
+    const { out, err } = output();
+    expect(err).toMatch(/warning: the test-only admin routes are on at http:\/\/127\.0\.0\.1:\d+\/__admin/);
+    const token = /^spacesync server admin token: (\S+) \(send "Authorization: Bearer <token>"\)$/m.exec(out)![1]!;
+    const admin = `${new URL(url).origin}/__admin/snapshot`;
+    expect((await fetch(admin)).status).toBe(401);
+    expect((await fetch(admin, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(await stop()).toBe(0);
+  });
+
+  it('--admin with --api-key takes the API key as the admin credential and never prints it', async () => {
+    const { url, stop, output } = await serve('--admin', '--api-key', 'secret-key-9876');
+    expect(output().out).toMatch(/admin routes: send "Authorization: Bearer <the API key>"/);
+    expect(output().out + output().err).not.toContain('secret-key-9876');
+    const admin = `${new URL(url).origin}/__admin/snapshot`;
+    expect((await fetch(admin, { headers: { authorization: 'Bearer secret-key-9876' } })).status).toBe(200);
+    expect(await stop()).toBe(0);
+  });
+
+  it('--admin on a host other machines reach is refused (64) unless --admin-any-host', () => {
+    const r = spawnSync(process.execPath, [SPAWN_BIN, 'server', '--port', '0', '--admin', '--host', '0.0.0.0'], { encoding: 'utf8' });
+    expect(r.status).toBe(64);
+    expect(r.stderr).toMatch(/refused on --host 0\.0\.0\.0.*--admin-any-host/);
   });
 
   it.each([

@@ -1,5 +1,7 @@
 // Test-only routes under /__admin/ (outside the link path; only when the server was started with
 // admin on): reset to the seed, snapshot, the clock, injected faults, the request log, the limits.
+// They can empty the space and move its clock, so every one needs `Authorization: Bearer <token>`:
+// the API key when the server has one, else the admin token made at start (ServerState.adminToken).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { ServerState } from '../ServerState.js';
@@ -8,6 +10,7 @@ import { loadFixture } from '../fixture/loadFixture.js';
 import { snapshotSpace } from '../fixture/snapshot.js';
 import { isoTime } from '../dates.js';
 import { MEDIA_SECRET, writeMeta } from '../store/space.js';
+import { bearer, sameSecret } from '../http/credentials.js';
 
 const clockBody = z.object({
   set: z.union([z.string(), z.number()]).optional(),
@@ -40,7 +43,27 @@ export function resetSpace(state: ServerState, fixture?: SpaceFixture): void {
   state.nextPurgeAt = 0;
 }
 
-export function registerAdmin(app: FastifyInstance, state: ServerState): void {
+/** Registers the admin routes in a scope of their own, so the credential check guards them and nothing else. */
+export function registerAdmin(app: FastifyInstance, state: ServerState, credential: string): void {
+  void app.register(async (scope) => {
+    scope.addHook('onRequest', async (req, reply) => {
+      const token = bearer(req.headers.authorization);
+      const how = state.apiKey !== undefined ? 'the API key' : 'the admin token the server printed at start';
+      if (token === undefined) {
+        return reply
+          .code(401)
+          .send({ error: `Admin routes need an Authorization header: send "Authorization: Bearer <token>" with ${how}.`, code: 'INVALID_AUTH_HEADER' });
+      }
+      if (!sameSecret(token, credential)) {
+        return reply.code(403).send({ error: `Wrong admin credential: send ${how} as the bearer token.`, code: 'FORBIDDEN' });
+      }
+      return undefined;
+    });
+    adminRoutes(scope, state);
+  });
+}
+
+function adminRoutes(app: FastifyInstance, state: ServerState): void {
   const clockState = () => ({ now: isoTime(state.clock.now()), ms: state.clock.now(), frozen: state.clock.frozen });
 
   app.post('/__admin/reset', async (req, reply) => {
