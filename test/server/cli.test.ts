@@ -11,13 +11,19 @@ async function serve(...extra: string[]) {
   );
   let out = '';
   let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
+    // With --admin the token line (stdout) and the warning (stderr) follow the link: wait for all three.
+    const ready = () => {
+      const m = /^spacesync server listening: (\S+)$/m.exec(out);
+      if (m && (!extra.includes('--admin') || (/^spacesync server admin/m.test(out) && /admin routes are on/.test(err)))) resolve(m[1]!);
+    };
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /^spacesync server listening: (\S+)$/m.exec(out);
-      // With --admin the token line follows the link: wait for both.
-      if (m && (!extra.includes('--admin') || /^spacesync server admin/m.test(out))) resolve(m[1]!);
+      ready();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      ready();
     });
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
