@@ -19,6 +19,7 @@ interface ServerFlags {
   adminAnyHost?: boolean;
   verbose?: boolean;
   sharedSpace?: boolean;
+  maxUploadMib?: string;
 }
 
 function number(value: string, flag: string, check: (n: number) => boolean, what: string): number {
@@ -43,11 +44,16 @@ export function registerServer(program: Command, wrap: Wrap): void {
     .option('--admin', 'serve the test-only admin routes under /__admin/ (they need Authorization: Bearer <admin token>)')
     .option('--admin-any-host', 'allow --admin with a --host other machines can reach')
     .option('--verbose', 'log one line per request')
+    .option('--max-upload-mib <MiB>', 'the largest upload POST /upload accepts, in MiB (default 50)')
     .option('--shared-space', 'the link creator is not the only active participant: reminders are unavailable')
     .action(
       wrap(async (flags: ServerFlags) => {
         const port = number(flags.port, '--port', (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number from 0 to 65535');
         const limitScale = number(flags.limitScale, '--limit-scale', (n) => n > 0, 'a positive number');
+        const maxUploadMib =
+          flags.maxUploadMib === undefined
+            ? undefined
+            : number(flags.maxUploadMib, '--max-upload-mib', (n) => n > 0 && n <= 4096, 'a number of MiB above 0, at most 4096');
         if (flags.limits !== 'spec' && flags.limits !== 'off') throw new SpacesyncError('usage', `--limits must be spec or off, not "${flags.limits}".`);
         const server = await startServer({
           port,
@@ -63,6 +69,7 @@ export function registerServer(program: Command, wrap: Wrap): void {
           ...(flags.link !== undefined ? { linkId: flags.link } : {}),
           ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
           ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
+          ...(maxUploadMib !== undefined ? { maxUploadBytes: Math.round(maxUploadMib * 1024 * 1024) } : {}),
         });
         process.stdout.write(`spacesync server listening: ${server.baseUrl}\n`);
         if (server.adminToken !== undefined) {

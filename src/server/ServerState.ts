@@ -10,6 +10,7 @@ import type { RequestLog } from './requestLog.js';
 import type { MediaSigner } from './model/mediaUrls.js';
 import type { Logger } from '../log.js';
 import type { SpaceFixture } from './fixture/types.js';
+import type { BodyBudget } from './http/bodyBudget.js';
 
 export interface ServerState {
   db: Db;
@@ -30,6 +31,10 @@ export interface ServerState {
   soleParticipant: boolean;
   /** The largest body `POST /upload` accepts. */
   maxUploadBytes: number;
+  /** The request bodies being received now, within their budget (a 503 past it). */
+  bodies: BodyBudget;
+  /** Where uploads are written as they arrive (a temporary folder of this server's own). */
+  uploadDir: string;
   /** Reads of uploaded files at their signed URLs (not API requests: not in `log`), for tests and benchmarks. */
   assetReads: Array<{ t: number; assetId: string; status: number }>;
   /** One line per request when the server was asked to log. */

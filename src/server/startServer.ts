@@ -1,6 +1,8 @@
 // Starts a Space API server: the store (in memory, or a file that survives restarts), the seed,
 // the limits, and the HTTP app on a port (0: any free port). Tests, the demo and the command use it.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { isIP } from 'node:net';
 import type { Clock } from './clock.js';
 import { ServerClock } from './clock.js';
@@ -13,7 +15,8 @@ import { MediaSigner } from './model/mediaUrls.js';
 import { loadFixture } from './fixture/loadFixture.js';
 import type { SpaceFixture } from './fixture/types.js';
 import { buildApp } from './app.js';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './routes/upload.js';
+import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_UPLOAD_BYTES } from './http/bodyLimits.js';
+import { BodyBudget } from './http/bodyBudget.js';
 import { newLinkId, type ServerState } from './ServerState.js';
 import { newId } from './ids.js';
 import { newAdminToken } from './http/credentials.js';
@@ -55,6 +58,11 @@ export interface StartServerOptions {
   soleParticipant?: boolean;
   /** The largest upload `POST /upload` accepts, in bytes (default 50 MiB); larger ones get a 413. */
   maxUploadBytes?: number;
+  /**
+   * The request bodies the server receives at once, in bytes (default 128 MiB): a body that would
+   * go over while others arrive gets a 503 with Retry-After. A body alone is always taken.
+   */
+  maxBodyBytesInFlight?: number;
   /** Log one line per request (true: to stdout; or a logger). */
   log?: boolean | Logger;
 }
@@ -122,6 +130,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (maxUpload !== undefined && !(Number.isInteger(maxUpload) && maxUpload > 0)) {
     throw new SpacesyncError('usage', `The upload limit must be a whole number of bytes above 0, not ${maxUpload}.`);
   }
+  const inFlight = options.maxBodyBytesInFlight;
+  if (inFlight !== undefined && !(Number.isInteger(inFlight) && inFlight > 0)) {
+    throw new SpacesyncError('usage', `The budget of request bodies in flight must be a whole number of bytes above 0, not ${inFlight}.`);
+  }
   const timezone = options.timezone;
   if (timezone !== undefined) {
     try {
@@ -170,6 +182,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     nextPurgeAt: 0,
     soleParticipant: options.soleParticipant ?? true,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    bodies: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT),
+    uploadDir: mkdtempSync(path.join(os.tmpdir(), 'spacesync-server-uploads-')),
   };
   const adminToken = options.admin === true ? (options.apiKey ?? newAdminToken()) : undefined;
   const app = buildApp(state, { adminCredential: adminToken });
@@ -177,6 +191,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await app.listen({ port: options.port ?? 0, host });
   } catch (e) {
     db.close();
+    rmSync(state.uploadDir, { recursive: true, force: true });
     throw new SpacesyncError('usage', `Cannot listen on ${host}:${options.port ?? 0}: ${(e as Error).message}. Choose another --port or --host.`, { cause: e });
   }
   const address = app.server.address();
@@ -196,6 +211,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       closed = true;
       await app.close();
       db.close();
+      rmSync(state.uploadDir, { recursive: true, force: true });
     },
   };
 }

@@ -11,6 +11,7 @@ import { snapshotSpace } from '../fixture/snapshot.js';
 import { isoTime } from '../dates.js';
 import { MEDIA_SECRET, writeMeta } from '../store/space.js';
 import { bearer, sameSecret } from '../http/credentials.js';
+import { MAX_ADMIN_BODY_BYTES } from '../http/bodyLimits.js';
 
 const clockBody = z.object({
   set: z.union([z.string(), z.number()]).optional(),
@@ -66,7 +67,7 @@ export function registerAdmin(app: FastifyInstance, state: ServerState, credenti
 function adminRoutes(app: FastifyInstance, state: ServerState): void {
   const clockState = () => ({ now: isoTime(state.clock.now()), ms: state.clock.now(), frozen: state.clock.frozen });
 
-  app.post('/__admin/reset', async (req, reply) => {
+  app.post('/__admin/reset', { bodyLimit: MAX_ADMIN_BODY_BYTES }, async (req, reply) => {
     const body = req.body as { fixture?: SpaceFixture } | undefined;
     try {
       resetSpace(state, body?.fixture);
@@ -79,7 +80,7 @@ function adminRoutes(app: FastifyInstance, state: ServerState): void {
   app.get('/__admin/snapshot', async () => snapshotSpace(state.db));
 
   app.get('/__admin/clock', async () => clockState());
-  app.post('/__admin/clock', async (req, reply) => {
+  app.post('/__admin/clock', { bodyLimit: MAX_ADMIN_BODY_BYTES }, async (req, reply) => {
     const r = clockBody.safeParse(req.body ?? {});
     if (!r.success) return bad(reply, r.error.issues.map((i) => i.message).join('; '));
     const { set, advanceMs, frozen, restore } = r.data;
@@ -96,7 +97,7 @@ function adminRoutes(app: FastifyInstance, state: ServerState): void {
   });
 
   app.get('/__admin/faults', async () => ({ items: state.faults.list() }));
-  app.post('/__admin/faults', async (req, reply) => {
+  app.post('/__admin/faults', { bodyLimit: MAX_ADMIN_BODY_BYTES }, async (req, reply) => {
     const list = Array.isArray(req.body) ? req.body : [req.body];
     for (const item of list) {
       const r = faultBody.safeParse(item);
@@ -128,7 +129,7 @@ function adminRoutes(app: FastifyInstance, state: ServerState): void {
   });
 
   app.get('/__admin/limits', async () => state.limits.settings);
-  app.post('/__admin/limits', async (req, reply) => {
+  app.post('/__admin/limits', { bodyLimit: MAX_ADMIN_BODY_BYTES }, async (req, reply) => {
     const r = limitsBody.safeParse(req.body ?? {});
     if (!r.success) return bad(reply, r.error.issues.map((i) => i.message).join('; '));
     state.limits.configure({ mode: r.data.mode ?? state.limits.settings.mode, scale: r.data.scale ?? state.limits.settings.scale });
