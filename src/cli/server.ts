@@ -20,6 +20,7 @@ interface ServerFlags {
   verbose?: boolean;
   sharedSpace?: boolean;
   maxUploadMib?: string;
+  publicUrl?: string;
 }
 
 function number(value: string, flag: string, check: (n: number) => boolean, what: string): number {
@@ -36,6 +37,7 @@ export function registerServer(program: Command, wrap: Wrap): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data <file>', 'SQLite file to keep the space in (in memory when omitted)')
     .option('--seed <fixture>', 'space fixture (JSON) to load into an empty store')
+    .option('--public-url <url>', 'the origin clients reach the server at (behind a proxy, or on 0.0.0.0), for signed media URLs and the link')
     .option('--link <id>', 'link id of the base URL (random when omitted)')
     .option('--api-key <key>', 'require this bearer key')
     .option('--limits <mode>', 'rate limits: spec or off', 'spec')
@@ -67,11 +69,13 @@ export function registerServer(program: Command, wrap: Wrap): void {
           ...(flags.data !== undefined ? { dataFile: flags.data } : {}),
           ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
           ...(flags.link !== undefined ? { linkId: flags.link } : {}),
+          ...(flags.publicUrl !== undefined ? { publicUrl: flags.publicUrl } : {}),
           ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
           ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
           ...(maxUploadMib !== undefined ? { maxUploadBytes: Math.round(maxUploadMib * 1024 * 1024) } : {}),
         });
-        process.stdout.write(`spacesync server listening: ${server.baseUrl}\n`);
+        const on = server.origin === server.listenOrigin ? '' : ` (on ${server.listenOrigin})`;
+        process.stdout.write(`spacesync server listening: ${server.baseUrl}${on}\n`);
         if (server.adminToken !== undefined) {
           process.stderr.write(
             `spacesync server: warning: the test-only admin routes are on at ${server.adminUrl}: whoever holds the admin credential can reset or replace the space, read it whole and move its clock. Leave out --admin outside tests.\n`,

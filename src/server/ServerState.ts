@@ -22,6 +22,11 @@ export interface ServerState {
   log: RequestLog;
   media: MediaSigner;
   linkId: string;
+  /**
+   * `http://host:port` of the signed media URLs and whiteboard addresses: the public URL the server
+   * was given, else the address it listens on (set once it listens).
+   */
+  origin: string;
   apiKey: string | undefined;
   /** What an admin reset loads again. */
   seed: SpaceFixture;

@@ -207,8 +207,8 @@ export function buildApp(state: ServerState, options: { adminCredential?: string
             if ((Buffer.isBuffer(body) || typeof body === 'string') && !opts.rawBody) body = readJson(body);
             if (opts.nestedBlocks) checkBlockDepth(body);
             if (!opts.rawBody) checkJsonDepth(body);
-            const origin = `${req.protocol}://${req.headers.host ?? req.hostname}`;
-            const ctx = createContext({ db: state.db, now, space: state.space, origin, media: state.media, limits: state.limits });
+            // Never the request's Host header: a client could make the server sign URLs to another host.
+            const ctx = createContext({ db: state.db, now, space: state.space, origin: state.origin, media: state.media, limits: state.limits });
             const result = state.db.transaction(() =>
               handler(ctx, { query: req.query as Query, body, headers: req.headers, params: req.params as Record<string, string> }),
             )();

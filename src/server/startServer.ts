@@ -40,6 +40,12 @@ export interface StartServerOptions {
   apiKey?: string;
   /** The link id of the base URL; random when omitted. */
   linkId?: string;
+  /**
+   * The origin clients reach the server at (`https://space.example.com`), when it is not the
+   * address it listens on (behind a proxy, or listening on 0.0.0.0): signed media URLs, whiteboard
+   * addresses and the base URL use it. Never taken from a request's Host header.
+   */
+  publicUrl?: string;
   /** The space's time zone (overrides the seed's). */
   timezone?: string;
   /**
@@ -68,17 +74,19 @@ export interface StartServerOptions {
 }
 
 export interface RunningServer {
-  /** `http://127.0.0.1:PORT/links/<id>/api/v1`: the connection link. It is a secret. */
+  /** `http://127.0.0.1:PORT/links/<id>/api/v1` (on the public URL when one was given): the connection link. It is a secret. */
   baseUrl: string;
-  /** `http://127.0.0.1:PORT/__admin` (served only with `admin: true`). */
+  /** `http://127.0.0.1:PORT/__admin` (served only with `admin: true`), on the listening address. */
   adminUrl: string;
   /**
    * The bearer token of the admin routes (`Authorization: Bearer <adminToken>`), with `admin: true`
    * only: the API key when one is set, else random for this start. A secret, like the link.
    */
   adminToken: string | undefined;
-  /** `http://127.0.0.1:PORT`. */
+  /** `http://127.0.0.1:PORT`, or the public URL's origin when one was given. */
   origin: string;
+  /** `http://127.0.0.1:PORT`: the address the server listens on. */
+  listenOrigin: string;
   linkId: string;
   port: number;
   close(): Promise<void>;
@@ -105,6 +113,23 @@ function mediaSignerOf(db: Db): MediaSigner {
   const signer = new MediaSigner();
   writeMeta(db, MEDIA_SECRET, signer.secretHex);
   return signer;
+}
+
+/** The origin of a public URL (`https://host[:port]`, a trailing slash allowed); a usage error for anything else. */
+function publicOriginOf(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new SpacesyncError('usage', `The public URL "${url}" is not a URL: give the origin clients reach the server at, like https://space.example.com.`);
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username) {
+    throw new SpacesyncError(
+      'usage',
+      `The public URL "${url}" must be an http or https origin without a path, query or credentials, like https://space.example.com.`,
+    );
+  }
+  return u.origin;
 }
 
 /** Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or ::1. */
@@ -134,6 +159,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (inFlight !== undefined && !(Number.isInteger(inFlight) && inFlight > 0)) {
     throw new SpacesyncError('usage', `The budget of request bodies in flight must be a whole number of bytes above 0, not ${inFlight}.`);
   }
+  const publicOrigin = options.publicUrl === undefined ? undefined : publicOriginOf(options.publicUrl);
   const timezone = options.timezone;
   if (timezone !== undefined) {
     try {
@@ -171,6 +197,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     space,
     clock,
     linkId,
+    // Known once the server listens (the port may be chosen then).
+    origin: publicOrigin ?? '',
     apiKey: options.apiKey,
     seed,
     logger,
@@ -197,13 +225,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${shownHost}:${port}`;
+  const listenOrigin = `http://${shownHost}:${port}`;
+  const origin = publicOrigin ?? listenOrigin;
+  state.origin = origin;
   let closed = false;
   return {
     baseUrl: `${origin}/links/${linkId}/api/v1`,
-    adminUrl: `${origin}/__admin`,
+    adminUrl: `${listenOrigin}/__admin`,
     adminToken,
     origin,
+    listenOrigin,
     linkId,
     port,
     async close() {

@@ -14,7 +14,7 @@ async function serve(...extra: string[]) {
   const url = await new Promise<string>((resolve, reject) => {
     // With --admin the token line (stdout) and the warning (stderr) follow the link: wait for all three.
     const ready = () => {
-      const m = /^spacesync server listening: (\S+)$/m.exec(out);
+      const m = /^spacesync server listening: (\S+)(?: \(on \S+\))?$/m.exec(out);
       if (m && (!extra.includes('--admin') || (/^spacesync server admin/m.test(out) && /admin routes are on/.test(err)))) resolve(m[1]!);
     };
     child.stdout.on('data', (d: Buffer) => {
@@ -70,6 +70,17 @@ describe('spacesync server', () => {
     expect(output().out + output().err).not.toContain('secret-key-9876');
     const admin = `${new URL(url).origin}/__admin/snapshot`;
     expect((await fetch(admin, { headers: { authorization: 'Bearer secret-key-9876' } })).status).toBe(200);
+    expect(await stop()).toBe(0);
+  });
+
+  it('--public-url: the link and signed URLs name it, and the line says where the server listens', async () => {
+    const { url, stop, output } = await serve('--public-url', 'https://space.example.com');
+    expect(url).toBe('https://space.example.com/links/cli-link-0001/api/v1');
+    const local = /\(on (http:\/\/127\.0\.0\.1:\d+)\)$/m.exec(output().out)![1]!;
+    const api = `${local}/links/cli-link-0001/api/v1`;
+    const docs = (await (await fetch(`${api}/documents`)).json()) as any;
+    const up = await fetch(`${api}/upload?position=end&pageId=${docs.items[0].id}`, { method: 'POST', headers: { 'content-type': 'image/png' }, body: 'png' });
+    expect(((await up.json()) as any).assetUrl).toMatch(/^https:\/\/space\.example\.com\/assets\//);
     expect(await stop()).toBe(0);
   });
 
