@@ -22,7 +22,7 @@ import { registerWhiteboards } from './routes/whiteboards.js';
 import { registerAssets } from './routes/assets.js';
 import { registerAdmin } from './routes/admin.js';
 import { isSpacesyncError } from '../errors.js';
-import { bearer } from './http/credentials.js';
+import { bearer, sameSecret } from './http/credentials.js';
 import { MAX_ADMIN_BODY_BYTES, MAX_JSON_BODY_BYTES, bodyTooLarge, checkBlockDepth, checkJsonDepth, serverBusy, type BodyKind } from './http/bodyLimits.js';
 import { receiveToFile, UploadTooLarge, type UploadedFile } from './http/uploadFile.js';
 
@@ -109,11 +109,12 @@ export function buildApp(state: ServerState, options: { adminCredential?: string
     const limited = state.limits.takeAddress(req.ip, now);
     if (limited) return sendError(reply, limited);
     // The live form: no NOT_FOUND_ERROR, which is how clients tell a dead link from missing content.
-    if (m[1] !== state.linkId) return sendError(reply, new ApiError(404, { error: 'Not found', code: '' }));
+    // Secrets are compared in constant time (http/credentials.ts): `!==` would tell by its timing how much of a guess was right.
+    if (!sameSecret(m[1]!, state.linkId)) return sendError(reply, new ApiError(404, { error: 'Not found', code: '' }));
     if (state.apiKey !== undefined) {
       const key = bearer(req.headers.authorization);
       if (key === undefined) return sendError(reply, new ApiError(401, { error: 'Invalid Authorization header', code: 'INVALID_AUTH_HEADER' }));
-      if (key !== state.apiKey) return sendError(reply, new ApiError(403, { error: 'Invalid API key', code: 'FORBIDDEN' }));
+      if (!sameSecret(key, state.apiKey)) return sendError(reply, new ApiError(403, { error: 'Invalid API key', code: 'FORBIDDEN' }));
     }
     const fault = state.faults.take(req.method, call.path ?? rest);
     if (fault?.kind === '429') {
