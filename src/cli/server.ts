@@ -35,7 +35,7 @@ export function registerServer(program: Command, wrap: Wrap): void {
     .description('serve a space over the Space API, backed by SQLite')
     .option('--port <port>', 'port to listen on (0: any free port)', '8787')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <file>', 'SQLite file to keep the space in (in memory when omitted)')
+    .option('--data <file>', 'SQLite file to keep the space in (a temporary store, gone when the server stops, when omitted)')
     .option('--seed <fixture>', 'space fixture (JSON) to load into an empty store')
     .option('--public-url <url>', 'the origin clients reach the server at (behind a proxy, or on 0.0.0.0), for signed media URLs and the link')
     .option('--link <id>', 'link id of the base URL (random when omitted)')

@@ -28,8 +28,8 @@ export interface ServerState {
    */
   origin: string;
   apiKey: string | undefined;
-  /** What an admin reset loads again. */
-  seed: SpaceFixture;
+  /** What an admin reset loads again: kept only with the admin routes on (nothing else reads it after the start). */
+  seed: SpaceFixture | undefined;
   /** The next instant (server clock) at which expired trash is purged. */
   nextPurgeAt: number;
   /** Whether the link's creator is the only active participant of the space: reminders are available only then. */

@@ -1,4 +1,4 @@
-// Starts a Space API server: the store (in memory, or a file that survives restarts), the seed,
+// Starts a Space API server: the store (a temporary one, or a file that survives restarts), the seed,
 // the limits, and the HTTP app on a port (0: any free port). Tests, the demo and the command use it.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -200,7 +200,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Known once the server listens (the port may be chosen then).
     origin: publicOrigin ?? '',
     apiKey: options.apiKey,
-    seed,
+    // A large seed is not kept for the server's life unless an admin reset may need it.
+    seed: options.admin === true ? seed : undefined,
     logger,
     limits: new Limits({ mode: options.limits ?? 'spec', scale }),
     faults: new Faults(),

@@ -92,10 +92,10 @@ describe('--data FILE', () => {
     const seed = { ...fixture, assets: [{ id: 'A-OLD', contentType: 'image/png', fileName: 'old.png', base64: bytes.toString('base64') }] };
     const first = await startServer({ dataFile: file, seed, limits: 'off', linkId: 'schema1-link' });
     await first.close();
-    // Back to how schema 1 kept the asset: the bytes in assets.bytes, no chunks.
+    // Back to schema 1: the asset's bytes in assets.bytes, no chunks, no index of documents by seq.
     const db = new Database(file);
     db.prepare('UPDATE assets SET bytes = ? WHERE id = ?').run(bytes, 'A-OLD');
-    db.exec('DROP TABLE asset_chunks; ALTER TABLE assets DROP COLUMN size;');
+    db.exec('DROP TABLE asset_chunks; ALTER TABLE assets DROP COLUMN size; DROP INDEX documents_seq;');
     db.pragma('user_version = 1');
     db.close();
     const again = await startServer({ dataFile: file, limits: 'off', linkId: 'schema1-link', admin: true });

@@ -34,7 +34,9 @@ function bad(reply: FastifyReply, message: string): FastifyReply {
 
 /** Resets the space to `fixture` (the seed when omitted), with fresh limits, no faults, an empty log. */
 export function resetSpace(state: ServerState, fixture?: SpaceFixture): void {
-  state.space = loadFixture(state.db, fixture ?? state.seed, state.clock.now());
+  const to = fixture ?? state.seed;
+  if (to === undefined) throw new Error('This server keeps no seed to reset to: send {"fixture": …}.');
+  state.space = loadFixture(state.db, to, state.clock.now());
   // The signer stays: the URLs it gave out still name the space's assets.
   writeMeta(state.db, MEDIA_SECRET, state.media.secretHex);
   state.limits.clear();

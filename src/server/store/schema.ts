@@ -122,6 +122,11 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE assets SET size = length(bytes) WHERE bytes IS NOT NULL;
   UPDATE assets SET bytes = NULL;
   `,
+  // 3: documents by seq, so that the next seq of a new document (MAX(seq)) is found without
+  // scanning every document: loading a space of N documents was quadratic in N.
+  `
+  CREATE INDEX documents_seq ON documents(seq);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
