@@ -1,7 +1,14 @@
 // `spacesync server` as a user runs it: prints its base URL, serves, stops cleanly on SIGTERM.
-import { spawn, spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SPAWN_BIN } from '../spawnBin.js';
+
+/** Servers a test started: one a failed test did not stop is stopped after it. */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  running.clear();
+});
 
 async function serve(...extra: string[]) {
   const child = spawn(
@@ -9,6 +16,7 @@ async function serve(...extra: string[]) {
     [SPAWN_BIN, 'server', '--port', '0', '--seed', 'fixtures/spaces/demo.json', '--limits', 'off', '--link', 'cli-link-0001', ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  running.add(child);
   let out = '';
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
