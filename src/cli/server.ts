@@ -74,6 +74,18 @@ export function registerServer(program: Command, wrap: Wrap): void {
           ...(flags.timezone !== undefined ? { timezone: flags.timezone } : {}),
           ...(maxUploadMib !== undefined ? { maxUploadBytes: Math.round(maxUploadMib * 1024 * 1024) } : {}),
         });
+        // Listening for the stop signals before the line that tells a caller the server is up: a
+        // caller that stops it as soon as it reads the line must find it stopping cleanly (its
+        // temporary files removed), not killed by the signal's default action.
+        const stopped = new Promise<void>((resolve) => {
+          const stop = () => {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            resolve();
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
         const on = server.origin === server.listenOrigin ? '' : ` (on ${server.listenOrigin})`;
         process.stdout.write(`spacesync server listening: ${server.baseUrl}${on}\n`);
         if (server.adminToken !== undefined) {
@@ -84,15 +96,7 @@ export function registerServer(program: Command, wrap: Wrap): void {
           if (flags.apiKey !== undefined) process.stdout.write('spacesync server admin routes: send "Authorization: Bearer <the API key>".\n');
           else process.stdout.write(`spacesync server admin token: ${server.adminToken} (send "Authorization: Bearer <token>")\n`);
         }
-        await new Promise<void>((resolve) => {
-          const stop = () => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            resolve();
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
+        await stopped;
         await server.close();
         return 0;
       }),

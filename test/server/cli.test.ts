@@ -1,7 +1,8 @@
 // `spacesync server` as a user runs it: prints its base URL, serves, stops cleanly on SIGTERM.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SPAWN_BIN } from '../spawnBin.js';
+import { main } from '../../src/cli/main.js';
 
 /** Servers a test started: one a failed test did not stop is stopped after it. */
 const running = new Set<ChildProcess>();
@@ -51,6 +52,26 @@ describe('spacesync server', () => {
     expect(((await r.json()) as any).space.name).toBe('Demo Space');
     expect((await fetch(`${url}/reminders`)).status).toBe(200);
     expect(await stop()).toBe(0);
+  });
+
+  it('listens for SIGTERM before it prints its link, so a caller stopping it on that line stops it cleanly', async () => {
+    // In this process: the line is printed synchronously to a pipe, and a caller reading it may
+    // signal at once; the handler must already be there (else the default action kills it, its
+    // temporary files left behind).
+    let handled: boolean | undefined;
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
+      if (/listening: /.test(String(chunk))) {
+        handled = process.listenerCount('SIGTERM') > 0;
+        setImmediate(() => process.emit('SIGTERM'));
+      }
+      return true;
+    });
+    try {
+      expect(await main(['node', 'spacesync', 'server', '--port', '0', '--limits', 'off'])).toBe(0);
+    } finally {
+      out.mockRestore();
+    }
+    expect(handled).toBe(true);
   });
 
   it('--shared-space makes reminders unavailable with an explicit error', async () => {
