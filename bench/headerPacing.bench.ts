@@ -11,7 +11,7 @@ import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, runPull } from '../src/sync/index.js';
 import { benchTempDir, type Figure } from './figure.js';
-import { startServerProcess } from './serverProcess.js';
+import { adminFetch, startServerProcess } from './serverProcess.js';
 
 const SERVER_SCALE = 0.05;
 const DOCUMENTS = 200;
@@ -32,7 +32,7 @@ export default async function headerPacingBench(): Promise<Figure[]> {
     const pull = await runPull(session.ctx);
     const wallMs = performance.now() - t0;
     if (pull.written.length !== DOCUMENTS) throw new Error(`the initial pull wrote ${pull.written.length} of ${DOCUMENTS} documents`);
-    const log = ((await (await fetch(`${server.admin}/requests`)).json()) as { items: LoggedRequest[] }).items;
+    const log = ((await (await adminFetch(server, '/requests')).json()) as { items: LoggedRequest[] }).items;
     const blocks = log.reduce((n, r) => n + r.blocksCharged, 0);
     const served = resolveLimits({ scale: SERVER_SCALE });
     const windows = Math.max(log.length / served.spaceRequests.limit, blocks / served.blocks.limit);

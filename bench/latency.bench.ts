@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateSpace, startServer, type LoggedRequest } from '../src/server/index.js';
 import { benchTempDir, type Figure } from './figure.js';
+import { adminFetch } from './serverProcess.js';
 
 const POLL_SECONDS = 2;
 const CHANGES = 10;
@@ -143,13 +144,13 @@ export default async function latencyBench(): Promise<Figure[]> {
       );
       latencies.push(seenAt - changedAt);
       // The read that brought the change, and the listing of the same cycle before it.
-      const log = ((await (await fetch(`${server.adminUrl}/requests`)).json()) as { items: LoggedRequest[] }).items;
+      const log = ((await (await adminFetch(server, '/requests')).json()) as { items: LoggedRequest[] }).items;
       const read = log.find((r) => r.t >= changedAt && r.method === 'GET' && r.path === '/blocks' && r.query.id === doc.id);
       const listing = read && log.filter((r) => r.t <= read.t && r.method === 'GET' && r.path === '/documents').at(-1);
       if (!listing) throw new Error(`no read of the changed document was logged for change ${i}`);
       ownShare.push(seenAt - listing.t);
     }
-    const log = ((await (await fetch(`${server.adminUrl}/requests`)).json()) as { items: LoggedRequest[] }).items;
+    const log = ((await (await adminFetch(server, '/requests')).json()) as { items: LoggedRequest[] }).items;
     const pollMs = POLL_SECONDS * 1000;
     const requests = requestsByCycle(log);
     return [

@@ -16,7 +16,7 @@ import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, syncOnce } from '../src/sync/index.js';
 import { benchTempDir, type Figure } from './figure.js';
-import { startServerProcess, type ServerProcess } from './serverProcess.js';
+import { adminFetch, startServerProcess, type ServerProcess } from './serverProcess.js';
 
 /** The limits' scale of the headline figure, and the faster one measured beside it. */
 const SCALE = 0.05;
@@ -44,7 +44,7 @@ async function firstPull(tmp: string, name: string, images: number, scale: numbe
   const root = path.join(tmp, name);
   fs.mkdirSync(root);
   const server: ServerProcess = await startServerProcess(fixtureFile, ['--limits', 'spec', '--limit-scale', String(scale)]);
-  const admin = async <T>(p: string, method = 'GET') => ((await (await fetch(`${server.admin}${p}`, { method })).json()) as { items: T[] }).items;
+  const admin = async <T>(p: string, method = 'GET') => ((await (await adminFetch(server, p, { method })).json()) as { items: T[] }).items;
   const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
   const session = await openSyncSession({ root, link: server.link, logger: silent, budget: { scale } });
   try {

@@ -13,7 +13,7 @@ import { createLogger } from '../src/log.js';
 import { generateSpace, type LoggedRequest } from '../src/server/index.js';
 import { openSyncSession, runPull, syncTaskFiles } from '../src/sync/index.js';
 import { benchTempDir, type Figure } from './figure.js';
-import { startServerProcess } from './serverProcess.js';
+import { adminFetch, startServerProcess } from './serverProcess.js';
 
 const SCALE = 0.01;
 const DOCUMENTS = 500;
@@ -29,7 +29,7 @@ export default async function pullBench(): Promise<Figure[]> {
   const root = path.join(tmp, 'mirror');
   fs.mkdirSync(root);
   const server = await startServerProcess(fixtureFile, ['--limits', 'spec', '--limit-scale', String(SCALE)]);
-  const requests = async () => ((await (await fetch(`${server.admin}/requests`)).json()) as { items: LoggedRequest[] }).items;
+  const requests = async () => ((await (await adminFetch(server, '/requests')).json()) as { items: LoggedRequest[] }).items;
   const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
   const session = await openSyncSession({ root, link: server.link, logger: silent, budget: { scale: SCALE } });
   try {
@@ -55,7 +55,7 @@ export default async function pullBench(): Promise<Figure[]> {
     if (initial.written.length !== DOCUMENTS) throw new Error(`the initial pull wrote ${initial.written.length} of ${DOCUMENTS} documents`);
 
     await syncTaskFiles(session.ctx); // the task files' first cycle writes them
-    await fetch(`${server.admin}/requests`, { method: 'DELETE' });
+    await adminFetch(server, '/requests', { method: 'DELETE' });
     // An idle cycle: the pull's listings and the task files' inbox listing.
     const idlePull = await runPull(session.ctx);
     const idleTasks = await syncTaskFiles(session.ctx);
@@ -69,7 +69,7 @@ export default async function pullBench(): Promise<Figure[]> {
       body: JSON.stringify({ blocks: [{ id: doc.content[3]!.id, markdown: 'one remote change' }] }),
     });
     if (put.status !== 200) throw new Error(`the remote change failed: ${put.status}`);
-    await fetch(`${server.admin}/requests`, { method: 'DELETE' });
+    await adminFetch(server, '/requests', { method: 'DELETE' });
     const change = await runPull(session.ctx);
     const changeRequests = (await requests()).length;
     if (change.written.length !== 1 || !fs.readFileSync(path.join(root, change.written[0]!.path), 'utf8').includes('one remote change')) {

@@ -17,7 +17,7 @@ import { openSyncSession, pushLocal, runDaemon, syncOnce } from '../src/sync/ind
 import { mergeFile } from '../src/core/merge/mergeFile.js';
 import { parseLocalDocument } from '../src/sync/documents/push/readLocalDocument.js';
 import { benchTempDir, type Figure } from './figure.js';
-import { startServerProcess } from './serverProcess.js';
+import { adminFetch, startServerProcess } from './serverProcess.js';
 
 const BLOCKS = 1_000;
 const SAVES = 15;
@@ -46,8 +46,8 @@ async function requestCosts(): Promise<Figure[]> {
   const root = path.join(tmp, 'mirror');
   fs.mkdirSync(root);
   const server = await startServerProcess(fixtureFile, ['--limits', 'off']);
-  const requests = async () => ((await (await fetch(`${server.admin}/requests`)).json()) as { items: LoggedRequest[] }).items;
-  const clear = () => fetch(`${server.admin}/requests`, { method: 'DELETE' });
+  const requests = async () => ((await (await adminFetch(server, '/requests')).json()) as { items: LoggedRequest[] }).items;
+  const clear = () => adminFetch(server, '/requests', { method: 'DELETE' });
   const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
   const session = await openSyncSession({ root, link: server.link, logger: silent });
   try {

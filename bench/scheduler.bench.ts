@@ -5,6 +5,7 @@
 import { createClient, resolveLimits, Scheduler, type SpaceClient } from '../src/client/index.js';
 import { generateSpace, startServer, type LoggedRequest, type SpaceFixture } from '../src/server/index.js';
 import type { Figure } from './figure.js';
+import { adminFetch } from './serverProcess.js';
 
 const SCALE = 0.01;
 const limits = resolveLimits({ scale: SCALE });
@@ -27,7 +28,7 @@ async function run(space: SpaceFixture, queue: (client: SpaceClient, timings: nu
     const timings: number[] = [];
     const results = await Promise.allSettled(queue(client, timings));
     const elapsed = Date.now() - started;
-    const log = ((await (await fetch(`${server.adminUrl}/requests`)).json()) as { items: LoggedRequest[] }).items;
+    const log = ((await (await adminFetch(server, '/requests')).json()) as { items: LoggedRequest[] }).items;
     return { log, failed: results.filter((r) => r.status === 'rejected').length, elapsed, stalledMs: client.stats().stalledMs, extra: timings };
   } finally {
     client.close();

@@ -5,16 +5,30 @@ import { z } from 'zod';
 
 const taskInfo = z.looseObject({ state: z.enum(['todo', 'done', 'canceled']) });
 
-export const blockSchema: z.ZodType<{ id: string; type: string; markdown?: string | undefined; content?: unknown[] | undefined }> = z.looseObject({
-  id: z.string().min(1),
-  type: z.string().min(1),
-  markdown: z.string().optional(),
-  get content() {
-    return z.array(blockSchema).optional();
-  },
-  indentationLevel: z.number().int().min(0).optional(),
-  taskInfo: taskInfo.optional(),
-});
+/**
+ * Drops the previews a depth-limited read puts where it cuts (`contentPreviewMd`, `itemsPreviewMd`):
+ * a summary of content left out, never content, so it must not reach a block, a file or a write.
+ */
+function withoutPreviews<T extends Record<string, unknown>>(value: T): T {
+  if (!('contentPreviewMd' in value) && !('itemsPreviewMd' in value)) return value;
+  const out = { ...value };
+  delete out.contentPreviewMd;
+  delete out.itemsPreviewMd;
+  return out;
+}
+
+export const blockSchema: z.ZodType<{ id: string; type: string; markdown?: string | undefined; content?: unknown[] | undefined }> = z
+  .looseObject({
+    id: z.string().min(1),
+    type: z.string().min(1),
+    markdown: z.string().optional(),
+    get content() {
+      return z.array(blockSchema).optional();
+    },
+    indentationLevel: z.number().int().min(0).optional(),
+    taskInfo: taskInfo.optional(),
+  })
+  .transform(withoutPreviews);
 
 const idItem = z.looseObject({ id: z.string().min(1) });
 export const items = <T extends z.ZodType>(item: T) => z.looseObject({ items: z.array(item) });
@@ -69,7 +83,7 @@ export const connectionInfo = z.looseObject({
 
 export const tasks = items(z.looseObject({ id: z.string().min(1), markdown: z.string().optional(), taskInfo: taskInfo.optional() }));
 export const collectionItems = items(
-  z.looseObject({ id: z.string().min(1), title: z.string().optional(), properties: z.record(z.string(), z.unknown()).optional() }),
+  z.looseObject({ id: z.string().min(1), title: z.string().optional(), properties: z.record(z.string(), z.unknown()).optional() }).transform(withoutPreviews),
 );
 export const reminderPage = z.looseObject({
   items: z.array(z.looseObject({ id: z.string().min(1), blockId: z.string() })),

@@ -45,6 +45,11 @@ export function renderWrapper(b: Block, mode: RenderMode, isRoot = false): strin
     const attrs = `${b.id !== undefined ? ` id="${b.id}"` : ''}${card && !isRoot ? ' textStyle="card"' : ''}${b.cardLayout && !isRoot ? ` cardLayout="${b.cardLayout}"` : ''}`;
     const lines = [`${ind}<page${attrs}>`, `${ind}  <pageTitle>${title}</pageTitle>`];
     if (children.length > 0) lines.push(`${ind}  <content>`, indentLines(renderBlocks(children, mode), `${ind}    `), `${ind}  </content>`);
+    // A page read without its children (the depth limit) shows the preview the read gave in their place.
+    const preview = (b as Block & { contentPreviewMd?: unknown }).contentPreviewMd;
+    if (b.content === undefined && typeof preview === 'string' && preview !== '') {
+      lines.push(`${ind}  <contentPreview>`, indentLines(preview, `${ind}    `), `${ind}  </contentPreview>`);
+    }
     lines.push(`${ind}</page>`);
     return lines.join('\n');
   }

@@ -24,7 +24,7 @@ const indentLines = (text: string, ind: string) =>
 /**
  * `<collection>` with `<title>`, `<properties>` (the keys of the collection's own `properties` when
  * given, else of its items, in first-seen order) and `<content>` of `<collectionItem>`s; without
- * `content` (depth limit reached) an empty `<itemsPreview>`.
+ * `content` (depth limit reached) `<itemsPreview>` holding `itemsPreviewMd` (empty without one).
  */
 export function renderCollectionWith(f: BlockFields, renderContent: RenderContent): string {
   const items = f.content as ReadonlyArray<Partial<Block>> | undefined;
@@ -41,7 +41,8 @@ export function renderCollectionWith(f: BlockFields, renderContent: RenderConten
   if (keys.length === 0) for (const it of items ?? []) addKeys(it.properties);
   const out = ['<collection>', `  <title>${f.title ?? ''}</title>`, `  <properties>${keys.join(', ')}</properties>`];
   if (!items) {
-    out.push('  <itemsPreview></itemsPreview>');
+    if (f.itemsPreviewMd) out.push('  <itemsPreview>', indentLines(f.itemsPreviewMd, '    '), '  </itemsPreview>');
+    else out.push('  <itemsPreview></itemsPreview>');
   } else {
     out.push('  <content>');
     for (const it of items) {

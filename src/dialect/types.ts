@@ -195,6 +195,8 @@ export type BlockFields = Partial<Omit<Block, 'id' | 'content' | 'taskInfo' | 't
   body?: string;
   taskInfo?: { state: TaskState } | TaskInfo;
   content?: ReadonlyArray<Partial<Block>>;
+  /** A collection read without its items (the depth limit): their preview, shown in `<itemsPreview>`. Output-only. */
+  itemsPreviewMd?: string;
 };
 
 /**

@@ -22,6 +22,9 @@ import { registerWhiteboards } from './routes/whiteboards.js';
 import { registerAssets } from './routes/assets.js';
 import { registerAdmin } from './routes/admin.js';
 import { isSpacesyncError } from '../errors.js';
+import { bearer, sameSecret } from './http/credentials.js';
+import { MAX_ADMIN_BODY_BYTES, MAX_JSON_BODY_BYTES, bodyTooLarge, checkBlockDepth, checkJsonDepth, serverBusy, type BodyKind } from './http/bodyLimits.js';
+import { receiveToFile, UploadTooLarge, type UploadedFile } from './http/uploadFile.js';
 
 const API_PREFIX = '/api/v1';
 const LINK_URL = /^\/links\/([^/?#]*)([^?#]*)/;
@@ -48,16 +51,44 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   return reply.code(e.status).headers(e.headers).type('application/json; charset=utf-8').send(e.body);
 }
 
-function bearer(header: string | undefined): string | undefined {
-  const m = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return m ? m[1] : undefined;
-}
+/** `adminCredential`: serve the admin routes, guarded by this bearer token. */
+export function buildApp(state: ServerState, options: { adminCredential?: string | undefined }): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: MAX_JSON_BODY_BYTES, forceCloseConnections: true });
 
-export function buildApp(state: ServerState, options: { admin: boolean }): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 100 * 1024 * 1024, forceCloseConnections: true });
-
-  // Bodies that are not JSON (uploads) arrive as bytes; routes that want JSON read them as JSON.
+  // Bodies sent without a JSON content type arrive as bytes; routes that want JSON read them as JSON.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  /** Uploads received into files, removed once their answer is sent. */
+  const uploads = new WeakMap<FastifyRequest, UploadedFile>();
+
+  // Every body, before a byte of it is read: over its route's limit by its Content-Length, a 413;
+  // no room left in the budget of bodies in flight, a 503. Routes refuse unauthorised requests in
+  // onRequest, before this: their bodies are never read.
+  app.addHook('preParsing', async (req, reply, payload) => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return payload;
+    const kind = bodyKindOf(req);
+    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (declared !== undefined && declared > kind.limit) throw bodyTooLarge(kind, declared);
+    if (declared === 0) return payload;
+    // A body of unknown length may be as large as its limit.
+    const reserved = declared ?? kind.limit;
+    if (!state.bodies.admit(reserved)) throw serverBusy(reserved, state.bodies.inFlight, state.bodies.capacity);
+    reply.raw.once('close', () => {
+      state.bodies.release(reserved);
+      uploads.get(req)?.remove();
+    });
+    return payload;
+  });
+
+  /** The limit and the wording of the body a request may send. */
+  function bodyKindOf(req: FastifyRequest): BodyKind {
+    if (req.url.startsWith('/__admin/')) return { what: 'The admin request body', limit: MAX_ADMIN_BODY_BYTES, advice: 'reset to a smaller space.' };
+    const call = calls.get(req);
+    if (call?.path === '/upload' && req.method === 'POST') {
+      return { what: 'The upload', limit: state.maxUploadBytes, advice: 'send a smaller file.' };
+    }
+    return { what: 'The request body', limit: MAX_JSON_BODY_BYTES, advice: 'send fewer or smaller blocks per request.' };
+  }
 
   app.addHook('onRequest', async (req, reply) => {
     const m = LINK_URL.exec(req.url);
@@ -78,11 +109,12 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
     const limited = state.limits.takeAddress(req.ip, now);
     if (limited) return sendError(reply, limited);
     // The live form: no NOT_FOUND_ERROR, which is how clients tell a dead link from missing content.
-    if (m[1] !== state.linkId) return sendError(reply, new ApiError(404, { error: 'Not found', code: '' }));
+    // Secrets are compared in constant time (http/credentials.ts): `!==` would tell by its timing how much of a guess was right.
+    if (!sameSecret(m[1]!, state.linkId)) return sendError(reply, new ApiError(404, { error: 'Not found', code: '' }));
     if (state.apiKey !== undefined) {
       const key = bearer(req.headers.authorization);
       if (key === undefined) return sendError(reply, new ApiError(401, { error: 'Invalid Authorization header', code: 'INVALID_AUTH_HEADER' }));
-      if (key !== state.apiKey) return sendError(reply, new ApiError(403, { error: 'Invalid API key', code: 'FORBIDDEN' }));
+      if (!sameSecret(key, state.apiKey)) return sendError(reply, new ApiError(403, { error: 'Invalid API key', code: 'FORBIDDEN' }));
     }
     const fault = state.faults.take(req.method, call.path ?? rest);
     if (fault?.kind === '429') {
@@ -144,8 +176,9 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) return sendError(reply, err);
     if (isSpacesyncError(err, 'dialect_input')) return sendError(reply, validationFailed([{ message: err.message }]));
+    if (err instanceof UploadTooLarge) return sendError(reply, bodyTooLarge(bodyKindOf(req)));
     const e = err as { statusCode?: number; code?: string; message?: string };
-    if (e.statusCode === 413) return sendError(reply, new ApiError(413, { error: 'The request body is too large.', code: 'PAYLOAD_TOO_LARGE' }));
+    if (e.statusCode === 413) return sendError(reply, bodyTooLarge(bodyKindOf(req)));
     if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
       return sendError(
         reply,
@@ -173,8 +206,10 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
             }
             let body: unknown = req.body;
             if ((Buffer.isBuffer(body) || typeof body === 'string') && !opts.rawBody) body = readJson(body);
-            const origin = `${req.protocol}://${req.headers.host ?? req.hostname}`;
-            const ctx = createContext({ db: state.db, now, space: state.space, origin, media: state.media, limits: state.limits });
+            if (opts.nestedBlocks) checkBlockDepth(body);
+            if (!opts.rawBody) checkJsonDepth(body);
+            // Never the request's Host header: a client could make the server sign URLs to another host.
+            const ctx = createContext({ db: state.db, now, space: state.space, origin: state.origin, media: state.media, limits: state.limits });
             const result = state.db.transaction(() =>
               handler(ctx, { query: req.query as Query, body, headers: req.headers, params: req.params as Record<string, string> }),
             )();
@@ -194,9 +229,18 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
         });
       if (opts.rawBody) {
         // Raw bodies (uploads) stay the bytes sent, whatever their type: no JSON or text parsing.
+        // They go to a file as they arrive (never whole in memory), within the upload limit.
         void app.register(async (raw) => {
           raw.removeAllContentTypeParsers();
-          raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+          raw.addContentTypeParser('*', (req, payload, done) => {
+            receiveToFile(payload, state.uploadDir, state.maxUploadBytes).then(
+              (file) => {
+                uploads.set(req, file);
+                done(null, file);
+              },
+              (e: Error) => done(e),
+            );
+          });
           mount(raw);
         });
       } else {
@@ -214,10 +258,10 @@ export function buildApp(state: ServerState, options: { admin: boolean }): Fasti
   registerCollectionViews(api);
   registerComments(api);
   registerReminders(api, () => state.soleParticipant);
-  registerUpload(api, () => state.maxUploadBytes);
+  registerUpload(api);
   registerWhiteboards(api);
   registerAssets(app, state);
-  if (options.admin) registerAdmin(app, state);
+  if (options.adminCredential !== undefined) registerAdmin(app, state, options.adminCredential);
   return app;
 }
 

@@ -10,7 +10,7 @@ export interface RequestContext {
   /** This request's instant (server clock, ms); fixed for the whole request. */
   readonly now: number;
   readonly space: SpaceSettings;
-  /** `http://host:port` as the client reached us, for signed media URLs. */
+  /** `http://host:port` of signed media URLs: the server's public URL or its listening address (ServerState.origin). */
   readonly origin: string;
   readonly media: MediaSigner;
   /** Counts `n` blocks read or written; throws the 429 of the block budget when they do not fit. */

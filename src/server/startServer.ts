@@ -1,6 +1,9 @@
-// Starts a Space API server: the store (in memory, or a file that survives restarts), the seed,
+// Starts a Space API server: the store (a temporary one, or a file that survives restarts), the seed,
 // the limits, and the HTTP app on a port (0: any free port). Tests, the demo and the command use it.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isIP } from 'node:net';
 import type { Clock } from './clock.js';
 import { ServerClock } from './clock.js';
 import { openStore, type Db } from './store/openStore.js';
@@ -12,9 +15,11 @@ import { MediaSigner } from './model/mediaUrls.js';
 import { loadFixture } from './fixture/loadFixture.js';
 import type { SpaceFixture } from './fixture/types.js';
 import { buildApp } from './app.js';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './routes/upload.js';
+import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_UPLOAD_BYTES } from './http/bodyLimits.js';
+import { BodyBudget } from './http/bodyBudget.js';
 import { newLinkId, type ServerState } from './ServerState.js';
 import { newId } from './ids.js';
+import { newAdminToken } from './http/credentials.js';
 import { checkTimezone } from './dates.js';
 import { createLogger, type Logger } from '../log.js';
 import { SpacesyncError } from '../errors.js';
@@ -35,10 +40,23 @@ export interface StartServerOptions {
   apiKey?: string;
   /** The link id of the base URL; random when omitted. */
   linkId?: string;
+  /**
+   * The origin clients reach the server at (`https://space.example.com`), when it is not the
+   * address it listens on (behind a proxy, or listening on 0.0.0.0): signed media URLs, whiteboard
+   * addresses and the base URL use it. Never taken from a request's Host header.
+   */
+  publicUrl?: string;
   /** The space's time zone (overrides the seed's). */
   timezone?: string;
-  /** Serve the test-only admin routes under /__admin/. */
+  /**
+   * Serve the test-only admin routes under /__admin/ (reset, snapshot, clock, faults…). They need
+   * `Authorization: Bearer <adminToken>` (RunningServer.adminToken: the API key when one is set,
+   * else a random token made at start). Refused with a `host` that is not a loopback address unless
+   * `adminAnyHost` is set.
+   */
   admin?: boolean;
+  /** Allow `admin` on a host other than a loopback address (the admin routes then face the network). */
+  adminAnyHost?: boolean;
   /**
    * Whether the link's creator is the only active participant of the space (default true). An
    * ordinary link has reminders only then; when false, reminder requests get an availability error.
@@ -46,17 +64,29 @@ export interface StartServerOptions {
   soleParticipant?: boolean;
   /** The largest upload `POST /upload` accepts, in bytes (default 50 MiB); larger ones get a 413. */
   maxUploadBytes?: number;
+  /**
+   * The request bodies the server receives at once, in bytes (default 128 MiB): a body that would
+   * go over while others arrive gets a 503 with Retry-After. A body alone is always taken.
+   */
+  maxBodyBytesInFlight?: number;
   /** Log one line per request (true: to stdout; or a logger). */
   log?: boolean | Logger;
 }
 
 export interface RunningServer {
-  /** `http://127.0.0.1:PORT/links/<id>/api/v1`: the connection link. It is a secret. */
+  /** `http://127.0.0.1:PORT/links/<id>/api/v1` (on the public URL when one was given): the connection link. It is a secret. */
   baseUrl: string;
-  /** `http://127.0.0.1:PORT/__admin` (served only with `admin: true`). */
+  /** `http://127.0.0.1:PORT/__admin` (served only with `admin: true`), on the listening address. */
   adminUrl: string;
-  /** `http://127.0.0.1:PORT`. */
+  /**
+   * The bearer token of the admin routes (`Authorization: Bearer <adminToken>`), with `admin: true`
+   * only: the API key when one is set, else random for this start. A secret, like the link.
+   */
+  adminToken: string | undefined;
+  /** `http://127.0.0.1:PORT`, or the public URL's origin when one was given. */
   origin: string;
+  /** `http://127.0.0.1:PORT`: the address the server listens on. */
+  listenOrigin: string;
   linkId: string;
   port: number;
   close(): Promise<void>;
@@ -85,13 +115,51 @@ function mediaSignerOf(db: Db): MediaSigner {
   return signer;
 }
 
+/** The origin of a public URL (`https://host[:port]`, a trailing slash allowed); a usage error for anything else. */
+function publicOriginOf(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new SpacesyncError('usage', `The public URL "${url}" is not a URL: give the origin clients reach the server at, like https://space.example.com.`);
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username) {
+    throw new SpacesyncError(
+      'usage',
+      `The public URL "${url}" must be an http or https origin without a path, query or credentials, like https://space.example.com.`,
+    );
+  }
+  return u.origin;
+}
+
+/** Whether `host` only reaches this machine: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  return mapped !== null && mapped[1]!.startsWith('127.');
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (options.admin === true && !isLoopbackHost(host) && options.adminAnyHost !== true) {
+    throw new SpacesyncError(
+      'usage',
+      `The admin routes (--admin) can reset, snapshot and rewrite the space; they are refused on --host ${host}, which other machines can reach. Use --host 127.0.0.1, or add --admin-any-host if the admin routes must face the network.`,
+    );
+  }
   const scale = options.limitScale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new SpacesyncError('usage', `The limit scale must be a positive number, not ${scale}.`);
   const maxUpload = options.maxUploadBytes;
   if (maxUpload !== undefined && !(Number.isInteger(maxUpload) && maxUpload > 0)) {
     throw new SpacesyncError('usage', `The upload limit must be a whole number of bytes above 0, not ${maxUpload}.`);
   }
+  const inFlight = options.maxBodyBytesInFlight;
+  if (inFlight !== undefined && !(Number.isInteger(inFlight) && inFlight > 0)) {
+    throw new SpacesyncError('usage', `The budget of request bodies in flight must be a whole number of bytes above 0, not ${inFlight}.`);
+  }
+  const publicOrigin = options.publicUrl === undefined ? undefined : publicOriginOf(options.publicUrl);
   const timezone = options.timezone;
   if (timezone !== undefined) {
     try {
@@ -129,8 +197,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     space,
     clock,
     linkId,
+    // Known once the server listens (the port may be chosen then).
+    origin: publicOrigin ?? '',
     apiKey: options.apiKey,
-    seed,
+    // A large seed is not kept for the server's life unless an admin reset may need it.
+    seed: options.admin === true ? seed : undefined,
     logger,
     limits: new Limits({ mode: options.limits ?? 'spec', scale }),
     faults: new Faults(),
@@ -140,24 +211,31 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     nextPurgeAt: 0,
     soleParticipant: options.soleParticipant ?? true,
     maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    bodies: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT),
+    uploadDir: mkdtempSync(path.join(os.tmpdir(), 'spacesync-server-uploads-')),
   };
-  const app = buildApp(state, { admin: options.admin === true });
-  const host = options.host ?? '127.0.0.1';
+  const adminToken = options.admin === true ? (options.apiKey ?? newAdminToken()) : undefined;
+  const app = buildApp(state, { adminCredential: adminToken });
   try {
     await app.listen({ port: options.port ?? 0, host });
   } catch (e) {
     db.close();
+    rmSync(state.uploadDir, { recursive: true, force: true });
     throw new SpacesyncError('usage', `Cannot listen on ${host}:${options.port ?? 0}: ${(e as Error).message}. Choose another --port or --host.`, { cause: e });
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${shownHost}:${port}`;
+  const listenOrigin = `http://${shownHost}:${port}`;
+  const origin = publicOrigin ?? listenOrigin;
+  state.origin = origin;
   let closed = false;
   return {
     baseUrl: `${origin}/links/${linkId}/api/v1`,
-    adminUrl: `${origin}/__admin`,
+    adminUrl: `${listenOrigin}/__admin`,
+    adminToken,
     origin,
+    listenOrigin,
     linkId,
     port,
     async close() {
@@ -165,6 +243,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       closed = true;
       await app.close();
       db.close();
+      rmSync(state.uploadDir, { recursive: true, force: true });
     },
   };
 }

@@ -127,7 +127,7 @@ describe('the sync daemon with status and the lock', () => {
     try {
       await daemon.waitFor(/Pulled: /);
       // Another client spends the budget: the service answers the edit's PUT with 429, Retry-After 5 s.
-      await armFault(server.adminUrl, { match: { method: 'PUT', path: '/blocks' }, kind: '429', retryAfter: 5 });
+      await armFault(server, { match: { method: 'PUT', path: '/blocks' }, kind: '429', retryAfter: 5 });
       const note = path.join(root, 'Unsorted/Inbox note.md');
       fs.writeFileSync(note, fs.readFileSync(note, 'utf8').replace(/hello[^\n]*/, 'hello while the budget is spent'));
       await daemon.waitFor(/spacesync: waiting [45] s for the service's rate limit; your edit to Unsorted\/Inbox note\.md is queued\./, 'stdout');

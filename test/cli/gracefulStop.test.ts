@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { runCli, smallSpace, spawnCli, tempDir, writeConfig } from './cliHarness.js';
+import { adminFetch } from '../client/admin.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 const admin = async (method: string, route: string, body?: unknown) => {
-  const r = await fetch(`${server.adminUrl}${route}`, {
+  const r = await adminFetch(server, route, {
     method,
     ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });

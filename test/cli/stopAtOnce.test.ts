@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSpace } from '../../src/server/fixture/generateSpace.js';
 import { startServer, type LoggedRequest, type RunningServer } from '../../src/server/index.js';
-import { armFault, clearLog, requestLog } from '../client/admin.js';
+import { armFault, clearLog, requestLog, adminFetch } from '../client/admin.js';
 import { runCli, spawnCli, tempDir, writeConfig, type CliProcess } from './cliHarness.js';
 
 const space = generateSpace({ documents: 24, blocksPerDocument: 2, folders: 0, seed: 21 });
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-const reset = () => fetch(`${server.adminUrl}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+const reset = () => adminFetch(server, '/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 /** The mirror the slow-request test leaves in step with the space, for the last test. */
 let synced = '';
 
@@ -49,7 +49,7 @@ const recorded = (root: string): number => {
 };
 /** Each document's blocks were read with success exactly once over both runs, and every file is there. */
 const completedOnce = async (root: string) => {
-  const ok = reads(await requestLog(server.adminUrl))
+  const ok = reads(await requestLog(server))
     .filter((r) => r.status === 200)
     .map((r) => r.query.id);
   expect([...ok].sort()).toEqual([...ids].sort());
@@ -65,14 +65,14 @@ describe('a stop request stops at once', () => {
     // Eight requests a minute: after the listings and a few reads, the next read waits ~7 s.
     writeConfig(root, { link: server.baseUrl, budget: { requestsPerMinute: 8, reservePercent: 0 } });
     const run = spawnCli(['sync', '--dir', root, '--once']);
-    await until('a few reads and then a wait', async () => reads(await requestLog(server.adminUrl)).length >= 2);
+    await until('a few reads and then a wait', async () => reads(await requestLog(server)).length >= 2);
     await new Promise((r) => setTimeout(r, 300));
-    const before = reads(await requestLog(server.adminUrl)).length;
+    const before = reads(await requestLog(server)).length;
     const ended = await stop(run);
     expect(ended.code, ended.stderr).toBe(0);
     expect(ended.ms).toBeLessThan(1500);
     expect(ended.stdout).toMatch(/Stopped before the end/);
-    expect(reads(await requestLog(server.adminUrl))).toHaveLength(before);
+    expect(reads(await requestLog(server))).toHaveLength(before);
     expect(before).toBeLessThan(ids.length);
     expect(recorded(root)).toBe(before);
 
@@ -86,9 +86,9 @@ describe('a stop request stops at once', () => {
     await reset();
     const root = tempDir();
     writeConfig(root, { link: server.baseUrl });
-    await armFault(server.adminUrl, { match: { method: 'GET', path: '^/blocks' }, kind: '429', retryAfter: 60 });
+    await armFault(server, { match: { method: 'GET', path: '^/blocks' }, kind: '429', retryAfter: 60 });
     const run = spawnCli(['sync', '--dir', root, '--once']);
-    await until('the 429', async () => reads(await requestLog(server.adminUrl)).some((r) => r.status === 429));
+    await until('the 429', async () => reads(await requestLog(server)).some((r) => r.status === 429));
     await new Promise((r) => setTimeout(r, 200));
     const ended = await stop(run);
     expect(ended.code, ended.stderr).toBe(0);
@@ -103,10 +103,10 @@ describe('a stop request stops at once', () => {
     await reset();
     const root = tempDir();
     writeConfig(root, { link: server.baseUrl });
-    await armFault(server.adminUrl, { match: { method: 'GET', path: '^/blocks' }, kind: 'delay', delayMs: 1500 });
+    await armFault(server, { match: { method: 'GET', path: '^/blocks' }, kind: 'delay', delayMs: 1500 });
     const run = spawnCli(['sync', '--dir', root, '--once']);
     // Every read but the slow one is answered: the slow one is in flight.
-    await until('the other reads', async () => reads(await requestLog(server.adminUrl)).length >= ids.length - 1);
+    await until('the other reads', async () => reads(await requestLog(server)).length >= ids.length - 1);
     const ended = await stop(run);
     expect(ended.code, ended.stderr).toBe(0);
     expect(ended.ms).toBeLessThan(1500 + 1000);
@@ -128,10 +128,10 @@ describe('a stop request stops at once', () => {
     );
     const doc = /^id: (.+)$/m.exec(fs.readFileSync(file, 'utf8'))![1]!.trim();
     fs.appendFileSync(file, '\nA line added here.\n');
-    await clearLog(server.adminUrl);
-    await armFault(server.adminUrl, { match: { method: 'POST', path: '^/blocks' }, kind: 'delay', delayMs: 2000 });
+    await clearLog(server);
+    await armFault(server, { match: { method: 'POST', path: '^/blocks' }, kind: 'delay', delayMs: 2000 });
     const run = spawnCli(['sync', '--dir', root, '--once']);
-    await until('the push', async () => /stopping/.test(run.output().stdout) || (await requestLog(server.adminUrl)).length >= 2);
+    await until('the push', async () => /stopping/.test(run.output().stdout) || (await requestLog(server)).length >= 2);
     await new Promise((r) => setTimeout(r, 500));
     run.child.kill('SIGTERM');
     await run.waitFor(/stopping/);
@@ -150,9 +150,9 @@ describe('a stop request stops at once', () => {
       (b) => b.markdown,
     );
     expect(blocks.filter((m) => m === 'A line added here.')).toHaveLength(1);
-    await clearLog(server.adminUrl);
+    await clearLog(server);
     const again = await runCli(['sync', '--dir', root, '--once']);
     expect(again.code).toBe(0);
-    expect((await requestLog(server.adminUrl)).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await requestLog(server)).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startServer, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
-import { armFault } from '../client/admin.js';
+import { armFault, adminFetch } from '../client/admin.js';
 import { runCli, spawnCli, tempDir, writeConfig } from './cliHarness.js';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(5000, 4)]);
@@ -36,7 +36,7 @@ afterAll(async () => {
 it('a stop request ends the wait for a slow download at once; the next run downloads it', async () => {
   const root = tempDir();
   writeConfig(root, { link: server.baseUrl });
-  await armFault(server.adminUrl, { kind: 'delay', delayMs: 20_000, match: { path: '^/assets/A-SLOW' } });
+  await armFault(server, { kind: 'delay', delayMs: 20_000, match: { path: '^/assets/A-SLOW' } });
   const run = spawnCli(['sync', '--dir', root, '--once']);
   const doc = path.join(root, 'Unsorted/Note.md');
   for (const end = Date.now() + 20_000; !fs.existsSync(doc);) {
@@ -53,7 +53,7 @@ it('a stop request ends the wait for a slow download at once; the next run downl
   expect(fs.existsSync(path.join(root, 'Unsorted/Note.assets'))).toBe(false);
   expect(fs.readFileSync(doc, 'utf8')).toMatch(/!\[Image\]\(http:\/\/[^)]*\/assets\/A-SLOW\?/);
 
-  await fetch(`${server.adminUrl}/faults`, { method: 'DELETE' });
+  await adminFetch(server, '/faults', { method: 'DELETE' });
   const next = await runCli(['sync', '--dir', root, '--once']);
   expect(next.code, next.stderr).toBe(0);
   expect(fs.readFileSync(path.join(root, 'Unsorted/Note.assets/image-AB12CD34.png'))).toEqual(PNG);

@@ -45,7 +45,7 @@ const quiet = () => new Promise((r) => setTimeout(r, limits.spaceRequests.window
 describe('the scheduler against the server', () => {
   it('keeps every window within all three budgets under a burst of 1,000 queued requests, with no 429', async () => {
     await quiet();
-    await clearLog(server.adminUrl);
+    await clearLog(server);
     const { client, events, close } = clientWithEvents();
     const calls: Array<Promise<unknown>> = [];
     for (let i = 0; i < 1000; i++) {
@@ -61,7 +61,7 @@ describe('the scheduler against the server', () => {
     close();
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
 
-    const log = await requestLog(server.adminUrl);
+    const log = await requestLog(server);
     expect(log).toHaveLength(1000);
     expect(log.filter((e) => e.status === 429)).toEqual([]);
 
@@ -83,8 +83,8 @@ describe('the scheduler against the server', () => {
 
   it('honours an injected 429 with Retry-After as a floor for every request of the space', async () => {
     await quiet();
-    await clearLog(server.adminUrl);
-    await armFault(server.adminUrl, { kind: '429', count: 1, retryAfter: 1, match: { method: 'GET', path: '^/folders$' } });
+    await clearLog(server);
+    await armFault(server, { kind: '429', count: 1, retryAfter: 1, match: { method: 'GET', path: '^/folders$' } });
     const { client, close } = clientWithEvents();
     const folders = client.listFolders();
     // Queued while the first answer is awaited; it must wait out the same floor.
@@ -92,7 +92,7 @@ describe('the scheduler against the server', () => {
     const documents = client.listDocuments();
     await Promise.all([folders, documents]);
     close();
-    const log = await requestLog(server.adminUrl);
+    const log = await requestLog(server);
     const limited = log.find((e) => e.status === 429)!;
     const after = log.filter((e) => e !== limited);
     expect(after.map((e) => e.path).sort()).toEqual(['/documents', '/folders']);
@@ -102,7 +102,7 @@ describe('the scheduler against the server', () => {
 
   it('backs off with jitter after a 429 without Retry-After, and then succeeds', async () => {
     await quiet();
-    await clearLog(server.adminUrl);
+    await clearLog(server);
     // The test server always sends Retry-After; a proxy in front of a live service may not.
     const http = httpTransport();
     const stripped: Transport = async (req) => {
@@ -111,7 +111,7 @@ describe('the scheduler against the server', () => {
       const { 'retry-after': _ra, 'retry-after-ms': _ms, ...headers } = res.headers;
       return { ...res, headers };
     };
-    await armFault(server.adminUrl, { kind: '429', count: 2, match: { path: '^/connection$' } });
+    await armFault(server, { kind: '429', count: 2, match: { path: '^/connection$' } });
     const { client, events, close } = clientWithEvents({ transport: stripped, random: () => 0.99 });
     const info = await client.getConnection();
     close();
@@ -121,7 +121,7 @@ describe('the scheduler against the server', () => {
     expect(retries.map((r) => r.cause)).toEqual(['429', '429']);
     // Full jitter under a doubling ceiling: base 1 s × scale, then 2 s × scale (random 0.99).
     expect(retries.map((r) => r.delayMs)).toEqual([Math.floor(0.99 * 1000 * SCALE), Math.floor(0.99 * 2000 * SCALE)]);
-    const log = (await requestLog(server.adminUrl)).filter((e) => e.path === '/connection');
+    const log = (await requestLog(server)).filter((e) => e.path === '/connection');
     expect(log.map((e) => e.status)).toEqual([429, 429, 200]);
     expect(log[1]!.t - log[0]!.t).toBeGreaterThanOrEqual(retries[0]!.delayMs);
     expect(log[2]!.t - log[1]!.t).toBeGreaterThanOrEqual(retries[1]!.delayMs);
@@ -129,8 +129,8 @@ describe('the scheduler against the server', () => {
 
   it('surfaces a reset after the service applied a POST as maybe_applied and does not send it again', async () => {
     await quiet();
-    await clearLog(server.adminUrl);
-    await armFault(server.adminUrl, { kind: 'reset-after-apply', count: 1, match: { method: 'POST', path: '^/documents$' } });
+    await clearLog(server);
+    await armFault(server, { kind: 'reset-after-apply', count: 1, match: { method: 'POST', path: '^/documents$' } });
     const { client, close } = clientWithEvents();
     const error = await client.createDocuments({ documents: [{ title: 'Reset after apply' }] }).then(
       () => undefined,
@@ -138,7 +138,7 @@ describe('the scheduler against the server', () => {
     );
     expect(isSpacesyncError(error, 'maybe_applied')).toBe(true);
     expect((error as Error).message).toMatch(/re-read/);
-    const posts = (await requestLog(server.adminUrl)).filter((e) => e.method === 'POST');
+    const posts = (await requestLog(server)).filter((e) => e.method === 'POST');
     expect(posts).toHaveLength(1);
     // The caller re-reads and finds the document the service did create.
     const listed = await client.listDocuments();
@@ -148,18 +148,18 @@ describe('the scheduler against the server', () => {
 
   it('sends an idempotent write again after a reset, and it lands once', async () => {
     await quiet();
-    await clearLog(server.adminUrl);
-    await armFault(server.adminUrl, { kind: 'reset-after-apply', count: 1, match: { method: 'PUT', path: '^/blocks$' } });
+    await clearLog(server);
+    await armFault(server, { kind: 'reset-after-apply', count: 1, match: { method: 'PUT', path: '^/blocks$' } });
     const { client, close } = clientWithEvents();
     const res = await client.updateBlocks({ blocks: [{ id: blockIds[0]!, markdown: 'Rewritten once' }] });
     close();
     expect(res.items[0]!.markdown).toBe('Rewritten once');
-    expect((await requestLog(server.adminUrl)).filter((e) => e.method === 'PUT').map((e) => e.status)).toEqual([0, 200]);
+    expect((await requestLog(server)).filter((e) => e.method === 'PUT').map((e) => e.status)).toEqual([0, 200]);
   });
 
   it('sends a user edit queued behind 500 bulk reads next', async () => {
     await quiet();
-    await clearLog(server.adminUrl);
+    await clearLog(server);
     const { client, events, scheduler, close } = clientWithEvents({ maxInFlight: 4 });
     const bulk = Array.from({ length: 500 }, (_, i) =>
       client.getBlocks({ id: docIds[i % docIds.length]!, maxDepth: 0 }, { priority: 'bulk' }).catch(() => 'cancelled'),
@@ -174,7 +174,7 @@ describe('the scheduler against the server', () => {
     expect(sentBeforeEdit).toBe(admittedBefore);
     expect(stillQueued).toBeGreaterThan(400);
     // The server saw it among the first requests too: only the four already in flight came before.
-    const order = (await requestLog(server.adminUrl)).map((e) => e.method);
+    const order = (await requestLog(server)).map((e) => e.method);
     expect(order.indexOf('PUT')).toBeLessThanOrEqual(4);
   });
 });

@@ -10,6 +10,7 @@ import type { SpaceFixture } from '../../src/server/index.js';
 import { execFileSync } from 'node:child_process';
 import { afterReport, lookedAt, syncOnce, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
 import { captureLogger, makeRoot, openSession, readTree, startSpace, type CapturedLogger, type Space } from '../pull/harness.js';
+import { adminFetch } from '../client/admin.js';
 
 const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
 
@@ -49,7 +50,7 @@ const read = (p: string) => fs.readFileSync(path.join(root, p), 'utf8');
 const writes = async () => (await space.requests()).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
 const cycle = () => syncOnce(session.ctx);
 const assetReads = async () =>
-  ((await (await fetch(`${space.server.adminUrl}/asset-reads`)).json()) as { items: Array<{ assetId: string }> }).items.map((r) => r.assetId);
+  ((await (await adminFetch(space.server, '/asset-reads')).json()) as { items: Array<{ assetId: string }> }).items.map((r) => r.assetId);
 
 beforeEach(async () => {
   space = await startSpace(fixture);
@@ -98,7 +99,7 @@ describe('media assets beside their document', () => {
     expect(message).toContain('Unsorted/Road map.assets/video-VBIG.mp4');
     expect(message).toContain('0.3 MiB');
     // Not tried again while the setting cannot hold it: nothing is downloaded, nothing sent.
-    await fetch(`${space.server.adminUrl}/asset-reads`, { method: 'DELETE' });
+    await adminFetch(space.server, '/asset-reads', { method: 'DELETE' });
     for (let i = 0; i < 2; i++) {
       const r = await cycle();
       expect(r.exitCode).toBe(0);

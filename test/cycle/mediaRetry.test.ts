@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { syncOnce, type SyncSession } from '../../src/sync/index.js';
-import { armFault } from '../client/admin.js';
+import { armFault, adminFetch } from '../client/admin.js';
 import { makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 
 const bytes = Buffer.alloc(2000, 3);
@@ -39,7 +39,7 @@ let root: string;
 let session: SyncSession;
 let now: number;
 const cycle = () => syncOnce(session.ctx);
-const reads = async () => ((await (await fetch(`${space.server.adminUrl}/asset-reads`)).json()) as { items: Array<{ assetId: string; status: number }> }).items;
+const reads = async () => ((await (await adminFetch(space.server, '/asset-reads')).json()) as { items: Array<{ assetId: string; status: number }> }).items;
 const readsOf = async (assetId: string) => (await reads()).filter((r) => r.assetId === assetId).map((r) => r.status);
 const read = () => fs.readFileSync(path.join(root, DOC), 'utf8');
 
@@ -57,7 +57,7 @@ afterEach(async () => {
 
 describe('a failing download backs off', () => {
   it('a 500 is tried again after a minute, not before; a second failure waits two', async () => {
-    await armFault(space.server.adminUrl, { kind: '500', count: 2, match: { path: '^/assets/A-GOOD' } });
+    await armFault(space.server, { kind: '500', count: 2, match: { path: '^/assets/A-GOOD' } });
     const first = await cycle();
     expect(first.exitCode).toBe(0);
     expect(first.media?.failed.map((f) => f.blockId).sort()).toEqual(['C0FFEE00-IMG', 'DEAD0000-IMG']);

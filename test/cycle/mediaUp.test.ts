@@ -335,7 +335,7 @@ describe('media up: an upload whose answer was lost is never sent twice', () => 
   it('the connection reset after the service applied the upload: the next cycle finds the block by its bytes and adopts it, sending nothing', async () => {
     addImage();
     const text = read(DOC);
-    await armFault(space.server.adminUrl, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
+    await armFault(space.server, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
     const first = await cycle();
     expect(first.exitCode).toBe(0);
     expect(first.media?.uploaded).toEqual([]);
@@ -363,7 +363,7 @@ describe('media up: an upload whose answer was lost is never sent twice', () => 
 
   it('an upload the service refused before applying it (a 500) is found missing and sent again, once', async () => {
     addImage();
-    await armFault(space.server.adminUrl, { kind: '500', match: { method: 'POST', path: '^/upload$' } });
+    await armFault(space.server, { kind: '500', match: { method: 'POST', path: '^/upload$' } });
     await cycle();
     expect(uploadIntents()).toHaveLength(1);
     expect(await images()).toEqual([]);
@@ -385,7 +385,7 @@ describe('media up: an upload whose answer was lost is never sent twice', () => 
     const old = (await images())[0]!.id;
     const bytes = Buffer.concat([PNG, Buffer.from('new bytes')]);
     put(IMG, bytes);
-    await armFault(space.server.adminUrl, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
+    await armFault(space.server, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
     await cycle();
     expect(uploadIntents()).toHaveLength(1);
     expect((await images()).map((i) => i.id)).toContain(old);

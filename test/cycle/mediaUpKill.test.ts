@@ -60,7 +60,7 @@ it('killed while its upload was out: the next run adopts the block the service m
   fs.writeFileSync(path.join(root, 'Unsorted/Road map.assets/new.png'), PNG);
   fs.writeFileSync(path.join(root, DOC), fs.readFileSync(path.join(root, DOC), 'utf8').replace('The plan:\n', 'The plan:\n\n![](<Road map.assets/new.png>)\n'));
   const text = fs.readFileSync(path.join(root, DOC), 'utf8');
-  await armFault(space.server.adminUrl, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
+  await armFault(space.server, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
   const env = { SPACESYNC_LINK: space.server.baseUrl };
   const run = spawnCli(['sync', '--once', '--dir', root], env);
   for (const end = Date.now() + 20_000; !(await space.requests()).some((r) => r.path === '/upload');) {

@@ -209,7 +209,7 @@ describe('poll cycles look at the files the watcher named', () => {
   it('a folder made while a full scan runs is looked at by the next full scan, not lost to polls that look only at named files', async () => {
     await start(150, { fullScanMs: 60_000 });
     // The next poll cycle is a full one (a minute later by the daemon's clock), and its listing is slow.
-    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '^/documents$' }, kind: 'delay', delayMs: 1500, count: 1 });
+    await armFault(w.space.server, { match: { method: 'GET', path: '^/documents$' }, kind: 'delay', delayMs: 1500, count: 1 });
     w.session.ctx.now = () => new Date(Date.now() + 61_000);
     await new Promise((r) => setTimeout(r, 400));
     fs.mkdirSync(w.file('Fresh'));
@@ -223,7 +223,7 @@ describe('poll cycles look at the files the watcher named', () => {
   it('the files of a push that failed are looked at again by the next poll cycle', async () => {
     await start(2_000, { fullScanMs: 60_000 });
     // Every try of the push's listing fails (the client tries five times): the push sends nothing, and records nothing to settle.
-    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '/documents' }, kind: '500', count: 5 });
+    await armFault(w.space.server, { match: { method: 'GET', path: '/documents' }, kind: '500', count: 5 });
     fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, after a failure'));
     await waitFor('the edit in the space', () => noteHas('second, after a failure'));
     await waitFor('the push recorded', () => w.session.journal.pendingIntents().length === 0);
@@ -264,7 +264,7 @@ describe('what the watcher reports', () => {
     const watcher = toldWatcher();
     await start(150, { fullScanMs: 60_000, watch: watcher.watch });
     // The next poll cycle waits a second for its folder listing; the save is reported meanwhile.
-    await armFault(w.space.server.adminUrl!, { match: { method: 'GET', path: '^/folders$' }, kind: 'delay', delayMs: 1000, count: 1 });
+    await armFault(w.space.server, { match: { method: 'GET', path: '^/folders$' }, kind: 'delay', delayMs: 1000, count: 1 });
     const before = cycles.length;
     // Past the 150 ms poll interval: the next cycle is waiting for its folders.
     await new Promise((r) => setTimeout(r, 400));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { runDaemon, type DaemonHandle, type SyncSession } from '../../src/sync/index.js';
-import { armFault } from '../client/admin.js';
+import { armFault, adminFetch } from '../client/admin.js';
 import { makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(3000, 9)]);
@@ -36,7 +36,7 @@ let root: string;
 let session: SyncSession;
 let daemon: DaemonHandle | undefined;
 const abs = (p: string) => path.join(root, p);
-const assetReads = async () => ((await (await fetch(`${space.server.adminUrl}/asset-reads`)).json()) as { items: unknown[] }).items.length;
+const assetReads = async () => ((await (await adminFetch(space.server, '/asset-reads')).json()) as { items: unknown[] }).items.length;
 const writes = async () => (await space.requests()).filter((r) => r.method !== 'GET');
 
 async function waitFor(what: string, cond: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
@@ -59,7 +59,7 @@ afterEach(async () => {
 });
 
 it('a slow asset delays neither the first cycle nor the push of an edit; it is linked once it is in', async () => {
-  await armFault(space.server.adminUrl, { kind: 'delay', delayMs: SLOW_MS, match: { path: '^/assets/A-SLOW' } });
+  await armFault(space.server, { kind: 'delay', delayMs: SLOW_MS, match: { path: '^/assets/A-SLOW' } });
   const t0 = Date.now();
   daemon = runDaemon({ ctx: session.ctx, pollMinMs: 60_000, pollMaxMs: 60_000, debounceMs: 80, stabilityMs: 150 });
   await daemon.ready;

@@ -49,7 +49,7 @@ export async function startSpace(fixture: SpaceFixture, extra: { limits?: 'spec'
     ...(extra.limitScale ? { limitScale: extra.limitScale } : {}),
   });
   const admin = async (method: string, p: string) => {
-    const r = await fetch(`${server.adminUrl}${p}`, { method });
+    const r = await fetch(`${server.adminUrl}${p}`, { method, headers: { authorization: `Bearer ${server.adminToken}` } });
     return r.json() as Promise<any>;
   };
   return {

@@ -15,6 +15,7 @@ import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { expectMirrorMatches, makeRoot, startSpace, type Space } from './harness.js';
 import { spawnCli } from '../cli/spawnCli.js';
+import { adminFetch } from '../client/admin.js';
 
 let space: Space;
 let root: string;
@@ -52,7 +53,7 @@ function walk(dir: string, rel = ''): string[] {
 const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
 
 async function armDelay(): Promise<void> {
-  await fetch(`${space.server.adminUrl}/faults`, {
+  await adminFetch(space.server, '/faults', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ kind: 'delay', delayMs: 150, count: 1000, match: { method: 'GET', path: '^/blocks' } }),
@@ -98,7 +99,7 @@ it('leaves no torn file, and the next run reads only what was not recorded', asy
   journal.close();
   expect(recorded.size).toBeGreaterThan(0);
 
-  await fetch(`${space.server.adminUrl}/faults`, { method: 'DELETE' });
+  await adminFetch(space.server, '/faults', { method: 'DELETE' });
   await space.clearRequests();
   const again = await spawnCli(['sync', '--dir', root, '--once'], { SPACESYNC_LINK: space.server.baseUrl }).done;
   expect(again.stderr).toBe('');

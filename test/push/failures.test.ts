@@ -20,6 +20,7 @@ import {
   writesOf,
   type World,
 } from './pushHarness.js';
+import { adminFetch } from '../client/admin.js';
 
 let w: World;
 beforeEach(async () => {
@@ -43,7 +44,7 @@ async function fullListing() {
 }
 
 async function fault(spec: object): Promise<void> {
-  await fetch(`${w.space.server.adminUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
+  await adminFetch(w.space.server, '/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
 }
 
 it('a POST reset after the service applied it: read again and merged in the same cycle, no block twice', async () => {
@@ -152,7 +153,7 @@ it('a folder renamed here while the space moved its child folder elsewhere: the 
 
 it('a file edited while the space purged its document from the trash becomes one new document, its record taking the path (chaos seed 949925233)', async () => {
   await applyRemote(w, [{ method: 'DELETE', path: '/documents', body: { documentIds: ['D-IDEA'] } }]);
-  await fetch(`${w.space.server.adminUrl}/clock`, {
+  await adminFetch(w.space.server, '/clock', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ advanceMs: 31 * 86_400_000 }),
@@ -208,7 +209,7 @@ it('a PUT that keeps failing is reported, the document stays pending with its in
   expect(w.session.journal.pendingIntents().map((i) => i.docId)).toContain('D-NOTE');
   expect(w.read('Unsorted/Note.md')).toContain('second, edited');
 
-  await fetch(`${w.space.server.adminUrl}/faults`, { method: 'DELETE' });
+  await adminFetch(w.space.server, '/faults', { method: 'DELETE' });
   const again = await syncOnce(w.session.ctx);
   expect(again.exitCode).toBe(0);
   expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second, edited', 'third paragraph']);

@@ -6,6 +6,7 @@ import type { SpaceFixture } from '../../src/server/index.js';
 import { readTree } from '../pull/harness.js';
 import { spawnCli } from '../cli/spawnCli.js';
 import { applyLocal, closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type LocalStep, type World } from './pushHarness.js';
+import { adminFetch } from '../client/admin.js';
 
 const EDITS: LocalStep[] = [
   { edit: 'Unsorted/Note.md', from: 'second paragraph', to: 'second, edited' },
@@ -19,7 +20,7 @@ const EDITS: LocalStep[] = [
 
 /** The space as a comparable outline: per document (by title), where it is and its blocks. */
 async function outline(w: World): Promise<string[]> {
-  const snapshot = (await (await fetch(`${w.space.server.adminUrl}/snapshot`)).json()) as SpaceFixture;
+  const snapshot = (await (await adminFetch(w.space.server, '/snapshot')).json()) as SpaceFixture;
   const folderName = new Map<string, string>();
   const walk = (fs: SpaceFixture['folders'] = []) =>
     fs.forEach((f) => {
@@ -58,7 +59,7 @@ describe('kill -9 in the middle of a push', () => {
       try {
         w.session.close();
         applyLocal(w, EDITS);
-        await fetch(`${w.space.server.adminUrl}/faults`, {
+        await adminFetch(w.space.server, '/faults', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           // Every writing request is slowed, so the kill lands while the push is under way.
@@ -72,7 +73,7 @@ describe('kill -9 in the middle of a push', () => {
         }
         run.child.kill('SIGKILL');
         expect((await run.done).signal).toBe('SIGKILL');
-        await fetch(`${w.space.server.adminUrl}/faults`, { method: 'DELETE' });
+        await adminFetch(w.space.server, '/faults', { method: 'DELETE' });
 
         const again = await spawnCli(['sync', '--once', '--dir', w.root], { SPACESYNC_LINK: w.space.server.baseUrl }).done;
         expect(again.stderr).toBe('');

@@ -285,7 +285,7 @@ export class World {
   async admin(method: string, p: string, body?: unknown): Promise<any> {
     const r = await fetch(`${this.server.adminUrl}${p}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${this.server.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();

@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 import { fixture, ids } from './spaceFixture.js';
+import { startServer } from '../../src/server/index.js';
+import { isSpacesyncError } from '../../src/errors.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -72,6 +74,80 @@ describe('admin routes', () => {
 
   it('refuses a clock time that is not a time', async () => {
     expect((await h.admin('POST', '/clock', { set: 'soon' })).status).toBe(400);
+  });
+});
+
+describe('the admin credential', () => {
+  const call = (method: string, path: string, authorization?: string) =>
+    fetch(`${h.server.adminUrl}${path}`, { method, headers: authorization === undefined ? {} : { authorization } });
+
+  it('every admin route needs the bearer token: 401 without it, 403 with another, and nothing happens', async () => {
+    await h.api('POST', '/documents', { body: { documents: [{ title: 'Kept' }] } });
+    for (const [method, path] of [
+      ['GET', '/snapshot'],
+      ['POST', '/reset'],
+      ['POST', '/clock'],
+      ['GET', '/requests'],
+      ['POST', '/faults'],
+      ['POST', '/limits'],
+    ] as const) {
+      const none = await call(method, path);
+      expect(none.status, `${method} ${path}`).toBe(401);
+      expect(await none.json()).toMatchObject({ code: 'INVALID_AUTH_HEADER', error: expect.stringMatching(/Authorization: Bearer/) });
+      const wrong = await call(method, path, `Bearer ${h.server.adminToken!.slice(0, -1)}x`);
+      expect(wrong.status, `${method} ${path}`).toBe(403);
+      expect(await wrong.text()).not.toContain('"documents"');
+    }
+    expect((await h.api('GET', '/documents')).body.items.map((d: any) => d.title)).toContain('Kept');
+    expect((await h.api('GET', '/connection')).body.utc.time).toBe('2026-09-05T10:00:00Z');
+    expect((await call('GET', '/snapshot', `Bearer ${h.server.adminToken}`)).status).toBe(200);
+  });
+
+  it('is random for each start when the server has no API key', async () => {
+    const other = await startServer({ admin: true, limits: 'off' });
+    try {
+      expect(other.adminToken).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+      expect(other.adminToken).not.toBe(h.server.adminToken);
+      expect((await fetch(`${other.adminUrl}/snapshot`, { headers: { authorization: `Bearer ${h.server.adminToken}` } })).status).toBe(403);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('is the API key when the server has one', async () => {
+    const keyed = await startServer({ admin: true, limits: 'off', apiKey: 'key-for-both' });
+    try {
+      expect(keyed.adminToken).toBe('key-for-both');
+      expect((await fetch(`${keyed.adminUrl}/snapshot`, { headers: { authorization: 'Bearer key-for-both' } })).status).toBe(200);
+      expect((await fetch(`${keyed.adminUrl}/snapshot`)).status).toBe(401);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  it('is not made without admin', async () => {
+    const plain = await startServer({ limits: 'off' });
+    await plain.close();
+    expect(plain.adminToken).toBeUndefined();
+  });
+
+  it('admin on a host other machines reach is refused unless confirmed', async () => {
+    const refused = await startServer({ admin: true, host: '0.0.0.0' }).then(
+      async (s) => {
+        await s.close();
+        return undefined;
+      },
+      (e: unknown) => e,
+    );
+    expect(isSpacesyncError(refused, 'usage')).toBe(true);
+    expect((refused as Error).message).toMatch(/--admin-any-host/);
+    const confirmed = await startServer({ admin: true, host: '0.0.0.0', adminAnyHost: true, limits: 'off' });
+    await confirmed.close();
+    for (const host of ['localhost', '127.0.0.1', '::1']) {
+      const s = await startServer({ admin: true, host, limits: 'off' }).catch((e: Error) => e);
+      expect(s).not.toBeInstanceOf(Error);
+      if (!(s instanceof Error)) await s.close();
+    }
   });
 });
 

@@ -21,15 +21,21 @@ describe('GET /blocks', () => {
     expect(r.body.content.find((b: any) => b.id === 'B-PAGE').content.find((b: any) => b.id === 'B-DEEPER').content[0].id).toBe('B-DEEP');
   });
 
-  it('maxDepth=0 returns only the block, without the content key', async () => {
+  it('maxDepth=0 returns only the block, without the content key, with a preview of the content left out', async () => {
     const r = await read({ id: ids.roadmap, maxDepth: 0 });
-    expect(r.body).toEqual({ id: ids.roadmap, type: 'page', textStyle: 'page', markdown: 'Roadmap' });
+    expect(r.body).toEqual({
+      id: ids.roadmap,
+      type: 'page',
+      textStyle: 'page',
+      markdown: 'Roadmap',
+      contentPreviewMd: expect.stringMatching(/^# Roadmap goals\n/),
+    });
   });
 
   it('maxDepth=1 returns direct children, whose own children are not expanded', async () => {
     const r = await read({ id: ids.roadmap, maxDepth: 1 });
     const page = r.body.content.find((b: any) => b.id === 'B-PAGE');
-    expect(page).toEqual({ id: 'B-PAGE', type: 'page', textStyle: 'page', markdown: 'Sub page' });
+    expect(page).toEqual({ id: 'B-PAGE', type: 'page', textStyle: 'page', markdown: 'Sub page', contentPreviewMd: expect.any(String) });
     expect(r.body.content).toHaveLength(27);
   });
 
@@ -251,7 +257,7 @@ describe('key sets and key order of the recorded live responses (docs/server.md)
 
   it('pages carry textStyle page (cards card) and no title key; markdown after the type fields', async () => {
     const m = await byId();
-    expect(keys((await read({ id: ids.roadmap, maxDepth: 0 })).body)).toEqual(['id', 'type', 'textStyle', 'markdown']);
+    expect(keys((await read({ id: ids.roadmap, maxDepth: 0 })).body)).toEqual(['id', 'type', 'textStyle', 'markdown', 'contentPreviewMd']);
     expect(keys(m.get('B-CARD'))).toEqual(['id', 'type', 'textStyle', 'cardLayout', 'markdown', 'content']);
     expect(m.get('B-PAGE')).toMatchObject({ textStyle: 'page', markdown: 'Sub page' });
     expect(m.get('B-PAGE')).not.toHaveProperty('title');

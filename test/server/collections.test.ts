@@ -264,15 +264,17 @@ describe('GET /collections/{id}/items', () => {
     expect(its[1]).toEqual({ id: 'I-2', title: 'Screenshots', properties: { status: 'Todo', owner: 'Ben' }, content: [] });
   });
 
-  it('maxDepth=0 gives properties only; maxDepth=1 the direct content', async () => {
+  it('maxDepth=0 gives properties and a preview of the content; maxDepth=1 the direct content', async () => {
     expect((await items('C-1', { maxDepth: 0 }))[0]).toEqual({
       id: 'I-1',
       title: 'Copy review',
       properties: { status: 'Doing', dueDate: '2026-09-08', owner: 'Ana' },
+      contentPreviewMd: 'check the tone\nNotes\ndeep note',
     });
     const one = (await items('C-1', { maxDepth: 1 }))[0];
     expect(one.content.map((b: any) => b.id)).toEqual(['I-1-C', 'I-1-P']);
     expect(one.content[1].content).toBeUndefined();
+    expect(one.content[1].contentPreviewMd).toBe('deep note');
   });
 
   it('refuses a maxDepth below -1; an unknown collection is a 404', async () => {
@@ -430,9 +432,17 @@ describe('collections in documents', () => {
     );
   });
 
-  it('at the depth limit the items give way to an itemsPreview', async () => {
+  it('at the depth limit the items give way to an itemsPreview holding a table of the rows', async () => {
     const doc = (await h.api('GET', '/blocks', { query: { id: 'D-COLL', maxDepth: 1 } })).body;
-    expect(doc.content[1].markdown).toContain('<itemsPreview></itemsPreview>');
+    const table = [
+      '| title | status | dueDate | owner |',
+      '| --- | --- | --- | --- |',
+      '| Copy review | Doing | 2026-09-08 | Ana |',
+      '| Screenshots | Todo |  | Ben |',
+      '| DNS switch | Done | 2026-09-03 |  |',
+    ];
+    expect(doc.content[1].itemsPreviewMd).toBe(table.join('\n'));
+    expect(doc.content[1].markdown).toContain(['  <itemsPreview>', ...table.map((l) => `    ${l}`), '  </itemsPreview>'].join('\n'));
     expect(doc.content[1].markdown).not.toContain('<collectionItem>');
   });
 

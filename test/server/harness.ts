@@ -72,7 +72,11 @@ export async function startHarness(options: StartServerOptions & { fixture?: Spa
     clock,
     api: (method, path, opts) => request(method, server.baseUrl + path, opts),
     raw: (method, url, opts) => request(method, url.startsWith('http') ? url : server.origin + url, opts),
-    admin: (method, path, body) => request(method, `${server.adminUrl}${path}`, body === undefined ? {} : { body }),
+    admin: (method, path, body) =>
+      request(method, `${server.adminUrl}${path}`, {
+        ...(body === undefined ? {} : { body }),
+        ...(server.adminToken !== undefined ? { headers: { authorization: `Bearer ${server.adminToken}` } } : {}),
+      }),
     async reset(f) {
       clock.t = START;
       const r = await h.admin('POST', '/reset', f ? { fixture: f } : {});

@@ -30,6 +30,13 @@ describe('the link', () => {
     expect((await h.raw('DELETE', '/links/wrong-link/api/v1/documents', { body: { documentIds: [ids.roadmap] } })).status).toBe(404);
   });
 
+  it('a link that differs from the right one only in its last character, or is a prefix or an extension of it, is unknown', async () => {
+    for (const link of ['test-link-0002', 'test-link-000', 'test-link-00010', 'TEST-LINK-0001']) {
+      expect((await h.raw('GET', `/links/${link}/api/v1/connection`)).status, link).toBe(404);
+    }
+    expect((await h.raw('GET', '/links/test-link-0001/api/v1/connection')).status).toBe(200);
+  });
+
   it('no header is needed when the link has no key', async () => {
     expect((await h.api('GET', '/connection')).status).toBe(200);
   });
@@ -48,6 +55,12 @@ describe('the API key', () => {
 
   it('a wrong key is a 403', async () => {
     expect((await keyed.api('GET', '/connection', { headers: { authorization: 'Bearer nope' } })).status).toBe(403);
+  });
+
+  it('a key that is a prefix, an extension or a near miss of the right one is a 403', async () => {
+    for (const key of ['sekrit-ke', 'sekrit-key2', 'sekrit-kez', 'SEKRIT-KEY']) {
+      expect((await keyed.api('GET', '/connection', { headers: { authorization: `Bearer ${key}` } })).status, key).toBe(403);
+    }
   });
 
   it('the right key is let in', async () => {

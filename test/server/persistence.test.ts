@@ -85,6 +85,34 @@ describe('--data FILE', () => {
     }
   });
 
+  it('a file of schema 1 (assets whole in one column) is migrated: its files are served as they were', async () => {
+    const file = path.join(dir, 'schema1.db');
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 5);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) % 253;
+    const seed = { ...fixture, assets: [{ id: 'A-OLD', contentType: 'image/png', fileName: 'old.png', base64: bytes.toString('base64') }] };
+    const first = await startServer({ dataFile: file, seed, limits: 'off', linkId: 'schema1-link' });
+    await first.close();
+    // Back to schema 1: the asset's bytes in assets.bytes, no chunks, no index of documents by seq.
+    const db = new Database(file);
+    db.prepare('UPDATE assets SET bytes = ? WHERE id = ?').run(bytes, 'A-OLD');
+    db.exec('DROP TABLE asset_chunks; ALTER TABLE assets DROP COLUMN size; DROP INDEX documents_seq;');
+    db.pragma('user_version = 1');
+    db.close();
+    const again = await startServer({ dataFile: file, limits: 'off', linkId: 'schema1-link', admin: true });
+    try {
+      const snap = await json(`${again.adminUrl}/snapshot`, { headers: { authorization: `Bearer ${again.adminToken}` } });
+      expect(Buffer.from(snap.assets[0].base64, 'base64').equals(bytes)).toBe(true);
+      const up = await json(`${again.baseUrl}/upload?position=end&pageId=${ids.unsorted}`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png' },
+        body: bytes,
+      });
+      expect(Buffer.from(await (await fetch(up.assetUrl)).arrayBuffer()).equals(bytes)).toBe(true);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('refuses a file written by a newer version', async () => {
     const file = path.join(dir, 'newer.db');
     const db = new Database(file);

@@ -24,8 +24,10 @@ export type ApiHandler = (ctx: RequestContext, req: ApiRequest) => unknown;
 export interface RouteOptions {
   /** A REST block operation: answers carry `X-BlockBudget-*` once the window has usage. */
   blockOperation?: boolean;
-  /** Keep a non-JSON body as bytes (uploads) instead of reading it as JSON. */
+  /** Take the body as sent, whatever its type, into a file (uploads: an UploadedFile) instead of reading it as JSON. */
   rawBody?: boolean;
+  /** The body's `blocks` nest (`content` inside `content`): refuse them past MAX_BLOCK_DEPTH before validating. */
+  nestedBlocks?: boolean;
 }
 
 /** Routes are registered by path after the link (`/blocks`, `/collections/:collectionId/items`). */

@@ -1,5 +1,6 @@
 // A stored block → the JSON the service sends, keys in the live order, default-valued keys omitted,
-// media URLs freshly signed, `content` only where children are expanded, `metadata` on request.
+// media URLs freshly signed, `content` only where children are expanded (a preview where a read
+// cut them), `metadata` on request.
 import type { Block, BlockMetadata } from '../../dialect/types.js';
 import type { RequestContext } from '../context.js';
 import type { BlockRow } from '../store/blocks.js';
@@ -13,6 +14,8 @@ const PAGE_LIKE = (type: string, textStyle: unknown) => type === 'page' || (type
 export interface BlockJsonOptions {
   /** The expanded children; `undefined` omits the `content` key. */
   content?: Block[];
+  /** Where a read cut the children: a preview of them (model/previews.ts), in the place of `content`. */
+  preview?: { contentPreviewMd: string } | { itemsPreviewMd: string };
   metadata?: boolean;
 }
 
@@ -61,6 +64,7 @@ export function blockJson(ctx: RequestContext, row: BlockRow, opts: BlockJsonOpt
   for (const [k, v] of Object.entries(data)) if (k !== 'body' && !(DATA_KEYS as readonly string[]).includes(k)) out[k] = v;
   out.markdown = markdown;
   if (opts.content !== undefined) out.content = opts.content;
+  if (opts.preview !== undefined) Object.assign(out, opts.preview);
   if (opts.metadata) out.metadata = metadataOf(ctx, row);
   return out as unknown as Block;
 }

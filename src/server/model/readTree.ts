@@ -3,9 +3,10 @@ import type { Block } from '../../dialect/types.js';
 import type { RequestContext } from '../context.js';
 import { documentBlocks, getBlock, type BlockRow } from '../store/blocks.js';
 import { blockJson } from './blockJson.js';
-import { parseData } from './blockData.js';
+import { parseData, type BlockData } from './blockData.js';
 import { markdownOf } from './blockInput.js';
 import { collectionFields } from './collectionFields.js';
+import { contentPreview, itemsPreview } from './previews.js';
 
 /** Types that hold children, so they show `content` (possibly empty) when expanded. */
 export function holdsChildren(row: Pick<BlockRow, 'type' | 'data'>): boolean {
@@ -51,11 +52,27 @@ export function buildTree(
     const kids = index.get(row.id);
     const expand = maxDepth < 0 || depth < maxDepth;
     const content = expand && (kids !== undefined || holdsChildren(row)) ? (kids ?? []).map((k) => build(k, depth + 1)) : undefined;
-    const json = blockJson(ctx, row, { metadata, ...(content !== undefined ? { content } : {}) });
-    // A collection renders its items when they are expanded, an empty preview when not.
-    if (row.type === 'collection')
-      json.markdown = markdownOf('collection', collectionFields(ctx.db, row), content as unknown as Array<Record<string, unknown>> | undefined);
-    return json;
+    // Where the depth limit cuts children off, a short preview of them stands in (the live service's shape).
+    const cut = !expand && (kids !== undefined || holdsChildren(row));
+    if (row.type === 'collection') {
+      const fields = collectionFields(ctx.db, row);
+      const preview = cut ? itemsPreview(ctx, row, Object.keys(fields.properties ?? {})) : undefined;
+      const json = blockJson(ctx, row, {
+        metadata,
+        ...(content !== undefined ? { content } : {}),
+        ...(preview !== undefined ? { preview: { itemsPreviewMd: preview } } : {}),
+      });
+      // A collection renders its items when they are expanded, their preview when not.
+      const withPreview: BlockData & { itemsPreviewMd?: string } = preview !== undefined ? { ...fields, itemsPreviewMd: preview } : fields;
+      json.markdown = markdownOf('collection', withPreview, content as unknown as Array<Record<string, unknown>> | undefined);
+      return json;
+    }
+    const preview = cut ? contentPreview(ctx, row) : undefined;
+    return blockJson(ctx, row, {
+      metadata,
+      ...(content !== undefined ? { content } : {}),
+      ...(preview !== undefined ? { preview: { contentPreviewMd: preview } } : {}),
+    });
   };
   return { block: build(root, 0), count };
 }

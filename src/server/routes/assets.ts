@@ -4,7 +4,19 @@
 // a fault armed with a path matching `/assets/<id>` slows or fails them.
 import type { FastifyInstance } from 'fastify';
 import type { ServerState } from '../ServerState.js';
-import { getAsset } from '../store/assets.js';
+import { Readable } from 'node:stream';
+import { assetChunk, getAsset } from '../store/assets.js';
+
+/** The asset's bytes as a stream, one stored chunk per read, so a large file is never whole in memory. */
+function chunksOf(state: ServerState, assetId: string): Readable {
+  let seq = 0;
+  return new Readable({
+    read() {
+      // One query per chunk: an open statement iterator would lock the connection between reads.
+      this.push(assetChunk(state.db, assetId, seq++) ?? null);
+    },
+  });
+}
 
 export function registerAssets(app: FastifyInstance, state: ServerState): void {
   app.get('/assets/:assetId', async (req, reply) => {
@@ -37,7 +49,7 @@ export function registerAssets(app: FastifyInstance, state: ServerState): void {
         .send({ error: 'The signature of this URL is wrong or expired: read the block again for a fresh URL.', code: 'FORBIDDEN' });
     }
     const asset = getAsset(state.db, assetId);
-    if (!asset || asset.bytes === null) {
+    if (!asset || asset.size === null) {
       answer(404);
       return reply.code(404).type('application/json; charset=utf-8').send({ error: 'Asset not found', code: 'NOT_FOUND_ERROR' });
     }
@@ -45,6 +57,7 @@ export function registerAssets(app: FastifyInstance, state: ServerState): void {
     return reply
       .type(asset.content_type)
       .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(asset.file_name)}`)
-      .send(asset.bytes);
+      .header('content-length', String(asset.size))
+      .send(chunksOf(state, assetId));
   });
 }

@@ -10,7 +10,7 @@ import { parseBody } from '../http/body.js';
 import { queryBool, queryInt, queryString } from '../http/query.js';
 import { resolveDate } from '../dates.js';
 import { dailyNote, touchDocument } from '../store/documents.js';
-import { deleteBlockRows, documentBlocks, getBlock, openGap, placeBlock, setDocumentOf, subtreeIds, updateBlockContent } from '../store/blocks.js';
+import { deleteBlockRows, getBlock, openGap, placeBlock, setDocumentOf, subtreeBlocks, subtreeIds, updateBlockContent } from '../store/blocks.js';
 import { buildTree, childrenIndex, readTree } from '../model/readTree.js';
 import { blockJson } from '../model/blockJson.js';
 import { parseData } from '../model/blockData.js';
@@ -98,13 +98,17 @@ export function registerBlocks(api: ApiRouter): void {
       if (prepared.length === 0) return { items: [] };
       const target = resolveTarget(ctx, position);
       const ids = insertPrepared(ctx, target.parent, target.pos, prepared);
-      // The answer shows what was written; those blocks were counted once, as written.
-      const rows = documentBlocks(ctx.db, target.parent.doc_id);
-      const index = childrenIndex(rows);
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return { items: ids.map((newId) => buildTree(ctx, byId.get(newId)!, index, -1, false).block) };
+      // The answer shows what was written (those blocks were counted once, as written), read back
+      // alone: the rest of the document, however large, is not loaded for it.
+      return {
+        items: ids.map((newId) => {
+          const rows = subtreeBlocks(ctx.db, newId);
+          const root = rows.find((r) => r.id === newId)!;
+          return buildTree(ctx, root, childrenIndex(rows), -1, false).block;
+        }),
+      };
     },
-    { blockOperation: true },
+    { blockOperation: true, nestedBlocks: true },
   );
 
   api.put(

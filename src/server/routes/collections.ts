@@ -40,11 +40,19 @@ interface ItemJson {
   title: string;
   properties: Record<string, unknown>;
   content?: unknown[];
+  /** The depth limit cut the item's content: a preview of it (model/previews.ts). */
+  contentPreviewMd?: string;
 }
 
-function itemJson(row: BlockRow, content?: unknown[]): ItemJson {
+function itemJson(row: BlockRow, read?: { content?: unknown[]; contentPreviewMd?: string }): ItemJson {
   const data = parseData(row.data);
-  return { id: row.id, title: data.body ?? '', properties: data.properties ?? {}, ...(content !== undefined ? { content } : {}) };
+  return {
+    id: row.id,
+    title: data.body ?? '',
+    properties: data.properties ?? {},
+    ...(read?.content !== undefined ? { content: read.content } : {}),
+    ...(read?.contentPreviewMd !== undefined ? { contentPreviewMd: read.contentPreviewMd } : {}),
+  };
 }
 
 function itemOf(ctx: RequestContext, c: LoadedCollection, id: string): BlockRow {
@@ -141,7 +149,7 @@ export function registerCollections(api: ApiRouter): void {
         .map((row) => {
           const tree = buildTree(ctx, row, index, maxDepth, false);
           count += tree.count;
-          return itemJson(row, tree.block.content);
+          return itemJson(row, tree.block as { content?: unknown[]; contentPreviewMd?: string });
         });
       ctx.chargeBlocks(count);
       return { items };

@@ -65,6 +65,16 @@ export function placeBlock(db: Db, id: string, parentId: string, pos: number): v
   stmt(db, 'UPDATE blocks SET parent_id = ?, pos = ? WHERE id = ?').run(parentId, pos, id);
 }
 
+/** The rows of `id` and every block below it (in no particular order). */
+export function subtreeBlocks(db: Db, id: string): BlockRow[] {
+  return stmt(
+    db,
+    `
+    WITH RECURSIVE sub(id) AS (SELECT ? UNION ALL SELECT b.id FROM blocks b JOIN sub ON b.parent_id = sub.id)
+    SELECT blocks.* FROM blocks JOIN sub ON blocks.id = sub.id`,
+  ).all(id) as BlockRow[];
+}
+
 /** `id` and every block below it, parents before children. */
 export function subtreeIds(db: Db, id: string): string[] {
   const rows = stmt(

@@ -107,6 +107,26 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // 2: an asset's bytes in chunks (asset_chunks, in seq order) so that storing and serving a large
+  // file never holds it whole; size is NULL for an asset without bytes. assets.bytes is no longer
+  // written: what it held moves into one chunk.
+  `
+  CREATE TABLE asset_chunks (
+    asset_id TEXT NOT NULL REFERENCES assets(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    bytes BLOB NOT NULL,
+    PRIMARY KEY (asset_id, seq)
+  );
+  ALTER TABLE assets ADD COLUMN size INTEGER;
+  INSERT INTO asset_chunks (asset_id, seq, bytes) SELECT id, 0, bytes FROM assets WHERE bytes IS NOT NULL AND length(bytes) > 0;
+  UPDATE assets SET size = length(bytes) WHERE bytes IS NOT NULL;
+  UPDATE assets SET bytes = NULL;
+  `,
+  // 3: documents by seq, so that the next seq of a new document (MAX(seq)) is found without
+  // scanning every document: loading a space of N documents was quadratic in N.
+  `
+  CREATE INDEX documents_seq ON documents(seq);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

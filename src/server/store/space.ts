@@ -41,6 +41,6 @@ export function clearSpace(db: Db): void {
   db.exec(`
     DELETE FROM whiteboard_elements; DELETE FROM whiteboards; DELETE FROM collection_views;
     DELETE FROM collections; DELETE FROM reminders; DELETE FROM comments; DELETE FROM blocks;
-    DELETE FROM documents; DELETE FROM folders; DELETE FROM assets; DELETE FROM meta;
+    DELETE FROM documents; DELETE FROM folders; DELETE FROM asset_chunks; DELETE FROM assets; DELETE FROM meta;
   `);
 }
