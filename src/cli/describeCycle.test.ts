@@ -1,82 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { PullCycleResult } from '../sync/index.js';
-import type { PushResult } from '../sync/index.js';
-import { describePull, describePush } from './describeCycle.js';
+import { emptyReport, type Change, type CycleReport, type Problem } from '../core/report/cycleReport.js';
+import { describeReport } from './describeCycle.js';
 import { nameList } from './format.js';
 
-const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({
-  startedAt: '',
-  finishedAt: '',
-  refused: null,
-  aborted: false,
-  fullScan: false,
-  listed: [],
-  remoteChanged: [],
-  localChanged: [],
-  written: [],
-  unchanged: [],
-  moved: [],
-  folderMoves: [],
-  relinked: [],
-  anchored: [],
-  createdDirs: [],
-  removedDirs: [],
-  purged: [],
-  localPending: [],
-  blocked: [],
-  failed: [],
-  ignored: [],
-  unplaced: [],
-  requests: 3,
-  quiet: false,
-  listing: 'full',
-  plan: null,
-  ...over,
+const report = (changes: Change[], more: Partial<CycleReport> = {}): CycleReport => ({ ...emptyReport('cycle', ''), requests: 3, changes, ...more });
+const doc = (side: Change['side'], action: Change['action'], title: string, more: Partial<Change> = {}): Change => ({
+  kind: 'document',
+  side,
+  action,
+  path: `Notes/${title}.md`,
+  title,
+  ...more,
 });
-
-const step = (method: string) => ({ method, path: '/x', describe: '', blocks: 0, docs: [] });
-
-function push(
-  tasks: Array<{ doc: string; path: string; title: string; decision: Record<string, unknown>; record?: { id: string; title: string; path: string } }>,
-  folders: Array<{ path: string }> = [],
-): PushResult {
-  return {
-    plan: {
-      refused: null,
-      heldBack: [],
-      steps: [],
-      problems: [],
-      pendingIntents: 0,
-      reads: 0,
-      folders: folders.length
-        ? {
-            creates: folders.map((f, i) => ({ ref: `r${i}`, name: f.path, parent: null, path: f.path })),
-            renames: [],
-            moves: [],
-            deletes: [],
-            folderOfDir: new Map(),
-            problems: [],
-          }
-        : null,
-      tasks: tasks.map((t) => ({
-        doc: t.doc,
-        record: t.record ?? null,
-        decision: { content: 'none', conflicts: [], problems: [], ...t.decision },
-        next: { path: t.path, title: t.title },
-      })),
-    },
-    outcome: {
-      sent: [step('PUT'), step('GET')],
-      documents: tasks.map((t) => ({ id: t.doc, path: t.path, state: 'recorded', fileWritten: false, conflicts: [], conflictCopy: null })),
-      failed: [],
-      stale: [],
-      blocksWritten: 1,
-      conflicts: 0,
-      aborted: false,
-    },
-    requests: 2,
-  } as unknown as PushResult;
-}
+const none = { appeared: [], cleared: [] };
 
 describe('the lines a cycle prints', () => {
   it('names up to three, then counts', () => {
@@ -84,43 +20,64 @@ describe('the lines a cycle prints', () => {
     expect(nameList(['a', 'b', 'c', 'd', 'e'])).toBe('a, b, c and 2 more');
   });
 
-  it('a push names each document with what happened to it, and a new folder as a folder', () => {
-    expect(
-      describePush(
-        push([
-          {
-            doc: 'D1',
-            path: 'Projects/Plans.md',
-            title: 'Plans',
-            decision: { rename: 'Plans' },
-            record: { id: 'D1', title: 'Roadmap', path: 'Projects/Roadmap.md' },
-          },
-          { doc: 'D2', path: 'Inbox.md', title: 'Inbox', decision: { content: 'push' } },
-        ]),
-      ),
-    ).toBe('Pushed: Plans (renamed from "Roadmap"), Inbox (edited); 1 request, 1 block written.');
-    expect(describePush(push([], [{ path: 'Work/Ideas' }]))).toBe('Pushed: folder Work/Ideas (new); 1 request, 1 block written.');
-    expect(describePush(push([{ doc: 'D3', path: 'Trash/Old.md', title: 'Old', decision: { trash: true } }]))).toContain(
-      "Old (deleted here: moved to the space's trash)",
+  it('a push names each document by title with what happened to it, and a new folder as a folder', () => {
+    const r = report(
+      [
+        doc('local', 'renamed', 'Plans', { from: 'Roadmap' }),
+        doc('local', 'updated', 'Inbox'),
+        { kind: 'folder', side: 'local', action: 'created', path: 'Work/Ideas', title: 'Ideas' },
+      ],
+      { requests: 2, blocksWritten: 1 },
     );
+    expect(describeReport(r, none, null).out).toEqual([
+      'Pushed: Plans (renamed from "Roadmap"), Inbox (edited), folder Work/Ideas (new); 2 requests, 1 block written.',
+    ]);
   });
 
-  it('a pull says new, updated, moved, and a file of a deleted document kept in Trash/ is not "new"', () => {
-    expect(describePull(cycle({ written: [{ id: 'a', path: 'Unsorted/Quick idea.md', mode: 'splice' }] }))).toBe('Pulled: 1 updated (3 requests): Quick idea.');
-    expect(describePull(cycle({ written: [{ id: 'a', path: 'Trash/Recipes.md', mode: 'new' }] }))).toBe(
+  it('a pull says new, updated, renamed (with the old name), moved (from where), and the space’s trash of a first pull as it is', () => {
+    const r = report([
+      doc('remote', 'created', 'A'),
+      doc('remote', 'updated', 'B'),
+      doc('remote', 'renamed', 'C', { from: 'Old C' }),
+      doc('remote', 'created', 'D', { path: 'Trash/D.md', detail: "in the space's trash" }),
+    ]);
+    expect(describeReport(r, none, null).out).toEqual([
+      `Pulled: 1 new, 1 updated, 1 renamed, 1 in the space's trash (3 requests): A (new), B (updated), C (renamed from "Old C"), D (in the space's trash).`,
+    ]);
+    expect(describeReport(report([doc('remote', 'deleted', 'Recipes', { detail: 'kept in Trash/' })]), none, null).out).toEqual([
       'Pulled: 1 deleted, kept in Trash/ (3 requests): Recipes.',
-    );
-    expect(
-      describePull(
-        cycle({
-          written: [
-            { id: 'a', path: 'A.md', mode: 'new' },
-            { id: 'b', path: 'B.md', mode: 'render' },
-          ],
-          moved: [{ id: 'c', from: 'C.md', to: 'Work/C.md' }],
-        }),
-      ),
-    ).toBe('Pulled: 1 new, 1 updated, 1 moved (3 requests): A (new), B (updated), C to Work/ (moved).');
-    expect(describePull(cycle({ createdDirs: ['Unsorted'] }))).toBeNull();
+    ]);
+  });
+
+  it('every kind of content has its line: tasks by their text, uploads, downloads, whiteboards, tables', () => {
+    const r = report([
+      { kind: 'task', side: 'local', action: 'created', path: 'Tasks/Inbox.md', title: 'buy milk' },
+      { kind: 'task', side: 'remote', action: 'completed', path: 'Tasks/Inbox.md', title: 'pay rent' },
+      { kind: 'asset', side: 'local', action: 'uploaded', path: 'Groceries.assets/red.png', title: 'red.png' },
+      { kind: 'asset', side: 'remote', action: 'downloaded', path: 'Trip.assets/tram.png', title: 'tram.png' },
+      { kind: 'scene', side: 'local', action: 'updated', path: 'Plan.assets/board.excalidraw', title: 'board', detail: '2 elements' },
+      { kind: 'table', side: 'local', action: 'updated', path: 'Tracker.md', title: 'Tasks', detail: '1 row changed' },
+    ]);
+    expect(describeReport(r, none, null).out).toEqual([
+      'Inbox tasks sent: "buy milk" (new).',
+      'Inbox tasks from the space: "pay rent" (done).',
+      'Uploaded: red.png (Groceries.assets).',
+      'Downloaded: 1 asset: Trip.assets/tram.png.',
+      'Whiteboards sent: board (2 elements).',
+      'Tables sent: Tasks in Tracker.md (1 row changed).',
+    ]);
+  });
+
+  it('a problem is said when it appears and when it clears, not while it stands; nothing changed says the idle line', () => {
+    const held: Problem = { key: 'held:wipe:A.md', path: 'A.md', severity: 'held', message: '"A.md" would delete its document.' };
+    expect(describeReport(report([], { problems: [held] }), { appeared: [held], cleared: [] }, null)).toEqual({
+      out: [],
+      err: ['spacesync: held back: "A.md" would delete its document.'],
+    });
+    expect(describeReport(report([], { problems: [held] }), none, null)).toEqual({ out: [], err: [] });
+    expect(describeReport(report([]), { appeared: [], cleared: [held] }, null).out).toEqual(['spacesync: "A.md" is no longer held back.']);
+    expect(describeReport(report([]), none, 'In step with the space: nothing to pull ({requests}).').out).toEqual([
+      'In step with the space: nothing to pull (3 requests).',
+    ]);
   });
 });

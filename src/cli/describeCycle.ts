@@ -47,7 +47,8 @@ function pulledLine(changes: readonly Change[], r: CycleReport): string | null {
   const groups = new Map<string, string[]>();
   for (const c of changes) {
     const words = c.kind === 'folder' ? (c.action === 'created' ? 'new folders' : `folders ${c.action}`) : documentWords(c);
-    const key = c.action === 'renamed' || c.action === 'moved' ? (c.kind === 'folder' ? words : c.action) : words;
+    const key =
+      c.action === 'renamed' || c.action === 'moved' ? (c.kind === 'folder' ? words : c.action) : c.action === 'created' && c.detail ? c.detail : words;
     const name = c.action === 'renamed' || (c.action === 'moved' && c.kind === 'document') ? `${named(c)} (${documentWords(c)})` : named(c);
     groups.set(key, [...(groups.get(key) ?? []), name]);
   }
@@ -90,6 +91,7 @@ function otherLines(changes: readonly Change[]): string[] {
 
 /** The settled problem as one line: the file it was about is in step again. */
 function clearedLine(p: Problem): string {
+  if (p.key.startsWith('refusal:')) return 'spacesync: the cycle refused before goes through now.';
   const what = p.path ? `"${p.path}"` : 'the folder';
   return p.severity === 'held' ? `spacesync: ${what} is no longer held back.` : `spacesync: ${what} went through this time.`;
 }
@@ -107,7 +109,6 @@ export interface ReportLines {
 export function describeReport(r: CycleReport, problems: { appeared: readonly Problem[]; cleared: readonly Problem[] }, idle: string | null): ReportLines {
   const out: string[] = [];
   const err: string[] = [];
-  if (r.refusal) err.push(`spacesync: ${r.refusal.message}`);
   const docs = (side: Change['side']) => r.changes.filter((c) => (c.kind === 'document' || c.kind === 'folder') && c.side === side);
   for (const line of [pushedLine(docs('local'), r), pulledLine(docs('remote'), r), ...otherLines(r.changes)]) if (line) out.push(line);
   if (r.conflicts.length > 0) {
@@ -115,7 +116,8 @@ export function describeReport(r: CycleReport, problems: { appeared: readonly Pr
     out.push(...indentedList(r.conflicts, (c) => `${c.path} → ${c.copy}`, { indent: '  ', max: 20 }));
   }
   for (const n of r.notes) out.push(n.startsWith('spacesync:') || /^[A-Z]/.test(n) ? n : `spacesync: ${n}`);
-  for (const p of problems.appeared) err.push(p.severity === 'held' ? `spacesync: held back: ${p.message}` : `spacesync: ${p.message}`);
+  for (const p of problems.appeared)
+    err.push(p.severity === 'held' && !p.key.startsWith('refusal:') ? `spacesync: held back: ${p.message}` : `spacesync: ${p.message}`);
   for (const p of problems.cleared) out.push(clearedLine(p));
   if (out.length === 0 && err.length === 0 && idle !== null) out.push(idle.replace('{requests}', count(r.requests, 'request')));
   return { out, err };

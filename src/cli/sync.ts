@@ -15,7 +15,7 @@ import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
-import { openSyncSession, type PullCycleResult, type PullDryRun, type PullProgress, type SyncSession } from '../sync/index.js';
+import { openSyncSession, type PullDryRun, type PullProgress, type SyncSession } from '../sync/index.js';
 import { lookedAt, syncOnce } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
 import { afterReport, saveStats } from '../sync/index.js';

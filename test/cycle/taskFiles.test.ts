@@ -94,7 +94,7 @@ describe('push', () => {
     const { r, requests } = await cycle();
     expect(r.exitCode).toBe(0);
     expect(requests.filter((q) => !q.startsWith('GET'))).toEqual(['DELETE /tasks', 'POST /tasks', 'PUT /tasks']);
-    expect(r.tasks).toMatchObject({ created: 1, updated: 2, deleted: 1 });
+    expect(r.tasks!.sent.map((c) => c.action).sort()).toEqual(['completed', 'created', 'deleted', 'updated']);
     expect(read('Tasks/Inbox.md')).toBe('- [ ] water plants 📅 2026-12-07\n- [ ] call Ana ⏳ 2026-12-03\n');
     expect(read('Tasks/Logbook.md')).toBe('- [x] pay rent 📅 2026-12-05\n- [x] old errand\n');
     await expectTaskFilesMatch(root, space);
@@ -112,7 +112,7 @@ describe('push', () => {
     });
     write('Tasks/Inbox.md', '- [ ] call Ana ⏳ 2026-12-02\n- [ ] pay rent 📅 2026-12-05\n');
     const { r } = await cycle();
-    expect(r.tasks?.deleted).toBe(0);
+    expect(r.tasks?.sent.filter((c) => c.action === 'deleted')).toEqual([]);
     expect(read('Tasks/Inbox.md')).toBe('- [ ] call Ana and Bo ⏳ 2026-12-02\n- [ ] pay rent 📅 2026-12-05\n- [ ] sweep 📅 2026-12-08\n');
     await expectTaskFilesMatch(root, space);
   });
@@ -121,7 +121,7 @@ describe('push', () => {
     await space.call('POST', '/tasks', { tasks: [{ markdown: 'buy milk', location: { type: 'inbox' } }] });
     write('Tasks/Inbox.md', `- [ ] buy milk\n${read('Tasks/Inbox.md')}`);
     const { r } = await cycle();
-    expect(r.tasks?.created).toBe(0);
+    expect(r.tasks?.sent.filter((c) => c.action === 'created')).toEqual([]);
     expect(read('Tasks/Inbox.md').match(/buy milk/g)).toHaveLength(1);
   });
 
@@ -129,8 +129,11 @@ describe('push', () => {
     write('Tasks/Notes.md', 'my own notes\n');
     const { r, requests } = await cycle();
     expect(requests.filter((q) => !q.startsWith('GET'))).toEqual([]);
-    expect(r.tasks?.notices).toEqual([
-      '"Tasks/Notes.md" is not synced: Tasks/ holds only the task files (Inbox.md, Logbook.md). Move it to another folder to make it a document.',
+    expect(r.tasks?.held).toEqual([
+      {
+        path: 'Tasks/Notes.md',
+        message: '"Tasks/Notes.md" is not synced: Tasks/ holds only the task files (Inbox.md, Logbook.md). Move it to another folder to make it a document.',
+      },
     ]);
     expect(read('Tasks/Notes.md')).toBe('my own notes\n');
   });

@@ -308,7 +308,7 @@ describe('a decision held back for another file', () => {
 describe('an edit waiting for the rate limit', () => {
   it('status keeps the end of the wait true when the wait goes on past it (the service answers 429 again)', async () => {
     const { readWait } = await import('../../src/journal/daemonStatus.js');
-    await armFault(w.space.server.adminUrl, { match: { method: 'PUT', path: '/blocks' }, kind: '429', retryAfter: 4, count: 2 });
+    await armFault(w.space.server, { match: { method: 'PUT', path: '/blocks' }, kind: '429', retryAfter: 4, count: 2 });
     const told: number[] = [];
     await start(60_000, {
       userWaits: (l) => w.session.client.scheduler.onUserWait(l),

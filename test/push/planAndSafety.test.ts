@@ -162,7 +162,7 @@ it('a conflict ends sync --once with exit 3 and names the copy', async () => {
   await applyRemote(w, [{ method: 'PUT', path: '/blocks', body: { blocks: [{ id: 'N1', markdown: 'first, theirs' }] } }]);
   const r = await cli('sync', '--once');
   expect(r.code).toBe(3);
-  expect(r.stdout).toMatch(/1 conflict\(s\).*\n {2}Unsorted\/Note\.md → Unsorted\/Note \(conflict \d{4}-\d{2}-\d{2} \d{6}\)\.md/);
+  expect(r.stdout).toMatch(/1 conflict: .*\n {2}Unsorted\/Note\.md → Unsorted\/Note \(conflict \d{4}-\d{2}-\d{2} \d{6}\)\.md/);
   const again = await cli('sync', '--once');
   expect(again.code).toBe(0);
 });

@@ -346,7 +346,13 @@ function mergeFileOnly(
           else if (a.action === 'upload')
             // The block goes; its new line waits for the media step's upload.
             m = { id: null, kind: n.local.kind, type: 'text', markdown: n.local.markdown, source: 'local', local: n.local, held: true, children: EMPTY };
-          else problems.push({ id: b.id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
+          else
+            problems.push({
+              id: b.id,
+              markdown: n.local.markdown,
+              message: `This edit is not sent: ${a.reason}. It stays in the file.`,
+              ...(b.kind === 'readonly' || n.local.kind === 'readonly' ? { outputOnly: true as const } : {}),
+            });
         }
       } else if (b && parentHeld) {
         m = { id: b.id, kind: b.kind, type: b.type, markdown: b.markdown, source: 'local', local: n.local, remote: b, held: false, children: EMPTY };
@@ -636,7 +642,12 @@ function mergeContent(p: MergePass): void {
         p.fate.set(n, 'hold');
         continue;
       } else {
-        p.problems.push({ id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}. It stays in the file.` });
+        p.problems.push({
+          id,
+          markdown: n.local.markdown,
+          message: `This edit is not sent: ${a.reason}. It stays in the file.`,
+          ...(b.kind === 'readonly' || n.local.kind === 'readonly' ? { outputOnly: true as const } : {}),
+        });
       }
     } else if (!n.changed && rc) {
       node.source = 'remote';

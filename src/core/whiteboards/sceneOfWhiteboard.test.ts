@@ -9,7 +9,7 @@ import { readScene } from './readScene.js';
 import { seedOf } from './excalidrawDefaults.js';
 import type { WhiteboardContent } from './whiteboardTypes.js';
 
-const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/whiteboard');
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/whiteboard');
 const cases = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .map((f) => f.slice(0, -5))

@@ -47,6 +47,7 @@ export function readRecentReports(journal: Journal): CycleReport[] {
 export function lookedAt(scope: CycleReport['scope'], paths?: ReadonlySet<string>): (p: Problem) => boolean {
   const documentKey = (p: Problem) => /^(held|unsent|send|table):/.test(p.key);
   if (scope === 'media') return (p) => p.key.startsWith('download:');
+  // A push that was not refused says nothing of a cycle's refusal, which only a cycle clears.
   if (scope === 'push') return (p) => documentKey(p) && (paths === undefined || paths.has(p.path));
   return (p) => paths === undefined || !documentKey(p) || paths.has(p.path);
 }

@@ -9,6 +9,7 @@ import { collectionsPart, pushCollections, type CollectionPushResult } from '../
 import { pullPart, pushLocal, pushPart, type PushResult } from '../documents/index.js';
 import { runPull, type PullCycleOptions, type PullCycleResult } from '../documents/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
+import type { SafetyRefusal } from '../../core/push/safety.js';
 import { syncWhiteboards, whiteboardsPart, type WhiteboardSyncResult } from '../whiteboards/index.js';
 import { mediaPart, syncMedia, type MediaSyncResult } from '../media/index.js';
 import { syncTaskFiles, tasksPart, type TaskFilesResult } from '../tasks/index.js';
@@ -167,11 +168,18 @@ function reportOf(ctx: SyncContext, startedAt: string, r: SyncOnceResult, first:
     ...(r.media ? [mediaPart(r.media)] : []),
     ...(r.tasks ? [tasksPart(r.tasks)] : []),
   );
-  const refusal = r.push.plan.refused ?? r.pull?.refused ?? null;
+  return withRefusal(report, r.push.plan.refused ?? r.pull?.refused ?? null, ctx.now().toISOString());
+}
+
+/** A refusal is the report's and a problem of it: said when it stops a cycle, and when a cycle goes through again. */
+function withRefusal(report: CycleReport, refusal: SafetyRefusal | null, finishedAt: string): CycleReport {
+  if (!refusal) return { ...report, finishedAt };
+  const problem = { key: `refusal:${refusal.reason}`, path: '', severity: 'held' as const, message: refusal.message };
   return {
     ...report,
-    finishedAt: ctx.now().toISOString(),
-    refusal: refusal && { reason: refusal.reason, message: refusal.message, deletes: refusal.deletes ?? [] },
+    finishedAt,
+    refusal: { reason: refusal.reason, message: refusal.message, deletes: refusal.deletes ?? [] },
+    problems: [...report.problems, problem],
   };
 }
 
@@ -184,16 +192,8 @@ export async function pushSaved(ctx: SyncContext, paths: readonly string[]): Pro
   // would miss an edit the space got since, and the PUT would overwrite it instead of merging.
   const tables = await pushCollections(ctx, { paths });
   const push = await pushLocal(ctx, { paths, listingMaxAgeMs: 0 });
-  const report = joinReport({ ...emptyReport('push', startedAt) }, collectionsPart(tables), pushPart(push, tableFiles(tables)));
-  const refusal = push.plan.refused;
-  return {
-    push,
-    report: {
-      ...report,
-      finishedAt: ctx.now().toISOString(),
-      refusal: refusal && { reason: refusal.reason, message: refusal.message, deletes: refusal.deletes ?? [] },
-    },
-  };
+  const report = joinReport(emptyReport('push', startedAt), collectionsPart(tables), pushPart(push, tableFiles(tables)));
+  return { push, report: withRefusal(report, push.plan.refused, ctx.now().toISOString()) };
 }
 
 /** The documents recorded at these paths (after the push, which may have moved some). */
