@@ -17,7 +17,7 @@ export { checkPullSafety, type SafetyRefusal } from '../core/push/safety.js';
 export { PURGED_DIR } from './documents/index.js';
 export * from '../core/remoteTypes.js';
 export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './cycle/index.js';
-export { adoptionPending, describeAdoption, type AdoptionResult } from './cycle/index.js';
+export { adoptionPending, describeAdoption, planCycle, type AdoptionResult, type CyclePlan } from './cycle/index.js';
 export {
   lookedAt,
   readLastChange,

@@ -3,3 +3,4 @@ export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './syncOnce.
 export { adoptionPending, describeAdoption, type AdoptionResult } from './adoptMirror.js';
 export { lookedAt, readLastChange, readLastLook, readProblems, readRecentReports, recordReport, REPORT_KEYS, type StandingProblem } from './recordReport.js';
 export { pushSaved } from './syncOnce.js';
+export { planCycle, type CyclePlan } from './planCycle.js';

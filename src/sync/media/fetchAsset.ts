@@ -125,3 +125,19 @@ export async function fetchAsset(url: string, tmpDir: string, opts: { maxBytes: 
     if (!kept) await fsp.rm(tmp, { force: true });
   }
 }
+
+/**
+ * The extension an asset's download would be named with, from its answer's headers alone (the body
+ * is not read): what a plan needs to name the file. Null when the asset cannot be read now.
+ */
+export async function assetExtension(url: string, signal?: AbortSignal): Promise<string | null> {
+  try {
+    const target = new URL(url);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
+    const res = await get(target, AbortSignal.any([AbortSignal.timeout(30_000), ...(signal ? [signal] : [])]));
+    res.destroy();
+    return (res.statusCode ?? 0) === 200 ? extensionOf(res.headers, target) : null;
+  } catch {
+    return null;
+  }
+}

@@ -10,3 +10,4 @@ export { resolveUploads, isUploadIntent, type UploadResolution } from './resolve
 export { awaitNewAssets, NEW_ASSETS_WAIT_MS, type ArrivedAssets } from './awaitNewAssets.js';
 export { carryAssetFolders } from './carryAssetFolders.js';
 export { mediaPart } from './report.js';
+export { assetExtension } from './fetchAsset.js';

@@ -2,3 +2,4 @@
 export { syncTaskFiles, type TaskFilesResult } from './syncTaskFiles.js';
 export { readTaskFilesState, type TaskFilesState } from './taskFilesState.js';
 export { tasksPart } from './report.js';
+export { entryOf } from './syncTaskFiles.js';

@@ -46,7 +46,8 @@ export interface TaskFilesResult {
 
 const PREFIX = /^[ \t]*[-*+][ \t]+\[[ xX-]\][ \t]*/;
 
-function entryOf(t: Task): TaskEntry {
+/** A task as the task files hold it. */
+export function entryOf(t: Task): TaskEntry {
   return {
     id: t.id,
     text: t.markdown.replace(PREFIX, '').replace(/\s*\n\s*/g, ' '),

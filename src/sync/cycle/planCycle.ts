@@ -1,0 +1,212 @@
+// One plan for the cycle: what `spacesync plan`, `plan --json` and `sync --dry-run` print. Every
+// slice's plan in the order the cycle runs them: the tables' and the documents' push (requests,
+// what is held back, refusals), the documents' pull (files written, moved, removed), then what the
+// other slices would write beside them: assets downloaded and uploaded, whiteboards' scene files,
+// the task files. It reads (listings, the documents it would write, each asset's headers) and
+// writes nothing, sends no writing request.
+import { linkAssets, assetFileOf, destinationOf, mediaName, sceneFileOf, unsignedUrl, DOWNLOADED_TYPES } from '../../core/media/linkAssets.js';
+import type { Change, Problem } from '../../core/report/cycleReport.js';
+import type { SafetyRefusal } from '../../core/push/safety.js';
+import { INBOX_FILE, LOGBOOK_FILE } from '../../core/tasks/taskFiles.js';
+import { parseTaskList } from '../../core/tasks/parseTaskList.js';
+import { planTaskFiles } from '../../core/tasks/planTaskFiles.js';
+import { renderTaskList } from '../../core/tasks/renderTaskList.js';
+import type { Block } from '../../dialect/index.js';
+import { readMirrorFile } from '../../mirror/index.js';
+import type { SyncContext } from '../context/index.js';
+import { listRemote, pushLocal, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
+import { assetExtension, mediaRecordOf } from '../media/index.js';
+import { entryOf, readTaskFilesState } from '../tasks/index.js';
+import { WHITEBOARD_BASE, type WhiteboardRecord } from '../whiteboards/index.js';
+import type { PullPlan } from '../../core/pull/PullPlan.js';
+
+export interface CyclePlan {
+  /** A safety check would stop the cycle here: nothing is sent or written. */
+  refusal: SafetyRefusal | null;
+  /** What would change, on which side, by title (the report's words, said as what would happen). */
+  changes: Change[];
+  /** Every file of the mirror the cycle would write (created or rewritten), moved into place, or remove. */
+  files: { write: string[]; move: Array<{ from: string; to: string }>; remove: string[] };
+  /** Directories of folders it would create, move or remove. */
+  folders: { create: string[]; move: Array<{ from: string; to: string }>; remove: string[] };
+  /** The writing requests of the push, in the order it sends them. */
+  requests: Array<{ method: string; path: string; describe: string }>;
+  /** What would be held back or not sent, and conflicts it would keep. */
+  problems: Problem[];
+  conflicts: string[];
+  /** Interrupted requests of an earlier run, settled first. */
+  pendingIntents: number;
+  /** Requests made to plan (reads only). */
+  reads: number;
+  /** The documents' steps, as data (for scripts: `plan --json`). */
+  pull: PullPlan | null;
+  push: PushResult['plan'];
+}
+
+const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
+
+/** What a whole cycle would do, changing nothing. */
+export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
+  const before = ctx.client.stats().total;
+  const listing = async () => {
+    const s = await listRemote(ctx);
+    return { documents: s.documents, placements: s.placements, folders: s.folders };
+  };
+  const push = await pushLocal(ctx, { dryRun: true, listing });
+  const plan: CyclePlan = {
+    refusal: push.plan.refused,
+    changes: [],
+    files: { write: [], move: [], remove: [] },
+    folders: { create: [], move: [], remove: [] },
+    requests: push.plan.steps.filter((s) => s.method !== 'GET').map((s) => ({ method: s.method, path: s.path, describe: s.describe })),
+    problems: [...(pushPart(push).problems ?? [])],
+    conflicts: push.plan.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path),
+    pendingIntents: push.plan.pendingIntents,
+    reads: 0,
+    pull: null,
+    push: push.plan,
+  };
+  if (!push.plan.refused) {
+    planPushFiles(push, plan);
+    const reading = await readPullPlan(ctx);
+    if (reading.refused) plan.refusal = reading.refused;
+    else if (reading.plan) await planPullFiles(ctx, reading.plan, plan);
+    await planScenesOf(ctx, plan);
+    await planTaskFilesOf(ctx, plan);
+  }
+  if (plan.refusal) plan.problems.push({ key: `refusal:${plan.refusal.reason}`, path: '', severity: 'held', message: plan.refusal.message });
+  plan.reads = ctx.client.stats().total - before;
+  plan.files.write = sorted(plan.files.write);
+  plan.files.remove = sorted(plan.files.remove);
+  return plan;
+}
+
+/** The push's side: what it sends, by title, and the files it would write (a merge's result, a file brought back, a conflict copy). */
+function planPushFiles(push: PushResult, plan: CyclePlan): void {
+  for (const t of push.plan.tasks) {
+    const d = t.decision;
+    const title = t.next.title;
+    const change = (action: Change['action'], more: Partial<Change> = {}) =>
+      plan.changes.push({ kind: 'document', side: 'local', action, path: t.next.path, title, ...more });
+    if (d.create) change('created');
+    else if (d.trash) change('deleted', { detail: "moved to the space's trash" });
+    else if (d.rename !== undefined) change('renamed', { from: t.record?.title ?? '' });
+    else if (d.move) change('moved', { from: t.record?.path ?? '' });
+    else if (d.content === 'push' || d.content === 'merge') change('updated');
+    if (d.rewrite || (d.content === 'merge' && t.file?.merge.fileChanged)) plan.files.write.push(t.next.path);
+    if (t.uploads) plan.changes.push({ kind: 'asset', side: 'local', action: 'uploaded', path: t.next.path, title, detail: 'the files it references' });
+  }
+  const f = push.plan.folders;
+  if (f) {
+    for (const c of f.creates) plan.changes.push({ kind: 'folder', side: 'local', action: 'created', path: c.path, title: c.path });
+    for (const x of f.deletes) plan.changes.push({ kind: 'folder', side: 'local', action: 'deleted', path: x.path, title: x.path });
+  }
+}
+
+/** The pull's side: files written, moved and removed; then, for the documents it writes, their assets and scene files. */
+async function planPullFiles(ctx: SyncContext, pull: PullPlan, plan: CyclePlan): Promise<void> {
+  plan.pull = pull;
+  for (const s of pull.folders) {
+    if (s.kind === 'create') plan.folders.create.push(s.path);
+    else if (s.kind === 'move') plan.folders.move.push({ from: s.from, to: s.to });
+    else plan.folders.remove.push(s.path);
+  }
+  const read: Array<{ id: string; path: string }> = [];
+  for (const s of pull.documents) {
+    const where = s.kind === 'move' ? s.to : s.path;
+    const title = ctx.journal.getDocument(s.id)?.title ?? where.replace(/^.*\//, '').replace(/\.md$/, '');
+    if (s.kind === 'write' || s.kind === 'splice') {
+      plan.files.write.push(s.path);
+      plan.changes.push({ kind: 'document', side: 'remote', action: s.kind === 'write' ? 'created' : 'updated', path: s.path, title });
+      read.push({ id: s.id, path: s.path });
+    } else if (s.kind === 'move' && s.reason !== 'found_there') {
+      plan.files.move.push({ from: s.from, to: s.to });
+      plan.changes.push({ kind: 'document', side: 'remote', action: 'moved', path: s.to, title, from: s.from });
+    } else if (s.kind === 'purge') {
+      plan.files.remove.push(s.path);
+      plan.changes.push({ kind: 'document', side: 'remote', action: 'purged', path: s.path, title });
+    } else if (s.kind === 'blocked') {
+      plan.problems.push({
+        key: `blocked:${s.path}`,
+        path: s.path,
+        severity: 'held',
+        message: `"${s.path}" waits for the next cycle (${s.reason.replace('_', ' ')}).`,
+      });
+    }
+  }
+  await planAssetsOf(ctx, read, plan);
+}
+
+/**
+ * The assets and scene files the documents the pull writes would bring: each media block without
+ * its asset here (the asset's name needs its type: its headers are read), each whiteboard's scene.
+ */
+async function planAssetsOf(ctx: SyncContext, docs: ReadonlyArray<{ id: string; path: string }>, plan: CyclePlan): Promise<void> {
+  const media = mediaRecordOf(ctx.journal);
+  for (const d of docs) {
+    let root: Block;
+    try {
+      root = await ctx.client.getBlocks({ id: d.id }, { priority: 'bulk' });
+    } catch {
+      continue; // gone or failing: the cycle says so when it pulls
+    }
+    const linked = linkAssets(root, d.path, media);
+    const taken = new Set<string>();
+    const visit = async (b: Block): Promise<void> => {
+      if (b.type === 'whiteboard') {
+        const scene = sceneFileOf(b.markdown ?? '', d.path);
+        if (scene && (await readMirrorFile(ctx.root, scene)) === null) {
+          plan.files.write.push(scene);
+          plan.changes.push({ kind: 'scene', side: 'remote', action: 'created', path: scene, title: scene.replace(/^.*\//, '') });
+        }
+      } else if (DOWNLOADED_TYPES.has(b.type) && b.markdown !== undefined) {
+        const url = destinationOf(b.markdown);
+        const rec = media(b.id);
+        if (url !== null && /^https?:\/\//i.test(url) && !(rec && rec.url === unsignedUrl(url))) {
+          const ext = await assetExtension(url, ctx.signal);
+          if (ext !== null) {
+            const name = mediaName({ id: b.id, type: b.type, markdown: b.markdown }, ext, taken);
+            taken.add(name.toLowerCase());
+            const file = assetFileOf(d.path, name);
+            plan.files.write.push(file);
+            plan.changes.push({ kind: 'asset', side: 'remote', action: 'downloaded', path: file, title: name });
+          }
+        }
+      }
+      for (const c of b.content ?? []) await visit(c);
+    };
+    await visit(linked);
+  }
+}
+
+/** Scene files edited here: their boards would be sent (the file is rewritten only when the space changed the board too). */
+async function planScenesOf(ctx: SyncContext, plan: CyclePlan): Promise<void> {
+  for (const rec of Object.values(ctx.journal.statesWithPrefix<WhiteboardRecord>(WHITEBOARD_BASE))) {
+    const now = await readMirrorFile(ctx.root, rec.file);
+    if (now !== null && now.hash !== rec.fileHash)
+      plan.changes.push({ kind: 'scene', side: 'local', action: 'updated', path: rec.file, title: rec.file.replace(/^.*\//, '') });
+  }
+}
+
+/** The task files: what the inbox file's changes would send, and the files written from the space. */
+async function planTaskFilesOf(ctx: SyncContext, plan: CyclePlan): Promise<void> {
+  if (ctx.ignore(INBOX_FILE)) return;
+  const state = readTaskFilesState(ctx.journal);
+  const inbox = (await ctx.client.listTasks({ scope: 'inbox' })).items.map(entryOf);
+  const file = await readMirrorFile(ctx.root, INBOX_FILE);
+  const edited = file !== null && file.text !== null && file.hash !== state?.inboxHash;
+  if (edited && file.text !== null) {
+    const p = planTaskFiles(state?.inbox ?? [], parseTaskList(file.text), { inbox: state?.inbox ?? [], logbook: state?.logbook ?? [] });
+    for (const l of p.create) plan.changes.push({ kind: 'task', side: 'local', action: 'created', path: INBOX_FILE, title: l.text });
+    for (const u of p.update)
+      plan.changes.push({ kind: 'task', side: 'local', action: u.state ? 'completed' : 'updated', path: INBOX_FILE, title: u.text ?? u.id });
+    for (const id of p.remove)
+      plan.changes.push({ kind: 'task', side: 'local', action: 'deleted', path: INBOX_FILE, title: state?.inbox.find((t) => t.id === id)?.text ?? id });
+  }
+  // Written from the space when it has no file yet, when the space's list moved, or after the file's changes are sent.
+  const shown = renderTaskList(inbox);
+  if (state === null || edited || JSON.stringify(inbox.map((t) => t.id)) !== JSON.stringify(state.inbox.map((t) => t.id)) || file?.text !== shown) {
+    if (file === null || file.text !== shown || edited) plan.files.write.push(INBOX_FILE);
+  }
+  if (state === null && (await readMirrorFile(ctx.root, LOGBOOK_FILE)) === null) plan.files.write.push(LOGBOOK_FILE);
+}
