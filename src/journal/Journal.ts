@@ -245,6 +245,8 @@ export class Journal {
 
   private documentsChanged(): void {
     this.documentsCache = null;
+    // A document moved to the trash writes its note in the history (the document_trashed trigger).
+    this.historyCache = null;
   }
 
   getDocument(id: string): DocumentRecord | undefined {

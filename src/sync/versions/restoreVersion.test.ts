@@ -123,3 +123,80 @@ describe('restoreVersion', () => {
     expect(fromWhole.text).toMatch(/^---\nid: DOC\n---\nfirst\n\nsecond\n[\s\S]*Sub page[\s\S]*inside[\s\S]*\nfourth\n$/);
   });
 });
+
+describe('restoreVersion of a trashed document', () => {
+  const record = (p: string, location: 'folder' | 'trash') =>
+    journal.upsertDocument({
+      id: 'DOC',
+      path: p,
+      title: 'Doc',
+      location,
+      folderId: location === 'folder' ? 'F1' : null,
+      dailyNoteDate: null,
+      remoteModifiedAt: null,
+      createdAt: null,
+      fileHash: null,
+    });
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('the restore went through');
+      },
+      (e: Error) => e.message,
+    );
+
+  it('moves the file back where it was, by either path, and writes nothing else', async () => {
+    record('Work/Doc.md', 'folder');
+    record('Trash/Doc.md', 'trash');
+    const text = '---\nid: DOC\n---\nas it went\n';
+    for (const asked of ['Work/Doc.md', 'Trash/Doc.md']) {
+      write('Trash/Doc.md', text);
+      const dry = await restoreVersion({ root: dir(), journal, settings, now, path: asked, dryRun: true });
+      expect(dry).toMatchObject({ path: 'Work/Doc.md', fromTrash: 'Trash/Doc.md', text, written: false, version: { cause: 'trash' } });
+      expect(fs.existsSync(path.join(dir(), 'Work/Doc.md'))).toBe(false);
+      await restore(asked);
+      expect(read('Work/Doc.md').toString('utf8')).toBe(text);
+      expect(fs.existsSync(path.join(dir(), 'Trash/Doc.md'))).toBe(false);
+      fs.rmSync(path.join(dir(), 'Work/Doc.md'));
+    }
+    // Nothing was replaced: no version of a restore.
+    expect(journal.listHistory().map((h) => h.cause)).toEqual(['trash']);
+  });
+
+  it('says what to do when its file is not in Trash/, or when where it was is not known', async () => {
+    record('Work/Doc.md', 'folder');
+    record('Trash/Doc.md', 'trash');
+    expect(await failure(restore('Work/Doc.md'))).toContain('its file is not in Trash/ ("Trash/Doc.md"): the next sync writes it there again');
+    journal.deleteHistory(journal.listHistory().map((h) => h.id));
+    write('Trash/Doc.md', 'x\n');
+    journal.addHistory({
+      at: now().toISOString(),
+      side: 'local',
+      docId: 'DOC',
+      path: 'Trash/Doc.md',
+      cause: 'merge',
+      request: null,
+      versionFile: '.spacesync/versions/Trash/Doc.md/old.md',
+      size: 1,
+      blocks: null,
+      summary: { added: 0, removed: 0, edited: 1 },
+    });
+    expect(await failure(restore('Trash/Doc.md'))).toContain('is in the trash, but the history does not say where it was before');
+  });
+
+  it('leaves out the versions of the other files of the document (a whiteboard scene)', async () => {
+    record('Work/Doc.md', 'folder');
+    write('Work/Doc.md', '---\nid: DOC\n---\nnow\n');
+    await saveLocalVersion(
+      { root: dir(), journal, now, settings },
+      { path: 'Work/Doc.assets/board.excalidraw', docId: 'DOC', text: '{}', replacement: null, cause: 'delete' },
+    );
+    expect(await failure(restore('Work/Doc.md'))).toContain('has no versions in the history');
+    await saveLocalVersion(
+      { root: dir(), journal, now, settings },
+      { path: 'Work/Doc.md', docId: 'DOC', text: 'before\n', replacement: 'now\n', cause: 'merge' },
+    );
+    await restore('Work/Doc.md');
+    expect(read('Work/Doc.md').toString('utf8')).toBe('before\n');
+  });
+});
