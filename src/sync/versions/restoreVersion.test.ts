@@ -163,6 +163,21 @@ describe('restoreVersion of a trashed document', () => {
     expect(journal.listHistory().map((h) => h.cause)).toEqual(['trash']);
   });
 
+  it('writes the newest version of a trashed document into its file once moved back, the trashed text kept as a version', async () => {
+    record('Work/Doc.md', 'folder');
+    await saveLocalVersion(
+      { root: dir(), journal, now, settings },
+      { path: 'Work/Doc.md', docId: 'DOC', text: 'older\n', replacement: 'newer\n', cause: 'merge' },
+    );
+    record('Trash/Doc.md', 'trash');
+    write('Trash/Doc.md', 'newer\n');
+    const r = await restore('Trash/Doc.md');
+    expect(r).toMatchObject({ path: 'Work/Doc.md', fromTrash: 'Trash/Doc.md', version: { cause: 'merge' } });
+    expect(read('Work/Doc.md').toString('utf8')).toBe('older\n');
+    expect(fs.existsSync(path.join(dir(), 'Trash/Doc.md'))).toBe(false);
+    expect(journal.listHistory({ path: 'Work/Doc.md' }).map((h) => h.cause)).toEqual(['restore', 'trash', 'merge']);
+  });
+
   it('says what to do when its file is not in Trash/, or when where it was is not known', async () => {
     record('Work/Doc.md', 'folder');
     record('Trash/Doc.md', 'trash');

@@ -64,15 +64,16 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
   const rec = docId === null ? undefined : journal.getDocument(docId);
   const trashed = rec?.location === 'trash' ? rec : undefined;
   const trashNote = trashed ? versions.find((v) => isTrashNote(v) && v.docId === trashed.id) : undefined;
-  // Asked by its Trash/ path, the file goes back where it was before the trash.
+  // Asked by its Trash/ path, the file goes back where it was before the trash (else where its last version was taken).
   let target = rel;
   if (trashed && rel === trashed.path) {
-    if (!trashNote)
+    const home = trashNote?.path ?? versions.find((v) => v.docId === trashed.id && !v.path.startsWith('Trash/') && isDocumentFile(v.path))?.path;
+    if (home === undefined)
       throw new SpacesyncError(
         'usage',
         `"${rel}" is in the trash, but the history does not say where it was before (it began, or was pruned, after the document went there). Move the file out of Trash/ into the folder it belongs in: the next sync takes its document out of the trash there.`,
       );
-    target = trashNote.path;
+    target = home;
   }
   // A note of the trash stands for the document as it went there: it is restored only while the document is in the trash.
   const restorable = versions.filter((v) => !isTrashNote(v) || v === trashNote);
@@ -89,8 +90,8 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
     version = restorable.find((v) => Date.parse(v.at) <= input.at!.getTime());
     if (!version) throw new SpacesyncError('usage', `"${rel}" has no version from ${input.at.toISOString()} or before; ${hint}.`);
   } else {
-    // A trashed document comes back as it went to the trash.
-    version = trashNote ?? restorable[0];
+    // The newest version; a trashed document with none comes back as it went to the trash.
+    version = versions.find((v) => !isTrashNote(v)) ?? trashNote;
     if (!version)
       throw new SpacesyncError(
         'usage',
