@@ -59,8 +59,9 @@ async function runRestore(file: string, flags: RestoreFlags): Promise<number> {
       out(r.text);
       return 0;
     }
+    const beside = r.files.length > 0 ? `, with ${r.files.map((f) => `"${f}"`).join(', ')} it links written back` : '';
     out(
-      `Restored "${r.path}" to ${what}${r.fromTrash ? `, moved back from "${r.fromTrash}"` : ''}. The next sync sends it as an ordinary edit; what the file held is itself a version now (\`spacesync history "${r.path}"\`).`,
+      `Restored "${r.path}" to ${what}${r.fromTrash ? `, moved back from "${r.fromTrash}"` : ''}${beside}. The next sync sends it as an ordinary edit; what the file held is itself a version now (\`spacesync history "${r.path}"\`).`,
     );
     return 0;
   } finally {

@@ -634,7 +634,8 @@ export class Journal {
       h.cause,
       h.request,
       packVersionFile(h.versionFile, h.path),
-      blocks === null ? h.size : blocks.length,
+      // A local version weighs its file, and the blocks kept beside it; a remote one its blocks.
+      blocks === null ? h.size : h.versionFile !== null ? h.size + blocks.length : blocks.length,
       blocks,
       h.summary.added,
       h.summary.removed,

@@ -124,6 +124,63 @@ describe('restoreVersion', () => {
   });
 });
 
+describe('restoreVersion of what the file does not show', () => {
+  it("keeps a card's layout, which a base block has in its hash only, and notes a restored block's colour for the push", async () => {
+    journal.upsertDocument({
+      id: 'DOC',
+      path: 'Work/Team.md',
+      title: 'Team',
+      location: 'folder',
+      folderId: 'F1',
+      dailyNoteDate: null,
+      remoteModifiedAt: null,
+      createdAt: null,
+      fileHash: null,
+    });
+    const card: BaseBlock = {
+      id: 'K',
+      parentId: null,
+      position: 0,
+      level: 0,
+      kind: 'card',
+      type: 'page',
+      markdown: 'Who to ask',
+      hash: hashBlock('Who to ask', 'card', 'small'),
+    };
+    journal.replaceBaseBlocks('DOC', [card]);
+    const red: HistoryBlock = {
+      id: 'R',
+      parentId: null,
+      position: 1,
+      level: 0,
+      kind: 'block',
+      type: 'text',
+      markdown: 'Red',
+      unshown: { color: '#ff0000' },
+      change: 'deleted',
+    };
+    journal.addHistory({
+      at: now().toISOString(),
+      side: 'remote',
+      docId: 'DOC',
+      path: 'Work/Team.md',
+      cause: 'push',
+      request: 'DELETE /blocks',
+      versionFile: null,
+      size: 0,
+      blocks: [red],
+      summary: { added: 0, removed: 1, edited: 0 },
+    });
+    write('Work/Team.md', '---\nid: DOC\n---\n<card cardLayout="small">\n<pageTitle>Who to ask</pageTitle>\n</card>\n');
+    const dry = await restoreVersion({ root: dir(), journal, settings, now, path: 'Work/Team.md', dryRun: true });
+    expect(dry.text).toContain('<card cardLayout="small">');
+    expect(journal.getState('restored:DOC')).toBeUndefined();
+    await restore('Work/Team.md');
+    expect(read('Work/Team.md').toString('utf8')).toMatch(/<card cardLayout="small">[\s\S]*\nRed\n$/);
+    expect(journal.getState('restored:DOC')).toEqual([{ kind: 'block', type: 'text', markdown: 'Red', unshown: { color: '#ff0000' } }]);
+  });
+});
+
 describe('restoreVersion of a trashed document', () => {
   const record = (p: string, location: 'folder' | 'trash') =>
     journal.upsertDocument({

@@ -1,12 +1,18 @@
 // `spacesync restore`: writes one version of the history back into its file, as the user would:
 // the next cycle sends it as an ordinary edit (restored blocks get new ids, nothing else is
-// touched). A document in the trash has its file moved back out first, so the cycle restores it.
-// The file's current bytes become a version themselves, so a restore can be undone.
+// touched), with the fields their lines do not show (a colour, a rich URL's own) noted for that
+// push, and a whiteboard's scene removed with its block written back beside the document. A
+// document in the trash has its file moved back out first, so the cycle restores it. The file's
+// current bytes become a version themselves, so a restore can be undone.
 import { promises as fsp } from 'node:fs';
 import { SpacesyncError } from '../../errors.js';
-import type { HistoryRecord, Journal } from '../../journal/index.js';
+import type { HistoryBlock, HistoryRecord, Journal } from '../../journal/index.js';
+import { restoredBlocksOf } from '../../core/versions/withRestoredFields.js';
+import { noteRestoredBlocks } from './restoredBlocks.js';
 import { isDocumentFile, moveFileAtomic, readMirrorFile, resolveInRoot, writeFileAtomic } from '../../mirror/index.js';
 import { bodyOf, frontMatterParts, withFrontMatter } from '../../core/files/fileText.js';
+import { localReferenceOf, resolveReference } from '../../core/media/localReference.js';
+import { segmentFile, type Segment } from '../../dialect/index.js';
 import { renderVersion } from './renderVersion.js';
 import { saveLocalVersion } from './saveLocalVersion.js';
 import { versionBlocks } from './versionBlocks.js';
@@ -34,6 +40,8 @@ export interface RestorePlan {
   text: string;
   /** The file was in Trash/ (its document trashed): moved back to `path` first. */
   fromTrash: string | null;
+  /** Files the restored lines link that were gone, written back from their own versions (a whiteboard's scene). */
+  files: string[];
   written: boolean;
 }
 
@@ -110,6 +118,8 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
     );
 
   let text: string;
+  /** The version's blocks, as far as the history holds them: a remote version's all, a local one's with fields its lines do not show. */
+  let blocks: readonly HistoryBlock[] = version.blocks ?? [];
   if (isTrashNote(version)) {
     // The file holds the document as it went to the trash: it only moves back.
     if (fromTrash === null || currentText === undefined)
@@ -127,12 +137,15 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
       },
     );
   } else {
-    const body = renderVersion(versionBlocks(version.blocks ?? [], version.docId ? journal.getBaseBlocks(version.docId) : []));
+    blocks = versionBlocks(version.blocks ?? [], version.docId ? journal.getBaseBlocks(version.docId) : []);
+    const body = renderVersion(blocks);
     const head = currentText && frontMatterParts(currentText) ? currentText.slice(0, currentText.length - bodyOf(currentText).length) : '';
     const fm = version.docId ? withFrontMatter(head + body, { id: version.docId }, target) : null;
     text = fm?.ok ? fm.text : head + body;
   }
-  const plan: RestorePlan = { version, path: target, text, fromTrash, written: false };
+  // A restored line that links a file of the document the sync removed with its block (a whiteboard's scene) gets that file back too.
+  const beside = isTrashNote(version) ? [] : await missingFilesOf(root, journal, target, text);
+  const plan: RestorePlan = { version, path: target, text, fromTrash, files: beside.map((b) => b.path), written: false };
   if (input.dryRun) return plan;
 
   if (fromTrash) {
@@ -146,6 +159,25 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
     );
   }
   if (currentText !== text) await writeFileAtomic(root, target, text);
+  for (const b of beside) await writeFileAtomic(root, b.path, b.text);
+  // What the lines of the restored blocks do not show goes with them when the push makes them again.
+  if (version.docId !== null && !isTrashNote(version)) noteRestoredBlocks(journal, version.docId, restoredBlocksOf(blocks));
   plan.written = true;
   return plan;
+}
+
+/** The files `text` (the document at `docPath`) links that are not there and that the history kept a version of, with that version's text. */
+async function missingFilesOf(root: string, journal: Journal, docPath: string, text: string): Promise<Array<{ path: string; text: string }>> {
+  const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((x) => [x, ...flatten(x.children)]);
+  const out: Array<{ path: string; text: string }> = [];
+  for (const seg of flatten(segmentFile(text).segments)) {
+    const ref = seg.kind === 'block' ? localReferenceOf(seg.markdown) : null;
+    const file = ref ? resolveReference(docPath, ref.dest) : null;
+    if (file === null || out.some((o) => o.path === file) || (await readMirrorFile(root, file)) !== null) continue;
+    const kept = journal.listHistory({ path: file }).find((v) => v.path === file && v.side === 'local' && v.versionFile !== null);
+    if (!kept) continue;
+    const bytes = await fsp.readFile(resolveInRoot(root, kept.versionFile!)).catch(() => null);
+    if (bytes !== null) out.push({ path: file, text: unpackVersion(kept.versionFile!, bytes) });
+  }
+  return out;
 }
