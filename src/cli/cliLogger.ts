@@ -8,6 +8,7 @@ import pino, { type LevelWithSilent } from 'pino';
 import { createLogger, type Logger } from '../log.js';
 import { RotatingFile } from './rotatingFile.js';
 import { logFilePath } from '../stateDir.js';
+import { writeAboveBar } from './progressBar.js';
 
 /** Bindings that put an info line on the terminal as well: `logger.info(SHOW, 'Pulled 3 documents')`. */
 export const SHOW = { show: true } as const;
@@ -87,6 +88,8 @@ function openLogFile(root: string, rotation: CliLoggerOptions['rotation'], onErr
 
 export function createCliLogger(options: CliLoggerOptions): CliLogger {
   const terminal = options.terminal ?? process.stderr;
+  // A progress bar may be drawn on the terminal's last line: it is cleared before a line and drawn again after.
+  const say = (text: string) => writeAboveBar(terminal, text);
   const verbose = options.verbose === true;
   const color = options.colorize ?? terminal.isTTY === true;
   const configured = levelValue(options.level);
@@ -98,7 +101,7 @@ export function createCliLogger(options: CliLoggerOptions): CliLogger {
   try {
     if (options.file !== false) {
       file = openLogFile(options.root, options.rotation, (e) => {
-        terminal.write(
+        say(
           formatRecord(
             {
               level: LEVEL.warn!,
@@ -110,7 +113,7 @@ export function createCliLogger(options: CliLoggerOptions): CliLogger {
       });
     }
   } catch (e) {
-    terminal.write(
+    say(
       formatRecord(
         {
           level: LEVEL.warn!,
@@ -132,7 +135,7 @@ export function createCliLogger(options: CliLoggerOptions): CliLogger {
       if (file && rec.level >= configured) file.write(line.endsWith('\n') ? line : `${line}\n`);
       // FILE_ONLY records (show: false) were already told to the user by the command itself.
       const shown = rec.show === false ? verbose : rec.level >= terminalFloor || (rec.show === true && rec.level >= showFloor);
-      if (shown) terminal.write(formatRecord(rec, { verbose, color }));
+      if (shown) say(formatRecord(rec, { verbose, color }));
     },
   };
   const floor = Math.min(file ? configured : Infinity, terminalFloor, showFloor);

@@ -32,6 +32,7 @@ const CAUSES: Record<string, string> = {
 };
 
 export function describeVersion(v: HistoryRecord): string {
+  if (v.cause === 'trash') return `the document, as it went to the trash (its file to Trash/); restoring it moves the file back to "${v.path}"`;
   const s = v.summary;
   const changed =
     [s.edited ? `${s.edited} edited` : '', s.added ? `${s.added} added` : '', s.removed ? `${s.removed} removed` : ''].filter(Boolean).join(', ') ||

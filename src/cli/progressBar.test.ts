@@ -1,5 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressBar, formatProgress } from './progressBar.js';
+import { createCliLogger } from './cliLogger.js';
+import { createProgressBar, formatProgress, writeAboveBar } from './progressBar.js';
+
+/**
+ * A fake terminal: what a real one would show, each line as it ends up (`\r` goes back to the line's
+ * start, ESC[2K clears it), and the scrollback: every line that was ended by a newline.
+ */
+function fakeTerminal(isTTY = true) {
+  const scrollback: string[] = [];
+  let line = '';
+  const write = (text: string) => {
+    for (const part of text.split(/(\r\u001b\[2K|\n)/)) {
+      if (part === '\r\u001b[2K') line = '';
+      else if (part === '\n') {
+        scrollback.push(line);
+        line = '';
+      } else line += part;
+    }
+    return true;
+  };
+  return { stream: { isTTY, write }, scrollback, current: () => line };
+}
 
 describe('progress bar', () => {
   it('shows documents done of the total and what the budget waits for', () => {
@@ -19,5 +40,48 @@ describe('progress bar', () => {
     tty.update({ done: 1, total: 2, waitingFor: undefined });
     tty.stop();
     expect(written.join('')).toContain('1/2 documents');
+  });
+
+  it('clears the bar before a warning and draws it again after, so the warning stands on a line of its own', () => {
+    const term = fakeTerminal();
+    const bar = createProgressBar(term.stream);
+    const { logger, close } = createCliLogger({ root: '/nonexistent-spacesync-root', level: 'info', file: false, terminal: term.stream, colorize: false });
+    try {
+      bar.update({ done: 1, total: 4, waitingFor: 'space' });
+      logger.warn('the space refused a request');
+      expect(term.scrollback).toHaveLength(1);
+      expect(term.scrollback[0]).toMatch(/^\d\d:\d\d:\d\d warning: the space refused a request$/);
+      // The run goes on: the bar is drawn again under the warning, and moves on.
+      expect(term.current()).toBe(formatProgress({ done: 1, total: 4, waitingFor: 'space' }));
+      bar.update({ done: 2, total: 4, waitingFor: undefined });
+      writeAboveBar(term.stream, 'a line of the command\n');
+      expect(term.scrollback[1]).toBe('a line of the command');
+      expect(term.current()).toBe(formatProgress({ done: 2, total: 4, waitingFor: undefined }));
+      // Stopped: cleared for good, and later lines are written as they are.
+      bar.stop();
+      logger.warn('after the bar');
+      expect(term.scrollback[2]).toMatch(/ warning: after the bar$/);
+      expect(term.current()).toBe('');
+    } finally {
+      bar.stop();
+      close();
+    }
+  });
+
+  it('writes lines to a file or a pipe as they are, with no bar to clear there', () => {
+    const term = fakeTerminal();
+    const pipe = fakeTerminal(false);
+    const written: string[] = [];
+    const bar = createProgressBar(term.stream);
+    try {
+      bar.update({ done: 1, total: 2, waitingFor: undefined });
+      writeAboveBar({ isTTY: false, write: (t: string) => written.push(t) }, 'to the file\n');
+      writeAboveBar(pipe.stream, 'to the pipe\n');
+      expect(written).toEqual(['to the file\n']);
+      expect(pipe.scrollback).toEqual(['to the pipe']);
+      expect(term.current()).toBe(formatProgress({ done: 1, total: 2, waitingFor: undefined }));
+    } finally {
+      bar.stop();
+    }
   });
 });

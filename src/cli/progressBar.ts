@@ -9,6 +9,36 @@ const WAIT_TEXT: Record<string, string> = {
   blocks: 'waiting for the block budget',
 };
 
+/** A stream lines are written to: the terminal's stderr or stdout, or a fake one in tests. */
+export interface LineStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * The bar drawn now, if any. A terminal has one line the bar owns (its last): another line written
+ * there while it is drawn would run on after it (`…(the space)15:16:07 warning: …`), so every writer
+ * to the terminal goes through writeAboveBar.
+ */
+let drawn: { stream: LineStream; line: string } | undefined;
+
+const CLEAR_LINE = '\r\u001b[2K';
+
+/**
+ * Writes whole lines to `target` with the bar out of their way: cleared first, drawn again after
+ * them (the run goes on; the bar's stop clears it for good). A target that is not a terminal
+ * (a file, a pipe) is not where the bar is, and is written as it is.
+ */
+export function writeAboveBar(target: LineStream, text: string): void {
+  if (!drawn || target.isTTY !== true) {
+    target.write(text);
+    return;
+  }
+  drawn.stream.write(CLEAR_LINE);
+  target.write(text);
+  drawn.stream.write(drawn.line);
+}
+
 export interface ProgressBar {
   update(p: PullProgress): void;
   /** Clears the line. */
@@ -23,7 +53,7 @@ export function formatProgress(p: PullProgress, width = 24): string {
   return `pulling [${bar}] ${p.done}/${p.total} documents${wait}`;
 }
 
-export function createProgressBar(stream: NodeJS.WriteStream): ProgressBar {
+export function createProgressBar(stream: LineStream): ProgressBar {
   let shown = false;
   let last = '';
   return {
@@ -33,10 +63,12 @@ export function createProgressBar(stream: NodeJS.WriteStream): ProgressBar {
       if (line === last) return;
       last = line;
       shown = true;
-      stream.write(`\r\u001b[2K${line}`);
+      drawn = { stream, line: `${CLEAR_LINE}${line}` };
+      stream.write(drawn.line);
     },
     stop() {
-      if (shown) stream.write('\r\u001b[2K');
+      if (shown) stream.write(CLEAR_LINE);
+      if (drawn?.stream === stream) drawn = undefined;
       shown = false;
       last = '';
     },

@@ -1,6 +1,7 @@
 // `spacesync restore FILE [--version N | --at TIME] [--dry-run]`: writes a version from the history
 // back into the file; the next cycle sends it as an ordinary edit. A trashed document's file comes
-// back out of Trash/ first.
+// back out of Trash/ first (to where it was, when FILE is its path in Trash/); with nothing else to
+// restore (the document as it went to the trash), that move is all.
 import type { Command } from 'commander';
 import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
@@ -40,15 +41,27 @@ async function runRestore(file: string, flags: RestoreFlags): Promise<number> {
       dryRun: flags.dryRun === true,
     });
     const v = r.version;
-    const what = `version ${v.id} (${localTime(v.at)}: ${describeVersion(v)})`;
     const out = (line: string) => process.stdout.write(`${line}\n`);
+    if (v.cause === 'trash') {
+      // The document as it went to the trash: its file only moves back.
+      if (flags.dryRun) {
+        out(`Dry run: would move "${r.fromTrash}" back to "${r.path}" (out of the trash); the next sync would take its document out of the space's trash.`);
+        return 0;
+      }
+      out(
+        `Moved "${r.fromTrash}" back to "${r.path}" (out of the trash, as it went there ${localTime(v.at)}). The next sync takes its document out of the space's trash into that folder.`,
+      );
+      return 0;
+    }
+    const what = `version ${v.id} (${localTime(v.at)}: ${describeVersion(v)})`;
     if (flags.dryRun) {
-      out(`Dry run: would ${r.fromTrash ? `move "${r.fromTrash}" back to "${rel}" (out of the trash) and ` : ''}write ${what} into "${rel}":`);
+      out(`Dry run: would ${r.fromTrash ? `move "${r.fromTrash}" back to "${r.path}" (out of the trash) and ` : ''}write ${what} into "${r.path}":`);
       out(r.text);
       return 0;
     }
+    const beside = r.files.length > 0 ? `, with ${r.files.map((f) => `"${f}"`).join(', ')} it links written back` : '';
     out(
-      `Restored "${rel}" to ${what}${r.fromTrash ? `, moved back from "${r.fromTrash}"` : ''}. The next sync sends it as an ordinary edit; what the file held is itself a version now (\`spacesync history "${rel}"\`).`,
+      `Restored "${r.path}" to ${what}${r.fromTrash ? `, moved back from "${r.fromTrash}"` : ''}${beside}. The next sync sends it as an ordinary edit; what the file held is itself a version now (\`spacesync history "${r.path}"\`).`,
     );
     return 0;
   } finally {

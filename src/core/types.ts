@@ -2,6 +2,7 @@
 // The journal and the dialect build against these same shapes.
 import type { BlockType, CardLayout, Segment } from '../dialect/types.js';
 import type { ParsedFrontMatter } from './files/frontMatter.js';
+import type { UnshownFields } from './versions/unshownFields.js';
 
 /** How a block appears in a file: a plain block, a nested page or card (a wrapper with children), or output-only content. */
 export type BlockKind = 'block' | 'page' | 'card' | 'readonly';
@@ -27,6 +28,8 @@ export interface BaseBlock {
   hash: string;
   /** A card's layout, when the block was made from the service's (the journal's blocks carry it in `hash` only). */
   cardLayout?: CardLayout;
+  /** The service's fields the file does not show (colour, alignment…), so a block deleted and restored gets them back. */
+  unshown?: UnshownFields;
 }
 
 /**
@@ -54,6 +57,8 @@ export interface RemoteBlock {
   cardLayout?: CardLayout;
   /** Why spacesync keeps the block read-only (readOnlyReasonOf); absent for blocks it knows all of. */
   readOnly?: string;
+  /** The fields the file does not show (unshownFieldsOf); absent when it has none. */
+  unshown?: UnshownFields;
 }
 
 /** Canonical equality of two block markdowns (the dialect's markdownEquals). */

@@ -245,6 +245,8 @@ export class Journal {
 
   private documentsChanged(): void {
     this.documentsCache = null;
+    // A document moved to the trash writes its note in the history (the document_trashed trigger).
+    this.historyCache = null;
   }
 
   getDocument(id: string): DocumentRecord | undefined {
@@ -632,7 +634,8 @@ export class Journal {
       h.cause,
       h.request,
       packVersionFile(h.versionFile, h.path),
-      blocks === null ? h.size : blocks.length,
+      // A local version weighs its file, and the blocks kept beside it; a remote one its blocks.
+      blocks === null ? h.size : h.versionFile !== null ? h.size + blocks.length : blocks.length,
       blocks,
       h.summary.added,
       h.summary.removed,

@@ -28,6 +28,17 @@ describe('blockCodec', () => {
     expect(decodeBlocks(data)).toEqual(blocks);
   });
 
+  it("keeps a block's fields its line does not show, in a base and in a version alike", () => {
+    const unshown = { color: '#c400ff', textAlignment: 'justify' as const, font: 'serif' as const };
+    const coded = [block('b1', null, 0, { unshown, change: 'deleted' }), block('b2', null, 1)];
+    expect(decodeBlocks(encodeBlocks(coded))).toEqual(coded);
+    const base: BaseBlock[] = [
+      { id: 'b1', parentId: null, position: 0, level: 0, kind: 'block', type: 'text', markdown: 'red', hash: hashBlock('red', 'block'), unshown },
+      { id: 'b2', parentId: null, position: 1, level: 0, kind: 'block', type: 'text', markdown: 'plain', hash: hashBlock('plain', 'block') },
+    ];
+    expect(decodeBase(encodeBase(base))).toEqual(base);
+  });
+
   it('keeps lower-case UUIDs, other ids and a parent outside the list as they were', () => {
     const lower = [block('0005d471-2d2d-4a17-af2b-b5898d8e41c4', null, 0)];
     expect(decodeBlocks(encodeBlocks(lower))).toEqual(lower);

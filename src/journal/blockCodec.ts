@@ -1,6 +1,7 @@
 // How the journal stores a list of blocks (a document's base, a remote version) in one BLOB:
 // a format byte, the ids as 16 bytes each when every id is a UUID of one case, then the rest
-// (parent as an index, position, level, kind, type, markdown, and the rare extras) as JSON
+// (parent as an index, position, level, kind, type, markdown, and the rare extras: a hash hashBlock
+// does not give back, a card's layout, the fields the file does not show, a version's change) as JSON
 // compressed with deflate over a shared dictionary (format 2; format 1, brotli without one, is still
 // read). Ten blocks of notes take about a sixth of their size as rows.
 import { brotliDecompressSync, deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -19,6 +20,8 @@ export interface CodedBlock {
   markdown: string;
   hash?: string;
   cardLayout?: string;
+  /** The service's fields the file does not show (core/versions/unshownFields). */
+  unshown?: Record<string, unknown>;
   change?: 'edited' | 'deleted';
 }
 
@@ -38,6 +41,7 @@ interface Extra {
   p?: string;
   h?: string;
   c?: string;
+  u?: Record<string, unknown>;
   x?: 'edited' | 'deleted';
 }
 type Row = [parent: number, position: number, level: number, kind: string, type: string, markdown: string, extra?: Extra];
@@ -59,6 +63,7 @@ export function encodeBlocks(blocks: readonly CodedBlock[]): Buffer {
     if (parent === undefined) extra.p = b.parentId!;
     if (b.hash !== undefined) extra.h = b.hash;
     if (b.cardLayout !== undefined) extra.c = b.cardLayout;
+    if (b.unshown !== undefined) extra.u = b.unshown;
     if (b.change !== undefined) extra.x = b.change;
     const row: Row = [parent ?? -2, b.position, b.level, b.kind, b.type, b.markdown];
     if (Object.keys(extra).length > 0) row.push(extra);
@@ -106,6 +111,7 @@ export function decodeBlocks(data: Uint8Array): CodedBlock[] {
     markdown,
     ...(extra?.h !== undefined ? { hash: extra.h } : {}),
     ...(extra?.c !== undefined ? { cardLayout: extra.c } : {}),
+    ...(extra?.u !== undefined ? { unshown: extra.u } : {}),
     ...(extra?.x !== undefined ? { change: extra.x } : {}),
   }));
 }
@@ -116,6 +122,7 @@ export function encodeBase(blocks: readonly BaseBlock[]): Buffer {
     blocks.map((b): CodedBlock => {
       const coded: CodedBlock = { id: b.id, parentId: b.parentId, position: b.position, level: b.level, kind: b.kind, type: b.type, markdown: b.markdown };
       if (b.hash !== hashBlock(b.markdown, b.kind)) coded.hash = b.hash;
+      if (b.unshown !== undefined) coded.unshown = b.unshown;
       return coded;
     }),
   );
@@ -131,5 +138,6 @@ export function decodeBase(data: Uint8Array): BaseBlock[] {
     type: b.type,
     markdown: b.markdown,
     hash: b.hash ?? hashBlock(b.markdown, b.kind),
+    ...(b.unshown !== undefined ? { unshown: b.unshown as BaseBlock['unshown'] } : {}),
   }));
 }

@@ -330,6 +330,37 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    // A document going to the trash is noted in the history, with the path its file had, in the same
+    // write that records it there (a trigger, whichever side trashed it): `spacesync restore` finds a
+    // trashed document by its old path and knows where to move its file back to. A document already
+    // in the trash gets its note from what the journal still knows of its old path (the moves not yet
+    // relinked, then the former paths the links remember).
+    version: 10,
+    up: (db) => {
+      db.exec(`
+        CREATE TRIGGER document_trashed AFTER UPDATE OF location ON documents
+        WHEN new.location = 'trash' AND old.location IS NOT 'trash'
+        BEGIN
+          INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
+          VALUES (new.synced_at, 'remote', new.id, old.path, 'trash', NULL, NULL, 0, NULL, 0, old.base_count, 0);
+        END;
+      `);
+      const former = db.prepare("SELECT value FROM state WHERE key = 'links.formerPaths'").pluck().get() as string | undefined;
+      const formerPaths = Object.entries(former === undefined ? {} : (JSON.parse(former) as Record<string, string>));
+      const lastMove = db.prepare('SELECT from_path FROM moved_documents WHERE id = ? AND to_path = ? ORDER BY seq DESC LIMIT 1').pluck();
+      const insert = db.prepare(`INSERT INTO history (at, side, doc_id, path, cause, request, version_file, size, blocks, added, removed, edited)
+        VALUES (?, 'remote', ?, ?, 'trash', NULL, NULL, 0, NULL, 0, ?, 0)`);
+      const trashed = db.prepare("SELECT id, path, synced_at, base_count FROM documents WHERE location = 'trash'").raw().all() as Array<
+        [string | Buffer, string, string | Buffer, number]
+      >;
+      const outside = (p: string | undefined) => (p !== undefined && !p.startsWith('Trash/') ? p : undefined);
+      for (const [id, p, at, count] of trashed) {
+        const old = outside(lastMove.get(id, p) as string | undefined) ?? outside(formerPaths.findLast(([, to]) => to === p)?.[0]);
+        if (old !== undefined) insert.run(at, id, old, count);
+      }
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -129,6 +129,7 @@ export interface HistoryInput {
   /**
    * The blocks the push edited or deleted, as the space held them, a deleted block's subtree with
    * it (remote side); a version recorded before the journal's schema 4 holds the whole document.
+   * Local side: the document's blocks with fields their lines do not show, as the base held them.
    */
   blocks: HistoryBlock[] | null;
   summary: HistorySummary;

@@ -8,6 +8,7 @@ import type { CardLayout } from '../../dialect/index.js';
 import { movedAmong, type Placed } from './movedAmong.js';
 import type { MergedNode } from './merge.js';
 import type { Anchor, BlockKind, MarkdownEquals, RemoteBlock } from '../types.js';
+import type { UnshownFields } from '../versions/unshownFields.js';
 
 /** A block to create; `ref` names it until the service answers with its id. */
 export interface NewBlockSpec {
@@ -18,6 +19,8 @@ export interface NewBlockSpec {
   children: NewBlockSpec[];
   /** A new card's layout, when the file gives one. */
   cardLayout?: CardLayout;
+  /** Fields sent with it that its line does not show: a restored block's, as the space had them (core/versions/withRestoredFields). */
+  unshown?: UnshownFields;
 }
 
 export interface InsertRun {
@@ -162,6 +165,8 @@ function viewOf(p: ChangeSetPass, nodes: readonly MergedNode[], parentKey: strin
       markdown: node.markdown,
       level: cur && cur.markdown === node.markdown ? cur.level : levelOf(node.kind, node.markdown),
     };
+    // An edit sends the markdown only: the fields the file does not show stay as the service has them.
+    if (cur?.unshown) record.unshown = cur.unshown;
     p.expected.push(record);
     const sendLayout = node.kind === 'card' ? cardSide(node, cur, record) : undefined;
     if (cur && ((cur.markdown !== node.markdown && !sameContent(cur.type, cur.markdown, node.markdown, p.equals)) || sendLayout)) {

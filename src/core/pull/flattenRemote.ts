@@ -3,6 +3,7 @@
 import { isPageLike, renderBlockMarkdown, renderCollection, withTaskDates, type Block } from '../../dialect/index.js';
 import type { BlockKind, RemoteBlock } from '../types.js';
 import { readOnlyReasonOf } from '../merge/readOnlyReason.js';
+import { unshownFieldsOf } from '../versions/unshownFields.js';
 
 export function kindOf(b: Pick<Block, 'type' | 'textStyle'>): BlockKind {
   if (b.type === 'collection') return 'readonly';
@@ -31,6 +32,8 @@ export function flattenRemote(root: Block): RemoteBlock[] {
     const kind = kindOf(b);
     const block: RemoteBlock = { id: b.id, parentId, position, level: b.indentationLevel ?? 0, kind, type: b.type, markdown: markdownOf(b) };
     if (kind === 'card' && b.cardLayout !== undefined) block.cardLayout = b.cardLayout;
+    const unshown = unshownFieldsOf(b);
+    if (unshown) block.unshown = unshown;
     const readOnly = readOnlyReasonOf(b);
     if (readOnly !== undefined) block.readOnly = readOnly;
     out.push(block);

@@ -98,10 +98,12 @@ function newBlock(s: NewBlockSpec): NewBlock {
     const b: NewBlock = { type: 'page', markdown: s.markdown, content: s.children.map(newBlock) };
     if (s.kind === 'card') b.textStyle = 'card';
     if (s.kind === 'card' && s.cardLayout !== undefined) b.cardLayout = s.cardLayout;
-    return b;
+    return s.unshown ? { ...b, ...s.unshown } : b;
   }
   // A task's dates go by PUT /tasks once it exists (taskDates); the service's markdown has none.
-  return { type: s.type as NewBlock['type'], markdown: splitTaskDates(s.markdown).markdown };
+  const b: NewBlock = { type: s.type as NewBlock['type'], markdown: splitTaskDates(s.markdown).markdown };
+  // A restored block's fields the line does not show (its colour, a rich URL's own fields) go with it.
+  return s.unshown ? { ...b, ...s.unshown } : b;
 }
 
 function yieldsOf(blocks: readonly NewBlockSpec[], ref: (r: string) => string): Array<{ ref: string; at: number[] }> {

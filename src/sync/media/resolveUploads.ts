@@ -19,6 +19,7 @@ import type { SyncContext } from '../context/index.js';
 import { assetStat } from './reuploadAsset.js';
 import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { markUploadsPending } from './uploadReferences.js';
+import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 
 /** The intent's operation. */
 export const UPLOAD_OP = 'POST /upload';
@@ -166,7 +167,8 @@ async function adoptNew(ctx: SyncContext, docId: string, intent: Intent, p: Uplo
     journal.clearIntent(intent.id);
     return false;
   }
-  const markdown = p.markdown;
+  // The adopted block has the service's alt text: the line's goes after it, as its answer would have sent it.
+  const { recorded: markdown, sent } = await sendAltText(ctx, { id: found.id, type: p.type, markdown: p.markdown, file: p.file, assetUrl: found.url });
   const base = insertBase(
     journal.getBaseBlocks(docId),
     { id: found.id, parentId: p.parentId ?? null, kind: 'block', type: p.type, markdown, hash: hashBlock(markdown, 'block') },
@@ -186,6 +188,7 @@ async function adoptNew(ctx: SyncContext, docId: string, intent: Intent, p: Uplo
     journal.replaceBaseBlocks(docId, base);
     journal.setState(`${MEDIA_BASE}${found.id}`, rec);
     journal.clearIntent(intent.id);
+    if (!sent) markAltTextUnsent(ctx, docId);
   });
   return true;
 }
@@ -208,7 +211,9 @@ async function adoptReplacement(ctx: SyncContext, docId: string, intent: Intent,
       if (!isSpacesyncError(e, 'not_found')) throw e;
     }
   }
-  const next = base.map((b) => (b.id === old ? { ...b, id: found.id } : b));
+  const line = base.find((b) => b.id === old)!;
+  const alt = await sendAltText(ctx, { id: found.id, type: p.type, markdown: line.markdown, file: p.file, assetUrl: found.url });
+  const next = base.map((b) => (b.id === old ? { ...b, id: found.id, markdown: alt.recorded, hash: hashBlock(alt.recorded, b.kind) } : b));
   const moved: MediaRecord = { ...rec, hash: p.sha256, url: unsignedUrl(found.url), signedUrl: found.url };
   delete moved.size;
   delete moved.mtimeMs;
@@ -218,6 +223,7 @@ async function adoptReplacement(ctx: SyncContext, docId: string, intent: Intent,
     journal.deleteState(`${MEDIA_BASE}${old}`);
     journal.setState(`${MEDIA_BASE}${found.id}`, moved);
     journal.clearIntent(intent.id);
+    if (!alt.sent) markAltTextUnsent(ctx, docId);
   });
   return true;
 }

@@ -15,6 +15,7 @@ import { isSpacesyncError } from '../../errors.js';
 import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 import { mayHaveLanded } from './uploadReferences.js';
+import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 
 /** The file's size and modification time, as a media record keeps them to tell a replaced file by its stat; null when it is not a plain file. */
 export async function assetStat(root: string, file: string): Promise<{ size: number; mtimeMs: number } | null> {
@@ -83,12 +84,15 @@ export async function reuploadAsset(ctx: SyncContext, docId: string, id: string,
       return { ok: false, message: `The old block of "${rec.file}" was not deleted (${(e as Error).message}); the next cycle finishes the replacement.` };
     }
   }
-  const next = base.map((b) => (b.id === id ? { ...b, id: blockId, hash: hashBlock(b.markdown, b.kind) } : b));
+  // The new block has the service's alt text: the line's goes after it, as for a new reference.
+  const alt = await sendAltText(ctx, { id: blockId, type, markdown: block.markdown, file: rec.file, assetUrl });
+  const next = base.map((b) => (b.id === id ? { ...b, id: blockId, markdown: alt.recorded, hash: hashBlock(alt.recorded, b.kind) } : b));
   journal.transaction(() => {
     journal.replaceBaseBlocks(docId, next);
     journal.deleteState(`${MEDIA_BASE}${id}`);
     journal.setState(`${MEDIA_BASE}${blockId}`, { ...rec, hash, url: unsignedUrl(assetUrl), signedUrl: assetUrl, ...stat } satisfies MediaRecord);
     journal.clearIntent(intent);
+    if (!alt.sent) markAltTextUnsent(ctx, docId);
   });
   ctx.logger.info({ file: rec.file, blockId, replaced: id }, `uploaded the new bytes of ${rec.file} (block ${id} replaced by ${blockId})`);
   return { ok: true, blockId };

@@ -7,7 +7,8 @@
 // the new block in the base with the line as the file has it, and the asset like a downloaded one
 // (media record: URL, name, file, hash), so nothing is downloaded or sent for it afterwards. An
 // intent is written before each upload, with the file's hash and where it was aimed: an upload whose
-// answer was lost is found again by resolveUploads, never sent twice. Symbolic links, paths outside the mirror and files over
+// answer was lost is found again by resolveUploads, never sent twice. An image's alt text, which
+// the upload cannot carry, follows by `PUT /blocks` (uploadAltText). Symbolic links, paths outside the mirror and files over
 // assets.maxMiB are not uploaded: the line stays in the file, unsent, and the message says why.
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -29,6 +30,7 @@ import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
 import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 import { drawWhiteboard } from '../whiteboards/drawWhiteboard.js';
+import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 
 /** State key prefix: a document with references not uploaded yet (looked at again each cycle). */
 export const UPLOADS_PENDING = 'uploads-pending:';
@@ -180,7 +182,9 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
       const next = `${text.slice(0, at)}${relinked}${text.slice(at + markdown.length)}`;
       const w = await writeFileIfUnchanged(root, doc.path, next, fileHash, { ownWrites: ctx.ownWrites });
       if (!w.written) return true; // edited meanwhile: the next cycle looks again
-      if (doc.fileHash === fileHash) journal.upsertDocument({ ...journal.getDocument(docId)!, fileHash: w.hash });
+      // The record follows the rewrite only where it held the file's hash (not UNSENT: an alt text left to send).
+      const held = journal.getDocument(docId);
+      if (held && held.fileHash === fileHash) journal.upsertDocument({ ...held, fileHash: w.hash });
       text = next;
       fileHash = w.hash;
       markdown = relinked;
@@ -236,7 +240,13 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
       continue;
     }
     given.set(c.node, answer.blockId);
-    base = insertBase(base, { id: answer.blockId, parentId: c.parentId, kind: 'block', type, markdown, hash: hashBlock(markdown, 'block') }, prev);
+    // The upload made the block with the service's alt text: the line's goes after it.
+    const alt = await sendAltText(ctx, { id: answer.blockId, type, markdown, file: assetFile, assetUrl: answer.assetUrl });
+    base = insertBase(
+      base,
+      { id: answer.blockId, parentId: c.parentId, kind: 'block', type, markdown: alt.recorded, hash: hashBlock(alt.recorded, 'block') },
+      prev,
+    );
     const rec: MediaRecord = {
       docId,
       name,
@@ -252,6 +262,7 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
       journal.replaceBaseBlocks(docId, b);
       journal.setState(`${MEDIA_BASE}${answer.blockId}`, rec);
       journal.clearIntent(intent);
+      if (!alt.sent) markAltTextUnsent(ctx, docId);
     });
     result.uploaded.push(assetFile);
     ctx.logger.info({ file: assetFile, blockId: answer.blockId, doc: doc.path }, `uploaded ${assetFile} as a ${type} block of ${doc.path}`);

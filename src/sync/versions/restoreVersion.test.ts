@@ -123,3 +123,152 @@ describe('restoreVersion', () => {
     expect(fromWhole.text).toMatch(/^---\nid: DOC\n---\nfirst\n\nsecond\n[\s\S]*Sub page[\s\S]*inside[\s\S]*\nfourth\n$/);
   });
 });
+
+describe('restoreVersion of what the file does not show', () => {
+  it("keeps a card's layout, which a base block has in its hash only, and notes a restored block's colour for the push", async () => {
+    journal.upsertDocument({
+      id: 'DOC',
+      path: 'Work/Team.md',
+      title: 'Team',
+      location: 'folder',
+      folderId: 'F1',
+      dailyNoteDate: null,
+      remoteModifiedAt: null,
+      createdAt: null,
+      fileHash: null,
+    });
+    const card: BaseBlock = {
+      id: 'K',
+      parentId: null,
+      position: 0,
+      level: 0,
+      kind: 'card',
+      type: 'page',
+      markdown: 'Who to ask',
+      hash: hashBlock('Who to ask', 'card', 'small'),
+    };
+    journal.replaceBaseBlocks('DOC', [card]);
+    const red: HistoryBlock = {
+      id: 'R',
+      parentId: null,
+      position: 1,
+      level: 0,
+      kind: 'block',
+      type: 'text',
+      markdown: 'Red',
+      unshown: { color: '#ff0000' },
+      change: 'deleted',
+    };
+    journal.addHistory({
+      at: now().toISOString(),
+      side: 'remote',
+      docId: 'DOC',
+      path: 'Work/Team.md',
+      cause: 'push',
+      request: 'DELETE /blocks',
+      versionFile: null,
+      size: 0,
+      blocks: [red],
+      summary: { added: 0, removed: 1, edited: 0 },
+    });
+    write('Work/Team.md', '---\nid: DOC\n---\n<card cardLayout="small">\n<pageTitle>Who to ask</pageTitle>\n</card>\n');
+    const dry = await restoreVersion({ root: dir(), journal, settings, now, path: 'Work/Team.md', dryRun: true });
+    expect(dry.text).toContain('<card cardLayout="small">');
+    expect(journal.getState('restored:DOC')).toBeUndefined();
+    await restore('Work/Team.md');
+    expect(read('Work/Team.md').toString('utf8')).toMatch(/<card cardLayout="small">[\s\S]*\nRed\n$/);
+    expect(journal.getState('restored:DOC')).toEqual([{ kind: 'block', type: 'text', markdown: 'Red', unshown: { color: '#ff0000' } }]);
+  });
+});
+
+describe('restoreVersion of a trashed document', () => {
+  const record = (p: string, location: 'folder' | 'trash') =>
+    journal.upsertDocument({
+      id: 'DOC',
+      path: p,
+      title: 'Doc',
+      location,
+      folderId: location === 'folder' ? 'F1' : null,
+      dailyNoteDate: null,
+      remoteModifiedAt: null,
+      createdAt: null,
+      fileHash: null,
+    });
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error('the restore went through');
+      },
+      (e: Error) => e.message,
+    );
+
+  it('moves the file back where it was, by either path, and writes nothing else', async () => {
+    record('Work/Doc.md', 'folder');
+    record('Trash/Doc.md', 'trash');
+    const text = '---\nid: DOC\n---\nas it went\n';
+    for (const asked of ['Work/Doc.md', 'Trash/Doc.md']) {
+      write('Trash/Doc.md', text);
+      const dry = await restoreVersion({ root: dir(), journal, settings, now, path: asked, dryRun: true });
+      expect(dry).toMatchObject({ path: 'Work/Doc.md', fromTrash: 'Trash/Doc.md', text, written: false, version: { cause: 'trash' } });
+      expect(fs.existsSync(path.join(dir(), 'Work/Doc.md'))).toBe(false);
+      await restore(asked);
+      expect(read('Work/Doc.md').toString('utf8')).toBe(text);
+      expect(fs.existsSync(path.join(dir(), 'Trash/Doc.md'))).toBe(false);
+      fs.rmSync(path.join(dir(), 'Work/Doc.md'));
+    }
+    // Nothing was replaced: no version of a restore.
+    expect(journal.listHistory().map((h) => h.cause)).toEqual(['trash']);
+  });
+
+  it('writes the newest version of a trashed document into its file once moved back, the trashed text kept as a version', async () => {
+    record('Work/Doc.md', 'folder');
+    await saveLocalVersion(
+      { root: dir(), journal, now, settings },
+      { path: 'Work/Doc.md', docId: 'DOC', text: 'older\n', replacement: 'newer\n', cause: 'merge' },
+    );
+    record('Trash/Doc.md', 'trash');
+    write('Trash/Doc.md', 'newer\n');
+    const r = await restore('Trash/Doc.md');
+    expect(r).toMatchObject({ path: 'Work/Doc.md', fromTrash: 'Trash/Doc.md', version: { cause: 'merge' } });
+    expect(read('Work/Doc.md').toString('utf8')).toBe('older\n');
+    expect(fs.existsSync(path.join(dir(), 'Trash/Doc.md'))).toBe(false);
+    expect(journal.listHistory({ path: 'Work/Doc.md' }).map((h) => h.cause)).toEqual(['restore', 'trash', 'merge']);
+  });
+
+  it('says what to do when its file is not in Trash/, or when where it was is not known', async () => {
+    record('Work/Doc.md', 'folder');
+    record('Trash/Doc.md', 'trash');
+    expect(await failure(restore('Work/Doc.md'))).toContain('its file is not in Trash/ ("Trash/Doc.md"): the next sync writes it there again');
+    journal.deleteHistory(journal.listHistory().map((h) => h.id));
+    write('Trash/Doc.md', 'x\n');
+    journal.addHistory({
+      at: now().toISOString(),
+      side: 'local',
+      docId: 'DOC',
+      path: 'Trash/Doc.md',
+      cause: 'merge',
+      request: null,
+      versionFile: '.spacesync/versions/Trash/Doc.md/old.md',
+      size: 1,
+      blocks: null,
+      summary: { added: 0, removed: 0, edited: 1 },
+    });
+    expect(await failure(restore('Trash/Doc.md'))).toContain('is in the trash, but the history does not say where it was before');
+  });
+
+  it('leaves out the versions of the other files of the document (a whiteboard scene)', async () => {
+    record('Work/Doc.md', 'folder');
+    write('Work/Doc.md', '---\nid: DOC\n---\nnow\n');
+    await saveLocalVersion(
+      { root: dir(), journal, now, settings },
+      { path: 'Work/Doc.assets/board.excalidraw', docId: 'DOC', text: '{}', replacement: null, cause: 'delete' },
+    );
+    expect(await failure(restore('Work/Doc.md'))).toContain('has no versions in the history');
+    await saveLocalVersion(
+      { root: dir(), journal, now, settings },
+      { path: 'Work/Doc.md', docId: 'DOC', text: 'before\n', replacement: 'now\n', cause: 'merge' },
+    );
+    await restore('Work/Doc.md');
+    expect(read('Work/Doc.md').toString('utf8')).toBe('before\n');
+  });
+});

@@ -1,10 +1,12 @@
 // Before the sync replaces or removes bytes of a file that it did not write itself (a merge with the
 // space's changes over the user's edit, a conflict resolution), the old bytes go to
 // `.spacesync/versions/<path>/<timestamp>.md.gz` (gzipped) and the journal's history names them, with what
-// changed: `spacesync history` lists them, `spacesync restore` writes one back.
+// changed, and with the document's blocks whose fields its lines do not show (a colour…), as the base
+// holds them: `spacesync history` lists them, `spacesync restore` writes one back.
 import { versionSummary } from '../../core/versions/versionSummary.js';
 import { segmentFile, type Segment } from '../../dialect/index.js';
-import { writeFileAtomic } from '../../mirror/index.js';
+import { isDocumentFile, writeFileAtomic } from '../../mirror/index.js';
+import { sentByFields } from '../../core/versions/unshownFields.js';
 import type { SyncContext, SyncSettings } from '../context/index.js';
 import { pathExists } from '../context/index.js';
 import { packVersion, versionFilePath } from './versionsDir.js';
@@ -35,6 +37,8 @@ export async function saveLocalVersion(
   for (let n = 2; await pathExists(ctx.root, file); n++) file = versionFilePath(v.path, at, n);
   const packed = packVersion(v.text);
   await writeFileAtomic(ctx.root, file, packed);
+  // The text holds the blocks but for the fields their lines do not show: those the base has are kept with it.
+  const unshown = v.docId !== null && isDocumentFile(v.path) ? ctx.journal.getBaseBlocks(v.docId).filter((b) => b.unshown || sentByFields(b.type)) : [];
   ctx.journal.addHistory({
     at: at.toISOString(),
     side: 'local',
@@ -44,7 +48,7 @@ export async function saveLocalVersion(
     request: null,
     versionFile: file,
     size: packed.length,
-    blocks: null,
+    blocks: unshown.length === 0 ? null : unshown.map(({ hash: _h, cardLayout: _c, ...b }) => b),
     summary: versionSummary(blocksOf(v.text), blocksOf(v.replacement)),
   });
   return file;

@@ -2,8 +2,9 @@
 // the blocks the push overwrote or deleted (each marked, a deleted block's subtree with it), so it
 // is read over the document's base as the journal holds it now: overwritten blocks get their old
 // markdown and type back, deleted ones go back under their parent at their position, every other
-// block stays as it is. A version recorded before (the whole document, unchanged blocks unmarked)
+// block stays as it is (with its card layout and the fields the file does not show). A version recorded before (the whole document, unchanged blocks unmarked)
 // is already whole.
+import { cardLayoutOf } from '../../core/merge/cardLayout.js';
 import type { BaseBlock, HistoryBlock } from '../../journal/index.js';
 
 export function versionBlocks(recorded: readonly HistoryBlock[], base: readonly BaseBlock[]): HistoryBlock[] {
@@ -12,6 +13,9 @@ export function versionBlocks(recorded: readonly HistoryBlock[], base: readonly 
   const blocks = new Map<string, HistoryBlock>();
   for (const b of base) {
     const before = old.get(b.id);
+    // A base block's card layout is in its hash; an edit sent the markdown only, so the fields the file does not show are the base's.
+    const layout = before?.cardLayout ?? cardLayoutOf(b).layout;
+    const unshown = before?.unshown ?? b.unshown;
     blocks.set(b.id, {
       id: b.id,
       parentId: b.parentId,
@@ -20,6 +24,8 @@ export function versionBlocks(recorded: readonly HistoryBlock[], base: readonly 
       kind: b.kind,
       type: b.type,
       markdown: b.markdown,
+      ...(layout !== undefined ? { cardLayout: layout } : {}),
+      ...(unshown !== undefined ? { unshown } : {}),
       ...(before ? { type: before.type, markdown: before.markdown, change: before.change } : {}),
     });
   }

@@ -15,7 +15,7 @@ import { conflictCopyName, moveFileAtomic, readMirrorFile, writeFileAtomic, writ
 import type { SyncContext } from '../../context/index.js';
 import { alignFile } from '../../../core/merge/alignFile.js';
 import { bodyOf, withFrontMatter } from '../../../core/files/fileText.js';
-import { saveLocalVersion } from '../../versions/index.js';
+import { forgetRestoredBlocks, saveLocalVersion } from '../../versions/index.js';
 import { linkTargetsOf } from '../../links/index.js';
 import { pathExists, UNSENT } from '../../context/index.js';
 import { linkMarkdown, type LinkTargets } from '../../../core/links/linkDocuments.js';
@@ -178,6 +178,8 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   journal.transaction(() => {
     journal.upsertDocument({ ...fields, path: local.path, fileHash });
     if (t.file) journal.replaceBaseBlocks(id, base);
+    // A restore's note of fields to send went with this push (withRestoredFields).
+    forgetRestoredBlocks(journal, id);
     clear();
     if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details });
   });

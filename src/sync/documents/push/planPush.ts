@@ -28,6 +28,8 @@ import type { Placement } from '../../../core/remoteTypes.js';
 import type { LocalScan } from './scanLocal.js';
 import { sendableChanges } from './sendableChanges.js';
 import { sentEdits, sentInserts } from './sentByIntents.js';
+import { withRestoredFields } from '../../../core/versions/withRestoredFields.js';
+import { restoredBlocks } from '../../versions/index.js';
 
 export interface PlanPushInput {
   scan: LocalScan;
@@ -171,6 +173,9 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       const dialect = await uploadDialect(ctx.root, local.path, local.segments);
       uploads = dialect.isUpload !== undefined;
       file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, dialect, readOnly);
+      // Blocks a restore brings back get the fields their lines do not show, as the history had them.
+      const restored = id === undefined ? [] : restoredBlocks(journal, id);
+      if (restored.length > 0) file = { ...file, changes: withRestoredFields(file.changes, restored, dialect.equals) };
     }
     const remotePlace = remote ? { location: remote.location, folderId: remote.folderId, dailyNoteDate: remote.dailyNoteDate ?? null } : undefined;
     const place = decision.trash

@@ -82,3 +82,13 @@ it('keeps nothing when the history is off', () => {
   recordRemoteHistory({ ...ctx(), settings: { versions: { keepDays: 0, maxMiB: 200 } } }, task(['a'], ['b']), 'PUT /blocks');
   expect(journal.listHistory()).toEqual([]);
 });
+
+it("keeps a card's layout, which a base block has in its hash only, and the fields the file does not show", () => {
+  const card: BaseBlock = { ...block('k', null, 4, 'A small card'), kind: 'card', type: 'page', hash: hashBlock('A small card', 'card', 'small') };
+  const red: BaseBlock = { ...block('r', null, 5, 'Justified and red'), unshown: { textAlignment: 'justify', color: '#ef052a' } };
+  recordRemoteHistory(ctx(), { ...task([], ['k', 'r']), base: [...base, card, red] } as DocumentTask, 'DELETE /blocks');
+  expect(journal.listHistory()[0]!.blocks).toEqual([
+    { id: 'k', parentId: null, position: 4, level: 0, kind: 'card', type: 'page', markdown: 'A small card', cardLayout: 'small', change: 'deleted' },
+    { id: 'r', parentId: null, position: 5, level: 0, kind: 'block', type: 'text', markdown: 'Justified and red', unshown: red.unshown, change: 'deleted' },
+  ]);
+});

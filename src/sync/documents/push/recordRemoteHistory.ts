@@ -1,9 +1,11 @@
 // Before the push deletes blocks or overwrites their markdown in the space (which cannot be undone
 // through the API), those blocks as the space last held them (markdown, type, position and parent,
-// a deleted block's subtree with it, each marked edited or deleted) go to the journal's history
+// a card's layout, the fields the file does not show, a deleted block's subtree with it, each
+// marked edited or deleted) go to the journal's history
 // with the document, the time and the request that changes them: `spacesync restore` puts them
 // back over the document's base (versionBlocks) and renders that into the file. The blocks the
 // push leaves alone are not copied: the base holds them.
+import { cardLayoutOf } from '../../../core/merge/cardLayout.js';
 import type { HistoryBlock } from '../../../journal/index.js';
 import type { DocumentTask } from './PushPlan.js';
 import type { SyncContext, SyncSettings } from '../../context/index.js';
@@ -34,6 +36,7 @@ export function recordRemoteHistory(
   for (const b of known) {
     const change = gone(b.id) ? 'deleted' : edited.has(b.id) ? 'edited' : undefined;
     if (!change) continue;
+    const layout = cardLayoutOf(b).layout;
     blocks.push({
       id: b.id,
       parentId: b.parentId,
@@ -42,7 +45,9 @@ export function recordRemoteHistory(
       kind: b.kind,
       type: b.type,
       markdown: b.markdown,
-      ...(b.cardLayout !== undefined ? { cardLayout: b.cardLayout } : {}),
+      // A base block has its card's layout in its hash only.
+      ...(layout !== undefined ? { cardLayout: layout } : {}),
+      ...(b.unshown !== undefined ? { unshown: b.unshown } : {}),
       change,
     });
   }
