@@ -98,7 +98,7 @@ describe('an uploaded image', () => {
 
   it('refused its alt text at first gets it from the next cycle, the line untouched', async () => {
     const text = read(DOC);
-    await armFault(space.server.adminUrl, { kind: '500', count: 5, match: { method: 'PUT', path: '^/blocks$' } });
+    await armFault(space.server, { kind: '500', count: 5, match: { method: 'PUT', path: '^/blocks$' } });
     await cycle();
     expect((await images())[0]).not.toHaveProperty('altText');
     expect(read(DOC)).toBe(text);
@@ -110,7 +110,7 @@ describe('an uploaded image', () => {
 
   it('whose upload an earlier run sent without its answer is adopted with its alt text', async () => {
     const text = read(DOC);
-    await armFault(space.server.adminUrl, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
+    await armFault(space.server, { kind: 'reset-after-apply', match: { method: 'POST', path: '^/upload$' } });
     await cycle();
     await space.clearRequests();
     await cycle();
