@@ -1,14 +1,16 @@
-// `spacesync plan`: what a cycle would do, changing nothing — the requests the push would send, in
-// the order the cycle sends them, what it holds back and why, and what the pull would write.
-// `spacesync sync --dry-run` prints the same.
+// `spacesync plan`: what a cycle would do, changing nothing: every slice's plan (sync/cycle/planCycle)
+// — the requests the push would send in the order it sends them, what each kind of content would
+// change on either side, every file it would write, move or remove, what it holds back and why, and
+// any refusal. `spacesync sync --dry-run` prints the same.
 import type { Command } from 'commander';
 import { withJsonErrors } from './jsonError.js';
 import type { Wrap } from './types.js';
 import { loadConfig, requireLink } from '../config.js';
 import { createLogger } from '../log.js';
 import { Writable } from 'node:stream';
-import { describePull, listRemote, openSyncSession, type PullDryRun, type SyncContext } from '../sync/index.js';
-import { pushLocal, type PushResult } from '../sync/index.js';
+import { openSyncSession, planCycle, summarizePullPlan, type CyclePlan } from '../sync/index.js';
+import type { Change } from '../core/report/cycleReport.js';
+import { indentedList } from './format.js';
 
 interface PlanFlags {
   dir?: string;
@@ -17,69 +19,76 @@ interface PlanFlags {
   link?: string;
 }
 
-export interface CyclePlan {
-  push: PushResult;
-  pull: PullDryRun | null;
-}
-
 const out = (line: string) => process.stdout.write(`${line}\n`);
+const listed = (items: readonly string[]) => indentedList(items, (x) => x, { indent: '  ', max: 20 });
 
-/** The push's plan (requests, problems, refusal) and, unless refused, the pull's. Reads only. */
-export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
-  const push = await pushLocal(ctx, {
-    dryRun: true,
-    listing: async () => {
-      const s = await listRemote(ctx);
-      return { documents: s.documents, placements: s.placements, folders: s.folders };
-    },
-  });
-  if (push.plan.refused) return { push, pull: null };
-  return { push, pull: await describePull(ctx) };
-}
-
-export function pushPlanJson(push: PushResult) {
-  const p = push.plan;
+/** The plan as scripts read it: the push's requests and the pull's files (as before), and every slice's changes and files. */
+export function planJson(plan: CyclePlan) {
+  const p = plan.push;
   return {
-    refused: p.refused,
-    requests: p.steps.filter((s) => s.method !== 'GET').map((s) => ({ method: s.method, path: s.path, blocks: s.blocks, describe: s.describe })),
-    reads: p.steps.filter((s) => s.method === 'GET').map((s) => s.describe),
-    conflicts: p.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path),
-    problems: p.problems,
-    heldBack: p.heldBack,
-    pendingIntents: p.pendingIntents,
+    refused: plan.refusal,
+    changes: plan.changes,
+    files: plan.files,
+    folders: plan.folders,
+    problems: plan.problems.map(({ path, severity, message }) => ({ path, severity, message })),
+    reads: plan.reads,
+    push: {
+      refused: p.refused,
+      requests: plan.requests.map((r) => ({ ...r, blocks: p.steps.find((s) => s.describe === r.describe)?.blocks ?? 0 })),
+      reads: p.steps.filter((s) => s.method === 'GET').map((s) => s.describe),
+      conflicts: plan.conflicts,
+      problems: p.problems,
+      heldBack: p.heldBack,
+      pendingIntents: p.pendingIntents,
+    },
+    pull: plan.pull ? summarizePullPlan(plan.pull) : null,
   };
 }
 
-/** Lines of the push's plan for a person. */
-export function describePushPlan(push: PushResult): string[] {
-  const p = push.plan;
+const WORDS: Record<string, string> = {
+  created: 'new',
+  updated: 'edited',
+  renamed: 'renamed',
+  moved: 'moved',
+  deleted: 'deleted',
+  uploaded: 'uploaded',
+  downloaded: 'downloaded',
+  completed: 'done',
+  purged: 'purged',
+};
+const what = (c: Change) =>
+  `${c.kind === 'task' ? `"${c.title}"` : c.kind === 'document' ? c.title : c.path} (${c.kind === 'document' ? '' : `${c.kind} `}${WORDS[c.action] ?? c.action})`;
+
+/** The lines of a cycle's plan for a person: every slice's, in the order the cycle runs them. */
+export function describeCyclePlan(plan: CyclePlan): string[] {
   const lines: string[] = [];
-  if (p.refused) {
-    lines.push(`A real run would stop here, sending nothing: ${p.refused.message}`);
-    return lines;
-  }
-  if (p.pendingIntents > 0)
-    lines.push(`${p.pendingIntents} request(s) of an interrupted run are checked first: their documents are read again and merged (nothing is sent twice).`);
-  const writes = p.steps.filter((s) => s.method !== 'GET');
-  if (writes.length === 0) lines.push('Nothing to send: no change here needs the space.');
+  if (plan.refusal) lines.push(`A real run would stop here, sending and writing nothing: ${plan.refusal.message}`);
+  if (plan.pendingIntents > 0)
+    lines.push(`${plan.pendingIntents} request(s) of an interrupted run are checked first: their documents are read again and merged (nothing is sent twice).`);
+  lines.push(...plan.notes);
+  if (plan.refusal) return lines;
+  if (plan.requests.length === 0) lines.push('Nothing to send: no change here needs the space.');
   else {
-    lines.push(`Would send ${writes.length} request${writes.length === 1 ? '' : 's'}, in this order:`);
-    p.steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.describe}`));
+    lines.push(`Would send ${plan.requests.length} request${plan.requests.length === 1 ? '' : 's'}, in this order:`);
+    plan.push.steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.describe}`));
   }
-  const conflicts = pushPlanJson(push).conflicts;
-  if (conflicts.length > 0) {
-    lines.push(
-      `Would keep ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'} (the space's version stays, yours goes to a copy beside the file):`,
-    );
-    for (const c of conflicts) lines.push(`  ${c}`);
-  }
-  if (p.heldBack.length > 0) {
-    lines.push(`Held back (${p.heldBack.length}; neither sent nor written over):`);
-    for (const h of p.heldBack) lines.push(`  ${h.message}`);
-  }
-  if (p.problems.length > 0) {
-    lines.push(`Not sent (${p.problems.length}; the files keep these changes):`);
-    for (const pr of p.problems) lines.push(`  ${pr.path ? `${pr.path}: ` : ''}${pr.message}`);
+  const sections: Array<[string, string[]]> = [
+    ['send (changed here)', plan.changes.filter((c) => c.side === 'local').map(what)],
+    ['bring here (changed in the space)', plan.changes.filter((c) => c.side === 'remote').map(what)],
+    ["keep as conflicts (the space's version stays, yours goes to a copy beside the file)", plan.conflicts],
+    ['create folders', plan.folders.create],
+    ['move folders', plan.folders.move.map((m) => `${m.from} → ${m.to}`)],
+    ['remove folders (when nothing else is in them)', plan.folders.remove],
+    ['write files', plan.files.write],
+    ['move files', plan.files.move.map((m) => `${m.from} → ${m.to}`)],
+    ['remove files (kept in .spacesync/purged/ or the version history)', plan.files.remove],
+    ['hold back (neither sent nor written over)', plan.problems.filter((p) => p.severity === 'held' && !p.key.startsWith('refusal:')).map((p) => p.message)],
+  ];
+  const busy = sections.filter(([, items]) => items.length > 0);
+  if (busy.length === 0) lines.push('Nothing to write: the folder is in step with the space.');
+  for (const [title, items] of busy) {
+    lines.push(`Would ${title} (${items.length}):`);
+    lines.push(...listed(items));
   }
   return lines;
 }
@@ -106,18 +115,12 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   });
   try {
     const plan = await planCycle(session.ctx);
-    if (flags.json) {
-      out(JSON.stringify({ push: pushPlanJson(plan.push), pull: plan.pull }, null, 2));
-    } else {
-      out(`Plan for ${config.dir} (nothing was changed):`);
-      for (const line of describePushPlan(plan.push)) out(line);
-      if (plan.pull) {
-        const pull = plan.pull;
-        const counts = [`${pull.create.length} new file(s)`, `${pull.update.length} updated`, `${pull.move.length} moved`, `${pull.purge.length} purged`];
-        out(`From the space: ${counts.join(', ')}${pull.createFolders.length ? `, ${pull.createFolders.length} new folder(s)` : ''}.`);
-      }
+    if (flags.json) out(JSON.stringify(planJson(plan), null, 2));
+    else {
+      out(`Plan for ${config.dir} (nothing was changed; ${plan.reads} requests to look at the space):`);
+      describeCyclePlan(plan).forEach(out);
     }
-    return plan.push.plan.refused ? 2 : 0;
+    return plan.refusal ? 2 : 0;
   } finally {
     session.close();
   }

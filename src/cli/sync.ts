@@ -15,12 +15,12 @@ import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
-import { openSyncSession, type PullDryRun, type PullProgress, type SyncSession } from '../sync/index.js';
+import { openSyncSession, planCycle, type PullProgress, type SyncSession } from '../sync/index.js';
 import { lookedAt, syncOnce } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
 import { afterReport, saveStats } from '../sync/index.js';
 import type { CycleReport, Problem } from '../core/report/cycleReport.js';
-import { describePushPlan, planCycle } from './plan.js';
+import { describeCyclePlan } from './plan.js';
 import { indentedList, nameList, shellQuote } from './format.js';
 import { describeReport } from './describeCycle.js';
 
@@ -63,28 +63,6 @@ function checkRoot(root: string, force: boolean, hasLink: boolean): void {
     'refused_safety',
     `The folder ${root} does not exist, so nothing was synced (a missing folder can be a disk that is not mounted). Create it, pass the right --dir, or run again with --force to create it.`,
   );
-}
-
-function printPlan(plan: PullDryRun): void {
-  const sections: Array<[string, string[]]> = [
-    ['create folders', plan.createFolders],
-    ['move folders', plan.moveFolders.map((m) => `${m.from} → ${m.to}`)],
-    ['remove folders (when nothing else is in them)', plan.removeFolders],
-    ['write new files', plan.create],
-    ['update files (only their changed blocks)', plan.update],
-    ['move files', plan.move.map((m) => `${m.from} → ${m.to}`)],
-    ['move files of purged documents to .spacesync/purged/', plan.purge],
-    ['leave as they are (changed here)', plan.keep.map((k) => `${k.path} (${k.change})`)],
-    ['leave for the next cycle (ignored, or the name is taken)', plan.blocked.map((b) => `${b.path} (${b.reason.replace('_', ' ')})`)],
-  ];
-  out(`Dry run: nothing was changed (${plan.requests} requests to look at the space).`);
-  if (plan.refused) out(`A real run would stop here: ${plan.refused.message}`);
-  const busy = sections.filter(([, items]) => items.length > 0);
-  if (busy.length === 0) out('Nothing to pull: the folder is in step with the space.');
-  for (const [title, items] of busy) {
-    out(`Would ${title} (${items.length}):`);
-    for (const line of listed(items)) out(line);
-  }
 }
 
 /** Prints a report's lines: changes and settled problems on stdout, new problems on stderr. */
@@ -223,10 +201,9 @@ async function runSync(flags: SyncFlags): Promise<number> {
   try {
     if (dryRun) {
       const plan = await planCycle(session.ctx);
-      if (plan.pull) printPlan(plan.pull);
-      else out('Dry run: nothing was changed.');
-      for (const line of describePushPlan(plan.push)) out(line);
-      return plan.push.plan.refused || plan.pull?.refused ? 2 : 0;
+      out(`Dry run: nothing was changed (${plan.reads} requests to look at the space).`);
+      describeCyclePlan(plan).forEach(out);
+      return plan.refusal ? 2 : 0;
     }
     if (flags.once) return await runOnce(session, config);
     return await daemon(session, config, link, abort.signal);

@@ -4,7 +4,6 @@
 export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './context/index.js';
 export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions } from './context/index.js';
 export { runPull, type PullCycleOptions, type PullCycleResult, type LocalPending } from './documents/index.js';
-export { describePull, summarizePullPlan, type PullDryRun, type PullPlanSummary } from './documents/index.js';
 export { readPullPlan, type PullReading } from './documents/index.js';
 export type { PullPlan, DocumentStep, FolderStep } from '../core/pull/PullPlan.js';
 export { listRemote, type RemoteSnapshot } from './documents/index.js';
@@ -38,3 +37,4 @@ export { afterReport, saveStats } from './daemon/index.js';
 export type { PushPlan, DocumentTask } from './documents/index.js';
 export type { PushOutcome } from './documents/index.js';
 export { readDownloadRetries } from './media/index.js';
+export { summarizePullPlan, type PullPlanSummary } from '../core/pull/PullPlan.js';

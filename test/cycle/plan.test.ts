@@ -51,11 +51,58 @@ async function cycleWrites(): Promise<string[]> {
     .sort();
 }
 
+/** The mirror after a first cycle: what the changes below start from. */
+async function firstSync(): Promise<void> {
+  const session = await openSession(root, space);
+  try {
+    await syncOnce(session.ctx, { downloads: 'wait' });
+  } finally {
+    session.close();
+  }
+}
+const file = (p: string) => path.join(root, ...p.split('/'));
+
 describe('the plan names every file the cycle writes', () => {
   it('a first pull of the demo space: documents, assets, scenes and task files', async () => {
     const p = await plan();
     expect(fs.readdirSync(root)).toEqual([]);
     const written = await cycleWrites();
+    expect(written.filter((f) => f.includes('.assets/')).length).toBeGreaterThan(3);
+    expect(written).toContain('Tasks/Inbox.md');
     expect(p.files.write).toEqual(written);
+  });
+
+  it('a local image referenced from a note: the upload is planned, and the files it writes are named', async () => {
+    await firstSync();
+    fs.mkdirSync(file('Personal/Groceries.assets'), { recursive: true });
+    fs.writeFileSync(file('Personal/Groceries.assets/red.png'), Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+    fs.appendFileSync(file('Personal/Groceries.md'), '\n![A red square](<Groceries.assets/red.png>)\n');
+    const p = await plan();
+    expect(p.changes).toContainEqual(expect.objectContaining({ kind: 'asset', side: 'local', action: 'uploaded', path: 'Personal/Groceries.md' }));
+    // The file already links the asset where the upload keeps it: the upload writes no file.
+    expect(p.files.write).toEqual([]);
+    expect(p.files.write).toEqual(await cycleWrites());
+  });
+
+  it('a whiteboard edited in its scene file: the board is sent, no file is written', async () => {
+    await firstSync();
+    const scene = fs.readdirSync(file('Work/Projects/Architecture sketch.assets')).find((f) => f.endsWith('.excalidraw'))!;
+    const rel = `Work/Projects/Architecture sketch.assets/${scene}`;
+    const json = JSON.parse(fs.readFileSync(file(rel), 'utf8')) as { elements: Array<{ x: number }> };
+    json.elements[0]!.x += 40;
+    fs.writeFileSync(file(rel), JSON.stringify(json, null, 2));
+    const p = await plan();
+    expect(p.changes).toContainEqual(expect.objectContaining({ kind: 'scene', side: 'local', action: 'updated', path: rel }));
+    expect(p.files.write).toEqual([]);
+    expect(p.files.write).toEqual(await cycleWrites());
+  });
+
+  it('a task added in Tasks/Inbox.md: the task is named, and the inbox file rewritten from the space', async () => {
+    await firstSync();
+    fs.appendFileSync(file('Tasks/Inbox.md'), '- [ ] water the plants\n');
+    const p = await plan();
+    expect(p.changes).toContainEqual({ kind: 'task', side: 'local', action: 'created', path: 'Tasks/Inbox.md', title: 'water the plants' });
+    expect(p.files.write).toEqual(['Tasks/Inbox.md']);
+    expect(p.files.write).toEqual(await cycleWrites());
   });
 });

@@ -138,7 +138,7 @@ it('refuses a mass delete with exit 2, naming the numbers, sending nothing; --fo
   expect(await writesOf(w.space)).toEqual([]);
   const plan = await cli('plan');
   expect(plan.code).toBe(2);
-  expect(plan.stdout).toContain('A real run would stop here, sending nothing');
+  expect(plan.stdout).toContain('A real run would stop here, sending and writing nothing');
 
   const forced = await cli('sync', '--once', '--force');
   expect(forced.stderr).toBe('');

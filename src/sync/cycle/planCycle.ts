@@ -12,7 +12,8 @@ import { parseTaskList } from '../../core/tasks/parseTaskList.js';
 import { planTaskFiles } from '../../core/tasks/planTaskFiles.js';
 import { renderTaskList } from '../../core/tasks/renderTaskList.js';
 import type { Block } from '../../dialect/index.js';
-import { readMirrorFile } from '../../mirror/index.js';
+import { promises as fsp } from 'node:fs';
+import { isBuiltinIgnored, readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../context/index.js';
 import { listRemote, pushLocal, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
 import { assetExtension, mediaRecordOf } from '../media/index.js';
@@ -36,6 +37,8 @@ export interface CyclePlan {
   conflicts: string[];
   /** Interrupted requests of an earlier run, settled first. */
   pendingIntents: number;
+  /** What the cycle does before its slices (a mirror found without its journal is adopted first). */
+  notes: string[];
   /** Requests made to plan (reads only). */
   reads: number;
   /** The documents' steps, as data (for scripts: `plan --json`). */
@@ -45,6 +48,28 @@ export interface CyclePlan {
 
 const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
 
+const emptyPlan = (): CyclePlan => ({
+  refusal: null,
+  changes: [],
+  files: { write: [], move: [], remove: [] },
+  folders: { create: [], move: [], remove: [] },
+  requests: [],
+  problems: [],
+  conflicts: [],
+  pendingIntents: 0,
+  notes: [],
+  reads: 0,
+  pull: null,
+  push: { refused: null, heldBack: [], steps: [], tasks: [], folders: null, problems: [], pendingIntents: 0, reads: 0 },
+});
+
+/** A mirror of files whose journal never synced (none, or an empty one): the next cycle adopts it first. */
+async function adoptionAhead(ctx: SyncContext): Promise<boolean> {
+  if (ctx.journal.readListing() !== null || ctx.journal.counts().documents > 0) return false;
+  const names = await fsp.readdir(ctx.root).catch(() => [] as string[]);
+  return names.some((n) => !isBuiltinIgnored(n));
+}
+
 /** What a whole cycle would do, changing nothing. */
 export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
   const before = ctx.client.stats().total;
@@ -52,6 +77,17 @@ export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
     const s = await listRemote(ctx);
     return { documents: s.documents, placements: s.placements, folders: s.folders };
   };
+  if (await adoptionAhead(ctx)) {
+    // Without a journal the cycle compares the folder with the space before anything else; what it
+    // then sends or writes depends on what that finds.
+    return {
+      ...emptyPlan(),
+      notes: [
+        "No journal: the next sync first compares every file of the folder with the space (an adoption). Files equal to the space are in step; files that differ are kept as conflict copies beside the space's version; nothing is sent or uploaded again. It then syncs as usual.",
+      ],
+      reads: ctx.client.stats().total - before,
+    };
+  }
   const push = await pushLocal(ctx, { dryRun: true, listing });
   const plan: CyclePlan = {
     refusal: push.plan.refused,
@@ -62,6 +98,7 @@ export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
     problems: [...(pushPart(push).problems ?? [])],
     conflicts: push.plan.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path),
     pendingIntents: push.plan.pendingIntents,
+    notes: [],
     reads: 0,
     pull: null,
     push: push.plan,

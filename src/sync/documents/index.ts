@@ -1,7 +1,6 @@
 // Documents and folders: the pull (list the space → read the plan → apply the layout → pull each
 // document → purge → record) and the push (scan the mirror → plan → send each step → record).
 export { applyLayout, type LayoutOutcome, type Move } from './pull/applyLayout.js';
-export { describePull, type PullDryRun, type PullPlanSummary, summarizePullPlan } from './pull/describePull.js';
 export { detectLocalChanges } from './pull/detectLocalChanges.js';
 export { listRemote, type RemoteSnapshot } from './pull/listRemote.js';
 export { pullDocument, type PullOutcome } from './pull/pullDocument.js';
