@@ -21,7 +21,7 @@ import { runDaemon } from '../sync/index.js';
 import { afterReport, saveStats } from '../sync/index.js';
 import type { CycleReport, Problem } from '../core/report/cycleReport.js';
 import { describeCyclePlan } from './plan.js';
-import { indentedList, nameList, shellQuote } from './format.js';
+import { nameList, shellQuote } from './format.js';
 import { describeReport } from './describeCycle.js';
 
 interface SyncFlags {
@@ -36,8 +36,6 @@ interface SyncFlags {
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${redactText(line)}\n`);
-
-const listed = (paths: readonly string[]) => indentedList(paths, (p) => p, { indent: '  ', max: 20 });
 
 /**
  * A missing root may be an unmounted disk or a moved folder: refused, unless --force asks to create

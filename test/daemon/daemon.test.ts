@@ -333,3 +333,26 @@ describe('an edit waiting for the rate limit', () => {
     await waitFor('the wait to be cleared', () => readWait(w.session.journal) === undefined);
   }, 40_000);
 });
+
+describe("the daemon's reports", () => {
+  it('a held-back file is told once when it appears and once when it clears, not at every poll', async () => {
+    const appeared: string[] = [];
+    const cleared: string[] = [];
+    await start(100, {
+      onReport: (_r, p) => {
+        appeared.push(...p.appeared.map((x) => x.key));
+        cleared.push(...p.cleared.map((x) => x.key));
+      },
+    });
+    const text = w.read('Unsorted/Note.md');
+    fs.writeFileSync(w.file('Unsorted/Note.md'), '');
+    await waitFor('the file to be held back', () => appeared.includes('held:wipe:Unsorted/Note.md'));
+    // Thirty polls and more later, it was said once.
+    const polls = cycles.length;
+    await waitFor('thirty polls', () => cycles.length >= polls + 30, 20_000);
+    expect(appeared.filter((k) => k === 'held:wipe:Unsorted/Note.md')).toHaveLength(1);
+    fs.writeFileSync(w.file('Unsorted/Note.md'), text);
+    await waitFor('the problem to clear', () => cleared.includes('held:wipe:Unsorted/Note.md'));
+    expect(appeared.filter((k) => k === 'held:wipe:Unsorted/Note.md')).toHaveLength(1);
+  }, 40_000);
+});

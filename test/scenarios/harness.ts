@@ -79,6 +79,10 @@ export type Step =
   | { do: 'wait'; for: 'files'; count: number }
   | { do: 'wait'; for: 'text'; path: string; contains: string }
   | { do: 'wait'; for: 'remoteText'; doc: string; contains: string }
+  /** Lets the daemon poll on for a while (its polls are the point: what it says meanwhile). */
+  | { do: 'wait'; for: 'time'; seconds: number }
+  /** What the running daemon printed so far holds `matches` exactly `times` times. */
+  | { do: 'daemon.said'; matches: string; times: number }
   | {
       do: 'expect';
       since?: string;
@@ -615,6 +619,13 @@ export async function runSteps(w: World, steps: readonly Step[]): Promise<void> 
       case 'daemon.start':
         await w.startDaemon();
         break;
+      case 'daemon.said': {
+        const o = (w.daemon ?? w.process('daemon')).output();
+        const found = (o.stdout + o.stderr).match(new RegExp(step.matches, 'g'))?.length ?? 0;
+        if (found !== step.times)
+          fail(`${where}: the daemon said ${JSON.stringify(step.matches)} ${found} time(s), expected ${step.times}:\n${o.stdout}\n${o.stderr}`);
+        break;
+      }
       case 'daemon.kill': {
         const r = await w.killDaemon();
         if (r.signal !== 'SIGKILL') fail(`${where}: the daemon had stopped by itself (exit ${r.code}):\n${r.stderr}`);
@@ -660,6 +671,9 @@ async function waitFor(w: World, step: Extract<Step, { do: 'wait' }>, marks: Map
   switch (step.for) {
     case 'quiet':
       await w.waitQuiet();
+      return;
+    case 'time':
+      await new Promise((resolve) => setTimeout(resolve, step.seconds * 1000));
       return;
     case 'writes': {
       const from = step.since === undefined ? 0 : (marks.get(step.since) ?? 0);

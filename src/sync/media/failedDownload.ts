@@ -1,6 +1,7 @@
 // A download that failed (or was too large for assets.maxMiB): the block's retry state and the
 // message that names its file and says what to do, logged. The caller records the retry with its
 // other journal writes and reports the message.
+import { FILE_ONLY } from '../../log.js';
 import { afterFailedDownload, type DownloadRetry } from '../../core/media/downloadRetry.js';
 import type { SyncContext } from '../context/index.js';
 import type { Fetched } from './fetchAsset.js';
@@ -26,6 +27,6 @@ export function failedDownload(
     f.reason === 'too_large'
       ? `The ${type} asset for "${label}" was not downloaded: it is ${(f.size / 1024 / 1024).toFixed(1)} MiB, more than assets.maxMiB (${maxMiB} MiB). The document keeps its link to the space; raise assets.maxMiB in .spacesync/config.json to download it.`
       : `The ${type} asset for "${label}" was not downloaded (${f.message}). The document keeps its link to the space; it is tried again after ${retry.notBefore}.`;
-  ctx.logger.warn({ file: label, blockId: f.blockId }, message);
+  ctx.logger.warn({ ...FILE_ONLY, file: label, blockId: f.blockId }, message); // the cycle's report says it
   return { retry, message };
 }

@@ -22,6 +22,7 @@ import { withAppliedInPull } from './applyBesidePull.js';
 import { emptyResult, MEDIA_BASE, MEDIA_RETRY, type MediaRecord, type MediaSyncResult } from './mediaRecord.js';
 import { uploadReferences } from './uploadReferences.js';
 import { assetStat, reuploadAsset } from './reuploadAsset.js';
+import { FILE_ONLY } from '../../log.js';
 
 export interface SyncMediaOptions {
   /**
@@ -137,7 +138,7 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
       if (rec && old !== null && old.hash !== rec.hash) {
         const message = `"${rec.file}" changed since spacesync wrote it, so the new version from the space was not written over it; move or delete it and the next cycle downloads the space's version.`;
         result.failed.push({ blockId: id, file: rec.file, message });
-        ctx.logger.warn({ file: rec.file }, message);
+        ctx.logger.warn({ ...FILE_ONLY, file: rec.file }, message); // the cycle's report says it
         continue;
       }
       if (!due(ctx, id, url)) result.waiting.push(id);
@@ -151,7 +152,7 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): 
     const done = await reuploadAsset(ctx, r.docId, r.id, r.rec);
     if (!done.ok) {
       result.failed.push({ blockId: r.id, file: r.rec.file, message: done.message });
-      ctx.logger.warn({ file: r.rec.file, blockId: r.id }, done.message);
+      ctx.logger.warn({ ...FILE_ONLY, file: r.rec.file, blockId: r.id }, done.message);
     } else if (done.blockId !== r.id) {
       result.uploaded.push(r.rec.file);
       live.add(done.blockId);

@@ -31,6 +31,7 @@ import { assetStat } from './reuploadAsset.js';
 import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
 import { drawWhiteboard } from '../whiteboards/drawWhiteboard.js';
 import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
+import { FILE_ONLY } from '../../log.js';
 
 /** State key prefix: a document with references not uploaded yet (looked at again each cycle). */
 export const UPLOADS_PENDING = 'uploads-pending:';
@@ -120,7 +121,7 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
   let left = false;
   const fail = (file: string, message: string, retry: boolean) => {
     result.failed.push({ path: doc.path, file, message });
-    ctx.logger.warn({ file: doc.path, asset: file }, message);
+    ctx.logger.warn({ ...FILE_ONLY, file: doc.path, asset: file }, message); // the cycle's report says it
     if (retry) left = true;
   };
   for (const c of candidates) {

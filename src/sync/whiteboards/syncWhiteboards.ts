@@ -16,6 +16,7 @@ import { dirOfPath } from '../../core/files/fileName.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
 import { pathExists, type SyncContext } from '../context/index.js';
 import { saveLocalVersion } from '../versions/index.js';
+import { FILE_ONLY } from '../../log.js';
 
 /** State key prefix: what the file and the service last agreed on, per whiteboard block. */
 export const WHITEBOARD_BASE = 'whiteboard:';
@@ -89,7 +90,7 @@ export async function syncWhiteboards(ctx: SyncContext): Promise<WhiteboardSyncR
       } catch (e) {
         const message = isSpacesyncError(e) ? e.message : String(e);
         result.failed.push({ file, message });
-        ctx.logger.warn({ file, code: isSpacesyncError(e) ? e.code : 'error' }, `The whiteboard file "${file}" was not synced: ${message}`);
+        ctx.logger.warn({ ...FILE_ONLY, file, code: isSpacesyncError(e) ? e.code : 'error' }, `The whiteboard file "${file}" was not synced: ${message}`);
       }
     }
   }
@@ -158,7 +159,7 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
     if (!read.ok) {
       const message = `The whiteboard file "${file}" was not synced: ${read.problem}. Nothing was sent and the file was left as it is; fix it (or delete it to get the space's version back), and the next cycle sends it.`;
       result.heldBack.push({ file, message });
-      ctx.logger.warn({ file }, message);
+      ctx.logger.warn({ ...FILE_ONLY, file }, message); // the cycle's report says it
       return;
     }
     localElements = read.elements;

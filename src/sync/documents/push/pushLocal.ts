@@ -129,7 +129,8 @@ async function pushLocalOnce(ctx: SyncContext, opts: PushOptions, before: number
     ...(full?.folders ? { remoteFolders: full.folders } : {}),
   });
   if (!opts.dryRun) recordHeldBack(journal, plan.heldBack, opts.paths);
-  for (const h of plan.heldBack) ctx.logger.warn({ path: h.path, reason: h.reason }, h.message);
+  // The cycle's report tells the terminal, once when it appears; the log keeps every look.
+  for (const h of plan.heldBack) ctx.logger.warn({ ...FILE_ONLY, path: h.path, reason: h.reason }, h.message);
   if (plan.refused) {
     ctx.logger.warn({ ...FILE_ONLY, reason: plan.refused.reason }, plan.refused.message); // the command says it
     return { plan, outcome: null, requests: requests() };
