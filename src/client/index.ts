@@ -3,7 +3,7 @@ export { createClient, type ClientOptions, type ClientStats, type SpaceClient } 
 export type { CallOptions } from './apiCall.js';
 export { Scheduler, PRIORITIES, type Priority, type SchedulerOptions, type SchedulerEvent, type JobResult, type UserWait } from './scheduler.js';
 export type { SchedulerStats, BudgetView, WaitReason } from './schedulerStats.js';
-export { resolveLimits, SPEC_LIMITS, type LimitsInput, type SchedulerLimits, type BudgetLimit } from './limits.js';
+export { DEFAULT_LIMITS, resolveLimits, type LimitsInput, type SchedulerLimits, type BudgetLimit } from './limits.js';
 export { systemClock, type Clock } from './clock.js';
 export { httpTransport, TransportError, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 export { UsageWindow } from './usageWindow.js';

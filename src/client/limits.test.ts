@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fullJitter } from './backoff.js';
-import { resolveLimits, SPEC_LIMITS } from './limits.js';
+import { DEFAULT_LIMITS, resolveLimits } from './limits.js';
 
 describe('resolveLimits', () => {
   it('starts from the spec and scales every window', () => {
-    expect(resolveLimits()).toEqual(SPEC_LIMITS);
+    expect(resolveLimits()).toEqual(DEFAULT_LIMITS);
     expect(resolveLimits({ scale: 0.01, requestsPerMinute: 60, reservePercent: 10 })).toEqual({
       spaceRequests: { limit: 60, windowMs: 600 },
       addressRequests: { limit: 50, windowMs: 100 },

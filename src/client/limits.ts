@@ -2,7 +2,7 @@
 // `budget` section and a time scale applied (tests and benchmarks run the server with `limitScale`,
 // keeping the shape of the limits), and the share kept for user edits.
 import { DEFAULT_RESERVE_PERCENT } from '../defaults.js';
-import { SPEC_LIMITS as SERVICE_LIMITS, type SpecLimits } from '../wire/limits.js';
+import { SPEC_LIMITS, type SpecLimits } from '../wire/limits.js';
 
 export type { BudgetLimit } from '../wire/limits.js';
 
@@ -11,8 +11,8 @@ export interface SchedulerLimits extends SpecLimits {
   reservePercent: number;
 }
 
-/** The service's limits at their own scale, with the default reserve. */
-export const SPEC_LIMITS: SchedulerLimits = { ...SERVICE_LIMITS, reservePercent: DEFAULT_RESERVE_PERCENT };
+/** The scheduler's limits when nothing is configured: the service's, at their own scale, with the default reserve. */
+export const DEFAULT_LIMITS: SchedulerLimits = { ...SPEC_LIMITS, reservePercent: DEFAULT_RESERVE_PERCENT };
 
 export interface LimitsInput {
   /** Multiplies every window (0.01: 100 requests per 0.6 s), as the server's `limitScale` does. */
@@ -27,7 +27,7 @@ export interface LimitsInput {
 export function resolveLimits(input: LimitsInput = {}): SchedulerLimits {
   const scale = input.scale ?? 1;
   if (!(scale > 0)) throw new RangeError(`limit scale must be positive, got ${scale}`);
-  const reserve = input.reservePercent ?? SPEC_LIMITS.reservePercent;
+  const reserve = input.reservePercent ?? DEFAULT_LIMITS.reservePercent;
   if (!(reserve >= 0 && reserve <= 90)) throw new RangeError(`reservePercent must be between 0 and 90, got ${reserve}`);
   return {
     spaceRequests: { limit: input.requestsPerMinute ?? SPEC_LIMITS.spaceRequests.limit, windowMs: SPEC_LIMITS.spaceRequests.windowMs * scale },

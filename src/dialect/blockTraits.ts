@@ -12,13 +12,23 @@ export interface BlockTraits {
   protected: boolean;
   /** Its markdown links a media asset by a signed URL whose query changes on every read. */
   media: boolean;
+  /** Its asset is downloaded into the document's `.assets` folder (a whiteboard's scene is written from its elements instead). */
+  downloaded: boolean;
   /** The service derives its markdown from its fields: markdown sent for it is ignored. */
   derivedMarkdown: boolean;
   /** The endpoint that creates it, when `POST /blocks` may not. */
   ownEndpoint: string | null;
 }
 
-const plain: BlockTraits = { puttable: false, replaceable: false, protected: false, media: false, derivedMarkdown: false, ownEndpoint: null };
+const plain: BlockTraits = {
+  puttable: false,
+  replaceable: false,
+  protected: false,
+  media: false,
+  downloaded: false,
+  derivedMarkdown: false,
+  ownEndpoint: null,
+};
 const markdownBlock: BlockTraits = { ...plain, puttable: true, replaceable: true };
 
 export const BLOCK_TRAITS: Readonly<Record<BlockType, BlockTraits>> = {
@@ -27,10 +37,10 @@ export const BLOCK_TRAITS: Readonly<Record<BlockType, BlockTraits>> = {
   line: markdownBlock,
   table: markdownBlock,
   page: plain,
-  image: { ...plain, puttable: true, media: true },
-  video: { ...plain, media: true, derivedMarkdown: true },
-  file: { ...plain, media: true, derivedMarkdown: true },
-  drawing: { ...plain, protected: true, media: true, derivedMarkdown: true },
+  image: { ...plain, puttable: true, media: true, downloaded: true },
+  video: { ...plain, media: true, downloaded: true, derivedMarkdown: true },
+  file: { ...plain, media: true, downloaded: true, derivedMarkdown: true },
+  drawing: { ...plain, protected: true, media: true, downloaded: true, derivedMarkdown: true },
   // Not protected: its scene file holds its elements, so removing its link from the file removes the block.
   whiteboard: { ...plain, media: true, derivedMarkdown: true, ownEndpoint: 'POST /whiteboards' },
   richUrl: { ...plain, derivedMarkdown: true },

@@ -1,5 +1,6 @@
 // The state indexes of a document's base blocks (prefix → which blocks it lists), so the steps that
 // need whiteboards, media or links find the documents holding them without decoding every base.
+import { typesWhere } from '../dialect/index.js';
 import type { BaseBlock } from './types.js';
 
 /** State key prefix: a document's whiteboard block ids. */
@@ -15,7 +16,7 @@ const ofTypes = (types: ReadonlySet<string>) => (b: BaseBlock) => types.has(b.ty
 
 export const BLOCK_INDEXES: ReadonlyArray<readonly [string, (b: BaseBlock) => boolean]> = [
   [WHITEBOARDS_OF, ofTypes(new Set(['whiteboard']))],
-  [MEDIA_OF, ofTypes(new Set(['image', 'video', 'file', 'drawing']))],
+  [MEDIA_OF, ofTypes(typesWhere((t) => t.downloaded))],
   [LINKS_OF, (b) => b.markdown.includes('](') && b.markdown.includes('.md')],
   [ANCHOR_LINKS_OF, (b) => b.markdown.includes('](') && (b.markdown.includes('block://') || b.markdown.includes('.md#'))],
 ];

@@ -1,7 +1,7 @@
 // The mirror's public surface: the local tree's I/O for the sync shell.
 export { assertRoot, assertRootSync, rootKind } from './assertRoot.js';
 export { acquireLock, lockPath, type AcquireLockOptions, type Lock, type LockInfo } from './acquireLock.js';
-export { conflictCopyName, isConflictCopy } from './conflictCopyName.js';
+export { CONFLICT_COPY_GLOB, conflictCopyName, freeConflictCopyPath, isConflictCopy } from './conflictCopyName.js';
 export { createIgnore, isBuiltinIgnored, type Ignore } from './createIgnore.js';
 export { globToRegExp } from './globToRegExp.js';
 export { hashText } from './hashText.js';

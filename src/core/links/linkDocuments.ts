@@ -9,7 +9,7 @@
 // into `block://` or `date://`. A link to an id the mirror does not know, `invalid:out_of_scope`, and a
 // relative link to a file that is no document stay as they are. Code (spans, fences, code blocks) is
 // never touched.
-import { withMarker, type Block } from '../../dialect/index.js';
+import { typesWhere, withMarker, type Block } from '../../dialect/index.js';
 import { carriesMarker } from './carriesMarker.js';
 import { dirOfPath } from '../files/fileName.js';
 import { BUILTIN_DIRS } from '../pull/layout.js';
@@ -36,7 +36,7 @@ export interface LinkTargets {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Block types whose markdown holds no link between documents (code, media, collections): never rewritten. */
-const UNTOUCHED: ReadonlySet<string> = new Set(['code', 'image', 'video', 'file', 'drawing', 'whiteboard', 'collection', 'collectionItem', 'table']);
+const UNTOUCHED: ReadonlySet<string> = new Set(['code', 'table', 'collection', 'collectionItem', ...typesWhere((t) => t.media)]);
 
 /** The file of the daily note of `date`, relative to the mirror root. */
 export const dailyNotePath = (date: string): string => `${BUILTIN_DIRS.daily_notes}/${date}.md`;

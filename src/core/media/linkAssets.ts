@@ -4,7 +4,7 @@
 // the same space gives the same names on every machine; the link follows the document's file name.
 // A whiteboard always links its scene file; a media block links its asset only once the asset was
 // downloaded for the URL the service gives now (`MediaLink`), else it keeps the signed URL.
-import type { Block } from '../../dialect/index.js';
+import { typesWhere, type Block } from '../../dialect/index.js';
 import { ASSETS_SUFFIX, collisionKey, dirOfPath, fileStem, stemOfPath } from '../files/fileName.js';
 import { idSuffix } from '../pull/layout.js';
 
@@ -13,7 +13,7 @@ export const SCENE_EXT = '.excalidraw';
 const LINK = /(!?\[[^\]]*\]\()(<[^<>\n]*>|[^()\s]*)(\))/;
 const PICTURE = /!\[([^\]]*)\]\([^)]*\)/;
 /** Block types whose asset the pull downloads beside the document. */
-export const DOWNLOADED_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file', 'drawing']);
+export const DOWNLOADED_TYPES: ReadonlySet<string> = typesWhere((t) => t.downloaded);
 
 /** A downloaded asset of a media block: the URL it came from (signature removed) and its file name in the assets folder. */
 export interface MediaLink {

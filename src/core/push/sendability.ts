@@ -15,7 +15,7 @@ export const PROTECTED = typesWhere((t) => t.protected);
 export type EditAction = { action: 'put' } | { action: 'replace'; type: BlockType } | { action: 'upload' } | { action: 'hold'; reason: string };
 
 /** Types whose line links their asset (or scene file): an edit of it (its alt text) stays an edit, never an upload. */
-const MEDIA_TYPES: ReadonlySet<string> = new Set(['image', 'video', 'file', 'drawing', 'whiteboard']);
+const MEDIA_TYPES: ReadonlySet<string> = typesWhere((t) => t.media);
 
 /** A line that references a local file not there: why it is held back. */
 const missingReason = (file: string) => `it links "${file}", which is not there: put the file there (it is then uploaded) or remove the line`;

@@ -12,9 +12,9 @@ import { claimOf } from '../../core/files/localChange.js';
 import { parseFrontMatter } from '../../core/files/frontMatter.js';
 import { frontMatterParts } from '../../core/files/fileText.js';
 import { SpacesyncError } from '../../errors.js';
-import { conflictCopyName, hashText, isBuiltinIgnored, moveFileAtomic, OwnWrites, readMirrorFile, writeFileAtomic } from '../../mirror/index.js';
+import { freeConflictCopyPath, hashText, isBuiltinIgnored, moveFileAtomic, OwnWrites, readMirrorFile, writeFileAtomic } from '../../mirror/index.js';
 import { stateRelPath } from '../../stateDir.js';
-import { ADOPTION_PENDING, ADOPTION_ORPHANS, pathExists, type SyncContext } from '../context/index.js';
+import { ADOPTION_PENDING, ADOPTION_ORPHANS, type SyncContext } from '../context/index.js';
 import { runPull } from '../documents/index.js';
 import { syncWhiteboards } from '../whiteboards/index.js';
 import { syncMedia } from '../media/index.js';
@@ -130,16 +130,6 @@ async function readSide(
   return out;
 }
 
-/** A free conflict copy's path beside `relPath`. */
-async function conflictCopyPath(ctx: SyncContext, relPath: string): Promise<string> {
-  const dir = path.posix.dirname(relPath);
-  for (let n = 1; ; n++) {
-    const name = conflictCopyName(path.posix.basename(relPath), ctx.now(), n);
-    const copy = dir === '.' ? name : `${dir}/${name}`;
-    if (!(await pathExists(ctx.root, copy))) return copy;
-  }
-}
-
 async function apply(ctx: SyncContext, plan: AdoptionPlan, result: AdoptionResult): Promise<void> {
   const move = async (from: string, to: string) => {
     const m = await moveFileAtomic(ctx.root, from, to, { ownWrites: ctx.ownWrites });
@@ -170,7 +160,7 @@ async function apply(ctx: SyncContext, plan: AdoptionPlan, result: AdoptionResul
         result.inStep++;
         break;
       case 'conflict': {
-        const copy = await conflictCopyPath(ctx, step.from);
+        const copy = freeConflictCopyPath(ctx.root, step.from, ctx.now());
         await move(step.from, copy);
         await fromShadow(step.path);
         if (step.docId) ctx.journal.addConflict({ docId: step.docId, path: step.path, copyPath: copy, details: { reason: 'no_journal' } });

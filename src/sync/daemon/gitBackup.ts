@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SpacesyncError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { isConflictCopy, isTempFileName } from '../../mirror/index.js';
+import { CONFLICT_COPY_GLOB, isConflictCopy, isTempFileName } from '../../mirror/index.js';
 import { isStatePath, STATE_DIR } from '../../stateDir.js';
 
 import type { Change } from '../../core/report/cycleReport.js';
@@ -34,11 +34,7 @@ export type CommitOutcome =
   { kind: 'committed'; commit: string; subject: string; message: string } | { kind: 'nothing' } | { kind: 'failed'; error: SpacesyncError };
 
 /** What the mirror's .gitignore must hold: spacesync's own state, conflict copies, its temp files. */
-export const GITIGNORE_LINES = [
-  `${STATE_DIR}/`,
-  '* (conflict [0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9][0-9][0-9][0-9][0-9]*).md',
-  '.*.spacesync-*.tmp',
-] as const;
+export const GITIGNORE_LINES = [`${STATE_DIR}/`, CONFLICT_COPY_GLOB, '.*.spacesync-*.tmp'] as const;
 
 /** Checked again after staging: a user's .gitignore may re-include them, or an old commit may track them. */
 export function neverCommitted(relPath: string): boolean {

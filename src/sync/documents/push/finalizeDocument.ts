@@ -3,7 +3,6 @@
 // one transaction. The file is rewritten only where the merge or the service's normalisation
 // changed it, and only when nobody touched it meanwhile; a file edited during its own push keeps
 // its intents, so the next cycle reads the document again and merges the newer text.
-import path from 'node:path';
 import { baseAfter } from '../../../core/merge/baseAfter.js';
 import { stemOfPath } from '../../../core/files/fileName.js';
 import { idSuffix, needsTitle } from '../../../core/pull/layout.js';
@@ -11,7 +10,7 @@ import { docRef } from '../../../core/push/plan.js';
 import type { BlockConflict } from '../../../core/merge/merge.js';
 import type { Block } from '../../../dialect/index.js';
 import type { DocumentRecord } from '../../../journal/index.js';
-import { conflictCopyName, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../../../mirror/index.js';
+import { freeConflictCopyPath, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../../../mirror/index.js';
 import type { SyncContext } from '../../context/index.js';
 import { alignFile } from '../../../core/merge/alignFile.js';
 import { bodyOf, withFrontMatter } from '../../../core/files/fileText.js';
@@ -73,15 +72,9 @@ export function trashPath(ctx: SyncContext, r: Pick<DocumentRecord, 'id' | 'path
 
 /** Writes the local version of a conflicting file beside it, before anything is sent (nothing of it can be lost). */
 export async function writeConflictCopy(ctx: SyncContext, relPath: string, text: string): Promise<string> {
-  const dir = path.posix.dirname(relPath);
-  const at = ctx.now();
-  for (let n = 1; ; n++) {
-    const name = conflictCopyName(path.posix.basename(relPath), at, n);
-    const copy = dir === '.' ? name : `${dir}/${name}`;
-    if (await pathExists(ctx.root, copy)) continue;
-    await writeFileAtomic(ctx.root, copy, text, { ownWrites: ctx.ownWrites });
-    return copy;
-  }
+  const copy = freeConflictCopyPath(ctx.root, relPath, ctx.now());
+  await writeFileAtomic(ctx.root, copy, text, { ownWrites: ctx.ownWrites });
+  return copy;
 }
 
 export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: RunState, conflictCopy: string | null): Promise<DocumentOutcome> {
