@@ -35,9 +35,14 @@ export const configSchema = z.strictObject({
       scale: z.number().positive('must be positive').default(DEFAULTS.budget.scale),
     })
     .default(DEFAULTS.budget),
+  // `backup`: everything from the space arrives, nothing is ever sent to it (local changes are kept and listed).
+  mode: z.enum(['two-way', 'backup']).default(DEFAULTS.mode),
   git: z
     .strictObject({
       autoCommit: z.boolean().default(DEFAULTS.git.autoCommit),
+      // After each backup commit, push the branch: to its upstream, or to this remote.
+      push: z.boolean().default(DEFAULTS.git.push),
+      remote: z.string().min(1, "must name a remote of the mirror's repository").optional(),
     })
     .default(DEFAULTS.git),
   log: z

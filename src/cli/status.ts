@@ -17,7 +17,16 @@ import {
   type StatusWait,
 } from '../journal/daemonStatus.js';
 import { lockPath } from '../mirror/index.js';
-import { readDownloadRetries, readHeldBack, readLastChange, readLastLook, readProblems, type StandingProblem } from '../sync/index.js';
+import {
+  GIT_PUSH_STATE,
+  readDownloadRetries,
+  readHeldBack,
+  readLastChange,
+  readLastLook,
+  readProblems,
+  type GitPushState,
+  type StandingProblem,
+} from '../sync/index.js';
 import { bySide, type CycleReport } from '../core/report/cycleReport.js';
 import type { HeldBackFile } from '../sync/index.js';
 import { describeLink } from '../redact.js';
@@ -58,6 +67,8 @@ export interface StatusReport {
   lastChange: { at: string; changes: CycleReport['changes'] } | null;
   /** The problems standing after the last reports (held back, failing, waiting for a retry), with when each appeared. */
   problems: StandingProblem[];
+  /** The last push of the git backup (`git.push`), and the commits not pushed yet. */
+  gitPush: GitPushState | null;
   documents: number;
   pendingLocal: LocalPendingChange[];
   pendingRemote: RemotePendingChange[];
@@ -137,6 +148,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       lastPoll: (journal && readLastLook(journal)) ?? null,
       lastChange: lastChangeOf(journal ? readLastChange(journal) : undefined),
       problems: journal ? readProblems(journal) : [],
+      gitPush: journal?.getState<GitPushState>(GIT_PUSH_STATE) ?? null,
       documents: counts?.documents ?? 0,
       pendingLocal: local.changes,
       pendingRemote: remote.changes,
@@ -260,6 +272,16 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
       if (f.deleteCount > shown.length) lines.push(`                    … and ${f.deleteCount - shown.length} more`);
     }
     lines.push(`                  if that is what you want: ${f.proceed}`);
+  }
+  if (r.gitPush) {
+    const g = r.gitPush;
+    const left = g.unpushed === null ? '' : `; ${plural(g.unpushed, 'commit')} not pushed`;
+    row(
+      'git push',
+      g.ok
+        ? `pushed ${localTime(g.at)} (${ago(g.at, now)})${left}`
+        : `failed ${localTime(g.at)} (${g.message ?? 'git push failed'})${left}; tried again${g.retryAt ? ` after ${localTime(g.retryAt)}` : ''}`,
+    );
   }
   if (r.errors.length === 0) row('errors', 'none');
   else {

@@ -18,7 +18,7 @@ import { describeLink, redactText } from '../redact.js';
 import { openSyncSession, planCycle, type PullProgress, type SyncSession } from '../sync/index.js';
 import { lookedAt, syncOnce } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
-import { afterReport, saveStats } from '../sync/index.js';
+import { afterReport, GIT_PUSH_STATE, GitPusher, pushProblem, saveStats, type GitPushState } from '../sync/index.js';
 import type { CycleReport, Problem } from '../core/report/cycleReport.js';
 import { describeCyclePlan } from './plan.js';
 import { nameList, shellQuote } from './format.js';
@@ -70,7 +70,24 @@ function printReport(r: CycleReport, problems: { appeared: readonly Problem[]; c
   lines.err.forEach(err);
 }
 
+/** The pusher of the git backup (`git.push`), its failures and recoveries said once each. */
+function backupPusher(session: SyncSession, config: Config): GitPusher | undefined {
+  if (!config.git.autoCommit || !config.git.push) return undefined;
+  return new GitPusher({
+    root: config.dir,
+    ...(config.git.remote ? { remote: config.git.remote } : {}),
+    journal: session.journal,
+    logger: session.ctx.logger,
+    now: session.ctx.now,
+    onChange: (state, failedBefore) => {
+      if (!state.ok && !failedBefore) err(`spacesync: ${pushProblem(config.dir, state).message}`);
+      else if (state.ok && failedBefore) out('spacesync: the git backup is pushed again.');
+    },
+  });
+}
+
 async function runOnce(session: SyncSession, config: Config): Promise<number> {
+  const pusher = backupPusher(session, config);
   const bar = createProgressBar(process.stderr);
   let last: PullProgress = { done: 0, total: 0, waitingFor: undefined };
   session.ctx.onProgress = (p) => {
@@ -82,14 +99,22 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
   const startedAt = session.ctx.now().toISOString();
   try {
     const cycle = await syncOnce(session.ctx);
-    const { cleared } = await afterReport(session.ctx, cycle.report, { looked: lookedAt('cycle'), autoCommit: config.git.autoCommit });
+    const { cleared } = await afterReport(session.ctx, cycle.report, {
+      looked: lookedAt('cycle'),
+      autoCommit: config.git.autoCommit,
+      ...(pusher ? { push: pusher } : {}),
+    });
     // The bar's line is cleared (and not drawn again) before the summary, which would otherwise run on after it.
     if (timer) clearInterval(timer);
     bar.stop();
     // A run of its own says every problem standing once (they are news to whoever runs it).
     printReport(cycle.report, { appeared: cycle.report.problems, cleared }, 'In step with the space: nothing to pull ({requests}).');
-    return cycle.exitCode;
+    // A one-shot backup (cron) is off-site when the command returns: its push is waited for.
+    await pusher?.idle();
+    const pushed = session.journal.getState<GitPushState>(GIT_PUSH_STATE);
+    return cycle.exitCode === 0 && pusher && pushed?.ok === false ? 1 : cycle.exitCode;
   } finally {
+    pusher?.close();
     saveStats(session.ctx, startedAt);
     if (timer) clearInterval(timer);
     bar.stop();
@@ -98,6 +123,7 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
 
 async function daemon(session: SyncSession, config: Config, link: string, signal: AbortSignal): Promise<number> {
   const { minSeconds, maxSeconds } = config.poll;
+  const pusher = backupPusher(session, config);
   out(`spacesync: syncing ${describeLink(link)} into ${config.dir}: saved files at once, the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
   const handle = runDaemon({
     ctx: session.ctx,
@@ -105,6 +131,7 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
     pollMaxMs: maxSeconds * 1000,
     debounceMs: config.debounceMs,
     autoCommit: config.git.autoCommit,
+    ...(pusher ? { push: pusher } : {}),
     secrets: [link, ...(config.apiKey ? [config.apiKey] : [])],
     userWaits: (listener) => session.client.scheduler.onUserWait(listener),
     onWait: (w) => {
@@ -127,6 +154,7 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
     await handle.done;
   } finally {
     signal.removeEventListener('abort', stop);
+    pusher?.close();
   }
   out('spacesync: stopped.');
   return 0;

@@ -33,7 +33,7 @@ export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from
 export { readHeldBack, type HeldBackFile } from './context/index.js';
 export { restoreVersion, versionsOf } from './versions/index.js';
 export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon/index.js';
-export { afterReport, saveStats } from './daemon/index.js';
+export { afterReport, saveStats, GIT_PUSH_STATE, GitPusher, pushProblem, type GitPushState } from './daemon/index.js';
 export type { PushPlan, DocumentTask } from './documents/index.js';
 export type { PushOutcome } from './documents/index.js';
 export { readDownloadRetries } from './media/index.js';

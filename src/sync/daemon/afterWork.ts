@@ -6,17 +6,22 @@ import { changedAnything, type CycleReport, type Problem } from '../../core/repo
 import type { SyncContext } from '../context/index.js';
 import { recordReport } from '../cycle/index.js';
 import { commitMirror } from './gitBackup.js';
+import type { GitPusher } from './gitPush.js';
 
 /** Records the report and commits the mirror when asked; returns the problems that appeared and cleared. */
 export async function afterReport(
   ctx: SyncContext,
   report: CycleReport,
-  o: { looked: (p: Problem) => boolean; autoCommit: boolean },
+  o: { looked: (p: Problem) => boolean; autoCommit: boolean; push?: GitPusher },
 ): Promise<{ appeared: Problem[]; cleared: Problem[] }> {
   noteRefusal(ctx, report);
   const delta = recordReport(ctx.journal, report, o.looked);
   ctx.logger.info({ report: { ...report, problems: delta.appeared, cleared: delta.cleared.map((p) => p.key) } }, 'cycle report');
-  if (o.autoCommit && changedAnything(report)) await commitMirror({ root: ctx.root, changes: report.changes, now: ctx.now, logger: ctx.logger });
+  if (o.autoCommit && changedAnything(report)) {
+    const committed = await commitMirror({ root: ctx.root, changes: report.changes, now: ctx.now, logger: ctx.logger });
+    // Off-site as soon as it can be: the push runs beside the next cycles, never holding them up.
+    if (committed.kind === 'committed') o.push?.request();
+  }
   return delta;
 }
 

@@ -20,6 +20,7 @@ import type { UserWait, WaitReason } from '../../client/index.js';
 import { recordWait } from '../../journal/daemonStatus.js';
 import type { SyncContext } from '../context/index.js';
 import { afterReport, saveStats } from './afterWork.js';
+import type { GitPusher } from './gitPush.js';
 import { readHeldBack } from '../context/index.js';
 import { isStopped } from '../context/index.js';
 import type { PushResult } from '../documents/index.js';
@@ -55,6 +56,8 @@ export interface DaemonOptions {
   stabilityMs?: number;
   /** Commit the mirror to git after a cycle that changed files. */
   autoCommit?: boolean;
+  /** Pushes each commit (`git.push`). */
+  push?: GitPusher;
   /** Secrets to mask in the errors kept for `spacesync status`. */
   secrets?: readonly string[];
   /** Subscribes to the waits of user edits (the client's scheduler.onUserWait); returns the unsubscribe. */
@@ -246,7 +249,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         const r = await applyDownloads(ctx);
         o.onMedia?.(r);
         const report = { ...joinReport(emptyReport('media', startedMedia), mediaPart(r)), finishedAt: ctx.now().toISOString() };
-        o.onReport?.(report, await afterReport(ctx, report, { looked: lookedAt('media'), autoCommit: o.autoCommit === true }));
+        o.onReport?.(
+          report,
+          await afterReport(ctx, report, { looked: lookedAt('media'), autoCommit: o.autoCommit === true, ...(o.push ? { push: o.push } : {}) }),
+        );
       } else if (w.kind === 'cycle') {
         const full = w.paths === null;
         const startedFull = ctx.now().getTime();
@@ -257,7 +263,14 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         // Files the pull left as they are (changed here, not sent): looked at again next time.
         for (const p of r.pull?.localPending ?? []) retry.add(p.path);
         o.onCycle?.(r);
-        o.onReport?.(r.report, await afterReport(ctx, r.report, { looked: lookedAt('cycle', w.paths ?? undefined), autoCommit: o.autoCommit === true }));
+        o.onReport?.(
+          r.report,
+          await afterReport(ctx, r.report, {
+            looked: lookedAt('cycle', w.paths ?? undefined),
+            autoCommit: o.autoCommit === true,
+            ...(o.push ? { push: o.push } : {}),
+          }),
+        );
         const pull = r.pull;
         const busy =
           (r.push.outcome?.sent.length ?? 0) +
@@ -269,7 +282,10 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
         const { push: r, report } = await pushSaved(ctx, [...w.paths]);
         settled = !r.plan.refused && !(r.outcome?.aborted ?? false) && (r.outcome?.failed.length ?? 0) + (r.outcome?.stale.length ?? 0) === 0;
         o.onPush?.(r);
-        o.onReport?.(report, await afterReport(ctx, report, { looked: lookedAt('push', w.paths), autoCommit: o.autoCommit === true }));
+        o.onReport?.(
+          report,
+          await afterReport(ctx, report, { looked: lookedAt('push', w.paths), autoCommit: o.autoCommit === true, ...(o.push ? { push: o.push } : {}) }),
+        );
         // Read again and merged by the next cycle: documents whose request failed, and those the space changed while the push waited.
         if (r.outcome && r.outcome.failed.length + r.outcome.stale.length > 0) cycleDue = true;
         if (r.outcome) delay = o.pollMinMs;

@@ -2,3 +2,4 @@
 // (its report recorded, a git backup of the mirror, the counters for `status`).
 export { afterReport, saveStats } from './afterWork.js';
 export { type DaemonHandle, type DaemonOptions, FATAL_CODES, runDaemon } from './daemon.js';
+export { GIT_PUSH_STATE, GitPusher, pushProblem, type GitPushState } from './gitPush.js';
