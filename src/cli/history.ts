@@ -29,6 +29,7 @@ const CAUSES: Record<string, string> = {
   conflict: "your file, before a conflict put the space's version in it",
   restore: 'the file, before a restore wrote another version over it',
   push: "the space's blocks, before the push changed them",
+  revert: "the file as it was changed here, before `spacesync revert` put the space's version back (or took the file out of the folder)",
 };
 
 export function describeVersion(v: HistoryRecord): string {

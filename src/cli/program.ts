@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   conflicts: async () => (await import('./conflicts.js')).registerConflicts,
   history: async () => (await import('./history.js')).registerHistory,
   restore: async () => (await import('./restore.js')).registerRestore,
+  revert: async () => (await import('./revert.js')).registerRevert,
   plan: async () => (await import('./plan.js')).registerPlan,
   demo: async () => (await import('./demo.js')).registerDemo,
   service: async () => (await import('./service.js')).registerService,

@@ -33,7 +33,7 @@ import { describeLink } from '../redact.js';
 import { withJsonErrors } from './jsonError.js';
 import { ago, byteSize, count as plural, indentedList, localTime, shellQuote } from './format.js';
 import { openMirrorState } from './openMirrorState.js';
-import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
+import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from '../sync/index.js';
 import { STATE_DIR, statePath } from '../stateDir.js';
 import { demoCommand } from './ownCommand.js';
 import { measureAssets, type AssetSizes } from './measureAssets.js';

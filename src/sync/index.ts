@@ -17,6 +17,8 @@ export { PURGED_DIR } from './documents/index.js';
 export * from '../core/remoteTypes.js';
 export { syncOnce, type SyncOnceOptions, type SyncOnceResult } from './cycle/index.js';
 export { adoptionPending, describeAdoption, planCycle, type AdoptionResult, type CyclePlan } from './cycle/index.js';
+export { applyRevert, planRevert, type RevertContext, type RevertItem } from './cycle/index.js';
+export { findLocalChanges, findRemoteChanges, type LocalPendingChange, type PendingLocalScan, type RemotePendingChange } from './cycle/index.js';
 export {
   lookedAt,
   readLastChange,

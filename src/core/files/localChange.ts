@@ -2,7 +2,7 @@
 // mirror with. Content against the base decides (a file's hash, never its mtime); a file that
 // names a known document's id in its front matter is that document, wherever it is; a file that
 // cannot be read as UTF-8 is held back, neither changed nor gone. The callers read the files
-// (src/sync/push/scanLocal, src/sync/pull/detectLocalChanges, src/cli/pendingChanges); this
+// (src/sync/documents/push/scanLocal, src/sync/documents/pull/detectLocalChanges, src/sync/cycle/pendingChanges); this
 // module only decides.
 import { dirOfPath, stemOfPath } from './fileName.js';
 import { parseFrontMatter, type ParsedFrontMatter } from './frontMatter.js';

@@ -4,3 +4,5 @@ export { adoptionPending, describeAdoption, type AdoptionResult } from './adoptM
 export { lookedAt, readLastChange, readLastLook, readProblems, readRecentReports, recordReport, REPORT_KEYS, type StandingProblem } from './recordReport.js';
 export { pushSaved } from './syncOnce.js';
 export { planCycle, type CyclePlan } from './planCycle.js';
+export { findLocalChanges, findRemoteChanges, type LocalPendingChange, type PendingLocalScan, type RemotePendingChange } from './pendingChanges.js';
+export { applyRevert, planRevert, type RevertContext, type RevertItem } from './revert.js';

@@ -4,3 +4,4 @@ export { pruneVersions } from './pruneVersions.js';
 export { restoreVersion, versionsOf } from './restoreVersion.js';
 export { saveLocalVersion } from './saveLocalVersion.js';
 export { forgetRestoredBlocks, restoredBlocks } from './restoredBlocks.js';
+export { renderVersion } from './renderVersion.js';

@@ -2,12 +2,12 @@
 // files that changed by core/localChange's rule (the push's and the pull's: by hash, never mtime),
 // and documents whose entry in the last listing differs from the base (so the listing is as fresh
 // as the last cycle).
-import { remoteChangeOf } from '../core/pull/detectRemoteChanges.js';
-import { changeOfRecordedFile, goneAreDeleted, pairMoved, readingOf, type FileReading } from '../core/files/localChange.js';
-import type { DocumentRecord, Journal } from '../journal/index.js';
-import { createIgnore, readMirrorFile, scanMirror } from '../mirror/index.js';
-import { INBOX_FILE, isInTasksDir, LOGBOOK_FILE } from '../core/tasks/taskFiles.js';
-import { readTaskFilesState } from '../sync/index.js';
+import { remoteChangeOf } from '../../core/pull/detectRemoteChanges.js';
+import { changeOfRecordedFile, goneAreDeleted, pairMoved, readingOf, type FileReading } from '../../core/files/localChange.js';
+import type { DocumentRecord, Journal } from '../../journal/index.js';
+import { createIgnore, readMirrorFile, scanMirror } from '../../mirror/index.js';
+import { INBOX_FILE, isInTasksDir, LOGBOOK_FILE } from '../../core/tasks/taskFiles.js';
+import { readTaskFilesState } from '../tasks/index.js';
 
 export interface LocalPendingChange {
   path: string;
