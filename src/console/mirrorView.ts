@@ -3,6 +3,7 @@
 // downloads waiting for a retry and, once the daemon keeps them, the reports of the last cycles.
 // Every item carries the offers of the actions that apply to it (actions.ts). The link and the API
 // key are masked out of all of it before it leaves the process.
+import os from 'node:os';
 import path from 'node:path';
 import type { StatusError, StatusRefusal, StatusWait } from '../journal/daemonStatus.js';
 import type { Journal } from '../journal/index.js';
@@ -190,6 +191,8 @@ async function readReadable(base: MirrorView, dir: string, now: Date, actions: r
       link: status.link,
       daemon: {
         ...status.daemon,
+        // Named only when the daemon runs on another machine (a mirror on a shared disk), as status does.
+        host: status.daemon.host !== undefined && status.daemon.host !== os.hostname() ? status.daemon.host : undefined,
         lastPoll,
         lastChange,
         reachable: reach.reachable,

@@ -7,6 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJournal } from '../../src/journal/index.js';
 import { startConsole, type RunningConsole } from '../../src/console/server.js';
 import { spawnCli } from '../cli/cliHarness.js';
 import { findChromium, launchChromium, SKIPPED } from './chromium.js';
@@ -38,9 +39,9 @@ describe.skipIf(!CHROMIUM)('the console in Chromium', () => {
     await made?.server.close();
   });
 
-  /** A console on `root`, and a page of a fresh browser context that opened its address. */
-  async function open(root: string): Promise<{ page: Page; console: RunningConsole; errors: string[] }> {
-    const c = await startConsole({ dirs: [root], pollMs: 200 });
+  /** A console on `root` (and `more`), and a page of a fresh browser context that opened its address. */
+  async function open(root: string, ...more: string[]): Promise<{ page: Page; console: RunningConsole; errors: string[] }> {
+    const c = await startConsole({ dirs: [root, ...more], pollMs: 200 });
     consoles.push(c);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -81,6 +82,34 @@ describe.skipIf(!CHROMIUM)('the console in Chromium', () => {
     // Sections with no data are not there.
     expect(await page.getByRole('region', { name: 'Recent activity' }).count()).toBe(0);
     expect(await page.getByRole('region', { name: /Downloads waiting/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows several mirrors, one at a time; the recent activity and the downloads waiting appear where their data is', async () => {
+    const other = copyMirror(made.root);
+    const j = openJournal(path.join(other, '.spacesync', 'journal.db'));
+    j.setState('cycle.reports', [
+      { at: new Date().toISOString(), changes: [{ kind: 'document', side: 'remote', action: 'updated', path: INBOX, title: 'Inbox note' }], problems: [] },
+    ]);
+    j.setState('media-retry:B-IMG', {
+      url: `${made.server.baseUrl}/assets/A-1`,
+      failures: 2,
+      notBefore: new Date().toISOString(),
+      message: 'The download failed.',
+    });
+    j.close();
+    const { page, errors } = await open(made.root, other);
+    const nav = page.getByRole('navigation', { name: 'Mirrors' });
+    expect(await nav.getByRole('link').count()).toBe(2);
+    expect(await page.getByRole('region', { name: 'Recent activity' }).count()).toBe(0);
+    await nav.getByRole('link').nth(1).click();
+    const activity = page.getByRole('region', { name: 'Recent activity' });
+    await activity.waitFor();
+    expect(await activity.innerText()).toMatch(/space → here updated Inbox note/);
+    const downloads = page.getByRole('region', { name: /Downloads waiting/ });
+    expect(await downloads.innerText()).toContain('Failed 2 times in a row');
+    expect(await downloads.innerText()).not.toContain(made.server.linkId);
+    expect(page.url()).toMatch(/#mirror-1$/);
     expect(errors).toEqual([]);
   });
 
