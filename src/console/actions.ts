@@ -28,7 +28,7 @@ export interface Offer {
 
 /** The items of the page an action can apply to. */
 export type OfferTarget =
-  | { kind: 'conflict'; conflict: ConflictView }
+  | { kind: 'conflict'; conflict: Omit<ConflictView, 'diff'> }
   | { kind: 'version'; path: string; version: HistoryRecord }
   | { kind: 'heldBack'; file: HeldBackFile }
   | { kind: 'localChange'; change: LocalPendingChange };

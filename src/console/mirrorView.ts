@@ -132,7 +132,7 @@ async function conflictCard(root: string, c: Parameters<typeof describeConflict>
   const text = async (rel: string) => (await readMirrorFile(root, rel).catch(() => null))?.text ?? null;
   const [file, copy] = await Promise.all([text(c.path), text(c.copyPath)]);
   const rows = file !== null && copy !== null ? threeWay(file, copy, recordedBlocks(c.details)) : [];
-  return { ...view, rows, offers: offersFor({ kind: 'conflict', conflict: { ...view, diff: [] } }, actions) };
+  return { ...view, rows, offers: offersFor({ kind: 'conflict', conflict: view }, actions) };
 }
 
 /** When the sync last wrote a document's record (a document sent, pulled, moved): the newest of them. */

@@ -31,3 +31,32 @@ export function watchMirrors(onChange, onOpen) {
   events.addEventListener('mirror', (e) => onChange(JSON.parse(e.data).id));
   return () => events.close();
 }
+
+/**
+ * `fn(id)` at most once at a time per id: a call while one runs is remembered and made once it ends
+ * (a mirror that changes every second while a large sync runs is read back to back, never piled up).
+ */
+export function oneAtATime(fn) {
+  const running = new Map();
+  const call = (id) => {
+    if (running.has(id)) {
+      running.set(id, true);
+      return;
+    }
+    running.set(id, false);
+    const next = () => {
+      const again = running.get(id);
+      running.delete(id);
+      if (again) call(id);
+    };
+    // `fn` says its own failures; one that fails still lets the next read run.
+    let done;
+    try {
+      done = Promise.resolve(fn(id));
+    } catch (e) {
+      done = Promise.reject(e);
+    }
+    done.then(next, next);
+  };
+  return call;
+}

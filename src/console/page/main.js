@@ -3,9 +3,9 @@
 // it did. Each section appears only when its data exists (the recent activity once the daemon keeps
 // cycle reports, held-back files when there are some…).
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { Activity } from './activity.js';
-import { readMirror, readMirrors, runOffer, watchMirrors } from './api.js';
+import { oneAtATime, readMirror, readMirrors, runOffer, watchMirrors } from './api.js';
 import { Budget } from './budget.js';
 import { Conflicts } from './conflicts.js';
 import { Daemon } from './daemon.js';
@@ -68,11 +68,13 @@ function App() {
   const [busy, setBusy] = useState(false);
   const [now, setNow] = useState(Date.now());
 
-  const reread = useCallback(
-    (id) =>
-      readMirror(id).then(
-        (m) => setMirrors((list) => list && list.map((x) => (x.id === id ? m : x))),
-        (e) => setNotice({ kind: 'error', text: e.message }),
+  const reread = useMemo(
+    () =>
+      oneAtATime((id) =>
+        readMirror(id).then(
+          (m) => setMirrors((list) => list && list.map((x) => (x.id === id ? m : x))),
+          (e) => setNotice({ kind: 'error', text: e.message }),
+        ),
       ),
     [],
   );
