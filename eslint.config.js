@@ -28,5 +28,22 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // The console's page (src/console/page): ES modules that run in the browser, not in Node.
+    files: ['src/console/page/**/*.js'],
+    languageOptions: {
+      globals: {
+        document: 'readonly',
+        location: 'readonly',
+        addEventListener: 'readonly',
+        removeEventListener: 'readonly',
+        EventSource: 'readonly',
+        fetch: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        encodeURIComponent: 'readonly',
+      },
+    },
+  },
   ...layerRules,
 );

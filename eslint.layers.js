@@ -1,5 +1,5 @@
 // The layer boundaries: imports go downward only
-//   cli → sync → (core, client, journal, mirror) → dialect;   server → dialect;
+//   cli, console → sync → (core, client, journal, mirror) → dialect;   server → dialect;
 //   client and server → wire (the contract both share) → dialect.
 // core and dialect are pure: no I/O module, no logger, no clock, no database.
 // A wrong import is a lint error, so `npm run check` (and CI) fails on it.
@@ -148,17 +148,36 @@ export const syncStageRules = [
       ],
     },
   },
+  {
+    // The console (src/console) sits beside the CLI: it reads and acts through the commands' own
+    // modules and the sync shell's face, never through the Space API server.
+    files: ['src/console/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+sync/(${SYNC_STAGES.join('|')})(/.*)?$`,
+              message: 'src/console imports the sync shell through src/sync/index.ts only (see docs/architecture.md).',
+            },
+            { regex: layerRegex(['server']), message: 'src/console may not import the Space API server (see docs/architecture.md).' },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 export const layerRules = [
-  pure('dialect', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config', 'wire', 'defaults']),
-  pure('wire', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config', 'defaults']),
-  pure('core', ['client', 'journal', 'mirror', 'sync', 'server', 'cli', 'log', 'config']),
-  shell('client', ['core', 'journal', 'mirror', 'sync', 'server', 'cli', 'config']),
-  shell('journal', ['client', 'mirror', 'sync', 'server', 'cli', 'config']),
-  shell('mirror', ['client', 'journal', 'sync', 'server', 'cli', 'config']),
-  shell('sync', ['server', 'cli']),
-  shell('server', ['core', 'client', 'journal', 'mirror', 'sync', 'cli']),
-  shell('service', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'config']),
+  pure('dialect', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'console', 'log', 'config', 'wire', 'defaults']),
+  pure('wire', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'console', 'log', 'config', 'defaults']),
+  pure('core', ['client', 'journal', 'mirror', 'sync', 'server', 'cli', 'console', 'log', 'config']),
+  shell('client', ['core', 'journal', 'mirror', 'sync', 'server', 'cli', 'console', 'config']),
+  shell('journal', ['client', 'mirror', 'sync', 'server', 'cli', 'console', 'config']),
+  shell('mirror', ['client', 'journal', 'sync', 'server', 'cli', 'console', 'config']),
+  shell('sync', ['server', 'cli', 'console']),
+  shell('server', ['core', 'client', 'journal', 'mirror', 'sync', 'cli', 'console']),
+  shell('service', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'console', 'config']),
   ...syncStageRules,
 ];

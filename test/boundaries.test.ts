@@ -45,6 +45,12 @@ describe('layer boundaries', () => {
     ['src/cli/x.ts', "import { x } from '../sync/push/pushLocal.js';\nexport const a = x;"],
     ['src/cli/x.ts', "import { x } from '../sync/daemon/index.js';\nexport const a = x;"],
     ['src/sync/pull/x.ts', "import { x } from '../../cli/main.js';\nexport const a = x;"],
+    // The console sits beside the CLI: nothing below imports it, it never reaches the server.
+    ['src/console/x.ts', "import { x } from '../server/index.js';\nexport const a = x;"],
+    ['src/console/x.ts', "import { x } from '../sync/versions/restoreVersion.js';\nexport const a = x;"],
+    ['src/sync/x.ts', "import { x } from '../console/server.js';\nexport const a = x;"],
+    ['src/core/x.ts', "import { x } from '../console/threeWay.js';\nexport const a = x;"],
+    ['src/journal/x.ts', "import { x } from '../console/activity.js';\nexport const a = x;"],
   ])('rejects %s importing against the direction: %s', async (file, code) => {
     expect(await problems(file, code)).not.toEqual([]);
   });
@@ -65,6 +71,8 @@ describe('layer boundaries', () => {
     ['src/sync/push/x.ts', "import { x } from '../versions/index.js';\nexport const a = x;"],
     ['src/sync/index.ts', "export { x } from './push/index.js';"],
     ['src/cli/x.ts', "import { x } from '../sync/index.js';\nexport const a = x;"],
+    ['src/console/x.ts', "import { x } from '../sync/index.js';\nimport { y } from '../cli/status.js';\nexport const a = [x, y];"],
+    ['src/cli/x.ts', "import { x } from '../server/index.js';\nexport const a = x;"],
   ])('allows %s: %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

@@ -66,7 +66,7 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
 
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('holds the compiled program, its type declarations, the demo space and the systemd unit, and no tests, benchmarks or other fixtures', () => {
+  it('holds the compiled program, its type declarations, the demo space, the systemd unit and the console page, and no tests, benchmarks or other fixtures', () => {
     const files = pack.files.map((f) => f.path);
     expect(files).toContain('dist/cli/bin.js');
     expect(files).toContain('dist/client/index.d.ts');
@@ -74,7 +74,9 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
     // The example config is what config errors point to.
     const beside = ['package.json', 'README.md', 'fixtures/spaces/demo.json', 'sync.config.example.json', 'systemd/spacesync@.service'];
     for (const f of beside) expect(files).toContain(f);
-    const outside = files.filter((f) => !f.startsWith('dist/') && !beside.includes(f));
+    // The console's page is served as it is written: no build step makes it.
+    for (const f of ['index.html', 'main.js', 'style.css']) expect(files).toContain(`src/console/page/${f}`);
+    const outside = files.filter((f) => !f.startsWith('dist/') && !f.startsWith('src/console/page/') && !beside.includes(f));
     expect(outside).toEqual([]);
     expect(files.filter((f) => /\.test\.|testSupport|testDir|testArbitraries/.test(f))).toEqual([]);
   });
@@ -90,7 +92,7 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
     expect(version.stdout.trim()).toBe((JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version);
     const help = await runCli(['--help'], opts());
     expect(help.code).toBe(0);
-    for (const cmd of ['server', 'sync', 'init', 'status', 'demo', 'service']) expect(help.stdout).toMatch(new RegExp(`^\\s+${cmd}\\b`, 'm'));
+    for (const cmd of ['server', 'sync', 'init', 'status', 'demo', 'service', 'console']) expect(help.stdout).toMatch(new RegExp(`^\\s+${cmd}\\b`, 'm'));
   });
 
   it('serves the demo space with `spacesync server` and mirrors it with `init` and `sync --once`', async () => {
@@ -110,6 +112,28 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
     } finally {
       server.child.kill('SIGTERM');
       await server.done;
+    }
+  });
+
+  it('serves the console page and its library from the installed package, offline', async () => {
+    const root = path.join(tmp, 'Console notes');
+    fs.mkdirSync(path.join(root, '.spacesync'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.spacesync', 'config.json'), JSON.stringify({ link: 'http://127.0.0.1:9/links/package-link-0003/api/v1' }), {
+      mode: 0o600,
+    });
+    const c = spawnCli(['console', '--dir', root, '--no-open'], opts());
+    try {
+      await c.waitFor(/^spacesync console: \S+$/m, 'stdout');
+      const url = /^spacesync console: (\S+)$/m.exec(c.output().stdout)![1]!;
+      const login = await fetch(url, { redirect: 'manual' });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const origin = new URL(url).origin;
+      for (const p of ['/', '/app/main.js', '/vendor/preact.mjs', '/vendor/hooks.mjs', '/vendor/htm.mjs', '/api/mirrors']) {
+        expect((await fetch(`${origin}${p}`, { headers: { cookie } })).status, p).toBe(200);
+      }
+    } finally {
+      c.child.kill('SIGINT');
+      await c.done;
     }
   });
 

@@ -1,13 +1,12 @@
 // `spacesync conflicts`: the conflicts the daemon kept (the space's version stays in the document,
 // the local version is a copy beside it, never synced) with the blocks that differ, and
-// `spacesync conflicts resolve <copy|id>` to mark one done (`--delete-copy` removes the copy).
-import { promises as fsp } from 'node:fs';
-import path from 'node:path';
+// `spacesync conflicts resolve <copy|id> [--keep mine|space|both]` to settle one (settleConflict.ts).
 import type { Command } from 'commander';
 import type { Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
-import type { ConflictRecord, Journal } from '../journal/index.js';
-import { isConflictCopy, readMirrorFile, resolveForWrite } from '../mirror/index.js';
+import type { ConflictRecord } from '../journal/index.js';
+import { readMirrorFile } from '../mirror/index.js';
+import { findConflict, KEEPS, settleConflict, type Keep } from './settleConflict.js';
 import { diffBlocks, fileBlocks, formatDiff, type DiffBlock, type DiffLine } from './blockDiff.js';
 import { withJsonErrors } from './jsonError.js';
 import { shellQuote } from './format.js';
@@ -25,6 +24,7 @@ interface ResolveFlags {
   dir?: string;
   config?: string;
   deleteCopy?: boolean;
+  keep?: string;
 }
 
 /** A conflict as `spacesync conflicts` shows it: the journal's record, whether its files exist, and how they differ. */
@@ -51,7 +51,7 @@ async function readText(root: string, rel: string): Promise<string | null> {
   }
 }
 
-async function describeConflict(root: string, c: ConflictRecord): Promise<ConflictView> {
+export async function describeConflict(root: string, c: ConflictRecord): Promise<ConflictView> {
   const file = await readText(root, c.path);
   const copy = await readText(root, c.copyPath);
   const diff = file !== null && copy !== null ? diffBlocks(fileBlocks(file), fileBlocks(copy)) : [];
@@ -87,15 +87,6 @@ function formatConflict(v: ConflictView, dir: string, now: Date): string[] {
   return lines;
 }
 
-/** Finds a conflict by its number or its copy's path (relative to the mirror, or to the current folder). */
-function findConflict(journal: Journal, root: string, which: string): ConflictRecord | undefined {
-  const all = journal.listConflicts({ includeResolved: true });
-  if (/^#?\d+$/.test(which)) return journal.getConflict(Number(which.replace('#', '')));
-  const candidates = new Set([which.split(path.sep).join('/'), path.relative(root, path.resolve(which)).split(path.sep).join('/')]);
-  const matches = all.filter((c) => candidates.has(c.copyPath));
-  return matches.find((c) => c.resolvedAt === null) ?? matches[0];
-}
-
 async function listConflicts(flags: ConflictsFlags): Promise<number> {
   const state = openMirrorState(flags);
   try {
@@ -121,8 +112,9 @@ async function listConflicts(flags: ConflictsFlags): Promise<number> {
       for (const line of formatConflict(v, dir, now)) out(line);
     }
     out('');
-    out('To settle one: copy what you want to keep from the copy into the file (it syncs as usual), then');
-    out(`  spacesync conflicts resolve <number or copy path> --dir ${dir} [--delete-copy]`);
+    out("To settle one, keep your version (it replaces the file), the space's (the copy goes) or both (the copy becomes a note of its own):");
+    out(`  spacesync conflicts resolve <number or copy path> --dir ${dir} --keep mine|space|both`);
+    out('or copy what you want from the copy into the file (it syncs as usual), then resolve it without --keep.');
     return 0;
   } finally {
     state.close();
@@ -130,6 +122,11 @@ async function listConflicts(flags: ConflictsFlags): Promise<number> {
 }
 
 async function resolveConflict(which: string, flags: ResolveFlags): Promise<number> {
+  if (flags.keep !== undefined && !(KEEPS as readonly string[]).includes(flags.keep))
+    throw new SpacesyncError('usage', `--keep takes mine, space or both (got "${flags.keep}").`);
+  if (flags.deleteCopy && flags.keep !== undefined && flags.keep !== 'space')
+    throw new SpacesyncError('usage', `--delete-copy is --keep space: give one of them, not --delete-copy with --keep ${flags.keep}.`);
+  const keep = (flags.keep as Keep | undefined) ?? (flags.deleteCopy ? 'space' : undefined);
   const state = openMirrorState(flags, { write: true });
   try {
     const { journal, root } = state;
@@ -142,31 +139,12 @@ async function resolveConflict(which: string, flags: ResolveFlags): Promise<numb
       );
     }
     const out = (line: string) => process.stdout.write(`${line}\n`);
-    if (found.resolvedAt === null) {
-      journal.resolveConflict(found.id);
-      out(`Conflict #${found.id} on ${found.path} is marked resolved.`);
-    } else {
-      out(`Conflict #${found.id} on ${found.path} was already resolved (${localTime(found.resolvedAt)}).`);
-    }
-    if (flags.deleteCopy) {
-      // Only ever a conflict copy inside the mirror: never the document's own file.
-      if (!isConflictCopy(found.copyPath))
-        throw new SpacesyncError('usage', `${found.copyPath} is not named like a conflict copy, so it was not deleted. Delete it by hand if you are sure.`);
-      try {
-        await fsp.rm(resolveForWrite(root, found.copyPath));
-        out(`Deleted the copy ${found.copyPath}.`);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new SpacesyncError(
-            'mirror_io',
-            `Could not delete the copy ${found.copyPath}: ${(e as Error).message}. The conflict is marked resolved; delete the copy by hand.`,
-            { cause: e },
-          );
-        }
-        out(`The copy ${found.copyPath} was already gone.`);
-      }
-    } else if ((await readText(root, found.copyPath)) !== null) {
-      out(`The copy ${found.copyPath} is kept (it is never synced); delete it when you no longer need it, or run again with --delete-copy.`);
+    const settled = await settleConflict({ root, journal, conflict: found, ...(keep ? { keep } : {}) });
+    for (const line of settled.said) out(line);
+    if (keep === undefined && (await readText(root, found.copyPath)) !== null) {
+      out(
+        `The copy ${found.copyPath} is kept (it is never synced); delete it when you no longer need it, or run again with --keep space (or --keep mine, --keep both).`,
+      );
     }
     return 0;
   } finally {
@@ -189,6 +167,7 @@ export function registerConflicts(program: Command, wrap: Wrap): void {
     .argument('<copy-or-number>', "the conflict copy's path, or the conflict's number from the list")
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
-    .option('--delete-copy', 'delete the conflict copy as well')
+    .option('--keep <side>', 'mine: your copy replaces the file (the next sync sends it); space: the copy is deleted; both: the copy becomes a note of its own')
+    .option('--delete-copy', 'delete the conflict copy as well (the same as --keep space)')
     .action(wrap(async (which: string, _flags: ResolveFlags, cmd: Command) => resolveConflict(which, cmd.optsWithGlobals<ResolveFlags>())));
 }

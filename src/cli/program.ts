@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   plan: async () => (await import('./plan.js')).registerPlan,
   demo: async () => (await import('./demo.js')).registerDemo,
   service: async () => (await import('./service.js')).registerService,
+  console: async () => (await import('./console.js')).registerConsole,
 };
 
 /** The commands `args` (the user's words, without node and the script) needs registered. */

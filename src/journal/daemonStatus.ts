@@ -3,6 +3,7 @@
 // each cycle and on each failure; status only reads. `lastCycle` is the cycle's own record.
 import { redactText } from '../redact.js';
 import type { Journal } from './Journal.js';
+import { addRateSample } from './rateHistory.js';
 
 export const STATUS_KEYS = {
   /** Written by the cycle when it completes: `{ at, …counts }` (the last successful cycle). */
@@ -74,7 +75,10 @@ export function saveDaemonStats(journal: Journal, input: { stats: ClientCounters
     errors: { ...stats.errors },
     budgets: { space: { ...stats.budgets.space }, address: { ...stats.budgets.address }, blocks: { ...stats.budgets.blocks } },
   };
+  // The minute-by-minute spending of the last hour (the console's chart) grows from the save before.
+  const prev = readDaemonStats(journal);
   journal.setState(STATUS_KEYS.daemon, value);
+  addRateSample(journal, prev, value);
 }
 
 const isBudget = (v: unknown): v is BudgetUse =>

@@ -109,7 +109,7 @@ describe('spacesync conflicts', () => {
     const { root, id } = await mirrorWithConflict();
     const r = await runCli(['conflicts', 'resolve', `#${id}`, '--delete-copy'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Deleted the copy ${COPY}.`);
+    expect(r.stdout).toContain(`Deleted the copy ${COPY}; Projects/Roadmap.md keeps the space's version.`);
     expect(fs.existsSync(path.join(root, COPY))).toBe(false);
     expect(fs.existsSync(path.join(root, 'Projects', 'Roadmap.md'))).toBe(true);
   });
@@ -127,6 +127,68 @@ describe('spacesync conflicts', () => {
     const r = await runCli(['conflicts', '--dir', root]);
     expect(r.stdout).toContain(`your version: ${COPY} (deleted)`);
     expect(r.stdout).toContain(`The copy is gone: mark this done with \`spacesync conflicts resolve ${id} --dir ${root}\``);
+  });
+
+  it("--keep mine: the copy's text replaces the file (its id kept), the copy goes, and the next sync sends it", async () => {
+    const { root, id } = await mirrorWithConflict();
+    const copy = fs.readFileSync(path.join(root, COPY), 'utf8');
+    const r = await runCli(['conflicts', 'resolve', String(id), '--dir', root, '--keep', 'mine']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Your version from ${COPY} replaced Projects/Roadmap.md; the next sync sends it to the space.`);
+    expect(r.stdout).toContain(`Conflict #${id} on Projects/Roadmap.md is marked resolved.`);
+    expect(fs.readFileSync(path.join(root, 'Projects', 'Roadmap.md'), 'utf8')).toBe(copy);
+    expect(fs.existsSync(path.join(root, COPY))).toBe(false);
+    const sync = await runCli(['sync', '--dir', root, '--once']);
+    expect(sync.code, sync.stderr).toBe(0);
+    const blocks = ((await (await fetch(`${server.baseUrl}/blocks?id=D-ROAD`)).json()) as { content: Array<{ markdown: string }> }).content;
+    expect(blocks.map((b) => b.markdown)).toEqual(['# Goals', 'Ship the sync engine next week', '- first step', '- second step']);
+    // The shared server is put back for the other tests.
+    fs.writeFileSync(path.join(root, 'Projects', 'Roadmap.md'), fs.readFileSync(path.join(synced, 'Projects', 'Roadmap.md')));
+    expect((await runCli(['sync', '--dir', root, '--once'])).code).toBe(0);
+  });
+
+  it("--keep mine on a copy without the document's id: the file still names its document", async () => {
+    const { root, id } = await mirrorWithConflict();
+    fs.writeFileSync(path.join(root, COPY), '# Goals\n\nMine only\n');
+    const r = await runCli(['conflicts', 'resolve', String(id), '--dir', root, '--keep', 'mine']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(root, 'Projects', 'Roadmap.md'), 'utf8')).toBe('---\nid: D-ROAD\n---\n# Goals\n\nMine only\n');
+  });
+
+  it("--keep space deletes the copy and leaves the file; --keep both turns the copy into a note of its own, without the document's id", async () => {
+    const space = await mirrorWithConflict();
+    const before = fs.readFileSync(path.join(space.root, 'Projects', 'Roadmap.md'), 'utf8');
+    const r = await runCli(['conflicts', 'resolve', COPY, '--dir', space.root, '--keep', 'space']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Deleted the copy ${COPY}; Projects/Roadmap.md keeps the space's version.`);
+    expect(fs.existsSync(path.join(space.root, COPY))).toBe(false);
+    expect(fs.readFileSync(path.join(space.root, 'Projects', 'Roadmap.md'), 'utf8')).toBe(before);
+
+    const both = await mirrorWithConflict();
+    const copy = fs.readFileSync(path.join(both.root, COPY), 'utf8');
+    expect(copy).toContain('id: D-ROAD');
+    const b = await runCli(['conflicts', 'resolve', String(both.id), '--dir', both.root, '--keep', 'both']);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stdout).toContain(`Your version from ${COPY} is now a note of its own, Projects/Roadmap (mine).md`);
+    const note = fs.readFileSync(path.join(both.root, 'Projects', 'Roadmap (mine).md'), 'utf8');
+    expect(note).not.toContain('id:');
+    expect(note).toContain('Ship the sync engine next week');
+    expect(fs.existsSync(path.join(both.root, COPY))).toBe(false);
+    expect(fs.readFileSync(path.join(both.root, 'Projects', 'Roadmap.md'), 'utf8')).toBe(before);
+  });
+
+  it("--keep with another word, or with --delete-copy, is a usage error; --keep mine with the copy gone says how to keep the space's", async () => {
+    const { root, id } = await mirrorWithConflict();
+    const bad = await runCli(['conflicts', 'resolve', String(id), '--dir', root, '--keep', 'theirs']);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toContain('--keep takes mine, space or both (got "theirs")');
+    const both = await runCli(['conflicts', 'resolve', String(id), '--dir', root, '--keep', 'mine', '--delete-copy']);
+    expect(both.code).toBe(64);
+    fs.rmSync(path.join(root, COPY));
+    const gone = await runCli(['conflicts', 'resolve', String(id), '--dir', root, '--keep', 'mine']);
+    expect(gone.code).toBe(64);
+    expect(gone.stderr).toContain(`The copy ${COPY} is gone, so there is no version of yours to keep (--keep mine).`);
+    expect((await runCli(['conflicts', '--dir', root])).stdout).toContain('1 open conflict');
   });
 
   it('an unknown conflict: a usage error saying how to list them', async () => {
