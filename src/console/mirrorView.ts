@@ -177,10 +177,10 @@ async function readReadable(base: MirrorView, dir: string, now: Date, actions: r
   const state = openMirrorState({ dir });
   try {
     const { journal, root } = state;
-    const lastPoll = status.lastCycle?.at ?? null;
+    const lastPoll = status.lastPoll?.at ?? status.lastCycle?.at ?? null;
     const reach = reachability(lastPoll, status.errors);
     const activity = journal ? readActivity(journal) : undefined;
-    const lastChange = activity ? (activity.find((r) => r.changes.length > 0)?.at ?? null) : journal ? lastSynced(journal) : null;
+    const lastChange = status.lastChange?.at ?? (journal ? lastSynced(journal) : null);
     const records = journal ? journal.listConflicts() : [];
     const history = journal ? journal.listHistory() : [];
     const q = status.requests;

@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyReport, type CycleReport } from '../../src/core/report/cycleReport.js';
+import { REPORT_KEYS } from '../../src/sync/index.js';
 import { openJournal } from '../../src/journal/index.js';
 import { startConsole, type RunningConsole } from '../../src/console/server.js';
 import { cookieName } from '../../src/console/guard.js';
@@ -149,7 +151,8 @@ describe('what the API tells the page', () => {
       expect(m!.daemon).toMatchObject({ running: false, reachable: true, start: expect.stringContaining('spacesync sync --dir ') });
       expect(m!.daemon!.lastPoll).toEqual(expect.any(String));
       expect(m!.daemon!.lastChange).toEqual(expect.any(String));
-      expect('activity' in m!).toBe(false);
+      // The reports of the fixture's two cycles: the push of the Inbox note's edit among them.
+      expect(m!.activity!.flatMap((a) => a.changes)).toContainEqual(expect.objectContaining({ side: 'local', path: INBOX, title: 'Inbox note' }));
       const conflict = m!.conflicts[0]!;
       expect(conflict).toMatchObject({ path: ROADMAP, copyExists: true, fileExists: true });
       expect(conflict.rows).toContainEqual({
@@ -182,11 +185,15 @@ describe('what the API tells the page', () => {
     const cfg = path.join(root, '.spacesync', 'config.json');
     fs.writeFileSync(cfg, JSON.stringify({ ...JSON.parse(fs.readFileSync(cfg, 'utf8')), apiKey: 'SECRET-API-KEY-1234' }));
     const j = openJournal(path.join(root, '.spacesync', 'journal.db'));
-    j.setState('cycle.reports', [
-      { at: '2026-11-21T10:00:00.000Z', changes: [{ kind: 'document', side: 'remote', action: 'updated', path: INBOX, title: 'Inbox note' }], problems: [] },
-      { at: '2026-11-21T10:05:00.000Z', changes: [], problems: [{ path: 'x.md', message: 'it failed' }, 'plain words'] },
-      { nonsense: true },
+    const report = (at: string, more: Partial<CycleReport>): CycleReport => ({ ...emptyReport('cycle', at), finishedAt: at, ...more });
+    j.setState(REPORT_KEYS.recent, [
+      report('2026-11-21T10:00:00.000Z', { changes: [{ kind: 'document', side: 'remote', action: 'updated', path: INBOX, title: 'Inbox note' }] }),
+      report('2026-11-21T10:05:00.000Z', { problems: [{ key: 'k', path: 'x.md', severity: 'failed', message: 'it failed' }] }),
     ]);
+    j.setState(
+      REPORT_KEYS.lastChange,
+      report('2026-11-21T10:00:00.000Z', { changes: [{ kind: 'document', side: 'remote', action: 'updated', path: INBOX, title: 'Inbox note' }] }),
+    );
     j.setState('media-retry:B-IMG', {
       url: `${made.server.baseUrl}/assets/A-1`,
       failures: 2,
@@ -200,7 +207,7 @@ describe('what the API tells the page', () => {
       expect(r.text).not.toContain('SECRET-API-KEY-1234');
       const m = JSON.parse(r.text) as MirrorView;
       expect(m.activity).toEqual([
-        { at: '2026-11-21T10:05:00.000Z', changes: [], problems: ['x.md: it failed', 'plain words'] },
+        { at: '2026-11-21T10:05:00.000Z', changes: [], problems: ['x.md: it failed'] },
         { at: '2026-11-21T10:00:00.000Z', changes: [{ kind: 'document', side: 'remote', action: 'updated', path: INBOX, title: 'Inbox note' }], problems: [] },
       ]);
       expect(m.daemon!.lastChange).toBe('2026-11-21T10:00:00.000Z');
