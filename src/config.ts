@@ -35,6 +35,9 @@ export const configSchema = z.strictObject({
       scale: z.number().positive('must be positive').default(DEFAULTS.budget.scale),
     })
     .default(DEFAULTS.budget),
+  // Desktop notifications of what needs a person (a conflict, a file held back, the space out of
+  // reach for 10 minutes, a failing git push); unset: on where a desktop session is present.
+  notify: z.boolean().optional(),
   // `backup`: everything from the space arrives, nothing is ever sent to it (local changes are kept and listed).
   mode: z.enum(['two-way', 'backup']).default(DEFAULTS.mode),
   git: z

@@ -16,13 +16,16 @@ import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
 import { openSyncSession, planCycle, type PullProgress, type SyncSession } from '../sync/index.js';
-import { lookedAt, syncOnce } from '../sync/index.js';
+import { lookedAt, readLastLook, syncOnce } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
 import { afterReport, GIT_PUSH_STATE, GitPusher, pushProblem, saveStats, type GitPushState } from '../sync/index.js';
 import type { CycleReport, Problem } from '../core/report/cycleReport.js';
 import { describeCyclePlan } from './plan.js';
 import { nameList, shellQuote } from './format.js';
 import { describeReport } from './describeCycle.js';
+import { conflictNotice, createNotifier, gitPushNotice, heldBackNotice, unreachableNotice } from '../console/notify.js';
+import { reachability } from '../console/reachability.js';
+import { readStatusErrors } from '../journal/daemonStatus.js';
 
 interface SyncFlags {
   link?: string;
@@ -71,7 +74,7 @@ function printReport(r: CycleReport, problems: { appeared: readonly Problem[]; c
 }
 
 /** The pusher of the git backup (`git.push`), its failures and recoveries said once each. */
-function backupPusher(session: SyncSession, config: Config): GitPusher | undefined {
+function backupPusher(session: SyncSession, config: Config, told?: (s: GitPushState) => void): GitPusher | undefined {
   if (!config.git.autoCommit || !config.git.push) return undefined;
   return new GitPusher({
     root: config.dir,
@@ -80,6 +83,7 @@ function backupPusher(session: SyncSession, config: Config): GitPusher | undefin
     logger: session.ctx.logger,
     now: session.ctx.now,
     onChange: (state, failedBefore) => {
+      told?.(state);
       if (!state.ok && !failedBefore) err(`spacesync: ${pushProblem(config.dir, state).message}`);
       else if (state.ok && failedBefore) out('spacesync: the git backup is pushed again.');
     },
@@ -121,9 +125,44 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
   }
 }
 
+/** Keys of the desktop notifications told (kept across restarts: a conflict is told once, ever). */
+const NOTIFIED = 'notify.told';
+
+/**
+ * The daemon's desktop notifications: a new conflict, a file held back, the space out of reach for
+ * ten minutes, a failing git push, each once, with the command that settles it.
+ */
+function daemonNotices(session: SyncSession, config: Config) {
+  const journal = session.journal;
+  const notifier = createNotifier({
+    ...(config.notify !== undefined ? { enabled: config.notify } : {}),
+    logger: session.ctx.logger,
+    told: journal.getState<string[]>(NOTIFIED) ?? [],
+    onTold: (key) => journal.setState(NOTIFIED, [...(journal.getState<string[]>(NOTIFIED) ?? []), key].slice(-500)),
+  });
+  const root = config.dir;
+  return {
+    report(r: CycleReport, appeared: readonly Problem[]): void {
+      if (!notifier.enabled) return;
+      for (const p of appeared) if (p.severity === 'held') void notifier.notify(heldBackNotice(root, { path: p.path, reason: p.key, message: p.message }));
+      if (r.conflicts.length > 0)
+        for (const c of journal.listConflicts()) if (r.conflicts.some((x) => x.copy === c.copyPath)) void notifier.notify(conflictNotice(root, c));
+    },
+    unreachable(): void {
+      if (!notifier.enabled) return;
+      const notice = unreachableNotice(root, reachability(readLastLook(journal)?.at ?? null, readStatusErrors(journal)), session.ctx.now());
+      if (notice) void notifier.notify(notice);
+    },
+    push(state: GitPushState): void {
+      if (notifier.enabled && !state.ok) void notifier.notify(gitPushNotice(root, { since: state.at, message: state.message ?? 'git push failed' }));
+    },
+  };
+}
+
 async function daemon(session: SyncSession, config: Config, link: string, signal: AbortSignal): Promise<number> {
   const { minSeconds, maxSeconds } = config.poll;
-  const pusher = backupPusher(session, config);
+  const notices = daemonNotices(session, config);
+  const pusher = backupPusher(session, config, (s) => notices.push(s));
   out(`spacesync: syncing ${describeLink(link)} into ${config.dir}: saved files at once, the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
   const handle = runDaemon({
     ctx: session.ctx,
@@ -141,11 +180,15 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
       out(`spacesync: waiting ${Math.ceil(w.waitMs / 1000)} s for ${budget}; ${what} queued.`);
     },
     // Every operation's changes; a problem once when it appears and once when it clears.
-    onReport: (r, problems) => printReport(r, problems, null),
+    onReport: (r, problems) => {
+      printReport(r, problems, null);
+      notices.report(r, problems.appeared);
+    },
     onError: (e, fatal) => {
       if (fatal) return;
       const message = e instanceof Error ? e.message : String(e);
       err(`spacesync: this cycle failed (${message}); trying again in ${maxSeconds} s.`);
+      notices.unreachable();
     },
   });
   const stop = () => void handle.stop();

@@ -114,7 +114,7 @@ export function conflictNotice(root: string, c: Pick<ConflictRecord, 'id' | 'pat
 }
 
 /** A file the cycle held back until the person acts. */
-export function heldBackNotice(root: string, h: Pick<HeldBackFile, 'path' | 'reason' | 'message'>): Notice {
+export function heldBackNotice(root: string, h: Pick<HeldBackFile, 'path' | 'message'> & { reason: string }): Notice {
   return {
     key: `held-back:${h.reason}:${h.path}`,
     title: `spacesync: ${h.path} is held back`,

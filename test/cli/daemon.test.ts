@@ -63,6 +63,30 @@ describe('the sync daemon with status and the lock', () => {
     expect(((await (await fetch(`${server.baseUrl}/folders`)).json()) as { items: unknown[] }).items).toEqual(folders.items);
   });
 
+  it('tells the desktop once of a file held back (notify-send), however many polls find it so', async () => {
+    const root = tempDir();
+    const bin = tempDir('spacesync-bin-');
+    const said = path.join(bin, 'said');
+    fs.writeFileSync(path.join(bin, 'notify-send'), `#!/bin/sh\nprintf '%s|' "$@" >> "${said}"\necho >> "${said}"\n`, { mode: 0o755 });
+    writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 1, maxSeconds: 1 }, debounceMs: 50 });
+    const daemon = spawnCli(['sync', '--dir', root], {
+      env: { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':0', SSH_CONNECTION: undefined, SSH_TTY: undefined },
+    });
+    try {
+      await daemon.waitFor(/Pulled: /);
+      fs.writeFileSync(path.join(root, 'Unsorted/Inbox note.md'), '');
+      await daemon.waitFor(/held back: "Unsorted\/Inbox note\.md" holds no blocks any more/);
+      // A few more polls find it held back still.
+      await new Promise((r) => setTimeout(r, 3_500));
+      const lines = fs.readFileSync(said, 'utf8').split('\n').filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^--app-name=spacesync\|spacesync: Unsorted\/Inbox note\.md is held back\|.*holds no blocks any more.*spacesync status --dir /);
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.done;
+    }
+  });
+
   it('with git.autoCommit, commits after every change on either side, naming the documents and the side', async () => {
     const root = tempDir();
     writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 1, maxSeconds: 1 }, debounceMs: 50, git: { autoCommit: true } });
