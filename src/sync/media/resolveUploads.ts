@@ -15,9 +15,8 @@ import type { Block } from '../../dialect/index.js';
 import { isSpacesyncError } from '../../errors.js';
 import type { Intent, Journal } from '../../journal/index.js';
 import { readMirrorFile } from '../../mirror/index.js';
-import type { SyncContext } from '../context/index.js';
+import { MEDIA_BASE, type MediaRecord, type SyncContext } from '../context/index.js';
 import { assetStat } from './reuploadAsset.js';
-import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { markUploadsPending } from './uploadReferences.js';
 import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 

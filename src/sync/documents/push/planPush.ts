@@ -15,13 +15,13 @@ import { localTitle } from '../../../core/files/localTitle.js';
 import { mergeFile } from '../../../core/merge/mergeFile.js';
 import { confirmSentEdits } from '../../../core/push/confirmSentEdits.js';
 import { confirmSentInserts } from '../../../core/push/confirmSentInserts.js';
-import { formerPathsOf, linkTargetsOf, ownMarkersOf } from '../../links/index.js';
+import { formerPathsOf, linkTargetsOf, ownMarkersOf } from '../../context/index.js';
 import { noteReadOnlyBlocks, readOnlyBlocks } from '../readOnlyBlocks.js';
 import { placementOfPath } from '../../../core/files/placementOfPath.js';
 import { linkMarkdown, type Anchor } from '../../../core/links/linkDocuments.js';
 import { carriesMarker } from '../../../core/links/carriesMarker.js';
 import { withMarker } from '../../../dialect/index.js';
-import { uploadDialect } from '../../media/index.js';
+import { uploadDialect } from '../../context/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { claimedId, type LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../../../core/remoteTypes.js';
@@ -29,7 +29,7 @@ import type { LocalScan } from './scanLocal.js';
 import { sendableChanges } from './sendableChanges.js';
 import { sentEdits, sentInserts } from './sentByIntents.js';
 import { withRestoredFields } from '../../../core/versions/withRestoredFields.js';
-import { restoredBlocks } from '../../versions/index.js';
+import { restoredBlocks } from '../../context/index.js';
 
 export interface PlanPushInput {
   scan: LocalScan;
