@@ -29,22 +29,31 @@ describe('layer boundaries', () => {
     ['src/wire/x.ts', "import { x } from '../client/index.js';\nexport const a = x;"],
     ['src/wire/x.ts', "import { x } from '../server/app.js';\nexport const a = x;"],
     ['src/dialect/x.ts', "import { x } from '../wire/types.js';\nexport const a = x;"],
-    // The stages of src/sync: pull and push never import each other, nothing below daemon/ imports
-    // it, a stage imports only the ones before it, and enters another only through its index.ts.
-    ['src/sync/pull/x.ts', "import { x } from '../push/index.js';\nexport const a = x;"],
-    ['src/sync/push/x.ts', "import { x } from '../pull/index.js';\nexport const a = x;"],
-    ['src/sync/pull/x.ts', "import { x } from '../daemon/index.js';\nexport const a = x;"],
-    ['src/sync/push/x.ts', "import { x } from '../daemon/index.js';\nexport const a = x;"],
+    // The folders of src/sync: a slice imports no other slice (type imports included) and context/
+    // none, only cycle/ imports the slices, daemon/ only cycle/ and context/, and every folder is
+    // entered only through its index.ts.
+    ['src/sync/documents/pull/x.ts', "import { x } from '../../media/index.js';\nexport const a = x;"],
+    ['src/sync/documents/push/x.ts', "import { x } from '../../links/index.js';\nexport const a = x;"],
+    ['src/sync/media/x.ts', "import { x } from '../whiteboards/index.js';\nexport const a = x;"],
+    ['src/sync/media/x.ts', "import type { X } from '../whiteboards/index.js';\nexport type A = X;"],
+    ['src/sync/links/x.ts', "import { x } from '../media/index.js';\nexport const a = x;"],
+    ['src/sync/collections/x.ts', "import { x } from '../versions/index.js';\nexport const a = x;"],
+    ['src/sync/tasks/x.ts', "import { x } from '../versions/index.js';\nexport const a = x;"],
+    ['src/sync/versions/x.ts', "import { x } from '../documents/index.js';\nexport const a = x;"],
+    ['src/sync/context/x.ts', "import type { X } from '../media/index.js';\nexport type A = X;"],
+    ['src/sync/context/x.ts', "import { x } from '../cycle/index.js';\nexport const a = x;"],
+    ['src/sync/documents/pull/x.ts', "import { x } from '../../cycle/index.js';\nexport const a = x;"],
+    ['src/sync/whiteboards/x.ts', "import { x } from '../daemon/index.js';\nexport const a = x;"],
     ['src/sync/cycle/x.ts', "import { x } from '../daemon/index.js';\nexport const a = x;"],
-    ['src/sync/session/x.ts', "import { x } from '../pull/index.js';\nexport const a = x;"],
-    ['src/sync/versions/x.ts', "import { x } from '../push/index.js';\nexport const a = x;"],
-    ['src/sync/pull/x.ts', "import { x } from '../cycle/index.js';\nexport const a = x;"],
-    ['src/sync/cycle/x.ts', "import { x } from '../pull/runPull.js';\nexport const a = x;"],
-    ['src/sync/daemon/x.ts', "import { x } from '../session/SyncContext.js';\nexport const a = x;"],
-    ['src/sync/index.ts', "export { x } from './push/pushLocal.js';"],
-    ['src/cli/x.ts', "import { x } from '../sync/push/pushLocal.js';\nexport const a = x;"],
+    ['src/sync/daemon/x.ts', "import { x } from '../documents/index.js';\nexport const a = x;"],
+    ['src/sync/daemon/x.ts', "import { x } from '../media/index.js';\nexport const a = x;"],
+    ['src/sync/cycle/x.ts', "import { x } from '../documents/pull/pullDocuments.js';\nexport const a = x;"],
+    ['src/sync/media/x.ts', "import { x } from '../context/SyncContext.js';\nexport const a = x;"],
+    ['src/sync/daemon/x.ts', "import { x } from '../cycle/syncOnce.js';\nexport const a = x;"],
+    ['src/sync/index.ts', "export { x } from './documents/push/pushDocuments.js';"],
+    ['src/cli/x.ts', "import { x } from '../sync/documents/push/pushDocuments.js';\nexport const a = x;"],
     ['src/cli/x.ts', "import { x } from '../sync/daemon/index.js';\nexport const a = x;"],
-    ['src/sync/pull/x.ts', "import { x } from '../../cli/main.js';\nexport const a = x;"],
+    ['src/sync/documents/pull/x.ts', "import { x } from '../../../cli/main.js';\nexport const a = x;"],
   ])('rejects %s importing against the direction: %s', async (file, code) => {
     expect(await problems(file, code)).not.toEqual([]);
   });
@@ -56,14 +65,15 @@ describe('layer boundaries', () => {
     ['src/server/x.ts', "import { SPEC_LIMITS } from '../wire/limits.js';\nexport const a = SPEC_LIMITS;"],
     ['src/client/x.ts', "import { SPEC_LIMITS } from '../wire/limits.js';\nexport const a = SPEC_LIMITS;"],
     ['src/core/x.test.ts', "import fs from 'node:fs';\nexport const a = fs;"],
-    ['src/sync/cycle/x.ts', "import { x } from '../pull/index.js';\nimport { y } from '../push/index.js';\nexport const a = [x, y];"],
-    ['src/sync/daemon/x.ts', "import { x } from '../cycle/index.js';\nimport { y } from '../session/index.js';\nexport const a = [x, y];"],
+    ['src/sync/cycle/x.ts', "import { x } from '../documents/index.js';\nimport { y } from '../media/index.js';\nexport const a = [x, y];"],
+    ['src/sync/daemon/x.ts', "import { x } from '../cycle/index.js';\nimport { y } from '../context/index.js';\nexport const a = [x, y];"],
     [
-      'src/sync/pull/x.ts',
-      "import { x } from './pullDocument.js';\nimport { y } from '../session/index.js';\nimport { z } from '../../core/merge.js';\nexport const a = [x, y, z];",
+      'src/sync/documents/pull/x.ts',
+      "import { x } from './pullDocument.js';\nimport { w } from '../push/scanLocal.js';\nimport { y } from '../../context/index.js';\nimport { z } from '../../../core/merge/merge.js';\nexport const a = [w, x, y, z];",
     ],
-    ['src/sync/push/x.ts', "import { x } from '../versions/index.js';\nexport const a = x;"],
-    ['src/sync/index.ts', "export { x } from './push/index.js';"],
+    ['src/sync/media/x.ts', "import { x } from '../context/index.js';\nimport { y } from '../../core/media/linkAssets.js';\nexport const a = [x, y];"],
+    ['src/sync/context/x.ts', "import { x } from './SyncContext.js';\nimport { y } from '../../journal/index.js';\nexport const a = [x, y];"],
+    ['src/sync/index.ts', "export { x } from './documents/index.js';"],
     ['src/cli/x.ts', "import { x } from '../sync/index.js';\nexport const a = x;"],
   ])('allows %s: %s', async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
