@@ -22,12 +22,11 @@ import { assetFileOf, assetLinkOf, SCENE_EXT, unsignedUrl, withDestination } fro
 import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from '../../core/media/localReference.js';
 import { segmentFile } from '../../dialect/index.js';
 import { isPerDocumentError } from '../context/index.js';
-import { isSpacesyncError, type SpacesyncError } from '../../errors.js';
 import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
 import { MEDIA_BASE, type DrawScene, type MediaRecord, type SyncContext } from '../context/index.js';
 import type { Journal } from '../../journal/index.js';
 import { assetStat } from './reuploadAsset.js';
-import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
+import { hasPendingUpload, mayHaveLanded, UPLOAD_OP, type UploadPayload } from './uploadIntent.js';
 import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 import { FILE_ONLY } from '../../log.js';
 
@@ -59,9 +58,6 @@ function candidatesOf(nodes: readonly DiffNode[], parentId: string | null, out: 
   });
   return out;
 }
-
-/** The request may have been applied before it failed (a reset, a timeout, a 5xx on a POST). */
-export const mayHaveLanded = (e: unknown): boolean => isSpacesyncError(e, 'maybe_applied') || (e as SpacesyncError).details?.mayHaveApplied === true;
 
 async function hashOf(abs: string): Promise<{ bytes: Buffer; hash: string }> {
   const bytes = await fsp.readFile(abs);
