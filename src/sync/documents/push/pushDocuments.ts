@@ -2,17 +2,20 @@
 // listing which of the changed documents the service changed too, plan, check safety, and carry the
 // plan out (or only return it, for `spacesync plan` and `--dry-run`). The links follow what it
 // recorded in the step the cycle runs right after it (cycle/pullAndPush.ts).
+import type { Intent, ListingEntry } from '../../../journal/index.js';
 import { FILE_ONLY } from '../../../log.js';
 import { recordHeldBack, recordTypedAnchors, type PushSteps, type SyncContext } from '../../context/index.js';
 import { currentListing } from './currentListing.js';
 import { executePlan, type PushOutcome } from './executePlan.js';
 import { planPush } from './planPush.js';
+import { decidePush, type PlanPushInput } from './decidePush.js';
+import { readForPush } from './readForPush.js';
 import { emptyPlan, type PushPlan } from './PushPlan.js';
 import { isUndecodable, readLocalDocument } from './readLocalDocument.js';
 import { resolveIntents } from './resolveIntents.js';
 import { containerOf, type Placement, type RemoteDocument, type RemoteFolder } from '../../../core/remoteTypes.js';
 import { shiftCounts } from '../pull/pullState.js';
-import { scanLocal, type LocalScan } from './scanLocal.js';
+import { scanLocal, type LocalScan, type ScanOptions } from './scanLocal.js';
 
 /** A listing younger than this is taken as current (one request covers every pending document). */
 export const LISTING_MAX_AGE_MS = 3_000;
@@ -66,36 +69,10 @@ export async function pushDocuments(ctx: SyncContext, opts: PushOptions, steps: 
     if (!opts.dryRun) recordHeldBack(journal, scan.heldBack, opts.paths);
     return { plan: { ...emptyPlan(), problems: scan.problems, heldBack: scan.heldBack }, outcome: null, requests: 0 };
   }
-
-  let full: FullListing | undefined;
-  let listing;
-  let listedAt: string;
-  if (opts.listing) {
-    listedAt = ctx.now().toISOString();
-    full = await opts.listing();
-    listing = new Map([...full.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }]));
-  } else {
-    const current = await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun });
-    listing = current.items;
-    listedAt = current.takenAt;
-  }
-
+  const { listing, listedAt, full } = await takeListing(ctx, opts);
   let forced = new Map<string, number[]>();
   for (const i of intents) if (i.docId !== null) forced.set(i.docId, [...(forced.get(i.docId) ?? []), i.id]);
-  if (intents.length > 0 && !opts.dryRun) {
-    const resolution = await resolveIntents(ctx, intents, listing);
-    forced = resolution.forced;
-    scan = await scanLocal(ctx, scanOpts);
-    // A document with requests in flight is read again and merged even when its file did not change.
-    for (const [id, settles] of forced) {
-      const r = journal.getDocument(id);
-      if (!r || r.fileHash === null || scan.changed.some((c) => c.record.id === id) || scan.missing.some((m) => m.id === id)) continue;
-      const local = await readLocalDocument(ctx.root, r.path);
-      if (isUndecodable(local)) continue; // held back until saved as UTF-8; its intents wait for it
-      if (local && local.frontMatter.ok) scan.changed.push({ record: r, local, moved: false });
-      else settles.forEach((i) => journal.clearIntent(i));
-    }
-  }
+  if (intents.length > 0 && !opts.dryRun) ({ forced, scan } = await settleIntents(ctx, intents, listing, scanOpts));
 
   // A file moved here takes its .assets folder along before its references are read (from where its
   // folder went, when that folder was renamed or moved too).
@@ -105,7 +82,7 @@ export async function pushDocuments(ctx: SyncContext, opts: PushOptions, steps: 
       scan.changed.map((c) => ({ from: c.record.path, to: c.local.path })),
       scan.addedDirs,
     );
-  const plan = await planPush(ctx, {
+  const plan = await readAndPlan(ctx, {
     scan,
     listing,
     forced,
@@ -122,14 +99,60 @@ export async function pushDocuments(ctx: SyncContext, opts: PushOptions, steps: 
     return { plan, outcome: null, requests: requests() };
   }
   if (opts.dryRun) return { plan, outcome: null, requests: requests() };
+  const outcome = await carryOut(ctx, plan, { takenAt: listedAt, items: listing });
+  return { plan, outcome, requests: requests() };
+}
+
+/** The listing the push compares with: a full one when the caller takes it, else the latest, read again when too old. */
+async function takeListing(ctx: SyncContext, opts: PushOptions): Promise<{ listing: Map<string, ListingEntry>; listedAt: string; full?: FullListing }> {
+  if (opts.listing) {
+    const listedAt = ctx.now().toISOString();
+    const full = await opts.listing();
+    const listing = new Map([...full.documents].map(([id, d]) => [id, { title: d.title, lastModifiedAt: d.lastModifiedAt }]));
+    return { listing, listedAt, full };
+  }
+  const current = await currentListing(ctx, opts.listingMaxAgeMs ?? LISTING_MAX_AGE_MS, { record: !opts.dryRun });
+  return { listing: current.items, listedAt: current.takenAt };
+}
+
+/** Requests an earlier run sent without recording their answers: settled, and their documents read again and merged. */
+async function settleIntents(ctx: SyncContext, intents: Intent[], listing: ReadonlyMap<string, ListingEntry>, scanOpts: ScanOptions) {
+  const { journal } = ctx;
+  const { forced } = await resolveIntents(ctx, intents, listing);
+  const scan = await scanLocal(ctx, scanOpts);
+  // A document with requests in flight is read again and merged even when its file did not change.
+  for (const [id, settles] of forced) {
+    const r = journal.getDocument(id);
+    if (!r || r.fileHash === null || scan.changed.some((c) => c.record.id === id) || scan.missing.some((m) => m.id === id)) continue;
+    const local = await readLocalDocument(ctx.root, r.path);
+    if (isUndecodable(local)) continue; // held back until saved as UTF-8; its intents wait for it
+    if (local && local.frontMatter.ok) scan.changed.push({ record: r, local, moved: false });
+    else settles.forEach((i) => journal.clearIntent(i));
+  }
+  return { forced, scan };
+}
+
+/** The plan, made after what it needs was read: its decisions first, then the reads they name, then the plan itself. */
+async function readAndPlan(ctx: SyncContext, input: PlanPushInput): Promise<PushPlan> {
+  const before = ctx.client.stats().total;
+  const sides = decidePush(ctx.journal, input);
+  const reads = await readForPush(ctx, sides.entries, input.listing);
+  const plan = planPush(ctx, input, sides, reads);
+  plan.reads = ctx.client.stats().total - before;
+  return plan;
+}
+
+/** Sends the plan and records it; the counts of the containers documents left and joined follow. */
+async function carryOut(ctx: SyncContext, plan: PushPlan, listing: { takenAt: string; items: ReadonlyMap<string, ListingEntry> }): Promise<PushOutcome> {
+  const { journal } = ctx;
   const placedBefore = new Map(plan.tasks.flatMap((t) => (t.record ? [[t.record.id, containerOf(t.record)] as const] : [])));
   // Blocks typed links name for the first time: their anchors, so the answers' `block://` links show as the files do.
   if (plan.anchors) recordTypedAnchors(journal, plan.anchors);
-  const outcome = await executePlan(ctx, plan, { listing: { takenAt: listedAt, items: listing } });
+  const outcome = await executePlan(ctx, plan, { listing });
   const shifts = outcome.documents.flatMap((d) => {
     const now = journal.getDocument(d.id);
     return now ? [{ from: placedBefore.get(d.id) ?? null, to: containerOf(now) }] : [];
   });
   journal.transaction(() => shiftCounts(journal, shifts));
-  return { plan, outcome, requests: requests() };
+  return outcome;
 }
