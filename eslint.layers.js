@@ -74,41 +74,50 @@ const shell = (layer, others) => ({
   },
 });
 
-// Inside src/sync the stages are folders, each entered only through its index.ts:
-//   session → versions → pull, push → cycle → daemon
-// A stage imports only the stages before it (pull and push never import each other; nothing but
-// the CLI, through src/sync/index.ts, imports daemon/). The CLI imports src/sync/index.ts only.
-const SYNC_STAGES = ['session', 'versions', 'pull', 'push', 'cycle', 'daemon'];
-const SYNC_BELOW = {
-  session: [],
-  versions: ['session'],
-  pull: ['session', 'versions'],
-  push: ['session', 'versions'],
-  cycle: ['session', 'versions', 'pull', 'push'],
-  daemon: ['session', 'versions', 'pull', 'push', 'cycle'],
+// Inside src/sync the code is by kind of content, each folder entered only through its index.ts:
+//   context/ (what every slice may use) ← the slices ← cycle/ (the slices in order) ← daemon/
+// A slice imports context/ (and the layers below src/sync) and never another slice: what another
+// slice must do inside it is a step declared in context/sliceSteps.ts that the cycle provides.
+// context/ imports no slice; only cycle/ imports the slices; daemon/ imports cycle/ and context/.
+// The CLI imports the sync shell through src/sync/index.ts only.
+const SYNC_SLICES = ['documents', 'links', 'media', 'collections', 'whiteboards', 'tasks', 'versions'];
+const SYNC_FOLDERS = ['context', ...SYNC_SLICES, 'cycle', 'daemon'];
+const SYNC_MAY_IMPORT = {
+  context: [],
+  ...Object.fromEntries(SYNC_SLICES.map((slice) => [slice, ['context']])),
+  cycle: ['context', ...SYNC_SLICES],
+  daemon: ['context', 'cycle'],
 };
-const deepRegex = (prefix) => `^${prefix}(${SYNC_STAGES.join('|')})/(?!index\\.js$).+$`;
-const deepMessage = 'enter another stage of src/sync only through its index.ts (see docs/architecture.md).';
+const SYNC_WHY = {
+  context: 'context/ is what every slice may use: it imports no slice, nor cycle/ or daemon/',
+  ...Object.fromEntries(
+    SYNC_SLICES.map((slice) => [
+      slice,
+      'a slice imports only context/ (and the layers below); what another slice must do inside it is a step declared in context/sliceSteps.ts that the cycle provides',
+    ]),
+  ),
+  cycle: 'nothing but the CLI, through src/sync/index.ts, imports daemon/',
+  daemon: 'the daemon runs the cycle: it imports only cycle/ and context/',
+};
+const UPWARD = { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' };
+const deepRegex = (prefix) => `^${prefix}(${SYNC_FOLDERS.join('|')})/(?!index\\.js$).+$`;
+const deepMessage = 'enter another folder of src/sync only through its index.ts (see docs/architecture.md).';
 
-const syncStage = (stage) => {
-  const above = SYNC_STAGES.filter((s) => s !== stage && !SYNC_BELOW[stage].includes(s));
+const syncFolder = (folder) => {
+  const barred = SYNC_FOLDERS.filter((f) => f !== folder && !SYNC_MAY_IMPORT[folder].includes(f));
   return {
-    files: [`src/sync/${stage}/**/*.ts`],
+    files: [`src/sync/${folder}/**/*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
-            ...(above.length
-              ? [
-                  {
-                    regex: `^\\.\\./(${above.join('|')})(/.*)?$`,
-                    message: `src/sync/${stage} may not import ${above.join(', ')} (stages import only the ones before them; pull and push never each other; see docs/architecture.md).`,
-                  },
-                ]
-              : []),
-            { regex: deepRegex('\\.\\./'), message: `src/sync/${stage}: ${deepMessage}` },
+            UPWARD,
+            {
+              regex: `^(\\.\\./)+(${barred.join('|')})(/.*)?$`,
+              message: `src/sync/${folder} may not import ${barred.join(', ')}: ${SYNC_WHY[folder]} (see docs/architecture.md).`,
+            },
+            { regex: deepRegex('(\\.\\./)+'), message: `src/sync/${folder}: ${deepMessage}` },
           ],
         },
       ],
@@ -116,20 +125,12 @@ const syncStage = (stage) => {
   };
 };
 
-export const syncStageRules = [
-  ...SYNC_STAGES.map(syncStage),
+export const syncFolderRules = [
+  ...SYNC_FOLDERS.map(syncFolder),
   {
     files: ['src/sync/index.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: layerRegex(['server', 'cli']), message: 'src/sync may not import that layer (imports go downward only; see docs/architecture.md).' },
-            { regex: deepRegex('\\./'), message: `src/sync/index.ts: ${deepMessage}` },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [UPWARD, { regex: deepRegex('\\./'), message: `src/sync/index.ts: ${deepMessage}` }] }],
     },
   },
   {
@@ -140,7 +141,7 @@ export const syncStageRules = [
         {
           patterns: [
             {
-              regex: `^(\\.\\./)+sync/(${SYNC_STAGES.join('|')})(/.*)?$`,
+              regex: `^(\\.\\./)+sync/(${SYNC_FOLDERS.join('|')})(/.*)?$`,
               message: 'src/cli imports the sync shell through src/sync/index.ts only (see docs/architecture.md).',
             },
           ],
@@ -158,7 +159,7 @@ export const syncStageRules = [
         {
           patterns: [
             {
-              regex: `^(\\.\\./)+sync/(${SYNC_STAGES.join('|')})(/.*)?$`,
+              regex: `^(\\.\\./)+sync/(${SYNC_FOLDERS.join('|')})(/.*)?$`,
               message: 'src/console imports the sync shell through src/sync/index.ts only (see docs/architecture.md).',
             },
             { regex: layerRegex(['server']), message: 'src/console may not import the Space API server (see docs/architecture.md).' },
@@ -179,5 +180,5 @@ export const layerRules = [
   shell('sync', ['server', 'cli', 'console']),
   shell('server', ['core', 'client', 'journal', 'mirror', 'sync', 'cli', 'console']),
   shell('service', ['core', 'client', 'journal', 'mirror', 'sync', 'server', 'cli', 'console', 'config']),
-  ...syncStageRules,
+  ...syncFolderRules,
 ];

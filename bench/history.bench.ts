@@ -17,7 +17,7 @@ import { generateSpace } from '../src/server/index.js';
 import { openSyncSession, pushLocal, syncOnce, type DocumentTask, type SyncSession } from '../src/sync/index.js';
 import { pruneVersions } from '../src/sync/versions/pruneVersions.js';
 import { recordRemoteHistory } from '../src/sync/documents/push/recordRemoteHistory.js';
-import { saveLocalVersion } from '../src/sync/versions/saveLocalVersion.js';
+import { saveLocalVersion } from '../src/sync/context/saveLocalVersion.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 

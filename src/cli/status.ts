@@ -187,127 +187,176 @@ function downloadsWaiting(retries: ReturnType<typeof readDownloadRetries>): Stat
 const listed = <T>(items: readonly T[], show: (t: T) => string, max = 10) =>
   indentedList(items, show, { indent: ' '.repeat(18), max, more: '--json lists them all' });
 
+/** One line of the status: its label, then what it says. */
+const row = (label: string, text: string) => `  ${label.padEnd(15)} ${text}`;
+
 /** The report as a person reads it: one line per question, details indented below. */
 export function formatStatus(r: StatusReport, now = new Date()): string[] {
   const dir = shellQuote(r.dir);
-  const lines = [`spacesync status of ${r.dir}`];
-  const row = (label: string, text: string) => lines.push(`  ${label.padEnd(15)} ${text}`);
-  row('space link', r.link ?? `none configured (run \`spacesync init ${dir} --link URL\`)`);
+  return [
+    `spacesync status of ${r.dir}`,
+    row('space link', r.link ?? `none configured (run \`spacesync init ${dir} --link URL\`)`),
+    daemonRow(r, dir),
+    ...waitingRows(r.waiting, now),
+    ...lastLookRows(r, dir, now),
+    ...pendingRows(r),
+    ...problemRows(r, dir),
+    ...requestRows(r.requests, now),
+    ...refusalRows(r.refused, now),
+    ...gitPushRows(r.gitPush, now),
+    ...errorRows(r.errors),
+    ...fileRows(r),
+  ];
+}
+
+function daemonRow(r: StatusReport, dir: string): string {
   if (r.daemon.running) {
-    row(
-      'daemon',
-      `running (pid ${r.daemon.pid}${r.daemon.host && r.daemon.host !== os.hostname() ? ` on ${r.daemon.host}` : ''}${r.daemon.since ? `, since ${localTime(r.daemon.since)}` : ''})`,
-    );
-  } else {
-    const start = r.demoStart
-      ? `this is the demo's folder, whose server runs only with the demo: start both with \`${r.demoStart}\``
-      : `start it with \`spacesync sync --dir ${dir}\``;
-    row('daemon', `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; ${start}`);
+    const host = r.daemon.host && r.daemon.host !== os.hostname() ? ` on ${r.daemon.host}` : '';
+    return row('daemon', `running (pid ${r.daemon.pid}${host}${r.daemon.since ? `, since ${localTime(r.daemon.since)}` : ''})`);
   }
-  if (r.waiting) {
-    const w = r.waiting;
-    const left = Math.max(0, Math.ceil((Date.parse(w.until) - now.getTime()) / 1000));
-    const budget =
-      w.reason === 'retry-after' ? "the service's rate limit (it answered 429)" : w.reason === 'blocks' ? "the service's block budget" : 'the request budget';
-    const what =
-      w.paths.length === 0
-        ? 'your edits are queued'
-        : `queued: ${w.paths.slice(0, 3).join(', ')}${w.paths.length > 3 ? ` and ${w.paths.length - 3} more` : ''}`;
-    const more = left > 0 ? `about ${left} s more` : `due to end at ${localTime(w.until)}, still waiting`;
-    row('waiting', `since ${localTime(w.since)} for ${budget}, ${more}; ${what}`);
+  const start = r.demoStart
+    ? `this is the demo's folder, whose server runs only with the demo: start both with \`${r.demoStart}\``
+    : `start it with \`spacesync sync --dir ${dir}\``;
+  return row('daemon', `not running${r.daemon.stale ? ` (a stale lock of pid ${r.daemon.pid} is left; the next sync takes it over)` : ''}; ${start}`);
+}
+
+/** Edits the daemon holds back for the rate limit now. */
+function waitingRows(w: StatusReport['waiting'], now: Date): string[] {
+  if (!w) return [];
+  const left = Math.max(0, Math.ceil((Date.parse(w.until) - now.getTime()) / 1000));
+  const budget =
+    w.reason === 'retry-after' ? "the service's rate limit (it answered 429)" : w.reason === 'blocks' ? "the service's block budget" : 'the request budget';
+  const what =
+    w.paths.length === 0 ? 'your edits are queued' : `queued: ${w.paths.slice(0, 3).join(', ')}${w.paths.length > 3 ? ` and ${w.paths.length - 3} more` : ''}`;
+  const more = left > 0 ? `about ${left} s more` : `due to end at ${localTime(w.until)}, still waiting`;
+  return [row('waiting', `since ${localTime(w.since)} for ${budget}, ${more}; ${what}`)];
+}
+
+/** The last look at the space and the last change, or how to make the first pass. */
+function lastLookRows(r: StatusReport, dir: string, now: Date): string[] {
+  if (!r.lastPoll && !r.lastCycle) {
+    return [
+      row('last cycle', r.demoStart ? `never: \`${r.demoStart}\` makes the first pass` : `never: run \`spacesync sync --dir ${dir} --once\` for a first pass`),
+    ];
   }
-  if (r.lastPoll || r.lastCycle) {
-    const at = r.lastPoll?.at ?? r.lastCycle!.at;
-    row('last poll', `${localTime(at)} (${ago(at, now)}); ${plural(r.documents, 'document')} in sync`);
-    if (r.lastChange) row('last change', `${localTime(r.lastChange.at)} (${ago(r.lastChange.at, now)}): ${changeSummary(r.lastChange.changes)}`);
-  } else {
-    row('last cycle', r.demoStart ? `never: \`${r.demoStart}\` makes the first pass` : `never: run \`spacesync sync --dir ${dir} --once\` for a first pass`);
-  }
-  if (r.pendingLocal.length === 0) row('local changes', 'none waiting');
+  const at = r.lastPoll?.at ?? r.lastCycle!.at;
+  const lines = [row('last poll', `${localTime(at)} (${ago(at, now)}); ${plural(r.documents, 'document')} in sync`)];
+  if (r.lastChange) lines.push(row('last change', `${localTime(r.lastChange.at)} (${ago(r.lastChange.at, now)}): ${changeSummary(r.lastChange.changes)}`));
+  return lines;
+}
+
+/** The changes waiting on either side. */
+function pendingRows(r: StatusReport): string[] {
+  const lines: string[] = [];
+  if (r.pendingLocal.length === 0) lines.push(row('local changes', 'none waiting'));
   else {
-    row('local changes', `${plural(r.pendingLocal.length, 'file')} changed here, not yet in the space:`);
+    lines.push(row('local changes', `${plural(r.pendingLocal.length, 'file')} changed here, not yet in the space:`));
     lines.push(
       ...listed(r.pendingLocal, (c) => `${c.path} (${c.change === 'moved' ? `moved from ${c.from}` : c.change === 'missing' ? 'deleted' : c.change})`),
     );
   }
-  if (!r.listedAt) row('remote changes', 'unknown until the first cycle lists the space');
-  else if (r.pendingRemote.length === 0) row('remote changes', `none waiting (as of the listing at ${localTime(r.listedAt)})`);
+  if (!r.listedAt) lines.push(row('remote changes', 'unknown until the first cycle lists the space'));
+  else if (r.pendingRemote.length === 0) lines.push(row('remote changes', `none waiting (as of the listing at ${localTime(r.listedAt)})`));
   else {
-    row('remote changes', `${plural(r.pendingRemote.length, 'document')} changed in the space, not yet here (as of ${localTime(r.listedAt)}):`);
+    lines.push(row('remote changes', `${plural(r.pendingRemote.length, 'document')} changed in the space, not yet here (as of ${localTime(r.listedAt)}):`));
     lines.push(...listed(r.pendingRemote, (c) => `${c.path ?? c.title} (${c.change === 'removed' ? 'purged from the trash' : c.change})`));
   }
-  // What the last reports left standing; the held-back files of an older journal's last push besides.
+  return lines;
+}
+
+/** What the last reports left standing (held back, failing), the conflicts and the requests not confirmed. */
+function problemRows(r: StatusReport, dir: string): string[] {
+  const lines: string[] = [];
+  // The held-back files of an older journal's last push besides.
   const held = r.problems.filter((p) => p.severity === 'held' && !p.key.startsWith('refusal:')).map((p) => p.message);
   for (const h of r.heldBack) if (!held.includes(h.message)) held.push(h.message);
-  if (held.length > 0) {
-    row('held back', `${plural(held.length, 'file')} not synced until you act:`);
-    lines.push(...listed(held, (m) => m));
-  }
+  if (held.length > 0) lines.push(row('held back', `${plural(held.length, 'file')} not synced until you act:`), ...listed(held, (m) => m));
   const failing = r.problems.filter((p) => p.severity === 'failed');
   if (failing.length > 0) {
-    row('failing', `${plural(failing.length, 'problem')} the next cycle tries again:`);
+    lines.push(row('failing', `${plural(failing.length, 'problem')} the next cycle tries again:`));
     lines.push(...listed(failing, (p) => `since ${localTime(p.since)}: ${p.message}`));
   }
-  row('conflicts', r.conflicts === 0 ? 'none' : `${r.conflicts}: see them with \`spacesync conflicts --dir ${dir}\``);
+  lines.push(row('conflicts', r.conflicts === 0 ? 'none' : `${r.conflicts}: see them with \`spacesync conflicts --dir ${dir}\``));
   if (r.pendingIntents > 0)
-    row('unconfirmed', `${plural(r.pendingIntents, 'request')} sent without a confirmed answer; the next sync re-reads those documents`);
-  if (r.requests) {
-    const q = r.requests;
-    const minute = `${q.lastMinute.requests}/${q.lastMinute.requestLimit} requests and ${q.lastMinute.blocks}/${q.lastMinute.blockLimit} blocks in the last minute`;
+    lines.push(row('unconfirmed', `${plural(r.pendingIntents, 'request')} sent without a confirmed answer; the next sync re-reads those documents`));
+  return lines;
+}
+
+function requestRows(q: StatusReport['requests'], now: Date): string[] {
+  if (!q) return [row('requests', 'no counts yet (the daemon records them after each cycle)')];
+  const minute = `${q.lastMinute.requests}/${q.lastMinute.requestLimit} requests and ${q.lastMinute.blocks}/${q.lastMinute.blockLimit} blocks in the last minute`;
+  return [
     row(
       'requests',
       `${minute} (as of ${ago(q.savedAt, now)}); ${q.requests} since ${localTime(q.startedAt)}, ${q.rateLimited} ${q.rateLimited === 1 ? 'answer' : 'answers'} 429 (rate limited), ${plural(q.retries, 'retry', 'retries')}`,
-    );
-  } else {
-    row('requests', 'no counts yet (the daemon records them after each cycle)');
+    ),
+  ];
+}
+
+/** The last cycle a safety check refused, what it would have deleted, and the command that goes ahead. */
+function refusalRows(f: StatusReport['refused'], now: Date): string[] {
+  if (!f) return [];
+  const lines = [
+    row('refused', `the cycle of ${localTime(f.at)} (${ago(f.at, now)}) was stopped by a safety check; nothing was changed:`),
+    `                  ${f.message}`,
+  ];
+  if (f.deleteCount > 0) {
+    lines.push(`                  it would have deleted ${plural(f.deleteCount, 'document')}:`);
+    const shown = f.deletes.slice(0, 10);
+    for (const d of shown) lines.push(`                    ${d}`);
+    if (f.deleteCount > shown.length) lines.push(`                    … and ${f.deleteCount - shown.length} more`);
   }
-  if (r.refused) {
-    const f = r.refused;
-    row('refused', `the cycle of ${localTime(f.at)} (${ago(f.at, now)}) was stopped by a safety check; nothing was changed:`);
-    lines.push(`                  ${f.message}`);
-    if (f.deleteCount > 0) {
-      lines.push(`                  it would have deleted ${plural(f.deleteCount, 'document')}:`);
-      const shown = f.deletes.slice(0, 10);
-      for (const d of shown) lines.push(`                    ${d}`);
-      if (f.deleteCount > shown.length) lines.push(`                    … and ${f.deleteCount - shown.length} more`);
-    }
-    lines.push(`                  if that is what you want: ${f.proceed}`);
-  }
-  if (r.gitPush) {
-    const g = r.gitPush;
-    const left = g.unpushed === null ? '' : `; ${plural(g.unpushed, 'commit')} not pushed`;
+  lines.push(`                  if that is what you want: ${f.proceed}`);
+  return lines;
+}
+
+/** The last push of the git backup, and what waits on this machine. */
+function gitPushRows(g: StatusReport['gitPush'], now: Date): string[] {
+  if (!g) return [];
+  const left = g.unpushed === null ? '' : `; ${plural(g.unpushed, 'commit')} not pushed`;
+  return [
     row(
       'git push',
       g.ok
         ? `pushed ${localTime(g.at)} (${ago(g.at, now)})${left}`
         : `failed ${localTime(g.at)} (${g.message ?? 'git push failed'})${left}; tried again${g.retryAt ? ` after ${localTime(g.retryAt)}` : ''}`,
-    );
-  }
-  if (r.errors.length === 0) row('errors', 'none');
-  else {
-    row('errors', `${plural(r.errors.length, 'recent error')}, newest last:`);
-    lines.push(...listed(r.errors.slice(-3), (e) => `${localTime(e.at)} ${e.code}: ${e.message}`));
-  }
-  if (r.assets.files > 0) row('assets', `${plural(r.assets.files, 'file')} beside the documents (.assets folders), ${byteSize(r.assets.bytes)}`);
+    ),
+  ];
+}
+
+function errorRows(errors: StatusReport['errors']): string[] {
+  if (errors.length === 0) return [row('errors', 'none')];
+  return [
+    row('errors', `${plural(errors.length, 'recent error')}, newest last:`),
+    ...listed(errors.slice(-3), (e) => `${localTime(e.at)} ${e.code}: ${e.message}`),
+  ];
+}
+
+/** The files beside the documents: assets, downloads waiting, large files, files not synced, symbolic links. */
+function fileRows(r: StatusReport): string[] {
+  const lines: string[] = [];
+  if (r.assets.files > 0) lines.push(row('assets', `${plural(r.assets.files, 'file')} beside the documents (.assets folders), ${byteSize(r.assets.bytes)}`));
   const d = r.assetDownloads;
   if (d.retrying + d.tooLarge > 0) {
     const parts = [
       ...(d.retrying > 0 ? [`${plural(d.retrying, 'asset')} whose download failed, tried again from ${localTime(d.nextTryAt!)}`] : []),
       ...(d.tooLarge > 0 ? [`${plural(d.tooLarge, 'asset')} over assets.maxMiB (raise it to download)`] : []),
     ];
-    row('downloads', `${parts.join('; ')}; the documents keep their links to the space meanwhile`);
+    lines.push(row('downloads', `${parts.join('; ')}; the documents keep their links to the space meanwhile`));
   }
   const big = r.assets.large;
   if (big.files > 0) {
-    row(
-      'large files',
-      `${plural(big.files, 'file')} of ${big.thresholdMiB} MiB or more, ${byteSize(big.bytes)}: a git backup keeps every version whole; consider git LFS (a .gitattributes line such as \`*.mp4 filter=lfs diff=lfs merge=lfs -text\`)`,
+    lines.push(
+      row(
+        'large files',
+        `${plural(big.files, 'file')} of ${big.thresholdMiB} MiB or more, ${byteSize(big.bytes)}: a git backup keeps every version whole; consider git LFS (a .gitattributes line such as \`*.mp4 filter=lfs diff=lfs merge=lfs -text\`)`,
+      ),
+      ...listed(big.paths, (p) => p, 3),
     );
-    lines.push(...listed(big.paths, (p) => p, 3));
   }
-  if (r.otherFiles > 0) row('not synced', `${plural(r.otherFiles, 'file')} that ${r.otherFiles === 1 ? 'is' : 'are'} not .md (left as they are)`);
+  if (r.otherFiles > 0) lines.push(row('not synced', `${plural(r.otherFiles, 'file')} that ${r.otherFiles === 1 ? 'is' : 'are'} not .md (left as they are)`));
   if (r.links.length > 0) {
-    row('links', `${plural(r.links.length, 'symbolic link')}, never followed nor written through (what the space has there waits)`);
+    lines.push(row('links', `${plural(r.links.length, 'symbolic link')}, never followed nor written through (what the space has there waits)`));
     lines.push(...listed(r.links, (p) => p, 5));
   }
   return lines;

@@ -1,9 +1,10 @@
-// The daemon's shell, by stage (docs/architecture.md): session/ (what every stage shares), pull/
-// (list → layout → pull → purge → record), push/ (scan → decide → plan → send → record),
-// versions/ (local versions), cycle/ (one full cycle: push then pull), daemon/ (watcher + poll).
+// The sync engine's shell, by kind of content (docs/architecture.md): context/ (what every slice
+// may use), the slices (documents/, links/, media/, collections/, whiteboards/, tasks/, versions/),
+// cycle/ (the slices in order, and the cycle's report), daemon/ (the watcher and the poll).
 export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './context/index.js';
 export { openSyncSession, journalPath, type SyncSession, type SyncSessionOptions } from './context/index.js';
-export { runPull, type PullCycleOptions, type PullCycleResult, type LocalPending } from './documents/index.js';
+export { type PullCycleOptions, type PullCycleResult, type LocalPending } from './documents/index.js';
+export { pushLocal, runPull } from './cycle/index.js';
 export { readPullPlan, type PullReading } from './documents/index.js';
 export type { PullPlan, DocumentStep, FolderStep } from '../core/pull/PullPlan.js';
 export { listRemote, type RemoteSnapshot } from './documents/index.js';
@@ -31,7 +32,7 @@ export {
   type StandingProblem,
 } from './cycle/index.js';
 export { readTaskFilesState, syncTaskFiles, type TaskFilesResult } from './tasks/index.js';
-export { pushLocal, LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './documents/index.js';
+export { LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './documents/index.js';
 export { readHeldBack, type HeldBackFile } from './context/index.js';
 export { restoreVersion, versionsOf } from './versions/index.js';
 export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon/index.js';

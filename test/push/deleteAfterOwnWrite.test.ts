@@ -3,7 +3,7 @@
 // goes out; it is not taken for an edit in the space that brings the file back.
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { pushLocal } from '../../src/sync/documents/push/pushLocal.js';
+import { pushLocal } from '../../src/sync/index.js';
 import { closeWorld, openWorld, writesOf, type World } from './pushHarness.js';
 
 let w: World;

@@ -4,8 +4,7 @@
 // its push is out is not lost.
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { pushLocal } from '../../src/sync/documents/push/pushLocal.js';
-import { runPull } from '../../src/sync/documents/pull/runPull.js';
+import { pushLocal, runPull } from '../../src/sync/index.js';
 import { listRemote } from '../../src/sync/documents/pull/listRemote.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runPull, type SyncSession } from '../../src/sync/index.js';
-import { pushLocal } from '../../src/sync/documents/push/pushLocal.js';
+import { pushLocal } from '../../src/sync/index.js';
 import { demoSpace } from '../pull/demoSpace.js';
 import { describeRequests, makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 

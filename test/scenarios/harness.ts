@@ -20,7 +20,7 @@ import { generateSpace, type FaultSpec, type LoggedRequest, type SpaceFixture } 
 import type { FixtureFolder } from '../../src/server/fixture/types.js';
 import { journalPath } from '../../src/sync/index.js';
 import { frontMatterParts } from '../../src/core/files/fileText.js';
-import { unpackVersion } from '../../src/sync/versions/versionsDir.js';
+import { unpackVersion } from '../../src/sync/context/versionsDir.js';
 import type { CliResult } from '../cli/cliHarness.js';
 import { checkOracles, treeState, type OracleOptions } from './oracles.js';
 import { mediaOf } from '../pull/mediaOf.js';

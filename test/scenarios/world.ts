@@ -13,7 +13,7 @@ import { startServer, type FaultSpec, type LoggedRequest, type RunningServer, ty
 import type { FixtureBlock } from '../../src/server/fixture/types.js';
 import { journalPath, openSyncSession } from '../../src/sync/index.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
-import { unpackVersion } from '../../src/sync/versions/versionsDir.js';
+import { unpackVersion } from '../../src/sync/context/versionsDir.js';
 import { spawnCli, type CliProcess, type CliResult } from '../cli/cliHarness.js';
 import { markdownLines, normalizeLine, TextLedger, textLines } from './texts.js';
 

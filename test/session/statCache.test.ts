@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { SyncSession } from '../../src/sync/index.js';
-import { pushLocal } from '../../src/sync/documents/push/pushLocal.js';
+import { pushLocal } from '../../src/sync/index.js';
 import { scanLocal } from '../../src/sync/documents/push/scanLocal.js';
 import { demoSpace } from '../pull/demoSpace.js';
 import { usePulledMirror, type Space } from '../pull/harness.js';

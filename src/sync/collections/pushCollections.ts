@@ -15,9 +15,7 @@ import type { BaseBlock } from '../../core/types.js';
 import { parseCollectionTable, segmentFile, type Block, type CollectionTable, type Segment } from '../../dialect/index.js';
 import { isSpacesyncError } from '../../errors.js';
 import { hashText, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
-import { readCollectionRows, recordCollectionRows } from './collectionRows.js';
-import { StatCache, type SyncContext } from '../context/index.js';
-import { saveLocalVersion } from '../versions/index.js';
+import { readCollectionRows, recordCollectionRows, saveLocalVersion, StatCache, type SyncContext } from '../context/index.js';
 
 export interface CollectionPushResult {
   /** Requests made (reads and writes). */

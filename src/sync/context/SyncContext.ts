@@ -5,7 +5,7 @@ import { DEFAULTS } from '../../defaults.js';
 import type { Journal } from '../../journal/index.js';
 import type { Ignore, OwnWrites } from '../../mirror/index.js';
 import type { Logger } from '../../log.js';
-import type { AssetDownloads } from '../media/AssetDownloads.js';
+import type { AssetDownloads } from './AssetDownloads.js';
 import type { Ownership } from './ownership.js';
 
 /** The part of the configuration a cycle reads. */

@@ -1,12 +1,37 @@
 // What every slice may use and what the cycle hands each one: the context, the session (lock,
-// journal, client, ownership), the stop signal, the held-back files, the directory helpers and the
-// stat cache. It imports no slice.
+// journal, client, ownership), the stop signal, the held-back files, the directory helpers, the
+// stat cache, the assets' downloads, the journal's views that several slices read (link targets,
+// media records, collection rows, the saving of a replaced file's version, a restore's note for the
+// push) and the steps one slice runs inside another's (sliceSteps). It imports no slice.
 export { StatCache } from './StatCache.js';
 export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
+export { assetDownloadsOf, type AssetDownloads, type FetchedAsset } from './AssetDownloads.js';
+export { assetExtension, type Fetched } from './fetchAsset.js';
+export { readCollectionRows, recordCollectionRows, type RecordedRows } from './collectionRows.js';
 export { ADOPTION_ORPHANS, readHeldBack, readOrphans, recordHeldBack, type HeldBackFile } from './heldBackState.js';
 export { isPerDocumentError } from './isPerDocumentError.js';
 export { isStopped, stoppedBeforeStart } from './isStopped.js';
+export {
+  ANCHORS,
+  ANCHORS_PENDING,
+  FORMER_ANCHORS,
+  FORMER_PATHS,
+  formerPathsOf,
+  linkTargetsOf,
+  notedMoves,
+  ownMarkersOf,
+  RELINK_PENDING,
+  RELINK_PENDING_FROM,
+  recordTypedAnchors,
+  type DocumentMove,
+} from './linkTargetsOf.js';
+export { MEDIA_BASE, mediaRecordOf, type MediaRecord } from './mediaRecords.js';
 export { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
 export { ADOPTION_PENDING, journalPath, openSyncSession, type SyncSession, type SyncSessionOptions } from './openSyncSession.js';
 export { releaseMemory } from './releaseMemory.js';
+export { forgetRestoredBlocks, noteRestoredBlocks, restoredBlocks } from './restoredBlocks.js';
+export { saveLocalVersion } from './saveLocalVersion.js';
+export type { ArrivedAssets, DrawInput, DrawScene, PullSteps, PushSteps } from './sliceSteps.js';
 export { UNSENT } from './unsent.js';
+export { referencedExists, uploadDialect } from './uploadDialect.js';
+export { packVersion, unpackVersion, versionFilePath, VERSIONS_DIR } from './versionsDir.js';

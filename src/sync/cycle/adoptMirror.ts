@@ -15,10 +15,10 @@ import { SpacesyncError } from '../../errors.js';
 import { freeConflictCopyPath, hashText, isBuiltinIgnored, moveFileAtomic, OwnWrites, readMirrorFile, writeFileAtomic } from '../../mirror/index.js';
 import { stateRelPath } from '../../stateDir.js';
 import { ADOPTION_PENDING, ADOPTION_ORPHANS, type SyncContext } from '../context/index.js';
-import { runPull } from '../documents/index.js';
-import { syncWhiteboards } from '../whiteboards/index.js';
+import { drawWhiteboard, syncWhiteboards } from '../whiteboards/index.js';
 import { syncMedia } from '../media/index.js';
 import { syncTaskFiles } from '../tasks/index.js';
+import { runPull } from './pullAndPush.js';
 
 export interface AdoptionResult {
   /** Files of the space the folder already held as they are. */
@@ -86,7 +86,7 @@ async function pullBeside(ctx: SyncContext, shadowRoot: string): Promise<void> {
       );
     }
     await syncWhiteboards(shadow);
-    await syncMedia(shadow, { wait: true });
+    await syncMedia(shadow, { wait: true, drawScene: drawWhiteboard });
     await syncTaskFiles(shadow, { fullScan: true });
   } finally {
     shadow.assets?.close();

@@ -13,12 +13,12 @@ import { SpacesyncError } from '../../errors.js';
 import type { CardLayout } from '../../dialect/index.js';
 import { moveFileAtomic, readMirrorFile, resolveForWrite, writeFileIfUnchanged } from '../../mirror/index.js';
 import { promises as fsp } from 'node:fs';
-import type { SyncContext } from '../context/index.js';
+import { saveLocalVersion, type SyncContext } from '../context/index.js';
 
 /** What a revert needs of a context: it runs beside a daemon, without a session of its own. */
 export type RevertContext = Pick<SyncContext, 'root' | 'journal' | 'now' | 'ownWrites' | 'settings'>;
 import { readTaskFilesState, writeTaskFilesState } from '../tasks/index.js';
-import { renderVersion, saveLocalVersion } from '../versions/index.js';
+import { renderVersion } from '../versions/index.js';
 import { findLocalChanges } from './pendingChanges.js';
 
 export interface RevertItem {

@@ -6,15 +6,15 @@ import type { SyncContext } from '../context/index.js';
 import { listRemote } from '../documents/index.js';
 import { pruneVersions } from '../versions/index.js';
 import { collectionsPart, pushCollections, type CollectionPushResult } from '../collections/index.js';
-import { pullPart, pushLocal, pushPart, type PushResult } from '../documents/index.js';
-import { runPull, type PullCycleOptions, type PullCycleResult } from '../documents/index.js';
+import { pullPart, pushPart, type PullCycleOptions, type PullCycleResult, type PushResult } from '../documents/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import type { SafetyRefusal } from '../../core/push/safety.js';
-import { syncWhiteboards, whiteboardsPart, type WhiteboardSyncResult } from '../whiteboards/index.js';
-import { mediaPart, syncMedia, type MediaSyncResult } from '../media/index.js';
+import { drawWhiteboard, syncWhiteboards, whiteboardsPart, type WhiteboardSyncResult } from '../whiteboards/index.js';
+import { applyDownloads, mediaPart, syncMedia, type MediaSyncResult } from '../media/index.js';
 import { syncTaskFiles, tasksPart, type TaskFilesResult } from '../tasks/index.js';
 import { emptyReport, joinReport, type CycleReport } from '../../core/report/cycleReport.js';
 import { adoptionPending, adoptMirror, describeAdoption, type AdoptionResult } from './adoptMirror.js';
+import { pushLocal, runPull } from './pullAndPush.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -126,7 +126,7 @@ async function cycle(
   // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).
   const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
   // And their media's assets; a download that fails is tried again after a backoff, not an error of this one.
-  const media = pull.refused ? null : await syncMedia(ctx, { wait: downloads !== 'background' });
+  const media = pull.refused ? null : await syncMedia(ctx, { wait: downloads !== 'background', drawScene: drawWhiteboard });
   // A cycle over the whole mirror lists the logbook too: a task added and closed between two polls never showed in the inbox.
   const tasks = pull.refused || pull.aborted ? null : await syncTaskFiles(ctx, { fullScan: pull.fullScan || paths === undefined });
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
@@ -194,6 +194,13 @@ export async function pushSaved(ctx: SyncContext, paths: readonly string[]): Pro
   const push = await pushLocal(ctx, { paths, listingMaxAgeMs: 0 });
   const report = joinReport(emptyReport('push', startedAt), collectionsPart(tables), pushPart(push, tableFiles(tables)));
   return { push, report: withRefusal(report, push.plan.refused, ctx.now().toISOString()) };
+}
+
+/** The downloads that ended since the last look, applied between the daemon's operations: an operation of their own, with its report. */
+export async function applyEndedDownloads(ctx: SyncContext): Promise<{ media: MediaSyncResult; report: CycleReport }> {
+  const startedAt = ctx.now().toISOString();
+  const media = await applyDownloads(ctx);
+  return { media, report: { ...joinReport(emptyReport('media', startedAt), mediaPart(media)), finishedAt: ctx.now().toISOString() } };
 }
 
 /** The documents recorded at these paths (after the push, which may have moved some). */

@@ -18,16 +18,11 @@ import { recordStatusError } from '../../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
 import type { UserWait, WaitReason } from '../../client/index.js';
 import { recordWait } from '../../journal/daemonStatus.js';
-import type { SyncContext } from '../context/index.js';
+import { assetDownloadsOf, isStopped, readHeldBack, releaseMemory, type SyncContext } from '../context/index.js';
 import { afterReport, saveStats } from './afterWork.js';
 import type { GitPusher } from './gitPush.js';
-import { readHeldBack } from '../context/index.js';
-import { isStopped } from '../context/index.js';
-import type { PushResult } from '../documents/index.js';
-import { releaseMemory } from '../context/index.js';
-import { lookedAt, pushSaved, syncOnce, type SyncOnceResult } from '../cycle/index.js';
-import { applyDownloads, assetDownloadsOf, mediaPart, type MediaSyncResult } from '../media/index.js';
-import { emptyReport, joinReport, type CycleReport, type Problem } from '../../core/report/cycleReport.js';
+import { applyEndedDownloads, lookedAt, pushSaved, syncOnce, type MediaSyncResult, type PushResult, type SyncOnceResult } from '../cycle/index.js';
+import type { CycleReport, Problem } from '../../core/report/cycleReport.js';
 
 /** Errors after which another cycle cannot succeed without the user: the daemon stops on them. */
 export const FATAL_CODES: ReadonlySet<string> = new Set([
@@ -245,10 +240,8 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
       ctx.ownership?.check();
       if (w.kind === 'media') {
         settled = true;
-        const startedMedia = ctx.now().toISOString();
-        const r = await applyDownloads(ctx);
+        const { media: r, report } = await applyEndedDownloads(ctx);
         o.onMedia?.(r);
-        const report = { ...joinReport(emptyReport('media', startedMedia), mediaPart(r)), finishedAt: ctx.now().toISOString() };
         o.onReport?.(
           report,
           await afterReport(ctx, report, { looked: lookedAt('media'), autoCommit: o.autoCommit === true, ...(o.push ? { push: o.push } : {}) }),

@@ -2,7 +2,7 @@
 // are known by their type alone), remembered in the journal so a push that does not read the
 // service again still keeps them, and so the user is told about each block once, not every cycle.
 import type { RemoteBlock } from '../../core/types.js';
-import type { SyncContext } from '../context/SyncContext.js';
+import type { SyncContext } from '../context/index.js';
 
 const KEY = 'readOnlyBlocks';
 

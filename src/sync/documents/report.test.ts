@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncContext } from '../context/index.js';
-import type { PullCycleResult } from './pull/runPull.js';
-import type { PushResult } from './push/pushLocal.js';
+import type { PullCycleResult } from './pull/pullDocuments.js';
+import type { PushResult } from './push/pushDocuments.js';
 import { pullPart, pushPart } from './report.js';
 const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({
   startedAt: '',

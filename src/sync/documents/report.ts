@@ -3,8 +3,8 @@
 import path from 'node:path';
 import type { Change, Problem, ReportPart } from '../../core/report/cycleReport.js';
 import type { SyncContext } from '../context/index.js';
-import type { PullCycleResult } from './pull/runPull.js';
-import type { PushResult } from './push/pushLocal.js';
+import type { PullCycleResult } from './pull/pullDocuments.js';
+import type { PushResult } from './push/pushDocuments.js';
 
 const stem = (p: string) => path.posix.basename(p).replace(/\.md$/, '');
 const dir = (p: string) => (path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p));

@@ -1,5 +1,4 @@
 // Links between the mirror's files: documents and days shown as relative file links, blocks as
 // anchors; they follow every move and rename on either side.
-export { formerPathsOf, linkTargetsOf, ownMarkersOf, recordTypedAnchors } from './linkTargetsOf.js';
 export { relinkAnchors } from './relinkAnchors.js';
-export { relinkDocuments, type Move as DocumentMove } from './relinkDocuments.js';
+export { relinkDocuments } from './relinkDocuments.js';

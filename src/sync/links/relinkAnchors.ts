@@ -11,8 +11,7 @@ import { rewriteFileBlocks } from '../../core/merge/rewriteFileBlocks.js';
 import type { BaseBlock } from '../../core/types.js';
 import type { Journal } from '../../journal/index.js';
 import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
-import { ANCHORS, ANCHORS_PENDING, FORMER_ANCHORS, linkTargetsOf } from './linkTargetsOf.js';
-import type { SyncContext } from '../context/SyncContext.js';
+import { ANCHORS, ANCHORS_PENDING, FORMER_ANCHORS, linkTargetsOf, type SyncContext } from '../context/index.js';
 
 interface Seen {
   /** The journal's base generation and data version when this last ran. */

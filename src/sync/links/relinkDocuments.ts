@@ -7,39 +7,10 @@
 // the old paths are still read as the documents they named (`FORMER_PATHS`).
 import { relinkBase, relinkFile } from '../../core/links/relinkFile.js';
 import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
-import { FORMER_PATHS, RELINK_PENDING, RELINK_PENDING_FROM } from './linkTargetsOf.js';
-import type { SyncContext } from '../context/SyncContext.js';
-import { carryAssetFolders } from '../media/carryAssetFolders.js';
+import { FORMER_PATHS, notedMoves, RELINK_PENDING, RELINK_PENDING_FROM, type SyncContext } from '../context/index.js';
 
 /** How many former paths are remembered (the oldest go first). */
 const KEPT_PATHS = 500;
-
-export interface Move {
-  id: string;
-  from: string;
-  to: string;
-}
-
-/**
- * The moves the journal noted (each in the write that made it), one per document: from where the
- * links to it were last written to where it is now; `ownFrom`: where a moved file's own relative links
- * were last written from; `seq`: the last noted, to clear them by.
- */
-function notedMoves(journal: SyncContext['journal']) {
-  const steps = journal.pendingMoves();
-  const first = new Map<string, string>();
-  const ownFrom = new Map<string, string>();
-  for (const m of steps) {
-    if (!first.has(m.id)) first.set(m.id, m.from);
-    if (!m.ownDone && !ownFrom.has(m.id)) ownFrom.set(m.id, m.from);
-  }
-  const moves: Move[] = [];
-  for (const [id, from] of first) {
-    const to = journal.getDocument(id)?.path;
-    if (to !== undefined && to !== from) moves.push({ id, from, to });
-  }
-  return { moves, steps, ownFrom, seq: steps.length > 0 ? steps[steps.length - 1]!.seq : 0 };
-}
 
 /**
  * Rewrites the links the noted moves made stale (and those of files left pending by earlier runs);
@@ -53,9 +24,8 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
   if (!journal.hasPendingMoves() && pending.length === 0) return [];
   // A moved file left pending keeps the path its own links are written from: the noted moves go below.
   const pendingFrom = journal.getState<Record<string, string>>(RELINK_PENDING_FROM) ?? {};
+  // A file the pull (or a push) moved to another folder took its .assets folders along first (the media step the cycle runs before this one).
   const { moves, steps, ownFrom, seq } = notedMoves(journal);
-  // A file the pull (or a push) moved to another folder takes its .assets folders along first.
-  await carryAssetFolders(ctx, moves);
   const former = new Map(Object.entries(journal.getState<Record<string, string>>(FORMER_PATHS) ?? {}));
   for (const m of steps) {
     former.delete(m.to);

@@ -1,8 +1,7 @@
 // The downloads a pull puts in place itself, and those the daemon applies between its operations:
 // what they did is kept until the next media step reports it.
-import type { SyncContext } from '../context/index.js';
+import { assetDownloadsOf, type AssetDownloads, type SyncContext } from '../context/index.js';
 import type { BaseBlock } from '../../core/types.js';
-import { assetDownloadsOf, type AssetDownloads } from './AssetDownloads.js';
 import { applyFetched, relinkAll } from './applyFetched.js';
 import { emptyResult, type MediaSyncResult } from './mediaRecord.js';
 

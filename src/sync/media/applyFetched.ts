@@ -9,9 +9,8 @@ import { collisionKey } from '../../core/files/fileName.js';
 import { hashBlock } from '../../core/merge/hashBlock.js';
 import type { BaseBlock } from '../../core/types.js';
 import { readMirrorFile, resolveForWrite, writeFileIfUnchanged } from '../../mirror/index.js';
-import { pathExists, type SyncContext } from '../context/index.js';
-import type { FetchedAsset } from './AssetDownloads.js';
-import { MEDIA_BASE, MEDIA_RETRY, type MediaRecord, type MediaSyncResult } from './mediaRecord.js';
+import { MEDIA_BASE, pathExists, type FetchedAsset, type MediaRecord, type SyncContext } from '../context/index.js';
+import { MEDIA_RETRY, type MediaSyncResult } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
 import { failedDownload } from './failedDownload.js';
 

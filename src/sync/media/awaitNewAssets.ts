@@ -10,26 +10,14 @@ import { collisionKey } from '../../core/files/fileName.js';
 import { assetFileOf, destinationOf, DOWNLOADED_TYPES, mediaName, unsignedUrl } from '../../core/media/linkAssets.js';
 import type { Block } from '../../dialect/index.js';
 import { resolveForWrite } from '../../mirror/index.js';
-import type { SyncContext } from '../context/index.js';
+import { assetDownloadsOf, MEDIA_BASE, type ArrivedAssets, type MediaRecord, type SyncContext } from '../context/index.js';
 import { assetStat } from './reuploadAsset.js';
-import { assetDownloadsOf } from './AssetDownloads.js';
 import { reportInPull } from './applyBesidePull.js';
 import { failedDownload } from './failedDownload.js';
-import { MEDIA_BASE, MEDIA_RETRY, type MediaRecord } from './mediaRecord.js';
+import { MEDIA_RETRY } from './mediaRecord.js';
 
 /** How long the pull of a new document waits for its assets before it writes the file without them. */
 export const NEW_ASSETS_WAIT_MS = 500;
-
-export interface ArrivedAssets {
-  /** The records of the assets that came in, by block id: the file links them. */
-  records: ReadonlyMap<string, MediaRecord>;
-  /** Moves them into the document's `.assets` folder: right before the file is written. */
-  place(): Promise<void>;
-  /** The journal's writes (their records, the failures' retries): committed with the document's base. */
-  record(): void;
-  /** Drops them: the file is not written after all (their downloads start again later). */
-  discard(): Promise<void>;
-}
 
 /** The media blocks of `root` with a signed URL whose asset may be downloaded now. */
 function wantedOf(ctx: SyncContext, root: Block): Array<{ id: string; type: string; markdown: string; url: string }> {

@@ -14,8 +14,7 @@ import { promises as fsp } from 'node:fs';
 import { ASSETS_SUFFIX, dirOfPath } from '../../core/files/fileName.js';
 import { assetsDirName } from '../../core/media/linkAssets.js';
 import { resolveForWrite, resolveInRoot } from '../../mirror/index.js';
-import { isDirectory, moveDirectory, pathExists } from '../context/moveDirectory.js';
-import type { SyncContext } from '../context/SyncContext.js';
+import { isDirectory, moveDirectory, notedMoves, pathExists, type SyncContext } from '../context/index.js';
 
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
 
@@ -78,4 +77,10 @@ export async function carryAssetFolders(
     }
   }
   return carried;
+}
+
+/** The `.assets` folders of the files the journal noted moved (by the pull, or a push) and whose links have not followed yet: carried before they do. */
+export async function carryMovedAssetFolders(ctx: SyncContext): Promise<void> {
+  if (ctx.readOnly || !ctx.journal.hasPendingMoves()) return;
+  await carryAssetFolders(ctx, notedMoves(ctx.journal).moves);
 }

@@ -3,8 +3,7 @@
 // other journal writes and reports the message.
 import { FILE_ONLY } from '../../log.js';
 import { afterFailedDownload, type DownloadRetry } from '../../core/media/downloadRetry.js';
-import type { SyncContext } from '../context/index.js';
-import type { Fetched } from './fetchAsset.js';
+import type { Fetched, SyncContext } from '../context/index.js';
 import { MEDIA_RETRY } from './mediaRecord.js';
 
 type Failure = Extract<Fetched, { reason: 'too_large' | 'failed' }>;

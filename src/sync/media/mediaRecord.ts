@@ -1,29 +1,10 @@
-// What the journal keeps of media blocks (their downloaded or uploaded assets, the downloads that
-// wait for a retry) and what the media step reports: shared by the steps of src/sync/media.
-import type { MediaLink } from '../../core/media/linkAssets.js';
+// What the journal keeps of the downloads that wait for a retry, and what the media step reports:
+// shared by the steps of src/sync/media (the assets' records are context/mediaRecords).
 import type { DownloadRetry } from '../../core/media/downloadRetry.js';
 import type { Journal } from '../../journal/index.js';
 
-/** State key prefix: the downloaded asset of a media block. */
-export const MEDIA_BASE = 'media:';
 /** State key prefix: a media block whose asset was not downloaded, and when it is tried again. */
 export const MEDIA_RETRY = 'media-retry:';
-
-/** The journal's record of one media block's asset. */
-export interface MediaRecord extends MediaLink {
-  docId: string;
-  /** The asset file, relative to the root, where the sync last put it. */
-  file: string;
-  /** sha256 of the bytes written. */
-  hash: string;
-  /** The signed URL last read for the block: what an edit of the block's line sends in place of the local link. */
-  signedUrl: string;
-  /** The file was the user's, uploaded from the mirror: it stays when its block goes. */
-  uploaded?: true;
-  /** The file's size and modification time when its hash was taken: a replaced file is told by its stat. */
-  size?: number;
-  mtimeMs?: number;
-}
 
 export interface MediaSyncResult {
   /** Asset files written (new, or new bytes). */
@@ -43,9 +24,6 @@ export interface MediaSyncResult {
 }
 
 export const emptyResult = (): MediaSyncResult => ({ downloaded: [], linked: [], failed: [], waiting: [], removed: [], uploaded: [], notUploaded: [] });
-
-/** The media record of a block, for linking (`linkAssets`) and for sending an edit of its line. */
-export const mediaRecordOf = (journal: Journal) => (id: string) => journal.getState<MediaRecord>(`${MEDIA_BASE}${id}`);
 
 /** The blocks whose asset waits to be downloaded again, for `spacesync status`. */
 export function readDownloadRetries(journal: Journal): DownloadRetry[] {

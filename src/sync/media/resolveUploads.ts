@@ -10,52 +10,18 @@ import { createHash } from 'node:crypto';
 import { hashBlock } from '../../core/merge/hashBlock.js';
 import { insertBase } from '../../core/merge/insertBase.js';
 import { unsignedUrl } from '../../core/media/linkAssets.js';
-import { uploadCandidates, type UploadCandidate, type UploadTarget } from '../../core/media/uploadCandidates.js';
+import { uploadCandidates, type UploadCandidate } from '../../core/media/uploadCandidates.js';
 import type { Block } from '../../dialect/index.js';
 import { isSpacesyncError } from '../../errors.js';
-import type { Intent, Journal } from '../../journal/index.js';
+import type { Intent } from '../../journal/index.js';
 import { readMirrorFile } from '../../mirror/index.js';
-import type { SyncContext } from '../context/index.js';
+import { isUploadIntent, payloadOf, type UploadPayload } from './uploadIntent.js';
+import { MEDIA_BASE, type MediaRecord, type SyncContext } from '../context/index.js';
 import { assetStat } from './reuploadAsset.js';
-import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { markUploadsPending } from './uploadReferences.js';
 import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 
-/** The intent's operation. */
-export const UPLOAD_OP = 'POST /upload';
-
-/** What an upload's intent records: enough to recognise the block it made and to record it as its answer would have. */
-export interface UploadPayload {
-  /** The document's file, and the asset file uploaded (relative to the root). */
-  path: string;
-  file: string;
-  target: UploadTarget;
-  /** sha256 and length of the bytes sent. */
-  sha256: string;
-  size: number;
-  type: 'image' | 'video' | 'file';
-  /** A new reference: its line as the file has it, the asset's name, whether the sync made the copy, its parent and the sibling it follows. */
-  markdown?: string;
-  name?: string;
-  own?: boolean;
-  parentId?: string | null;
-  after?: string | null;
-  /** A replaced asset: the block the upload replaces (deleted once the new one is there). */
-  replaces?: string;
-}
-
 const FETCH_TIMEOUT_MS = 60_000;
-
-const payloadOf = (i: Intent): UploadPayload | null => {
-  const p = i.payload as Partial<UploadPayload> | null;
-  return i.op === UPLOAD_OP && i.docId !== null && p && typeof p.sha256 === 'string' && typeof p.size === 'number' && p.target ? (p as UploadPayload) : null;
-};
-
-/** An upload intent this module resolves (one written before the file's hash was recorded is merged as before). */
-export const isUploadIntent = (i: Intent): boolean => payloadOf(i) !== null;
-
-/** Whether an upload of the document is unconfirmed: nothing more of it is uploaded until it is resolved. */
-export const hasPendingUpload = (journal: Journal, docId: string): boolean => journal.pendingIntents().some((i) => i.docId === docId && isUploadIntent(i));
 
 /** sha256 of the asset at `url`, when it is `size` bytes long; null when it is not, or cannot be read. */
 async function remoteHash(url: string, size: number, signal: AbortSignal | undefined): Promise<string | null> {

@@ -10,11 +10,9 @@ import { hashBlock } from '../../core/merge/hashBlock.js';
 import { unsignedUrl } from '../../core/media/linkAssets.js';
 import { contentTypeOf, uploadedTypeOf } from '../../core/media/localReference.js';
 import { resolveInRoot } from '../../mirror/index.js';
-import { isPerDocumentError, type SyncContext } from '../context/index.js';
+import { isPerDocumentError, MEDIA_BASE, type MediaRecord, type SyncContext } from '../context/index.js';
 import { isSpacesyncError } from '../../errors.js';
-import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
-import { UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
-import { mayHaveLanded } from './uploadReferences.js';
+import { mayHaveLanded, UPLOAD_OP, type UploadPayload } from './uploadIntent.js';
 import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 
 /** The file's size and modification time, as a media record keeps them to tell a replaced file by its stat; null when it is not a plain file. */

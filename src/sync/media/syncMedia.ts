@@ -15,11 +15,10 @@ import { downloadDue, type DownloadRetry } from '../../core/media/downloadRetry.
 import { dirOfPath } from '../../core/files/fileName.js';
 import type { BaseBlock } from '../../core/types.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite } from '../../mirror/index.js';
-import { pathExists, type SyncContext } from '../context/index.js';
-import { assetDownloadsOf } from './AssetDownloads.js';
+import { assetDownloadsOf, MEDIA_BASE, pathExists, type DrawScene, type MediaRecord, type SyncContext } from '../context/index.js';
 import { applyFetched, relinkAll } from './applyFetched.js';
 import { withAppliedInPull } from './applyBesidePull.js';
-import { emptyResult, MEDIA_BASE, MEDIA_RETRY, type MediaRecord, type MediaSyncResult } from './mediaRecord.js';
+import { emptyResult, MEDIA_RETRY, type MediaSyncResult } from './mediaRecord.js';
 import { uploadReferences } from './uploadReferences.js';
 import { assetStat, reuploadAsset } from './reuploadAsset.js';
 import { FILE_ONLY } from '../../log.js';
@@ -30,6 +29,8 @@ export interface SyncMediaOptions {
    * whole); false leaves them running beside the next cycles (the daemon). Default true.
    */
   wait?: boolean;
+  /** Draws a whiteboard for a scene file a document references (the cycle hands the whiteboards slice's). */
+  drawScene: DrawScene;
 }
 
 /** Whether the asset of a block at `url` (signed) may be downloaded now: no failure of that asset waits. */
@@ -62,10 +63,10 @@ async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
   }
 }
 
-export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions = {}): Promise<MediaSyncResult> {
+export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions): Promise<MediaSyncResult> {
   const result = emptyResult();
   if (ctx.readOnly) return result;
-  const up = await uploadReferences(ctx);
+  const up = await uploadReferences(ctx, opts.drawScene);
   result.uploaded = up.uploaded;
   result.notUploaded = up.failed;
   const { journal, root } = ctx;

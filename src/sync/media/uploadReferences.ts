@@ -1,5 +1,5 @@
 // Media up: a new block of a file that references a local file (core/localReference) becomes an
-// image, video or file block through `POST /upload` (a whiteboard for a scene file, drawWhiteboard),
+// image, video or file block through `POST /upload` (a whiteboard for a scene file, drawScene: the whiteboards slice's),
 // at its place among the document's blocks
 // (after the block before it, else first in its parent). The push leaves such blocks to this step
 // (uploadDialect). A referenced file outside the document's `.assets` folder is first copied into
@@ -22,14 +22,11 @@ import { assetFileOf, assetLinkOf, SCENE_EXT, unsignedUrl, withDestination } fro
 import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from '../../core/media/localReference.js';
 import { segmentFile } from '../../dialect/index.js';
 import { isPerDocumentError } from '../context/index.js';
-import { isSpacesyncError, type SpacesyncError } from '../../errors.js';
 import { readMirrorFile, resolveInRoot, writeFileAtomic, writeFileIfUnchanged } from '../../mirror/index.js';
-import type { SyncContext } from '../context/index.js';
+import { MEDIA_BASE, type DrawScene, type MediaRecord, type SyncContext } from '../context/index.js';
 import type { Journal } from '../../journal/index.js';
-import { MEDIA_BASE, type MediaRecord } from './mediaRecord.js';
 import { assetStat } from './reuploadAsset.js';
-import { hasPendingUpload, UPLOAD_OP, type UploadPayload } from './resolveUploads.js';
-import { drawWhiteboard } from '../whiteboards/drawWhiteboard.js';
+import { hasPendingUpload, mayHaveLanded, UPLOAD_OP, type UploadPayload } from './uploadIntent.js';
 import { markAltTextUnsent, sendAltText } from './uploadAltText.js';
 import { FILE_ONLY } from '../../log.js';
 
@@ -62,9 +59,6 @@ function candidatesOf(nodes: readonly DiffNode[], parentId: string | null, out: 
   return out;
 }
 
-/** The request may have been applied before it failed (a reset, a timeout, a 5xx on a POST). */
-export const mayHaveLanded = (e: unknown): boolean => isSpacesyncError(e, 'maybe_applied') || (e as SpacesyncError).details?.mayHaveApplied === true;
-
 async function hashOf(abs: string): Promise<{ bytes: Buffer; hash: string }> {
   const bytes = await fsp.readFile(abs);
   return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
@@ -85,13 +79,13 @@ async function freeName(root: string, dir: string, name: string): Promise<string
 }
 
 /** Uploads the references of the documents the push marked (markUploadsPending); a document keeps its mark while some are left. */
-export async function uploadReferences(ctx: SyncContext): Promise<UploadResult> {
+export async function uploadReferences(ctx: SyncContext, drawScene: DrawScene): Promise<UploadResult> {
   const result: UploadResult = { uploaded: [], failed: [] };
   if (ctx.readOnly) return result;
   const ids = Object.keys(ctx.journal.statesWithPrefix<true>(UPLOADS_PENDING));
   for (const docId of ids) {
     if (ctx.signal?.aborted) break;
-    const left = await uploadDocument(ctx, docId, result);
+    const left = await uploadDocument(ctx, docId, result, drawScene);
     if (left) ctx.journal.setState(`${UPLOADS_PENDING}${docId}`, true);
     else ctx.journal.deleteState(`${UPLOADS_PENDING}${docId}`);
   }
@@ -99,7 +93,7 @@ export async function uploadReferences(ctx: SyncContext): Promise<UploadResult> 
 }
 
 /** Uploads the document's references; true when some are left (not uploaded: tried again next cycle). */
-async function uploadDocument(ctx: SyncContext, docId: string, result: UploadResult): Promise<boolean> {
+async function uploadDocument(ctx: SyncContext, docId: string, result: UploadResult, drawScene: DrawScene): Promise<boolean> {
   const { journal, root } = ctx;
   const doc = journal.getDocument(docId);
   if (!doc || doc.fileHash === null) return false;
@@ -195,7 +189,7 @@ async function uploadDocument(ctx: SyncContext, docId: string, result: UploadRes
     const target = prev !== null ? { position: 'after' as const, siblingId: prev } : { position: 'start' as const, pageId: parentId };
     if (assetFile.endsWith(SCENE_EXT)) {
       // A whiteboard's scene: the board is drawn again in the space (its record makes the scene file its own).
-      const made = await drawWhiteboard(ctx, { docId, file: assetFile, markdown, parentId: c.parentId, after: prev, target });
+      const made = await drawScene(ctx, { docId, file: assetFile, markdown, parentId: c.parentId, after: prev, target });
       if (!made.ok) {
         fail(assetFile, made.message, true);
         continue;

@@ -15,8 +15,7 @@ import { renderTaskList } from '../../core/tasks/renderTaskList.js';
 import { isSpacesyncError } from '../../errors.js';
 import { hashText, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { Task, TaskUpdate } from '../../wire/types.js';
-import { isStopped, type SyncContext } from '../context/index.js';
-import { saveLocalVersion } from '../versions/saveLocalVersion.js';
+import { isStopped, saveLocalVersion, type SyncContext } from '../context/index.js';
 import { readTaskFilesState, writeTaskFilesState, type TaskFilesState } from './taskFilesState.js';
 
 /** One task changed, by its text: `completed` and `reopened` are changes of its state. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJournal, type Journal } from '../../journal/index.js';
 import { useTempDir } from '../../../test/support/testDir.js';
 import { pruneVersions } from './pruneVersions.js';
-import { saveLocalVersion } from './saveLocalVersion.js';
+import { saveLocalVersion } from '../context/index.js';
 
 const dir = useTempDir('spacesync-versions-');
 let journal: Journal;

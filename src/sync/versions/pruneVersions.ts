@@ -4,8 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { resolveInRoot } from '../../mirror/index.js';
-import type { SyncContext, SyncSettings } from '../context/index.js';
-import { VERSIONS_DIR } from './versionsDir.js';
+import { VERSIONS_DIR, type SyncContext, type SyncSettings } from '../context/index.js';
 
 export async function pruneVersions(ctx: Pick<SyncContext, 'root' | 'journal' | 'now'> & { settings: Pick<SyncSettings, 'versions'> }): Promise<number> {
   const { keepDays, maxMiB } = ctx.settings.versions;

@@ -7,7 +7,7 @@ import { hashBlock } from '../../core/merge/hashBlock.js';
 import { openJournal, type BaseBlock, type HistoryBlock, type Journal } from '../../journal/index.js';
 import { useTempDir } from '../../../test/support/testDir.js';
 import { restoreVersion } from './restoreVersion.js';
-import { saveLocalVersion } from './saveLocalVersion.js';
+import { saveLocalVersion } from '../context/index.js';
 
 const dir = useTempDir('spacesync-restore-');
 let journal: Journal;

@@ -8,16 +8,13 @@ import { promises as fsp } from 'node:fs';
 import { SpacesyncError } from '../../errors.js';
 import type { HistoryBlock, HistoryRecord, Journal } from '../../journal/index.js';
 import { restoredBlocksOf } from '../../core/versions/withRestoredFields.js';
-import { noteRestoredBlocks } from './restoredBlocks.js';
 import { isDocumentFile, moveFileAtomic, readMirrorFile, resolveInRoot, writeFileAtomic } from '../../mirror/index.js';
 import { bodyOf, frontMatterParts, withFrontMatter } from '../../core/files/fileText.js';
 import { localReferenceOf, resolveReference } from '../../core/media/localReference.js';
 import { segmentFile, type Segment } from '../../dialect/index.js';
 import { renderVersion } from './renderVersion.js';
-import { saveLocalVersion } from './saveLocalVersion.js';
 import { versionBlocks } from './versionBlocks.js';
-import { unpackVersion } from './versionsDir.js';
-import type { SyncSettings } from '../context/index.js';
+import { noteRestoredBlocks, saveLocalVersion, type SyncSettings, unpackVersion } from '../context/index.js';
 
 export interface RestoreInput {
   root: string;

@@ -6,22 +6,9 @@
 // got then shows as a second scene beside the file's (nothing is lost, the user removes one).
 import { hashBlock } from '../../core/merge/hashBlock.js';
 import { insertBase } from '../../core/merge/insertBase.js';
-import type { Position } from '../../wire/index.js';
-import { isPerDocumentError, type SyncContext } from '../context/index.js';
+import { isPerDocumentError, type DrawInput, type SyncContext } from '../context/index.js';
 import { createWhiteboard } from './createWhiteboard.js';
 import { WHITEBOARD_BASE } from './syncWhiteboards.js';
-
-export interface DrawInput {
-  docId: string;
-  /** The scene file, inside the document's `.assets` folder. */
-  file: string;
-  /** The line as the file has it. */
-  markdown: string;
-  parentId: string | null;
-  /** The block it goes after among its siblings; null: first in its parent. */
-  after: string | null;
-  target: Position;
-}
 
 export async function drawWhiteboard(ctx: SyncContext, input: DrawInput): Promise<{ ok: true; blockId: string } | { ok: false; message: string }> {
   const { journal } = ctx;

@@ -14,8 +14,7 @@ import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboard
 import { isSpacesyncError } from '../../errors.js';
 import { dirOfPath } from '../../core/files/fileName.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
-import { pathExists, type SyncContext } from '../context/index.js';
-import { saveLocalVersion } from '../versions/index.js';
+import { pathExists, saveLocalVersion, type SyncContext } from '../context/index.js';
 import { FILE_ONLY } from '../../log.js';
 
 /** State key prefix: what the file and the service last agreed on, per whiteboard block. */

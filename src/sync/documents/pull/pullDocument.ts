@@ -13,15 +13,12 @@ import { markdownEquals, segmentFile, type Segment } from '../../../dialect/inde
 import { isSpacesyncError } from '../../../errors.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../../mirror/index.js';
-import { linkTargetsOf } from '../../links/index.js';
 import { noteReadOnlyBlocks } from '../readOnlyBlocks.js';
-import { recordCollectionRows } from '../../collections/index.js';
-import type { SyncContext } from '../../context/index.js';
+import { linkTargetsOf, mediaRecordOf, recordCollectionRows, type PullSteps, type SyncContext } from '../../context/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../../core/files/fileText.js';
 import { keepSignedUrls } from '../../../core/media/keepSignedUrls.js';
 import { linkAssets } from '../../../core/media/linkAssets.js';
 import { linkDocuments } from '../../../core/links/linkDocuments.js';
-import { awaitNewAssets, mediaRecordOf, prefetchAssets } from '../../media/index.js';
 import type { RemoteDocument } from '../../../core/remoteTypes.js';
 import { spliceFile } from '../../../core/pull/spliceFile.js';
 
@@ -46,7 +43,8 @@ export interface PullOptions {
   commit?: (write: () => void) => Promise<void>;
 }
 
-export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opts: PullOptions): Promise<PullOutcome> {
+/** `steps`: the media slice's, for the document's assets (the cycle's). */
+export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opts: PullOptions, steps: PullSteps): Promise<PullOutcome> {
   const { priority } = opts;
   const { journal, root } = ctx;
   const record = journal.getDocument(remote.id);
@@ -66,7 +64,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   // file), a media block as a link to its asset once downloaded (syncMedia downloads it), a link to
   // another document or a day as a relative link to its file.
   // A new document's assets that come in within a moment are linked in its file as it is first written.
-  const arrived = recorded ? null : await awaitNewAssets(ctx, remote.id, path, root0);
+  const arrived = recorded ? null : await steps.awaitNewAssets(ctx, remote.id, path, root0);
   const recordOf = mediaRecordOf(journal);
   const media = arrived ? (id: string) => arrived.records.get(id) ?? recordOf(id) : recordOf;
   const block = linkDocuments(linkAssets(keepSignedUrls(root0, oldBase), path, media), path, linkTargetsOf(journal));
@@ -141,7 +139,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   }
   // Its assets not downloaded yet start coming in now, beside the rest of the pull (a new
   // document's were asked for above).
-  if (!arrived) prefetchAssets(ctx, remote.id, base);
+  if (!arrived) steps.prefetchAssets(ctx, remote.id, base);
   const write = () =>
     journal.transaction(() => {
       recordPulled(ctx, record, remote, base, fileHash, rows);

@@ -14,9 +14,7 @@ import { freeConflictCopyPath, moveFileAtomic, readMirrorFile, writeFileAtomic, 
 import type { SyncContext } from '../../context/index.js';
 import { alignFile } from '../../../core/merge/alignFile.js';
 import { bodyOf, withFrontMatter } from '../../../core/files/fileText.js';
-import { forgetRestoredBlocks, saveLocalVersion } from '../../versions/index.js';
-import { linkTargetsOf } from '../../links/index.js';
-import { pathExists, UNSENT } from '../../context/index.js';
+import { forgetRestoredBlocks, linkTargetsOf, pathExists, saveLocalVersion, UNSENT } from '../../context/index.js';
 import { linkMarkdown, type LinkTargets } from '../../../core/links/linkDocuments.js';
 import { markAnchors } from '../../../core/links/markAnchors.js';
 import type { DocumentTask } from './PushPlan.js';

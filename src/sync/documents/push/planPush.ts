@@ -1,70 +1,64 @@
-// Plans the push of what changed locally: the core decides per folder (decideFolders) and per
-// document (decideDocument) by base / local / remote, merges the files whose documents the service
-// changed too (their blocks are read: the only requests a plan makes besides the listing),
-// planSync turns it all into the fewest requests, and checkSafety may refuse. Nothing is written.
-import { decideDocument, type BaseSide, type DocumentDecision, type LocalSide, type RemoteSide } from '../../../core/push/decideDocument.js';
-import { decideFolders } from '../../../core/push/decideFolders.js';
+// Plans the push of what changed locally, from its first pass (decidePush: the folders' and the
+// documents' decisions) and what was read for it (readForPush): merges the files whose documents the
+// service changed too, planSync turns it all into the fewest requests, and checkSafety may refuse.
+// Nothing is read or written here, and nothing is waited for.
+import { decideDocument, type DocumentDecision, type RemoteSide } from '../../../core/push/decideDocument.js';
 import { docLinkRef, docRef, planSync } from '../../../core/push/plan.js';
 import { checkDocumentWipe, checkSafety } from '../../../core/push/safety.js';
-import { isSpacesyncError } from '../../../errors.js';
-import type { DocumentRecord, ListingEntry } from '../../../journal/index.js';
-import type { SyncContext } from '../../context/index.js';
-import { fetchRemoteDocument, type RemoteDocumentState } from './fetchRemoteDocument.js';
+import type { DocumentRecord, Intent } from '../../../journal/index.js';
+import { formerPathsOf, linkTargetsOf, ownMarkersOf, restoredBlocks, type SyncContext, type SyncSettings } from '../../context/index.js';
+import type { RemoteDocumentState } from './fetchRemoteDocument.js';
+import type { BaseBlock } from '../../../core/types.js';
 import { holdsBase } from '../../../core/merge/hashBlock.js';
-import { localTitle } from '../../../core/files/localTitle.js';
-import { mergeFile } from '../../../core/merge/mergeFile.js';
+import { mergeFile, type FileMerge } from '../../../core/merge/mergeFile.js';
 import { confirmSentEdits } from '../../../core/push/confirmSentEdits.js';
 import { confirmSentInserts } from '../../../core/push/confirmSentInserts.js';
-import { formerPathsOf, linkTargetsOf, ownMarkersOf } from '../../links/index.js';
 import { noteReadOnlyBlocks, readOnlyBlocks } from '../readOnlyBlocks.js';
-import { placementOfPath } from '../../../core/files/placementOfPath.js';
-import { linkMarkdown, type Anchor } from '../../../core/links/linkDocuments.js';
+import { linkMarkdown, type Anchor, type LinkTargets } from '../../../core/links/linkDocuments.js';
 import { carriesMarker } from '../../../core/links/carriesMarker.js';
 import { withMarker } from '../../../dialect/index.js';
-import { uploadDialect } from '../../media/index.js';
 import type { DocumentTask, PushPlan } from './PushPlan.js';
-import { claimedId, type LocalDocument } from './readLocalDocument.js';
+import type { LocalDocument } from './readLocalDocument.js';
 import type { Placement } from '../../../core/remoteTypes.js';
-import type { LocalScan } from './scanLocal.js';
 import { sendableChanges } from './sendableChanges.js';
 import { sentEdits, sentInserts } from './sentByIntents.js';
 import { withRestoredFields } from '../../../core/versions/withRestoredFields.js';
-import { restoredBlocks } from '../../versions/index.js';
+import { baseSide, localSide, placementOf, taskId, type PlanPushInput, type PushEntry, type PushSides } from './decidePush.js';
+import type { PushReads } from './readForPush.js';
 
-export interface PlanPushInput {
-  scan: LocalScan;
-  /** Every document the space lists now. */
-  listing: ReadonlyMap<string, ListingEntry>;
-  /** Where the space holds each document, and its folders, when a full listing was taken. */
-  placements?: ReadonlyMap<string, Placement>;
-  remoteFolders?: ReadonlyArray<{ id: string; name: string; parentId: string | null }>;
-  /** Documents to read again and merge (an earlier run's requests were not recorded), with those intents. */
-  forced: ReadonlyMap<string, number[]>;
-  pendingIntents: number;
-  /** The scan covered the whole mirror (folders are decided, the empty-mirror check applies). */
-  fullScan: boolean;
-}
-
-const placementOf = (r: DocumentRecord): Placement => ({ location: r.location, folderId: r.folderId, dailyNoteDate: r.dailyNoteDate });
 const TRASH: Placement = { location: 'trash', folderId: null, dailyNoteDate: null };
 
-export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<PushPlan> {
+/** What every task of one plan is made with. */
+interface Planning {
+  ctx: SyncContext;
+  input: PlanPushInput;
+  reads: PushReads;
+  plan: PushPlan;
+  /** Where the links of the files sent point (typed links to blocks add their anchors). */
+  targets: LinkTargets;
+  /** The pending intents of the documents merged again (their payloads say what was sent). */
+  pending: readonly Intent[];
+}
+
+export function planPush(ctx: SyncContext, input: PlanPushInput, sides: PushSides, reads: PushReads): PushPlan {
   const { journal } = ctx;
-  const readsBefore = ctx.client.stats().total;
-  const { scan, listing, forced } = input;
-  // The pending intents of the documents merged again (read once: their payloads say what was sent).
-  const pending = forced.size > 0 ? journal.pendingIntents() : [];
+  const { scan } = input;
   const plan: PushPlan = {
     refused: null,
     heldBack: [...scan.heldBack],
     steps: [],
     tasks: [],
-    folders: null,
+    folders: sides.folders,
     problems: [...scan.problems],
     pendingIntents: input.pendingIntents,
     reads: 0,
   };
-  const records = journal.listDocuments();
+  for (const d of scan.strayDirs)
+    plan.problems.push({
+      path: d,
+      message: `The folder "${d}" is inside a built-in folder (Unsorted, Templates, Trash, Daily Notes), where the space has no folders; it and its files are not sent. Move it to the top of the mirror or into one of your folders.`,
+    });
+  for (const p of sides.folders?.problems ?? []) plan.problems.push({ path: '', message: p });
   // A file moved here names its document from where it is now, also before the push records it.
   // So does a new file once this plan creates its document (its ref, which the send makes its id).
   const localIds = new Map(scan.changed.filter((c) => c.local.path !== c.record.path).map((c) => [c.local.path, c.record.id]));
@@ -72,189 +66,129 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
   const anchors = new Map<string, Anchor>();
   // …or, for a block the base lacks, from the service's blocks this plan read to merge its document.
   const targets = linkTargetsOf(journal, localIds, { typed: anchors, read: (doc) => plan.tasks.find((t) => t.doc === doc)?.remote?.blocks });
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const withFiles = records.filter((r) => r.fileHash !== null);
-  for (const d of scan.strayDirs)
-    plan.problems.push({
-      path: d,
-      message: `The folder "${d}" is inside a built-in folder (Unsorted, Templates, Trash, Daily Notes), where the space has no folders; it and its files are not sent. Move it to the top of the mirror or into one of your folders.`,
-    });
+  const planning: Planning = { ctx, input, reads, plan, targets, pending: input.forced.size > 0 ? journal.pendingIntents() : [] };
+  for (const e of sides.entries) addEntry(planning, e);
+  holdBackWipes(plan, ctx.settings);
+  for (const t of plan.tasks) if (t.local && t.decision.create && 'title' in t.decision.create) localIds.set(t.local.path, docLinkRef(t.local.path));
+  plan.steps = stepsOf(ctx, plan, targets, sides.folderPaths);
+  for (const t of plan.tasks)
+    for (const p of t.file?.merge.problems ?? []) plan.problems.push({ path: t.next.path, message: p.message, ...(p.outputOnly ? { outputOnly: true } : {}) });
+  plan.refused = refusalOf(ctx.settings, input, sides.withFiles, plan.tasks);
+  if (anchors.size > 0) plan.anchors = anchors;
+  return plan;
+}
 
-  // ── folders ──
-  const folderRecords = journal.listFolders();
-  let folderOfDir = new Map(folderRecords.map((f) => [f.path, f.id]));
-  if (input.fullScan) {
-    const localPath = new Map<string, string | undefined>(withFiles.map((r) => [r.id, r.path]));
-    for (const c of scan.changed) localPath.set(c.record.id, c.local.path);
-    for (const r of scan.missing) localPath.set(r.id, undefined);
-    const documents: Array<{ id: string; basePath?: string; localPath?: string; remoteFolderId?: string | null }> = withFiles.map((r) => {
-      const lp = localPath.get(r.id);
-      return {
-        id: r.id,
-        basePath: r.path,
-        ...(lp ? { localPath: lp } : {}),
-        remoteFolderId: input.placements ? (input.placements.get(r.id)?.folderId ?? null) : r.folderId,
-      };
-    });
-    for (const [id, p] of input.placements ?? []) if (!byId.has(id)) documents.push({ id, remoteFolderId: p.folderId });
-    plan.folders = decideFolders({
-      base: folderRecords,
-      remote: input.remoteFolders ?? folderRecords,
-      localDirs: scan.dirs,
-      documents,
-    });
-    folderOfDir = plan.folders.folderOfDir;
-    for (const p of plan.folders.problems) plan.problems.push({ path: '', message: p });
+function addEntry(s: Planning, e: PushEntry): void {
+  if (e.kind === 'unplaced') s.plan.problems.push({ path: e.path, message: e.problem });
+  else if (e.kind === 'file') addTask(s, e.record, e.local, e.decision, e.place, e.remote, e.base);
+  else {
+    // A document deleted here that the space shows changed, read back holding its base: this sync's own last write.
+    const state = e.check ? s.reads.remote.get(e.record.id) : null;
+    const remote = state && e.remote && holdsBase(e.base, state.blocks) ? { ...e.remote, changed: false } : e.remote;
+    const decision = decideDocument({ base: baseSide(e.record), ...(remote ? { remote } : {}) });
+    if (decision.forget || decision.removeFile) return; // gone on both sides: the pull's purge
+    addTask(s, e.record, null, decision, null, remote, e.base);
   }
-  const folderPaths = new Map([...folderOfDir].map(([dir, id]) => [id, dir]));
+}
 
-  const remoteSide = (id: string, r: DocumentRecord | undefined): RemoteSide | undefined => {
-    const entry = listing.get(id);
-    if (!entry) return undefined;
-    const p = input.placements?.get(id) ?? (r ? placementOf(r) : { location: 'unsorted', folderId: null, dailyNoteDate: null });
-    const changed = !r || entry.lastModifiedAt !== r.remoteModifiedAt || forced.has(id);
-    return { id, title: entry.title, ...p, changed };
-  };
-  const baseSide = (r: DocumentRecord): BaseSide => ({ id: r.id, path: r.path, title: r.title, ...placementOf(r) });
-
-  const addTask = async (
-    r: DocumentRecord | undefined,
-    local: LocalDocument | null,
-    decision: DocumentDecision,
-    localPlace: Placement | null,
-    remote: RemoteSide | undefined,
-  ) => {
-    for (const p of [...decision.problems, ...decision.conflicts]) plan.problems.push({ path: local?.path ?? r?.path ?? '', message: p });
-    const claim = local ? claimedId(local) : undefined;
-    // A file whose document the space purged is sent to a new document: it is not the old id's any more.
-    const id = decision.create ? undefined : (r?.id ?? (decision.content === 'merge' && claim ? claim : undefined));
-    const doc = id ?? docRef(local!.path);
-    let base = r ? journal.getBaseBlocks(r.id) : [];
-    let remoteState: RemoteDocumentState | null = null;
-    let file = null;
-    let uploads = false;
-    if (decision.content === 'merge' && id !== undefined) {
-      try {
-        remoteState = await fetchRemoteDocument(ctx, id, base, listing.get(id)?.lastModifiedAt ?? null);
-      } catch (e) {
-        if (!isSpacesyncError(e, 'not_found')) throw e;
-        // Gone between the listing and the read: decided again without the service's side.
-        return addTask(
-          r,
-          local,
-          decideDocument({ ...(r ? { base: baseSide(r) } : {}), ...(local && localPlace ? { local: localSide(local, localPlace, r) } : {}) }),
-          localPlace,
-          undefined,
-        );
-      }
+function addTask(
+  s: Planning,
+  r: DocumentRecord | undefined,
+  local: LocalDocument | null,
+  decision: DocumentDecision,
+  localPlace: Placement | null,
+  remote: RemoteSide | undefined,
+  recorded: BaseBlock[],
+): void {
+  for (const p of [...decision.problems, ...decision.conflicts]) s.plan.problems.push({ path: local?.path ?? r?.path ?? '', message: p });
+  const id = taskId(r, local, decision);
+  let base = recorded;
+  let remoteState: RemoteDocumentState | null = null;
+  if (decision.content === 'merge' && id !== undefined) {
+    if (!s.reads.remote.has(id)) throw new Error(`planPush: document ${id} is to be merged and was not read first`);
+    remoteState = s.reads.remote.get(id)!;
+    // Gone between the listing and the read: decided again without the service's side.
+    if (remoteState === null) {
+      const again = decideDocument({ ...(r ? { base: baseSide(r) } : {}), ...(local && localPlace ? { local: localSide(local, localPlace, r) } : {}) });
+      return addTask(s, r, local, again, localPlace, undefined, recorded);
     }
-    // A push that went out unrecorded: the blocks it edited are based on what it sent, where the space holds that.
-    if (remoteState && id !== undefined && forced.has(id)) {
-      // What was sent linked other documents by id; the space's blocks here show them as the file does.
-      const path = r?.path ?? local?.path;
-      const shown = (markdown: string) => (path === undefined ? markdown : linkMarkdown(markdown, path, targets));
-      // …and a block a file links to carries its marker, which was not sent.
-      const kinds = new Map(base.map((b) => [b.id, b]));
-      const marked = (id: string, markdown: string) => {
-        const fragment = targets.anchorOf?.(id)?.fragment;
-        const b = kinds.get(id);
-        return fragment?.startsWith('^') && b && carriesMarker(b.kind, b.type, markdown) ? withMarker(markdown, fragment.slice(1)) : markdown;
-      };
-      const edits = new Map([...sentEdits(pending, forced.get(id)!)].map(([k, v]) => [k, marked(k, shown(v))]));
-      base = confirmSentEdits(base, edits, remoteState.byId);
-      base = confirmSentInserts(
-        base,
-        sentInserts(pending, forced.get(id)!).map((b) => ({ ...b, markdown: shown(b.markdown) })),
-        remoteState.blocks,
-      );
-    }
-    if (local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')) {
-      const readOnly = remoteState ? noteReadOnlyBlocks(ctx, local.path, remoteState.blocks) : readOnlyBlocks(ctx);
-      const dialect = await uploadDialect(ctx.root, local.path, local.segments);
-      uploads = dialect.isUpload !== undefined;
-      file = mergeFile(decision.content === 'create' ? [] : base, local, remoteState?.blocks, dialect, readOnly);
-      // Blocks a restore brings back get the fields their lines do not show, as the history had them.
-      const restored = id === undefined ? [] : restoredBlocks(journal, id);
-      if (restored.length > 0) file = { ...file, changes: withRestoredFields(file.changes, restored, dialect.equals) };
-    }
-    const remotePlace = remote ? { location: remote.location, folderId: remote.folderId, dailyNoteDate: remote.dailyNoteDate ?? null } : undefined;
-    const place = decision.trash
-      ? { ...TRASH, dailyNoteDate: r?.dailyNoteDate ?? null }
-      : decision.move || decision.create
-        ? localPlace!
-        : (remotePlace ?? (r ? placementOf(r) : localPlace!));
-    const title =
-      decision.rename ??
-      (decision.create && 'title' in decision.create ? decision.create.title : undefined) ??
-      remoteState?.title ??
-      remote?.title ??
-      r?.title ??
-      '';
-    const task: DocumentTask = {
-      doc,
-      record: r ?? null,
-      local,
-      decision,
-      base,
-      remote: remoteState,
-      file,
-      next: { ...place, path: local?.path ?? r!.path, title },
-      remoteModifiedAt: remoteState?.lastModifiedAt ?? r?.remoteModifiedAt ?? null,
-      settles: id ? (forced.get(id) ?? []) : [],
-      ...(uploads ? { uploads } : {}),
-    };
-    plan.tasks.push(task);
-    return undefined;
-  };
-
-  const localSide = (local: LocalDocument, p: Placement, r?: DocumentRecord): LocalSide => ({
-    path: local.path,
-    title: localTitle(local.path, local.frontMatter, r),
-    changed: r ? local.hash !== r.fileHash : true,
-    ...p,
+  }
+  // A push that went out unrecorded: the blocks it edited are based on what it sent, where the space holds that.
+  if (remoteState && id !== undefined && s.input.forced.has(id)) base = confirmSent(s, base, id, remoteState, r?.path ?? local?.path);
+  const merged =
+    local && (decision.content === 'push' || decision.content === 'merge' || decision.content === 'create')
+      ? mergedFile(s, local, decision, base, remoteState, id)
+      : null;
+  const remotePlace = remote ? { location: remote.location, folderId: remote.folderId, dailyNoteDate: remote.dailyNoteDate ?? null } : undefined;
+  const place = decision.trash
+    ? { ...TRASH, dailyNoteDate: r?.dailyNoteDate ?? null }
+    : decision.move || decision.create
+      ? localPlace!
+      : (remotePlace ?? (r ? placementOf(r) : localPlace!));
+  const title =
+    decision.rename ??
+    (decision.create && 'title' in decision.create ? decision.create.title : undefined) ??
+    remoteState?.title ??
+    remote?.title ??
+    r?.title ??
+    '';
+  s.plan.tasks.push({
+    doc: id ?? docRef(local!.path),
+    record: r ?? null,
+    local,
+    decision,
+    base,
+    remote: remoteState,
+    file: merged?.file ?? null,
+    next: { ...place, path: local?.path ?? r!.path, title },
+    remoteModifiedAt: remoteState?.lastModifiedAt ?? r?.remoteModifiedAt ?? null,
+    settles: id ? (s.input.forced.get(id) ?? []) : [],
+    ...(merged?.uploads ? { uploads: true } : {}),
   });
+}
 
-  for (const { record: r, local } of scan.changed) {
-    const at = placementOfPath(local.path, folderPaths);
-    if (!at.ok) {
-      plan.problems.push({ path: local.path, message: at.problem });
-      continue;
-    }
-    const remote = remoteSide(r.id, r);
-    const decision = decideDocument({ base: baseSide(r), local: localSide(local, at.placement, r), ...(remote ? { remote } : {}) });
-    await addTask(r, local, decision, at.placement, remote);
-  }
-  for (const r of scan.missing) {
-    let remote = remoteSide(r.id, r);
-    // An edit in the space beats a delete here, but the listing's "changed" may be this sync's own
-    // last write, not read back yet: a document that still holds its base is taken as unchanged.
-    if (remote?.changed && !forced.has(r.id) && remote.title === r.title) {
-      const base = journal.getBaseBlocks(r.id);
-      const state = await fetchRemoteDocument(ctx, r.id, base, listing.get(r.id)?.lastModifiedAt ?? null).catch((e: unknown) => {
-        if (isSpacesyncError(e, 'not_found')) return null;
-        throw e;
-      });
-      plan.reads++;
-      if (state && holdsBase(base, state.blocks)) remote = { ...remote, changed: false };
-    }
-    const decision = decideDocument({ base: baseSide(r), ...(remote ? { remote } : {}) });
-    if (decision.forget || decision.removeFile) continue; // gone on both sides: the pull's purge
-    await addTask(r, null, decision, null, remote);
-  }
-  for (const local of scan.added) {
-    const at = placementOfPath(local.path, folderPaths);
-    if (!at.ok) {
-      plan.problems.push({ path: local.path, message: at.problem });
-      continue;
-    }
-    // A file naming a document the journal does not know (a run stopped before recording it): merged with it.
-    const claim = claimedId(local);
-    const remote = claim !== undefined && !byId.has(claim) ? remoteSide(claim, undefined) : undefined;
-    const decision = decideDocument({ local: localSide(local, at.placement), ...(remote ? { remote } : {}) });
-    await addTask(undefined, local, decision, at.placement, remote);
-  }
+/** The base of a document an earlier run sent to without recording it: the edits and inserts it sent, where the space holds them. */
+function confirmSent(s: Planning, base: BaseBlock[], id: string, remote: RemoteDocumentState, path: string | undefined): BaseBlock[] {
+  const intents = s.input.forced.get(id)!;
+  // What was sent linked other documents by id; the space's blocks here show them as the file does.
+  const shown = (markdown: string) => (path === undefined ? markdown : linkMarkdown(markdown, path, s.targets));
+  // …and a block a file links to carries its marker, which was not sent.
+  const kinds = new Map(base.map((b) => [b.id, b]));
+  const marked = (blockId: string, markdown: string) => {
+    const fragment = s.targets.anchorOf?.(blockId)?.fragment;
+    const b = kinds.get(blockId);
+    return fragment?.startsWith('^') && b && carriesMarker(b.kind, b.type, markdown) ? withMarker(markdown, fragment.slice(1)) : markdown;
+  };
+  const edits = new Map([...sentEdits(s.pending, intents)].map(([k, v]) => [k, marked(k, shown(v))]));
+  const edited = confirmSentEdits(base, edits, remote.byId);
+  return confirmSentInserts(
+    edited,
+    sentInserts(s.pending, intents).map((b) => ({ ...b, markdown: shown(b.markdown) })),
+    remote.blocks,
+  );
+}
 
-  // A file that would wipe (most of) its document is held back whole; the rest of the push goes on.
+/** The file merged with its base and the service's blocks; `uploads`: some of its lines reference local files (the media step's). */
+function mergedFile(
+  s: Planning,
+  local: LocalDocument,
+  decision: DocumentDecision,
+  base: BaseBlock[],
+  remote: RemoteDocumentState | null,
+  id: string | undefined,
+): { file: FileMerge; uploads: boolean } {
+  const { ctx } = s;
+  const readOnly = remote ? noteReadOnlyBlocks(ctx, local.path, remote.blocks) : readOnlyBlocks(ctx);
+  const dialect = s.reads.dialects.get(local.path)!;
+  let file = mergeFile(decision.content === 'create' ? [] : base, local, remote?.blocks, dialect, readOnly);
+  // Blocks a restore brings back get the fields their lines do not show, as the history had them.
+  const restored = id === undefined ? [] : restoredBlocks(ctx.journal, id);
+  if (restored.length > 0) file = { ...file, changes: withRestoredFields(file.changes, restored, dialect.equals) };
+  return { file, uploads: dialect.isUpload !== undefined };
+}
+
+/** A file that would wipe (most of) its document is held back whole; the rest of the push goes on. */
+function holdBackWipes(plan: PushPlan, settings: Pick<SyncSettings, 'maxDeletePercent' | 'force'>): void {
   const flat = (segs: LocalDocument['segments']): LocalDocument['segments'] => segs.flatMap((s) => [s, ...flat(s.children)]);
   const hasText = (markdown: string) => markdown.trim() !== '';
   plan.tasks = plan.tasks.filter((t) => {
@@ -265,20 +199,22 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
       baseWithText: t.base.filter((b) => hasText(b.markdown)).length,
       localWithText: flat(t.local.segments).filter((s) => hasText(s.markdown)).length,
       deletes: t.file.changes.removedBlocks,
-      maxDeletePercent: ctx.settings.maxDeletePercent,
-      force: ctx.settings.force,
+      maxDeletePercent: settings.maxDeletePercent,
+      force: settings.force,
     });
     if (verdict.ok) return true;
     plan.heldBack.push({ path: t.local.path, reason: 'wipe', message: verdict.message, docId: t.record.id });
     return false;
   });
+}
 
-  for (const t of plan.tasks) if (t.local && t.decision.create && 'title' in t.decision.create) localIds.set(t.local.path, docLinkRef(t.local.path));
-  const owned = ownMarkersOf(journal);
+/** The requests, in the order they go (core/planSync). */
+function stepsOf(ctx: SyncContext, plan: PushPlan, targets: LinkTargets, folderPaths: ReadonlyMap<string, string>): PushPlan['steps'] {
+  const owned = ownMarkersOf(ctx.journal);
   // Where a file was before it moved here (its record), and before the sync last moved it (a folder
   // moved in the space): a link typed there that names no document from where the file is now.
-  const earlierPathsOf = (recorded: string | undefined) => (recorded === undefined ? [] : [recorded, ...formerPathsOf(journal, recorded)]);
-  plan.steps = planSync({
+  const earlierPathsOf = (recorded: string | undefined) => (recorded === undefined ? [] : [recorded, ...formerPathsOf(ctx.journal, recorded)]);
+  return planSync({
     documents: plan.tasks.map((t) => ({
       doc: t.doc,
       name: t.next.path,
@@ -288,29 +224,21 @@ export async function planPush(ctx: SyncContext, input: PlanPushInput): Promise<
     ...(plan.folders ? { folders: plan.folders } : {}),
     folderName: (id) => folderPaths.get(id),
   });
-  for (const t of plan.tasks)
-    for (const p of t.file?.merge.problems ?? []) plan.problems.push({ path: t.next.path, message: p.message, ...(p.outputOnly ? { outputOnly: true } : {}) });
+}
 
+/** The safety check of the whole push: too many documents to the trash, or a mirror that looks emptied. */
+function refusalOf(settings: SyncSettings, input: PlanPushInput, withFiles: readonly DocumentRecord[], tasks: readonly DocumentTask[]): PushPlan['refused'] {
+  const trashed = tasks.filter((t) => t.decision.trash);
   const verdict = checkSafety({
     known: withFiles.filter((r) => r.location !== 'trash').length,
-    remoteDeletes: plan.tasks.filter((t) => t.decision.trash).length,
+    remoteDeletes: trashed.length,
     localDeletes: 0,
     rootExists: true,
-    localFiles: input.fullScan ? scan.filesSeen : withFiles.length,
-    remoteListed: listing.size,
-    maxDeletePercent: ctx.settings.maxDeletePercent,
-    force: ctx.settings.force,
+    localFiles: input.fullScan ? input.scan.filesSeen : withFiles.length,
+    remoteListed: input.listing.size,
+    maxDeletePercent: settings.maxDeletePercent,
+    force: settings.force,
   });
-  if (!verdict.ok)
-    plan.refused = {
-      reason: verdict.reason,
-      message: verdict.message,
-      deletes: plan.tasks
-        .filter((t) => t.decision.trash)
-        .map((t) => t.record?.path ?? t.next.path)
-        .sort(),
-    };
-  plan.reads = ctx.client.stats().total - readsBefore;
-  if (anchors.size > 0) plan.anchors = anchors;
-  return plan;
+  if (verdict.ok) return null;
+  return { reason: verdict.reason, message: verdict.message, deletes: trashed.map((t) => t.record?.path ?? t.next.path).sort() };
 }

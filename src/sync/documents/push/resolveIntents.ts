@@ -3,8 +3,7 @@
 // and merged (the merge recognises what already landed, so nothing is duplicated); a document or
 // folder that may have been created is looked for in the space and adopted when it is there.
 import type { Intent, ListingEntry } from '../../../journal/index.js';
-import type { SyncContext } from '../../context/SyncContext.js';
-import { UNSENT } from '../../context/unsent.js';
+import { UNSENT, type SyncContext } from '../../context/index.js';
 import { flattenFolders } from '../../../core/pull/flattenFolders.js';
 import { placementOf } from '../../../core/remoteTypes.js';
 

@@ -4,8 +4,7 @@ import type { ChangeSet, NewBlockSpec } from '../../../core/merge/changeSet.js';
 import { unlinkAsset } from '../../../core/media/linkAssets.js';
 import { holdsDocumentLinks, unlinkMarkdown, type LinkTargets } from '../../../core/links/linkDocuments.js';
 import { markdownEquals, markerOf, withoutMarker } from '../../../dialect/index.js';
-import { mediaRecordOf } from '../../media/index.js';
-import type { SyncContext } from '../../context/index.js';
+import { mediaRecordOf, type SyncContext } from '../../context/index.js';
 
 /**
  * The changes as the service must get them: an edited line that links its downloaded asset sends the

@@ -1,6 +1,6 @@
 // Where the mirror holds each document, as the journal has it now, and how it names the blocks inside
 // documents that files link to: what the pull's relative links and anchors point to and what the push
-// reads them back as (core/linkDocuments).
+// reads them back as (core/linkDocuments); and the moves whose links have not followed yet.
 import { anchorOf as fragmentOf, type AnchorBlock } from '../../core/links/anchorOf.js';
 import { blockAtFragment } from '../../core/links/blockAtFragment.js';
 import type { Anchor, LinkTargets } from '../../core/links/linkDocuments.js';
@@ -97,4 +97,32 @@ export function formerPathsOf(journal: Journal, path: string): string[] {
   return Object.keys(former)
     .filter((k) => former[k] === path)
     .reverse();
+}
+
+/** A document moved, on either side, whose links have not followed yet: from where they were last written to where it is now. */
+export interface DocumentMove {
+  id: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * The moves the journal noted (each in the write that made it), one per document: from where the
+ * links to it were last written to where it is now; `ownFrom`: where a moved file's own relative links
+ * were last written from; `seq`: the last noted, to clear them by.
+ */
+export function notedMoves(journal: Journal) {
+  const steps = journal.pendingMoves();
+  const first = new Map<string, string>();
+  const ownFrom = new Map<string, string>();
+  for (const m of steps) {
+    if (!first.has(m.id)) first.set(m.id, m.from);
+    if (!m.ownDone && !ownFrom.has(m.id)) ownFrom.set(m.id, m.from);
+  }
+  const moves: DocumentMove[] = [];
+  for (const [id, from] of first) {
+    const to = journal.getDocument(id)?.path;
+    if (to !== undefined && to !== from) moves.push({ id, from, to });
+  }
+  return { moves, steps, ownFrom, seq: steps.length > 0 ? steps[steps.length - 1]!.seq : 0 };
 }

@@ -8,7 +8,6 @@ import { promises as fsp } from 'node:fs';
 import { unsignedUrl } from '../../core/media/linkAssets.js';
 import { fetchAsset, type Fetched } from './fetchAsset.js';
 import { statePath } from '../../stateDir.js';
-import type { SyncContext } from '../context/index.js';
 
 /** A download that ended, with what it was for. */
 export type FetchedAsset = Fetched & { blockId: string; docId: string; url: string };
@@ -180,8 +179,16 @@ export class AssetDownloads {
   }
 }
 
+/** The part of the context that holds the session's downloads (SyncContext.assets). */
+interface DownloadsHolder {
+  root: string;
+  settings: { assets: { maxMiB: number } };
+  signal?: AbortSignal;
+  assets?: AssetDownloads;
+}
+
 /** The session's downloads, made the first time they are needed. */
-export function assetDownloadsOf(ctx: SyncContext): AssetDownloads {
+export function assetDownloadsOf(ctx: DownloadsHolder): AssetDownloads {
   ctx.assets ??= new AssetDownloads({
     tmpDir: statePath(ctx.root, 'downloads'),
     maxBytes: () => ctx.settings.assets.maxMiB * 1024 * 1024,

@@ -7,7 +7,7 @@ import { BUILTIN_DIRS } from '../../../core/pull/layout.js';
 import type { LocalChange, PullPlan } from '../../../core/pull/PullPlan.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { FILE_ONLY } from '../../../log.js';
-import type { SyncContext } from '../../context/index.js';
+import type { PullSteps, SyncContext } from '../../context/index.js';
 import { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
 import { LayoutMemo } from './LayoutMemo.js';
 import type { SafetyRefusal } from '../../../core/push/safety.js';
@@ -25,9 +25,7 @@ import { detectLocalChanges } from './detectLocalChanges.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../../core/remoteTypes.js';
 import { assertRoot } from '../../../mirror/index.js';
-import { relinkAnchors, relinkDocuments } from '../../links/index.js';
 import { releaseMemory } from '../../context/index.js';
-import { applyBesidePull } from '../../media/index.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -65,7 +63,7 @@ export interface PullCycleResult {
   folderMoves: Move[];
   /** Files whose links to moved documents were rewritten (a local-only change). */
   relinked: string[];
-  /** Files whose links to blocks inside documents, or markers, were rewritten after the documents were read (a local-only change). */
+  /** Files whose links to blocks inside documents, or markers, were rewritten after the documents were read (a local-only change: the links slice's step, which the cycle runs right after this pull). */
   anchored: string[];
   createdDirs: string[];
   removedDirs: string[];
@@ -147,6 +145,7 @@ async function pullAll(
   priority: Priority,
   result: PullCycleResult,
   remoteChanged: ReadonlySet<string>,
+  steps: PullSteps,
 ): Promise<void> {
   let next = 0;
   let done = 0;
@@ -185,9 +184,9 @@ async function pullAll(
     while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
       const id = ids[next++]!;
       try {
-        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id) }));
+        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id) }, steps));
         // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
-        await applyBesidePull(ctx, (doc) => recorded.has(doc));
+        await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
       } catch (e) {
         // A stop request dropped the document's request before it went: nothing of it happened.
         if (isStopped(ctx, e)) break;
@@ -213,7 +212,11 @@ async function pullAll(
   if (ctx.signal?.aborted && done < ids.length) result.aborted = true;
 }
 
-export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Promise<PullCycleResult> {
+/**
+ * The documents' pull; `steps`: the other slices' steps inside it (the cycle's, which relinks the
+ * anchors right after it: cycle/pullAndPush.ts).
+ */
+export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, steps: PullSteps): Promise<PullCycleResult> {
   const { journal } = ctx;
   const result = emptyResult(ctx.now().toISOString());
   const requestsBefore = ctx.client.stats().total;
@@ -270,7 +273,7 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
   result.folderMoves = shape.folderMoves;
   result.moved = shape.moved;
   // Links to the documents moved (a file or a folder renamed) follow them, before any is pulled.
-  result.relinked = await relinkDocuments(ctx);
+  result.relinked = await steps.followMoves(ctx);
   result.createdDirs = shape.createdDirs;
   result.blocked.push(...shape.blocked);
   result.ignored = shape.ignored;
@@ -304,15 +307,13 @@ export async function runPull(ctx: SyncContext, opts: PullCycleOptions = {}): Pr
   const toPull = inJournal.filter((id) => reads.has(id));
   result.remoteChanged = inJournal.filter((id) => remoteChanged.has(id));
   const bulk = toPull.length > 8 || records.length === 0;
-  await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged);
+  await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged, steps);
 
   if (!result.aborted) {
     const purge = await purgeDocuments(ctx, purgeIds);
     result.purged = purge.purged;
     for (const v of purge.vacated) shape.vacated.add(v);
     await prunePurged(ctx);
-    // Links to blocks follow what the documents read say of them (a first link, a heading renamed).
-    result.anchored = await relinkAnchors(ctx);
   }
 
   const live = new Set<string>([...Object.values(BUILTIN_DIRS), ...journal.listFolders().map((f) => f.path)]);
