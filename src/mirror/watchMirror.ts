@@ -59,6 +59,7 @@ interface DirWatch {
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
+const isUnder = (rel: string, dir: string) => dir === '' || rel.startsWith(`${dir}/`);
 
 /** What to do about a folder that could not be watched. */
 function watchHint(code: string | undefined): string {
@@ -68,238 +69,275 @@ function watchHint(code: string | undefined): string {
 }
 
 export function watchMirror(root: string, opts: WatchMirrorOptions): MirrorWatcher {
-  const { ignore, debounceMs, stabilityMs, onChanges, ownWrites } = opts;
-  const onError = opts.onError ?? (() => undefined);
-  const pollMs = Math.max(10, Math.min(100, Math.floor(stabilityMs / 2)));
-  const knownFiles = new Set<string>();
+  const w = new TreeWatch(root, opts);
+  return { ready: w.ready, close: () => w.close() };
+}
+
+/** The watches of one tree, what is known of it, and what was touched since the last batch. */
+class TreeWatch {
+  readonly ready: Promise<void>;
+  private readonly onError: (error: Error) => void;
+  private readonly pollMs: number;
+  private readonly knownFiles = new Set<string>();
   /** Folders below the root (the root itself is '' and always there). */
-  const knownDirs = new Set<string>();
-  const watches = new Map<string, DirWatch>();
+  private readonly knownDirs = new Set<string>();
+  private readonly watches = new Map<string, DirWatch>();
   /** Files touched since they were last reported, with the last state seen (null: not looked at yet). */
-  const pendingFiles = new Map<string, Seen | null>();
+  private readonly pendingFiles = new Map<string, Seen | null>();
   /** Entries named by an event, whatever they are (a folder, a file, nothing any more). */
-  const pendingEntries = new Set<string>();
+  private readonly pendingEntries = new Set<string>();
   /** Folders whose events may have been lost (no name given, the watch failed): read again. */
-  const stale = new Set<string>();
+  private readonly stale = new Set<string>();
   /** Folders that could not be watched during one walk: reported together. */
-  let unwatched: Array<{ rel: string; error: NodeJS.ErrnoException }> = [];
-  let isReady = false;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let flushing = false;
-  let flushAgain = false;
-  let lastEventAt = 0;
+  private unwatched: Array<{ rel: string; error: NodeJS.ErrnoException }> = [];
+  private isReady = false;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing = false;
+  private flushAgain = false;
+  private lastEventAt = 0;
 
-  const abs = (rel: string) => (rel === '' ? root : path.join(root, ...rel.split('/')));
-  const isUnder = (rel: string, dir: string) => dir === '' || rel.startsWith(`${dir}/`);
+  constructor(
+    private readonly root: string,
+    private readonly opts: WatchMirrorOptions,
+  ) {
+    const onError = (this.onError = opts.onError ?? (() => undefined));
+    this.pollMs = Math.max(10, Math.min(100, Math.floor(opts.stabilityMs / 2)));
+    this.ready = (async () => {
+      try {
+        await this.watchTree('', null);
+      } catch (e) {
+        onError(e as Error);
+      }
+      this.reportUnwatched();
+      this.isReady = true;
+    })();
+  }
 
-  const schedule = (ms: number) => {
-    if (closed) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void flush(), ms);
-  };
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.ready;
+    for (const rel of [...this.watches.keys()]) this.unwatch(rel);
+  }
 
-  const touch = (rel: string) => {
-    if (closed) return;
+  private abs(rel: string): string {
+    return rel === '' ? this.root : path.join(this.root, ...rel.split('/'));
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), ms);
+  }
+
+  private touch(rel: string): void {
+    if (this.closed) return;
+    const { ignore } = this.opts;
     const asFile = isDocumentFile(rel) && !ignore(rel);
-    if (asFile) pendingFiles.set(rel, null);
-    if (asFile || !ignore(rel, true)) pendingEntries.add(rel);
+    if (asFile) this.pendingFiles.set(rel, null);
+    if (asFile || !ignore(rel, true)) this.pendingEntries.add(rel);
     else return;
-    lastEventAt = Date.now();
-    schedule(debounceMs);
-  };
+    this.lastEventAt = Date.now();
+    this.schedule(this.opts.debounceMs);
+  }
 
-  const markStale = (rel: string) => {
-    stale.add(rel);
-    pendingEntries.add(rel);
-    lastEventAt = Date.now();
-    schedule(debounceMs);
-  };
+  private markStale(rel: string): void {
+    this.stale.add(rel);
+    this.pendingEntries.add(rel);
+    this.lastEventAt = Date.now();
+    this.schedule(this.opts.debounceMs);
+  }
 
-  const unwatch = (rel: string) => {
-    watches.get(rel)?.handle.close();
-    watches.delete(rel);
-  };
+  private unwatch(rel: string): void {
+    this.watches.get(rel)?.handle.close();
+    this.watches.delete(rel);
+  }
 
   /** Drops the watches at and under `rel`; what was known there is judged again by the disk. */
-  const forget = (rel: string) => {
-    for (const dir of [...watches.keys()]) if (dir === rel || isUnder(dir, rel)) unwatch(dir);
-    for (const file of knownFiles) if (isUnder(file, rel)) pendingFiles.set(file, null);
-    for (const dir of knownDirs) if (isUnder(dir, rel)) pendingEntries.add(dir);
-  };
+  private forget(rel: string): void {
+    for (const dir of [...this.watches.keys()]) if (dir === rel || isUnder(dir, rel)) this.unwatch(dir);
+    for (const file of this.knownFiles) if (isUnder(file, rel)) this.pendingFiles.set(file, null);
+    for (const dir of this.knownDirs) if (isUnder(dir, rel)) this.pendingEntries.add(dir);
+  }
 
   /**
    * Watches the folder, then reads it (an entry created in between is seen by one or the other),
    * and so on down. Before `ready` it learns the tree; after, what it finds is news (`report`):
    * folders are added, files go to be judged like any touched file.
    */
-  async function watchTree(rel: string, report: MirrorChanges | null): Promise<void> {
-    const st = await fsp.lstat(abs(rel)).catch(() => null);
-    if (closed || !st?.isDirectory()) return;
-    try {
-      const own = path.basename(abs(rel));
-      const handle = watch(abs(rel), (_event, name) => {
-        // The folder itself removed or moved away names itself: whatever is at its path later is
-        // another folder, to be read and watched anew (a new folder may reuse the old inode number).
-        if (name === null || (name === own && rel !== '')) markStale(rel);
-        if (name !== null) touch(join(rel, name));
-      });
-      handle.on('error', (e) => {
-        if (watches.get(rel)?.handle !== handle) return;
-        unwatch(rel);
-        onError(new Error(`The watch of the folder "${rel || '.'}" in ${root} failed (${e.message}); the folder is read again and watched anew.`));
-        markStale(rel);
-      });
-      watches.set(rel, { handle, ino: st.ino });
-    } catch (e) {
-      unwatched.push({ rel, error: e as NodeJS.ErrnoException });
-    }
-    const entries = await fsp.readdir(abs(rel), { withFileTypes: true }).catch(() => null);
-    if (closed || entries === null) return; // gone meanwhile: its parent's event says so
+  private async watchTree(rel: string, report: MirrorChanges | null): Promise<void> {
+    const st = await fsp.lstat(this.abs(rel)).catch(() => null);
+    if (this.closed || !st?.isDirectory()) return;
+    this.watchDir(rel, st.ino);
+    const entries = await fsp.readdir(this.abs(rel), { withFileTypes: true }).catch(() => null);
+    if (this.closed || entries === null) return; // gone meanwhile: its parent's event says so
+    const { ignore } = this.opts;
     for (const e of entries) {
       const child = join(rel, e.name);
       if (e.isDirectory()) {
         if (ignore(child, true)) continue;
-        if (!knownDirs.has(child)) {
-          knownDirs.add(child);
+        if (!this.knownDirs.has(child)) {
+          this.knownDirs.add(child);
           report?.addedDirs.push(child);
         }
-        await watchTree(child, report);
+        await this.watchTree(child, report);
       } else if (e.isFile() && isDocumentFile(child) && !ignore(child)) {
         // Symbolic links are not documents (scanMirror skips them too).
-        if (!report) knownFiles.add(child);
-        else if (!pendingFiles.has(child)) pendingFiles.set(child, null);
+        if (!report) this.knownFiles.add(child);
+        else if (!this.pendingFiles.has(child)) this.pendingFiles.set(child, null);
       }
     }
   }
 
-  const reportUnwatched = () => {
-    if (unwatched.length === 0) return;
-    const [first] = unwatched;
-    const n = unwatched.length;
-    unwatched = [];
-    onError(
+  /** The native watch of one folder (`ino`: the folder's, to know it from another later at its path). */
+  private watchDir(rel: string, ino: number): void {
+    try {
+      const own = path.basename(this.abs(rel));
+      const handle = watch(this.abs(rel), (_event, name) => {
+        // The folder itself removed or moved away names itself: whatever is at its path later is
+        // another folder, to be read and watched anew (a new folder may reuse the old inode number).
+        if (name === null || (name === own && rel !== '')) this.markStale(rel);
+        if (name !== null) this.touch(join(rel, name));
+      });
+      handle.on('error', (e) => {
+        if (this.watches.get(rel)?.handle !== handle) return;
+        this.unwatch(rel);
+        this.onError(new Error(`The watch of the folder "${rel || '.'}" in ${this.root} failed (${e.message}); the folder is read again and watched anew.`));
+        this.markStale(rel);
+      });
+      this.watches.set(rel, { handle, ino });
+    } catch (e) {
+      this.unwatched.push({ rel, error: e as NodeJS.ErrnoException });
+    }
+  }
+
+  private reportUnwatched(): void {
+    if (this.unwatched.length === 0) return;
+    const [first] = this.unwatched;
+    const n = this.unwatched.length;
+    this.unwatched = [];
+    this.onError(
       new Error(
-        `Could not watch ${n === 1 ? 'the folder' : `${n} folders, the first`} "${first!.rel || '.'}" in ${root} for changes (${first!.error.message}); edits there are seen only by the next full scan. ${watchHint(first!.error.code)}`,
+        `Could not watch ${n === 1 ? 'the folder' : `${n} folders, the first`} "${first!.rel || '.'}" in ${this.root} for changes (${first!.error.message}); edits there are seen only by the next full scan. ${watchHint(first!.error.code)}`,
       ),
     );
-  };
-
-  const ready = (async () => {
-    try {
-      await watchTree('', null);
-    } catch (e) {
-      onError(e as Error);
-    }
-    reportUnwatched();
-    isReady = true;
-  })();
+  }
 
   /** The file's state now, or null when there is no regular file at that path. */
-  const look = async (rel: string): Promise<Omit<Seen, 'since'> | null> => {
-    const st = await fsp.lstat(abs(rel)).catch(() => null);
+  private async look(rel: string): Promise<Omit<Seen, 'since'> | null> {
+    const st = await fsp.lstat(this.abs(rel)).catch(() => null);
     return st?.isFile() ? { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } : null;
-  };
+  }
 
   /** Whether the file's current bytes (or its absence) are the daemon's own doing. */
-  const isOwn = async (rel: string, exists: boolean): Promise<boolean> => {
+  private async isOwn(rel: string, exists: boolean): Promise<boolean> {
+    const { ownWrites } = this.opts;
     if (!ownWrites) return false;
     if (!exists) return ownWrites.consume(rel, null);
-    const bytes = await fsp.readFile(abs(rel)).catch(() => null);
+    const bytes = await fsp.readFile(this.abs(rel)).catch(() => null);
     return bytes !== null && ownWrites.consume(rel, hashText(bytes));
-  };
+  }
 
-  async function flush(): Promise<void> {
-    if (closed) return;
-    if (flushing || !isReady) {
-      if (flushing) flushAgain = true;
-      else schedule(debounceMs);
+  /** Closes a batch once the tree is quiet: its folders, then its files, judged by the disk; reports the net change. */
+  private async flush(): Promise<void> {
+    const { debounceMs } = this.opts;
+    if (this.closed) return;
+    if (this.flushing || !this.isReady) {
+      if (this.flushing) this.flushAgain = true;
+      else this.schedule(debounceMs);
       return;
     }
-    const quietFor = Date.now() - lastEventAt;
+    const quietFor = Date.now() - this.lastEventAt;
     if (quietFor < debounceMs) {
-      schedule(debounceMs - quietFor);
+      this.schedule(debounceMs - quietFor);
       return;
     }
-    flushing = true;
+    this.flushing = true;
     const changes: MirrorChanges = { added: [], changed: [], removed: [], addedDirs: [], removedDirs: [] };
     try {
-      // Folders first: a new one is watched and read (its files join the files to judge), a gone
-      // one takes its watches and files with it, one replaced at the same path is read anew.
-      for (const rel of pendingEntries) {
-        pendingEntries.delete(rel);
-        const st = await fsp.lstat(abs(rel)).catch(() => null);
-        if (closed) return;
-        if (st?.isDirectory()) {
-          if (rel !== '' && ignore(rel, true)) continue;
-          const watched = watches.get(rel);
-          if (watched && watched.ino === st.ino && !stale.has(rel)) continue;
-          stale.delete(rel);
-          forget(rel);
-          if (rel !== '' && !knownDirs.has(rel)) {
-            knownDirs.add(rel);
-            changes.addedDirs.push(rel);
-          }
-          await watchTree(rel, changes);
-        } else if (knownDirs.has(rel)) {
-          stale.delete(rel);
-          knownDirs.delete(rel);
-          changes.removedDirs.push(rel);
-          forget(rel);
-        }
-      }
-      reportUnwatched();
-      const now = Date.now();
-      for (const [rel, seen] of [...pendingFiles]) {
-        const state = await look(rel);
-        if (state !== null) {
-          const same = seen !== null && seen.size === state.size && seen.mtimeMs === state.mtimeMs && seen.ino === state.ino;
-          if (!same) {
-            pendingFiles.set(rel, { ...state, since: now });
-            continue;
-          }
-          if (now - seen.since < stabilityMs) continue;
-        }
-        // An event may have re-marked the path while we looked: keep it for the next round.
-        if (pendingFiles.get(rel) !== seen) continue;
-        pendingFiles.delete(rel);
-        const existed = knownFiles.has(rel);
-        if (state === null) knownFiles.delete(rel);
-        else knownFiles.add(rel);
-        // A file that came and went between batches is nobody's news, unless the daemon wrote it (a
-        // pull): the journal knows that file, so its removal is the user's, and must not wait for a scan.
-        if (state === null && !existed && !ownWrites?.has(rel)) continue;
-        if (await isOwn(rel, state !== null)) continue;
-        (state === null ? changes.removed : existed ? changes.changed : changes.added).push(rel);
-      }
+      await this.judgeEntries(changes);
+      if (this.closed) return;
+      this.reportUnwatched();
+      await this.judgeFiles(changes);
     } catch (e) {
-      onError(e as Error);
+      this.onError(e as Error);
     } finally {
-      flushing = false;
+      this.flushing = false;
     }
-    if (closed) return;
-    const total = changes.added.length + changes.changed.length + changes.removed.length + changes.addedDirs.length + changes.removedDirs.length;
-    if (total > 0) {
-      for (const list of Object.values(changes) as string[][]) list.sort(byPath);
-      try {
-        onChanges(changes);
-      } catch (e) {
-        onError(e as Error);
-      }
-    }
-    if (flushAgain || pendingFiles.size > 0 || pendingEntries.size > 0) {
-      flushAgain = false;
-      schedule(pollMs); // the next round waits for quiet again by itself
+    if (this.closed) return;
+    this.deliver(changes);
+    if (this.flushAgain || this.pendingFiles.size > 0 || this.pendingEntries.size > 0) {
+      this.flushAgain = false;
+      this.schedule(this.pollMs); // the next round waits for quiet again by itself
     }
   }
 
-  return {
-    ready,
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await ready;
-      for (const rel of [...watches.keys()]) unwatch(rel);
-    },
-  };
+  /**
+   * Folders first: a new one is watched and read (its files join the files to judge), a gone one
+   * takes its watches and files with it, one replaced at the same path is read anew.
+   */
+  private async judgeEntries(changes: MirrorChanges): Promise<void> {
+    for (const rel of this.pendingEntries) {
+      this.pendingEntries.delete(rel);
+      const st = await fsp.lstat(this.abs(rel)).catch(() => null);
+      if (this.closed) return;
+      if (st?.isDirectory()) {
+        if (rel !== '' && this.opts.ignore(rel, true)) continue;
+        const watched = this.watches.get(rel);
+        if (watched && watched.ino === st.ino && !this.stale.has(rel)) continue;
+        this.stale.delete(rel);
+        this.forget(rel);
+        if (rel !== '' && !this.knownDirs.has(rel)) {
+          this.knownDirs.add(rel);
+          changes.addedDirs.push(rel);
+        }
+        await this.watchTree(rel, changes);
+      } else if (this.knownDirs.has(rel)) {
+        this.stale.delete(rel);
+        this.knownDirs.delete(rel);
+        changes.removedDirs.push(rel);
+        this.forget(rel);
+      }
+    }
+  }
+
+  /** Each touched file whose state held for `stabilityMs` (or that is gone): added, changed or removed, unless the daemon's own. */
+  private async judgeFiles(changes: MirrorChanges): Promise<void> {
+    const { ownWrites, stabilityMs } = this.opts;
+    const now = Date.now();
+    for (const [rel, seen] of [...this.pendingFiles]) {
+      const state = await this.look(rel);
+      if (state !== null) {
+        const same = seen !== null && seen.size === state.size && seen.mtimeMs === state.mtimeMs && seen.ino === state.ino;
+        if (!same) {
+          this.pendingFiles.set(rel, { ...state, since: now });
+          continue;
+        }
+        if (now - seen.since < stabilityMs) continue;
+      }
+      // An event may have re-marked the path while we looked: keep it for the next round.
+      if (this.pendingFiles.get(rel) !== seen) continue;
+      this.pendingFiles.delete(rel);
+      const existed = this.knownFiles.has(rel);
+      if (state === null) this.knownFiles.delete(rel);
+      else this.knownFiles.add(rel);
+      // A file that came and went between batches is nobody's news, unless the daemon wrote it (a
+      // pull): the journal knows that file, so its removal is the user's, and must not wait for a scan.
+      if (state === null && !existed && !ownWrites?.has(rel)) continue;
+      if (await this.isOwn(rel, state !== null)) continue;
+      (state === null ? changes.removed : existed ? changes.changed : changes.added).push(rel);
+    }
+  }
+
+  private deliver(changes: MirrorChanges): void {
+    const total = changes.added.length + changes.changed.length + changes.removed.length + changes.addedDirs.length + changes.removedDirs.length;
+    if (total === 0) return;
+    for (const list of Object.values(changes) as string[][]) list.sort(byPath);
+    try {
+      this.opts.onChanges(changes);
+    } catch (e) {
+      this.onError(e as Error);
+    }
+  }
 }

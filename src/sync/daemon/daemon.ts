@@ -17,10 +17,10 @@ import { isInTasksDir, TASKS_DIR } from '../../core/tasks/taskFiles.js';
 import { recordStatusError } from '../../journal/daemonStatus.js';
 import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
 import type { UserWait, WaitReason } from '../../client/index.js';
-import { recordWait } from '../../journal/daemonStatus.js';
 import { assetDownloadsOf, isStopped, readHeldBack, releaseMemory, type SyncContext } from '../context/index.js';
 import { afterReport, saveStats } from './afterWork.js';
 import type { GitPusher } from './gitPush.js';
+import { WaitNotices } from './waitNotices.js';
 import { applyEndedDownloads, lookedAt, pushSaved, syncOnce, type MediaSyncResult, type PushResult, type SyncOnceResult } from '../cycle/index.js';
 import type { CycleReport, Problem } from '../../core/report/cycleReport.js';
 
@@ -96,223 +96,237 @@ function isSettled(r: SyncOnceResult): boolean {
 }
 
 export function runDaemon(o: DaemonOptions): DaemonHandle {
-  const { ctx } = o;
-  const startedAt = ctx.now().toISOString();
-  let stopping = false;
-  let delay = o.pollMinMs;
-  let timer: NodeJS.Timeout | undefined;
-  let cycleDue = true;
+  return new Daemon(o).handle;
+}
+
+/** The daemon's state between its operations: what is due, what the watcher named, what to look at again. */
+class Daemon {
+  readonly handle: DaemonHandle;
+  private readonly ctx: SyncContext;
+  private readonly startedAt: string;
+  private stopping = false;
+  private delay: number;
+  private timer: NodeJS.Timeout | undefined;
+  private cycleDue = true;
   /** Downloads ended since the last operation: applied when nothing else waits. */
-  let mediaDue = false;
+  private mediaDue = false;
   /** The next cycle scans the whole mirror (the first one does). */
-  let fullDue = true;
-  let lastFullAt = ctx.now().getTime();
-  const fullScanMs = o.fullScanMs ?? ctx.settings.fullScanMinutes * 60_000;
+  private fullDue = true;
+  private lastFullAt: number;
+  private readonly fullScanMs: number;
   /** Files the watcher named since the last look: pushed at once. */
-  const paths = new Set<string>();
+  private readonly paths = new Set<string>();
   /** Files an operation took and did not settle: looked at again by the next poll cycle. */
-  const retry = new Set<string>();
+  private readonly retry = new Set<string>();
   /** Files gone, held a moment: the other half of a rename (the file at its new path) may still come. */
-  const removals = new Map<string, number>();
-  let removalTimer: NodeJS.Timeout | undefined;
-  const grace = Math.max(1_000, 3 * (o.debounceMs + (o.stabilityMs ?? o.debounceMs)));
-  let running: Promise<void> | null = null;
-  let fatal: unknown;
-  let resolveDone!: () => void;
-  let rejectDone!: (e: unknown) => void;
-  const done = new Promise<void>((res, rej) => {
-    resolveDone = res;
-    rejectDone = rej;
-  });
-  let firstCycle!: () => void;
-  const firstDone = new Promise<void>((res) => (firstCycle = res));
+  private readonly removals = new Map<string, number>();
+  private removalTimer: NodeJS.Timeout | undefined;
+  private readonly grace: number;
+  private running: Promise<void> | null = null;
+  private fatal: unknown;
+  private readonly done: Promise<void>;
+  private resolveDone!: () => void;
+  private rejectDone!: (e: unknown) => void;
+  private firstCycle!: () => void;
+  private readonly waits: WaitNotices;
+  private readonly watcher: MirrorWatcher;
 
-  const schedulePoll = () => {
-    clearTimeout(timer);
-    if (stopping) return;
-    timer = setTimeout(() => {
-      cycleDue = true;
-      kick();
-    }, delay);
-  };
+  constructor(private readonly o: DaemonOptions) {
+    const ctx = (this.ctx = o.ctx);
+    this.startedAt = ctx.now().toISOString();
+    this.delay = o.pollMinMs;
+    this.lastFullAt = ctx.now().getTime();
+    this.fullScanMs = o.fullScanMs ?? ctx.settings.fullScanMinutes * 60_000;
+    this.grace = Math.max(1_000, 3 * (o.debounceMs + (o.stabilityMs ?? o.debounceMs)));
+    this.done = new Promise<void>((res, rej) => {
+      this.resolveDone = res;
+      this.rejectDone = rej;
+    });
+    const firstDone = new Promise<void>((res) => (this.firstCycle = res));
+    this.waits = new WaitNotices(o, this.startedAt);
+    ctx.signal?.addEventListener('abort', this.onAbort, { once: true });
+    // A download that ended is applied once the operation under way (if any) is done.
+    if (!ctx.readOnly)
+      assetDownloadsOf(ctx).onSettled = () => {
+        this.mediaDue = true;
+        this.kick();
+      };
+    const watcher = (this.watcher = (o.watch ?? watchMirror)(ctx.root, {
+      ignore: ctx.ignore,
+      debounceMs: o.debounceMs,
+      stabilityMs: o.stabilityMs ?? o.debounceMs,
+      ownWrites: ctx.ownWrites,
+      onChanges: (c) => this.onChanges(c),
+      onError: (e) => {
+        // The watcher may have missed changes: the next poll cycle scans the whole mirror.
+        this.fullDue = true;
+        ctx.logger.warn({ err: e }, 'watcher error');
+      },
+    }));
+    const ready = (async () => {
+      await watcher.ready;
+      this.kick();
+      await firstDone;
+    })();
+    this.handle = { ready, done: this.done, stop: () => this.stop() };
+  }
 
-  const failed = (e: unknown) => {
+  private schedulePoll(): void {
+    clearTimeout(this.timer);
+    if (this.stopping) return;
+    this.timer = setTimeout(() => {
+      this.cycleDue = true;
+      this.kick();
+    }, this.delay);
+  }
+
+  private failed(e: unknown): void {
+    const { ctx, o } = this;
     if (isStopped(ctx, e)) return; // asked to stop: what was done is recorded, the rest waits for the next run
-    if (fatal !== undefined) return; // stopping on an earlier error: what follows from it is no news
+    if (this.fatal !== undefined) return; // stopping on an earlier error: what follows from it is no news
     const isFatal = isSpacesyncError(e) && FATAL_CODES.has(e.code);
     // When a caller tells the user (onError), the terminal does not show it a second time.
     ctx.logger.error({ ...(o.onError ? FILE_ONLY : {}), err: e, fatal: isFatal }, 'sync failed');
     if (isSpacesyncError(e)) recordStatusError(ctx.journal, { at: ctx.now(), code: e.code, message: e.message }, o.secrets ?? []);
     o.onError?.(e, isFatal);
     if (isFatal) {
-      fatal = e;
-      void stop();
+      this.fatal = e;
+      void this.stop();
     }
-    delay = o.pollMaxMs;
-  };
+    this.delay = o.pollMaxMs;
+  }
 
-  const next = (): Work | null => {
+  /** The next operation: a cycle when one is due, else a push of the files saved, else the downloads that ended. */
+  private next(): Work | null {
     const now = Date.now();
-    if (cycleDue) {
-      cycleDue = false;
-      const full = fullDue || ctx.now().getTime() - lastFullAt >= fullScanMs;
-      // Taken now: a folder change or a watcher error reported while this cycle runs asks for the
-      // next full scan (this one may have looked before it); an unsettled full scan is asked again.
-      if (full) fullDue = false;
-      // Taken from the sets now (what the watcher reports from here on is kept for the next look),
-      // and given back unless the cycle settles them.
-      const taken = new Set([...paths, ...retry]);
-      paths.clear();
-      retry.clear();
-      for (const [p, at] of [...removals]) {
-        if (!full && at > now) continue; // the other half of a rename may still come
-        taken.add(p);
-        removals.delete(p);
-      }
-      if (full) return { kind: 'cycle', paths: null, taken };
-      for (const h of readHeldBack(ctx.journal)) taken.add(h.path);
-      return { kind: 'cycle', paths: taken, taken };
-    }
-    const due = [...removals].filter(([, at]) => at <= now).map(([p]) => p);
-    if (paths.size > 0 || due.length > 0) {
+    if (this.cycleDue) return this.nextCycle(now);
+    const due = [...this.removals].filter(([, at]) => at <= now).map(([p]) => p);
+    if (this.paths.size > 0 || due.length > 0) {
       // The held-back files go with every push: a decision held back for another file (a deletion
       // waiting while an unreadable file may be it, moved) is made again as soon as that file changes.
-      const held = readHeldBack(ctx.journal).map((h) => h.path);
-      const w: Work = { kind: 'push', paths: new Set([...paths, ...due, ...held]) };
-      paths.clear();
-      for (const p of due) removals.delete(p);
+      const held = readHeldBack(this.ctx.journal).map((h) => h.path);
+      const w: Work = { kind: 'push', paths: new Set([...this.paths, ...due, ...held]) };
+      this.paths.clear();
+      for (const p of due) this.removals.delete(p);
       return w;
     }
-    if (removals.size > 0) {
-      clearTimeout(removalTimer);
-      removalTimer = setTimeout(kick, Math.max(0, Math.min(...removals.values()) - now));
+    if (this.removals.size > 0) {
+      clearTimeout(this.removalTimer);
+      this.removalTimer = setTimeout(this.kick, Math.max(0, Math.min(...this.removals.values()) - now));
     }
-    if (mediaDue) {
-      mediaDue = false;
+    if (this.mediaDue) {
+      this.mediaDue = false;
       return { kind: 'media' };
     }
     return null;
-  };
+  }
 
-  // A user's edit held by the rate limit is told (once per operation, on the terminal and in status).
-  let current: Work | null = null;
-  let waitTold = false;
-  /** The wait recorded for status (since, until): a wait that goes on past its end is recorded again. */
-  let recorded: { since: string; until: number } | null = null;
-  const unwatch = o.userWaits?.((u) => {
-    if (!current) return;
-    const at = ctx.now();
-    const until = at.getTime() + u.waitMs;
-    if (waitTold) {
-      // Told once; status keeps the end of the wait true when it is pushed further (a budget spent again).
-      if (recorded && until > recorded.until + 1_000) {
-        recorded.until = until;
-        const paths = current.kind === 'push' ? [...current.paths].sort() : [];
-        try {
-          recordWait(ctx.journal, { since: recorded.since, until: new Date(until).toISOString(), reason: u.reason, paths });
-        } catch (e) {
-          ctx.logger.warn({ err: e }, 'could not record the wait for status');
-        }
-      }
-      return;
+  private nextCycle(now: number): Work {
+    this.cycleDue = false;
+    const full = this.fullDue || this.ctx.now().getTime() - this.lastFullAt >= this.fullScanMs;
+    // Taken now: a folder change or a watcher error reported while this cycle runs asks for the
+    // next full scan (this one may have looked before it); an unsettled full scan is asked again.
+    if (full) this.fullDue = false;
+    // Taken from the sets now (what the watcher reports from here on is kept for the next look),
+    // and given back unless the cycle settles them.
+    const taken = new Set([...this.paths, ...this.retry]);
+    this.paths.clear();
+    this.retry.clear();
+    for (const [p, at] of [...this.removals]) {
+      if (!full && at > now) continue; // the other half of a rename may still come
+      taken.add(p);
+      this.removals.delete(p);
     }
-    if (u.waitMs < (o.waitNoticeMs ?? 3_000)) return;
-    waitTold = true;
-    const paths = current.kind === 'push' ? [...current.paths].sort() : [];
-    recorded = { since: at.toISOString(), until };
-    try {
-      recordWait(ctx.journal, { since: recorded.since, until: new Date(until).toISOString(), reason: u.reason, paths });
-      // The counters status shows beside the wait are the ones that explain it (a 429 just answered).
-      saveStats(ctx, startedAt);
-    } catch (e) {
-      ctx.logger.warn({ err: e }, 'could not record the wait for status');
-    }
-    ctx.logger.info({ ...FILE_ONLY, waitMs: u.waitMs, reason: u.reason, paths }, 'edits wait for the rate limit');
-    o.onWait?.({ waitMs: u.waitMs, reason: u.reason, paths });
-  });
+    if (full) return { kind: 'cycle', paths: null, taken };
+    for (const h of readHeldBack(this.ctx.journal)) taken.add(h.path);
+    return { kind: 'cycle', paths: taken, taken };
+  }
 
-  const perform = async (w: Work) => {
-    current = w;
-    waitTold = false;
+  private async perform(w: Work): Promise<void> {
+    const { ctx } = this;
+    this.waits.begin(w.kind === 'push' ? [...w.paths].sort() : []);
     const taken = w.kind === 'cycle' ? w.taken : w.kind === 'push' ? w.paths : new Set<string>();
     let settled = false;
     try {
       ctx.ownership?.check();
-      if (w.kind === 'media') {
-        settled = true;
-        const { media: r, report } = await applyEndedDownloads(ctx);
-        o.onMedia?.(r);
-        o.onReport?.(
-          report,
-          await afterReport(ctx, report, { looked: lookedAt('media'), autoCommit: o.autoCommit === true, ...(o.push ? { push: o.push } : {}) }),
-        );
-      } else if (w.kind === 'cycle') {
-        const full = w.paths === null;
-        const startedFull = ctx.now().getTime();
-        const r = await syncOnce(ctx, { ...(w.paths === null ? {} : { paths: [...w.paths] }), downloads: 'background' });
-        settled = isSettled(r);
-        if (full && settled) lastFullAt = startedFull;
-        else if (full) fullDue = true;
-        // Files the pull left as they are (changed here, not sent): looked at again next time.
-        for (const p of r.pull?.localPending ?? []) retry.add(p.path);
-        o.onCycle?.(r);
-        o.onReport?.(
-          r.report,
-          await afterReport(ctx, r.report, {
-            looked: lookedAt('cycle', w.paths ?? undefined),
-            autoCommit: o.autoCommit === true,
-            ...(o.push ? { push: o.push } : {}),
-          }),
-        );
-        const pull = r.pull;
-        const busy =
-          (r.push.outcome?.sent.length ?? 0) +
-            (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) +
-            (r.tasks?.written.length ?? 0) >
-          0;
-        delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, delay * 2);
-      } else {
-        const { push: r, report } = await pushSaved(ctx, [...w.paths]);
-        settled = !r.plan.refused && !(r.outcome?.aborted ?? false) && (r.outcome?.failed.length ?? 0) + (r.outcome?.stale.length ?? 0) === 0;
-        o.onPush?.(r);
-        o.onReport?.(
-          report,
-          await afterReport(ctx, report, { looked: lookedAt('push', w.paths), autoCommit: o.autoCommit === true, ...(o.push ? { push: o.push } : {}) }),
-        );
-        // Read again and merged by the next cycle: documents whose request failed, and those the space changed while the push waited.
-        if (r.outcome && r.outcome.failed.length + r.outcome.stale.length > 0) cycleDue = true;
-        if (r.outcome) delay = o.pollMinMs;
-      }
+      if (w.kind === 'media') settled = await this.applyDownloads();
+      else if (w.kind === 'cycle') settled = await this.cycle(w.paths);
+      else settled = await this.push(w.paths);
     } catch (e) {
-      failed(e);
+      this.failed(e);
     }
     // Not settled (failed, refused, stopped, or requests whose outcome is unknown): the files it took are looked at again.
-    if (!settled) for (const p of taken) retry.add(p);
-    if (waitTold) recordWait(ctx.journal, null);
-    recorded = null;
-    current = null;
-    saveStats(ctx, startedAt);
-  };
+    if (!settled) for (const p of taken) this.retry.add(p);
+    this.waits.end();
+    saveStats(ctx, this.startedAt);
+  }
 
-  const kick = () => {
-    if (running || stopping) return;
-    running = (async () => {
-      for (let w = next(); w && !stopping; w = next()) {
-        await perform(w);
+  /** What follows each report: recorded, committed to git (and pushed) when the config says so. */
+  private after(looked: (p: Problem) => boolean): Parameters<typeof afterReport>[2] {
+    return { looked, autoCommit: this.o.autoCommit === true, ...(this.o.push ? { push: this.o.push } : {}) };
+  }
+
+  private async applyDownloads(): Promise<true> {
+    const { media, report } = await applyEndedDownloads(this.ctx);
+    this.o.onMedia?.(media);
+    this.o.onReport?.(report, await afterReport(this.ctx, report, this.after(lookedAt('media'))));
+    return true;
+  }
+
+  private async cycle(paths: Set<string> | null): Promise<boolean> {
+    const { ctx, o } = this;
+    const full = paths === null;
+    const startedFull = ctx.now().getTime();
+    const r = await syncOnce(ctx, { ...(paths === null ? {} : { paths: [...paths] }), downloads: 'background' });
+    const settled = isSettled(r);
+    if (full && settled) this.lastFullAt = startedFull;
+    else if (full) this.fullDue = true;
+    // Files the pull left as they are (changed here, not sent): looked at again next time.
+    for (const p of r.pull?.localPending ?? []) this.retry.add(p.path);
+    o.onCycle?.(r);
+    o.onReport?.(r.report, await afterReport(ctx, r.report, this.after(lookedAt('cycle', paths ?? undefined))));
+    const pull = r.pull;
+    const busy =
+      (r.push.outcome?.sent.length ?? 0) +
+        (pull ? pull.written.length + pull.moved.length + pull.folderMoves.length + pull.purged.length : 0) +
+        (r.tasks?.written.length ?? 0) >
+      0;
+    this.delay = busy ? o.pollMinMs : r.push.plan.refused || pull?.refused ? o.pollMaxMs : Math.min(o.pollMaxMs, this.delay * 2);
+    return settled;
+  }
+
+  private async push(paths: Set<string>): Promise<boolean> {
+    const { ctx, o } = this;
+    const { push: r, report } = await pushSaved(ctx, [...paths]);
+    const settled = !r.plan.refused && !(r.outcome?.aborted ?? false) && (r.outcome?.failed.length ?? 0) + (r.outcome?.stale.length ?? 0) === 0;
+    o.onPush?.(r);
+    o.onReport?.(report, await afterReport(ctx, report, this.after(lookedAt('push', paths))));
+    // Read again and merged by the next cycle: documents whose request failed, and those the space changed while the push waited.
+    if (r.outcome && r.outcome.failed.length + r.outcome.stale.length > 0) this.cycleDue = true;
+    if (r.outcome) this.delay = o.pollMinMs;
+    return settled;
+  }
+
+  private readonly kick = (): void => {
+    if (this.running || this.stopping) return;
+    this.running = (async () => {
+      for (let w = this.next(); w && !this.stopping; w = this.next()) {
+        await this.perform(w);
         if (w.kind === 'cycle') {
-          firstCycle();
-          schedulePoll();
+          this.firstCycle();
+          this.schedulePoll();
         }
       }
       // Idle until the next poll or save: what the operations left behind goes back to the system.
-      if (!stopping) releaseMemory();
+      if (!this.stopping) releaseMemory();
     })().finally(() => {
-      running = null;
+      this.running = null;
     });
   };
 
-  const onChanges = (c: MirrorChanges) => {
-    if (stopping) return;
+  private onChanges(c: MirrorChanges): void {
+    const { ctx } = this;
+    if (this.stopping) return;
     ctx.logger.debug(
       { added: c.added.length, changed: c.changed.length, removed: c.removed, addedDirs: c.addedDirs.length, removedDirs: c.removedDirs },
       'files changed here',
@@ -320,71 +334,42 @@ export function runDaemon(o: DaemonOptions): DaemonHandle {
     // Folders created or removed need the full picture (folder requests, the delete guard);
     // the ones a pull just made (built-in locations, folders the journal knows) are not news.
     const known = new Set<string>([...Object.values(BUILTIN_DIRS), TASKS_DIR, ...ctx.journal.listFolders().map((f) => f.path)]);
-    if (c.addedDirs.some((d) => !known.has(d)) || c.removedDirs.length > 0) cycleDue = fullDue = true;
+    if (c.addedDirs.some((d) => !known.has(d)) || c.removedDirs.length > 0) this.cycleDue = this.fullDue = true;
     for (const p of [...c.added, ...c.changed]) {
       // A saved task file is merged by a cycle (the task files' part of it), not by a push.
       if (isInTasksDir(p) && !ctx.journal.getDocumentByPath(p)) {
-        cycleDue = true;
+        this.cycleDue = true;
         continue;
       }
-      paths.add(p);
-      removals.delete(p);
+      this.paths.add(p);
+      this.removals.delete(p);
     }
-    for (const p of c.removed) removals.set(p, Date.now() + grace);
-    kick();
-  };
-
-  // The mirror lost (its lock or journal gone) between two operations: the daemon stops at once.
-  const onAbort = () => {
-    const lost = ctx.ownership?.lost;
-    if (lost && !stopping) failed(lost);
-  };
-  ctx.signal?.addEventListener('abort', onAbort, { once: true });
-
-  // A download that ended is applied once the operation under way (if any) is done.
-  if (!ctx.readOnly)
-    assetDownloadsOf(ctx).onSettled = () => {
-      mediaDue = true;
-      kick();
-    };
-
-  const watcher = (o.watch ?? watchMirror)(ctx.root, {
-    ignore: ctx.ignore,
-    debounceMs: o.debounceMs,
-    stabilityMs: o.stabilityMs ?? o.debounceMs,
-    ownWrites: ctx.ownWrites,
-    onChanges,
-    onError: (e) => {
-      // The watcher may have missed changes: the next poll cycle scans the whole mirror.
-      fullDue = true;
-      ctx.logger.warn({ err: e }, 'watcher error');
-    },
-  });
-  const ready = (async () => {
-    await watcher.ready;
-
-    kick();
-    await firstDone;
-  })();
-
-  async function stop(): Promise<void> {
-    if (!stopping) {
-      stopping = true;
-      clearTimeout(timer);
-      clearTimeout(removalTimer);
-      firstCycle();
-      try {
-        await running;
-        await watcher.close();
-      } finally {
-        unwatch?.();
-        ctx.signal?.removeEventListener('abort', onAbort);
-        if (fatal !== undefined) rejectDone(fatal);
-        else resolveDone();
-      }
-    }
-    return done.catch(() => undefined);
+    for (const p of c.removed) this.removals.set(p, Date.now() + this.grace);
+    this.kick();
   }
 
-  return { ready, done, stop };
+  /** The mirror lost (its lock or journal gone) between two operations: the daemon stops at once. */
+  private readonly onAbort = (): void => {
+    const lost = this.ctx.ownership?.lost;
+    if (lost && !this.stopping) this.failed(lost);
+  };
+
+  private async stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = true;
+      clearTimeout(this.timer);
+      clearTimeout(this.removalTimer);
+      this.firstCycle();
+      try {
+        await this.running;
+        await this.watcher.close();
+      } finally {
+        this.waits.close();
+        this.ctx.signal?.removeEventListener('abort', this.onAbort);
+        if (this.fatal !== undefined) this.rejectDone(this.fatal);
+        else this.resolveDone();
+      }
+    }
+    return this.done.catch(() => undefined);
+  }
 }

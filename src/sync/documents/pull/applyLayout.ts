@@ -126,213 +126,259 @@ async function relinkAssets(ctx: SyncContext, id: string, from: string, to: stri
 }
 
 export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, layout: Layout, plan: PullPlan): Promise<LayoutOutcome> {
-  const { journal, root } = ctx;
-  const out: LayoutOutcome = {
-    folderMoves: [],
-    createdDirs: [],
-    moved: [],
-    added: [],
-    recovered: [],
-    blocked: [],
-    ignored: [],
-    unsettled: new Set(plan.unsettled),
-    vacated: new Set(),
-  };
+  return new LayoutRun(ctx, snapshot, layout, plan).run();
+}
 
-  for (const dir of Object.values(BUILTIN_DIRS)) if (await ensureDirectory(root, dir)) out.createdDirs.push(dir);
+type QueuedMove = Move & { placement: Placement };
+type RemoteFolder = RemoteSnapshot['folders'][number];
 
-  // ── folders ──
-  for (const step of plan.folders) {
-    if (step.kind !== 'remove') continue;
-    // Gone from the space: its documents and subfolders are placed elsewhere below.
-    journal.deleteFolder(step.id);
-    out.vacated.add(step.path);
+/** One run of the layout: the steps in order, what each did gathered in `out`. */
+class LayoutRun {
+  private readonly out: LayoutOutcome;
+
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly snapshot: RemoteSnapshot,
+    private readonly layout: Layout,
+    private readonly plan: PullPlan,
+  ) {
+    this.out = {
+      folderMoves: [],
+      createdDirs: [],
+      moved: [],
+      added: [],
+      recovered: [],
+      blocked: [],
+      ignored: [],
+      unsettled: new Set(plan.unsettled),
+      vacated: new Set(),
+    };
   }
-  const folderPath = (id: string) => journal.getFolder(id)?.path;
-  const moving = new Set(plan.folders.filter((s) => s.kind === 'move').map((s) => s.id));
-  let pending = snapshot.folders.filter((f) => moving.has(f.id)).sort((a, b) => depthOf(layout.folders.get(a.id)!) - depthOf(layout.folders.get(b.id)!));
-  const holderOf = (p: string) => journal.listFolders().find((f) => f.path === p);
-  while (pending.length > 0) {
-    let progress = false;
-    for (const f of [...pending]) {
-      if (f.parentId !== null && pending.some((p) => p.id === f.parentId)) continue;
-      const target = layout.folders.get(f.id)!;
-      const cur = folderPath(f.id)!;
-      const done = () => {
+
+  async run(): Promise<LayoutOutcome> {
+    const { journal, root } = this.ctx;
+    for (const dir of Object.values(BUILTIN_DIRS)) if (await ensureDirectory(root, dir)) this.out.createdDirs.push(dir);
+    for (const step of this.plan.folders) {
+      if (step.kind !== 'remove') continue;
+      // Gone from the space: its documents and subfolders are placed elsewhere below.
+      journal.deleteFolder(step.id);
+      this.out.vacated.add(step.path);
+    }
+    await this.moveFolders();
+    await this.placeFolders();
+    const added = await this.moveDocuments(this.queueDocuments());
+    // New documents' records in one transaction (one fsync for a whole first pull).
+    journal.transaction(() => {
+      for (const id of added) this.addRecord(id);
+    });
+    return this.out;
+  }
+
+  private holderOf(p: string) {
+    return this.ctx.journal.listFolders().find((f) => f.path === p);
+  }
+
+  /** The folders renamed or moved in the space, parents first; folders trading names step aside one at a time. */
+  private async moveFolders(): Promise<void> {
+    const { journal } = this.ctx;
+    const { layout } = this;
+    const moving = new Set(this.plan.folders.filter((s) => s.kind === 'move').map((s) => s.id));
+    let pending = this.snapshot.folders.filter((f) => moving.has(f.id)).sort((a, b) => depthOf(layout.folders.get(a.id)!) - depthOf(layout.folders.get(b.id)!));
+    while (pending.length > 0) {
+      let progress = false;
+      for (const f of [...pending]) {
+        if (f.parentId !== null && pending.some((p) => p.id === f.parentId)) continue;
+        const target = layout.folders.get(f.id)!;
+        const cur = journal.getFolder(f.id)!.path;
+        const holder = cur === target ? undefined : this.holderOf(target);
+        // Its name is held by a folder that moves too: after that one.
+        if (holder && holder.id !== f.id && pending.some((p) => p.id === holder.id)) continue;
         pending = pending.filter((p) => p !== f);
         progress = true;
-      };
-      if (cur === target) {
-        done();
-        continue;
+        if (cur === target) continue;
+        if (holder && holder.id !== f.id) this.out.unsettled.add(f.id);
+        else await this.moveFolder(f, cur, target);
       }
-      const holder = holderOf(target);
-      if (holder && holder.id !== f.id) {
-        if (pending.some((p) => p.id === holder.id)) continue;
-        out.unsettled.add(f.id);
-        done();
-        continue;
-      }
-      if ((await isDirectory(root, cur)) && !(await pathExists(root, target))) {
-        const docs = journal.listDocuments().filter((d) => d.fileHash !== null && d.path.startsWith(`${cur}/`));
-        for (const d of docs) {
-          ctx.ownWrites.note(d.path, null);
-          ctx.ownWrites.note(target + d.path.slice(cur.length), d.fileHash);
-        }
-        await moveDirectory(root, cur, target);
-        journal.transaction(() => {
-          journal.movePathPrefix(cur, target);
-          journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: target, documentCount: f.documentCount });
-        });
-        out.folderMoves.push({ id: f.id, from: cur, to: target });
-        if (dirOfPath(cur)) out.vacated.add(dirOfPath(cur));
-      } else {
-        // The name is taken on disk by something that is not a folder of the space: its
-        // documents and subfolders move one by one instead.
-        if (await ensureDirectory(root, target)) out.createdDirs.push(target);
-        await moveInsideOneByOne(cur, target);
-        journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: target, documentCount: f.documentCount });
-        out.vacated.add(cur);
-      }
-      ctx.logger.info({ folder: f.id, from: cur, to: target }, 'folder moved');
-      done();
-    }
-    if (!progress) {
       // Folders trading names: one steps aside first.
-      const f = pending[0]!;
-      const cur = folderPath(f.id)!;
-      const aside = await asideName(ctx, cur, f.id, '');
-      if (await isDirectory(root, cur)) await moveDirectory(root, cur, aside);
+      if (!progress) await this.stepFolderAside(pending[0]!);
+    }
+  }
+
+  private async moveFolder(f: RemoteFolder, cur: string, target: string): Promise<void> {
+    const { journal, root } = this.ctx;
+    if ((await isDirectory(root, cur)) && !(await pathExists(root, target))) {
+      const docs = journal.listDocuments().filter((d) => d.fileHash !== null && d.path.startsWith(`${cur}/`));
+      for (const d of docs) {
+        this.ctx.ownWrites.note(d.path, null);
+        this.ctx.ownWrites.note(target + d.path.slice(cur.length), d.fileHash);
+      }
+      await moveDirectory(root, cur, target);
       journal.transaction(() => {
-        journal.movePathPrefix(cur, aside);
-        journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: aside, documentCount: f.documentCount });
+        journal.movePathPrefix(cur, target);
+        journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: target, documentCount: f.documentCount });
       });
+      this.out.folderMoves.push({ id: f.id, from: cur, to: target });
+      if (dirOfPath(cur)) this.out.vacated.add(dirOfPath(cur));
+    } else {
+      // The name is taken on disk by something that is not a folder of the space: its
+      // documents and subfolders move one by one instead.
+      if (await ensureDirectory(root, target)) this.out.createdDirs.push(target);
+      await this.moveInsideOneByOne(cur, target);
+      journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: target, documentCount: f.documentCount });
+      this.out.vacated.add(cur);
     }
-  }
-  for (const f of snapshot.folders) {
-    const rec = journal.getFolder(f.id);
-    const target = layout.folders.get(f.id)!;
-    // A folder that is (or is inside) a symbolic link is held back: never created or written through.
-    if (linkOnTheWay(root, rec?.path ?? target) !== null) {
-      out.unsettled.add(f.id);
-      continue;
-    }
-    if (rec) {
-      if (rec.name !== f.name || rec.parentId !== f.parentId || rec.documentCount !== f.documentCount)
-        journal.upsertFolder({ ...rec, name: f.name, parentId: f.parentId, documentCount: f.documentCount });
-      if (await ensureDirectory(root, rec.path)) out.createdDirs.push(rec.path);
-      continue;
-    }
-    if (holderOf(target)) {
-      out.unsettled.add(f.id);
-      continue;
-    }
-    if (await ensureDirectory(root, target)) out.createdDirs.push(target);
-    journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: target, documentCount: f.documentCount });
+    this.ctx.logger.info({ folder: f.id, from: cur, to: target }, 'folder moved');
   }
 
-  // ── documents ──
-  type Queued = Move & { placement: Placement };
-  const moves: Queued[] = [];
-  const added: string[] = [];
-  for (const step of plan.documents) {
-    if (step.kind === 'blocked' && step.reason === 'ignored') out.ignored.push(step.id);
-    else if (step.kind === 'write' && step.reason === 'new_document') added.push(step.id);
-    else if (step.kind === 'move' && step.reason === 'found_there') {
-      journal.upsertDocument(withPlacement(journal.getDocument(step.id)!, step.to, step.placement));
-      out.recovered.push(step.id);
-    } else if (step.kind === 'move') moves.push({ id: step.id, from: step.from, to: step.to, placement: step.placement });
-    else if (step.kind === 'place') {
-      const rec = journal.getDocument(step.id)!;
-      if (rec.path === step.path) journal.upsertDocument(withPlacement(rec, rec.path, step.placement));
-      else moves.push({ id: step.id, from: rec.path, to: step.path, placement: step.placement });
+  private async stepFolderAside(f: RemoteFolder): Promise<void> {
+    const { journal, root } = this.ctx;
+    const cur = journal.getFolder(f.id)!.path;
+    const aside = await asideName(this.ctx, cur, f.id, '');
+    if (await isDirectory(root, cur)) await moveDirectory(root, cur, aside);
+    journal.transaction(() => {
+      journal.movePathPrefix(cur, aside);
+      journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: aside, documentCount: f.documentCount });
+    });
+  }
+
+  /** Every folder of the space has its directory and its record (new ones where the layout puts them). */
+  private async placeFolders(): Promise<void> {
+    const { journal, root } = this.ctx;
+    for (const f of this.snapshot.folders) {
+      const rec = journal.getFolder(f.id);
+      const target = this.layout.folders.get(f.id)!;
+      // A folder that is (or is inside) a symbolic link is held back: never created or written through.
+      if (linkOnTheWay(root, rec?.path ?? target) !== null) {
+        this.out.unsettled.add(f.id);
+        continue;
+      }
+      if (rec) {
+        if (rec.name !== f.name || rec.parentId !== f.parentId || rec.documentCount !== f.documentCount)
+          journal.upsertFolder({ ...rec, name: f.name, parentId: f.parentId, documentCount: f.documentCount });
+        if (await ensureDirectory(root, rec.path)) this.out.createdDirs.push(rec.path);
+        continue;
+      }
+      if (this.holderOf(target)) {
+        this.out.unsettled.add(f.id);
+        continue;
+      }
+      if (await ensureDirectory(root, target)) this.out.createdDirs.push(target);
+      journal.upsertFolder({ id: f.id, name: f.name, parentId: f.parentId, path: target, documentCount: f.documentCount });
     }
   }
 
-  let queue = moves;
-  while (queue.length > 0) {
-    let progress = false;
-    for (const m of [...queue]) {
-      const holder = journal.getDocumentByPath(m.to);
-      if (holder && holder.id !== m.id && queue.some((q) => q.id === holder.id)) continue;
-      queue = queue.filter((q) => q !== m);
-      progress = true;
-      if (holder && holder.id !== m.id) {
-        // Held by a file that stays (changed locally, or blocked): tried again next cycle.
-        out.unsettled.add(containerOf(m.placement)).add(containerOf(journal.getDocument(m.id)!));
-        continue;
-      }
-      const rec = journal.getDocument(m.id)!;
-      const from = rec.path;
-      if (from === m.to || rec.fileHash === null) {
-        journal.upsertDocument(withPlacement(rec, m.to, m.placement));
-        continue;
-      }
-      const result = await moveFileAtomic(root, from, m.to, { ownWrites: ctx.ownWrites });
-      if (result.ok) {
-        journal.upsertDocument(withPlacement(rec, m.to, m.placement));
-        await fixTitleKey(ctx, rec, m.to, snapshot.documents.get(m.id)?.title);
-        await relinkAssets(ctx, m.id, from, m.to);
-        out.moved.push({ id: m.id, from, to: m.to });
-        if (dirOfPath(from)) out.vacated.add(dirOfPath(from));
-        ctx.logger.info({ doc: m.id, from, to: m.to }, 'document moved');
-      } else {
-        out.unsettled.add(containerOf(m.placement)).add(containerOf(rec));
-        if (result.reason === 'target_exists')
-          out.blocked.push({ id: m.id, path: from, message: `${result.message} Rename or move "${m.to}"; the document moves there on the next cycle.` });
-        // A source gone since it was hashed is a local delete: the merge handles it.
+  /** The documents' steps: the moves to make (returned), the new documents, the ignored ones, the moves found made. */
+  private queueDocuments(): { moves: QueuedMove[]; added: string[] } {
+    const { journal } = this.ctx;
+    const moves: QueuedMove[] = [];
+    const added: string[] = [];
+    for (const step of this.plan.documents) {
+      if (step.kind === 'blocked' && step.reason === 'ignored') this.out.ignored.push(step.id);
+      else if (step.kind === 'write' && step.reason === 'new_document') added.push(step.id);
+      else if (step.kind === 'move' && step.reason === 'found_there') {
+        journal.upsertDocument(withPlacement(journal.getDocument(step.id)!, step.to, step.placement));
+        this.out.recovered.push(step.id);
+      } else if (step.kind === 'move') moves.push({ id: step.id, from: step.from, to: step.to, placement: step.placement });
+      else if (step.kind === 'place') {
+        const rec = journal.getDocument(step.id)!;
+        if (rec.path === step.path) journal.upsertDocument(withPlacement(rec, rec.path, step.placement));
+        else moves.push({ id: step.id, from: rec.path, to: step.path, placement: step.placement });
       }
     }
-    if (!progress) {
-      // Documents trading names: one steps aside first.
-      const m = queue[0]!;
-      const rec = journal.getDocument(m.id)!;
-      const aside = await asideName(ctx, rec.path, m.id, '.md');
-      const result = await moveFileAtomic(root, rec.path, aside, { ownWrites: ctx.ownWrites });
-      if (result.ok || rec.fileHash === null)
-        journal.upsertDocument(withPlacement(rec, aside, { location: rec.location, folderId: rec.folderId, dailyNoteDate: rec.dailyNoteDate }));
-      else {
+    return { moves, added };
+  }
+
+  /** The documents' moves, each as one file rename; documents trading names step aside one at a time. Returns the new documents. */
+  private async moveDocuments({ moves, added }: { moves: QueuedMove[]; added: string[] }): Promise<string[]> {
+    const { journal } = this.ctx;
+    let queue = moves;
+    while (queue.length > 0) {
+      let progress = false;
+      for (const m of [...queue]) {
+        const holder = journal.getDocumentByPath(m.to);
+        if (holder && holder.id !== m.id && queue.some((q) => q.id === holder.id)) continue;
         queue = queue.filter((q) => q !== m);
-        out.unsettled.add(containerOf(m.placement)).add(containerOf(rec));
+        progress = true;
+        // Held by a file that stays (changed locally, or blocked): tried again next cycle.
+        if (holder && holder.id !== m.id) this.out.unsettled.add(containerOf(m.placement)).add(containerOf(journal.getDocument(m.id)!));
+        else await this.moveDocument(m);
       }
+      if (progress) continue;
+      const m = queue[0]!;
+      if (!(await this.stepDocumentAside(m))) queue = queue.filter((q) => q !== m);
+    }
+    return added;
+  }
+
+  private async moveDocument(m: QueuedMove): Promise<void> {
+    const { journal, root } = this.ctx;
+    const rec = journal.getDocument(m.id)!;
+    const from = rec.path;
+    if (from === m.to || rec.fileHash === null) {
+      journal.upsertDocument(withPlacement(rec, m.to, m.placement));
+      return;
+    }
+    const result = await moveFileAtomic(root, from, m.to, { ownWrites: this.ctx.ownWrites });
+    if (result.ok) {
+      journal.upsertDocument(withPlacement(rec, m.to, m.placement));
+      await fixTitleKey(this.ctx, rec, m.to, this.snapshot.documents.get(m.id)?.title);
+      await relinkAssets(this.ctx, m.id, from, m.to);
+      this.out.moved.push({ id: m.id, from, to: m.to });
+      if (dirOfPath(from)) this.out.vacated.add(dirOfPath(from));
+      this.ctx.logger.info({ doc: m.id, from, to: m.to }, 'document moved');
+    } else {
+      this.out.unsettled.add(containerOf(m.placement)).add(containerOf(rec));
+      if (result.reason === 'target_exists')
+        this.out.blocked.push({ id: m.id, path: from, message: `${result.message} Rename or move "${m.to}"; the document moves there on the next cycle.` });
+      // A source gone since it was hashed is a local delete: the merge handles it.
     }
   }
 
-  // New documents' records in one transaction (one fsync for a whole first pull).
-  journal.transaction(() => {
-    for (const id of added) addRecord(id);
-  });
-  return out;
+  /** Documents trading names: this one steps aside first; false when it could not (it stays, unsettled). */
+  private async stepDocumentAside(m: QueuedMove): Promise<boolean> {
+    const { journal, root } = this.ctx;
+    const rec = journal.getDocument(m.id)!;
+    const aside = await asideName(this.ctx, rec.path, m.id, '.md');
+    const result = await moveFileAtomic(root, rec.path, aside, { ownWrites: this.ctx.ownWrites });
+    if (result.ok || rec.fileHash === null) {
+      journal.upsertDocument(withPlacement(rec, aside, { location: rec.location, folderId: rec.folderId, dailyNoteDate: rec.dailyNoteDate }));
+      return true;
+    }
+    this.out.unsettled.add(containerOf(m.placement)).add(containerOf(rec));
+    return false;
+  }
 
   /** A folder's move run file by file: each recorded document inside goes to the same place under `to`. */
-  async function moveInsideOneByOne(from: string, to: string): Promise<void> {
-    const changedHere = new Set(plan.documents.filter((s) => s.kind === 'keep').map((s) => s.id));
+  private async moveInsideOneByOne(from: string, to: string): Promise<void> {
+    const { journal, root } = this.ctx;
+    const changedHere = new Set(this.plan.documents.filter((s) => s.kind === 'keep').map((s) => s.id));
     for (const { syncedAt: _at, ...d } of journal.listDocuments().filter((r) => r.path.startsWith(`${from}/`))) {
       if (changedHere.has(d.id)) {
         // Changed here: left where it is for the merge, as a file changed here always is.
-        out.unsettled.add(containerOf(d));
+        this.out.unsettled.add(containerOf(d));
         continue;
       }
       const dest = to + d.path.slice(from.length);
-      const moved = d.fileHash === null ? null : await moveFileAtomic(root, d.path, dest, { ownWrites: ctx.ownWrites });
+      const moved = d.fileHash === null ? null : await moveFileAtomic(root, d.path, dest, { ownWrites: this.ctx.ownWrites });
       if (moved && !moved.ok && moved.reason === 'target_exists') {
-        out.unsettled.add(containerOf(d));
-        out.blocked.push({ id: d.id, path: d.path, message: `${moved.message} Rename or move "${dest}"; the document moves there on the next cycle.` });
+        this.out.unsettled.add(containerOf(d));
+        this.out.blocked.push({ id: d.id, path: d.path, message: `${moved.message} Rename or move "${dest}"; the document moves there on the next cycle.` });
         continue;
       }
       journal.upsertDocument({ ...d, path: dest });
-      if (moved?.ok) out.moved.push({ id: d.id, from: d.path, to: dest });
+      if (moved?.ok) this.out.moved.push({ id: d.id, from: d.path, to: dest });
     }
     for (const sub of journal.listFolders().filter((r) => r.path.startsWith(`${from}/`)))
       journal.upsertFolder({ ...sub, path: to + sub.path.slice(from.length) });
   }
 
-  function addRecord(id: string): void {
-    const placement = snapshot.placements.get(id)!;
-    const remoteDoc = snapshot.documents.get(id)!;
-    const target = layout.documents.get(id)!;
+  private addRecord(id: string): void {
+    const { journal } = this.ctx;
+    const placement = this.snapshot.placements.get(id)!;
+    const remoteDoc = this.snapshot.documents.get(id)!;
+    const target = this.layout.documents.get(id)!;
     if (journal.getDocumentByPath(target)) {
-      out.unsettled.add(containerOf(placement));
+      this.out.unsettled.add(containerOf(placement));
       return;
     }
     journal.upsertDocument({
@@ -346,6 +392,6 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
       createdAt: remoteDoc.createdAt,
       fileHash: null,
     });
-    out.added.push(id);
+    this.out.added.push(id);
   }
 }

@@ -65,160 +65,222 @@ export interface ExecuteOptions {
 export const RECHECK_AFTER_MS = 1_000;
 
 export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: ExecuteOptions = {}): Promise<PushOutcome> {
-  const { journal } = ctx;
-  const out: PushOutcome = { sent: [], documents: [], failed: [], stale: [], blocksWritten: 0, conflicts: 0, aborted: false };
-  const run: RunState = { ids: new Map(), answered: new Map(), titles: new Map(), intents: new Map() };
-  const failed = new Set<string>();
-  const taskOf = new Map(plan.tasks.map((t) => [t.doc, t]));
-  const pathOf = (doc: string) => taskOf.get(doc)?.next.path ?? doc;
-  const folders = plan.folders;
-  const resolve = (x: string | null) => (x === null ? null : (run.ids.get(x) ?? x));
+  return new PlanRun(ctx, plan, opts).execute();
+}
 
-  const copies = new Map<DocumentTask, string>();
-  for (const t of plan.tasks) {
-    // A block changed differently on both sides, or the title (the copy's name keeps the file's title).
-    if (t.local && ((t.file?.merge.conflicts.length ?? 0) > 0 || t.decision.titleConflict))
-      copies.set(t, await writeConflictCopy(ctx, t.local.path, t.local.text));
+/** A step that did not go through: the run stops there, or goes on with the next step. */
+type Halt = 'stop' | 'next';
+
+/** One run of a plan: the answers so far (refs resolved, titles, intents) and the documents that failed. */
+class PlanRun {
+  private readonly out: PushOutcome = { sent: [], documents: [], failed: [], stale: [], blocksWritten: 0, conflicts: 0, aborted: false };
+  private readonly run: RunState = { ids: new Map(), answered: new Map(), titles: new Map(), intents: new Map() };
+  private readonly failed = new Set<string>();
+  private readonly taskOf: Map<string, DocumentTask>;
+  /** Documents whose blocks, as the space held them, went to the history already. */
+  private readonly historied = new Set<string>();
+  private readonly staleness: ReturnType<typeof watchStaleness> | null;
+
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly plan: PushPlan,
+    opts: ExecuteOptions,
+  ) {
+    this.taskOf = new Map(plan.tasks.map((t) => [t.doc, t]));
+    this.staleness = opts.listing ? watchStaleness(ctx, plan, opts.listing) : null;
   }
 
-  const historied = new Set<string>();
-  const requestsOf = (doc: string) =>
-    [...new Set(plan.steps.filter((p) => p.docs.includes(doc) && p.path === '/blocks' && (p.method === 'PUT' || p.method === 'DELETE')).map(opOf))].join(', ');
-  const staleness = opts.listing ? watchStaleness(ctx, plan, opts.listing) : null;
-  // Stopped: the documents of the steps not sent are not recorded (their files stay pending, and
-  // their intents, if any, make the next run read them again and merge).
-  const stop = (index: number) => {
-    out.aborted = true;
-    for (const p of plan.steps.slice(index)) p.docs.forEach((d) => failed.add(d));
-  };
-  for (const [index, planned] of plan.steps.entries()) {
-    if (ctx.signal?.aborted) {
-      stop(index);
-      break;
+  async execute(): Promise<PushOutcome> {
+    const { ctx, plan, out } = this;
+    const copies = new Map<DocumentTask, string>();
+    for (const t of plan.tasks) {
+      // A block changed differently on both sides, or the title (the copy's name keeps the file's title).
+      if (t.local && ((t.file?.merge.conflicts.length ?? 0) > 0 || t.decision.titleConflict))
+        copies.set(t, await writeConflictCopy(ctx, t.local.path, t.local.text));
     }
-    // The service has no conditional write: after a wait, a document the space changed meanwhile
-    // is left out (its file stays unrecorded) and planned again against what the space holds now.
+    for (const [index, planned] of plan.steps.entries()) if ((await this.step(index, planned)) === 'stop') break;
+    for (const t of plan.tasks) {
+      if (this.failed.has(t.doc) || (isRef(t.doc) && !this.run.ids.has(t.doc))) continue;
+      const o = await finalizeDocument(ctx, t, this.run, copies.get(t) ?? null);
+      out.documents.push(o);
+      if (o.conflictCopy) out.conflicts++;
+    }
+    ctx.logger.info({ steps: out.sent.length, documents: out.documents.length, failed: out.failed.length, conflicts: out.conflicts }, 'pushed');
+    return out;
+  }
+
+  private pathOf(doc: string): string {
+    return this.taskOf.get(doc)?.next.path ?? doc;
+  }
+
+  private resolve(x: string | null): string | null {
+    return x === null ? null : (this.run.ids.get(x) ?? x);
+  }
+
+  /**
+   * Stopped: the documents of the steps not sent are not recorded (their files stay pending, and
+   * their intents, if any, make the next run read them again and merge).
+   */
+  private stop(index: number): 'stop' {
+    this.out.aborted = true;
+    for (const p of this.plan.steps.slice(index)) p.docs.forEach((d) => this.failed.add(d));
+    return 'stop';
+  }
+
+  private async step(index: number, planned: PlanStep): Promise<Halt | void> {
+    if (this.ctx.signal?.aborted) return this.stop(index);
+    if ((await this.leaveStale(index, planned)) === 'stop') return 'stop';
+    const ready = this.ready(planned);
+    if (ready === null) return 'next';
+    const { step, s } = ready;
+    const stepIntents = this.noteIntents(step, s);
+    const answer = await this.send(index, step, s, stepIntents);
+    if (answer === 'stop' || answer === 'next') return answer;
+    this.learn(step, s, answer.value, stepIntents);
+  }
+
+  /**
+   * The service has no conditional write: after a wait, a document the space changed meanwhile is
+   * left out (its file stays unrecorded) and planned again against what the space holds now.
+   */
+  private async leaveStale(index: number, planned: PlanStep): Promise<Halt | void> {
     let stale: string[];
     try {
-      stale = (await staleness?.check(planned, plan.steps.slice(index), failed)) ?? [];
+      stale = (await this.staleness?.check(planned, this.plan.steps.slice(index), this.failed)) ?? [];
     } catch (e) {
-      if (!isStopped(ctx, e)) throw e;
-      stop(index);
-      break;
+      if (!isStopped(this.ctx, e)) throw e;
+      return this.stop(index);
     }
     for (const d of stale) {
-      failed.add(d);
-      out.stale.push(pathOf(d));
-      ctx.logger.info({ doc: d, path: pathOf(d) }, `${pathOf(d)} changed in the space while the push waited: it is merged again instead of overwritten`);
+      this.failed.add(d);
+      this.out.stale.push(this.pathOf(d));
+      this.ctx.logger.info(
+        { doc: d, path: this.pathOf(d) },
+        `${this.pathOf(d)} changed in the space while the push waited: it is merged again instead of overwritten`,
+      );
     }
-    // Without the documents that failed before it; when it cannot be split, none of its documents goes on.
-    const step = narrowStep(planned, failed);
+  }
+
+  /** The step without the documents that failed before it (`step`), and as it is sent, its refs resolved (`s`); null when none of it can go. */
+  private ready(planned: PlanStep): { step: PlanStep; s: PlanStep } | null {
+    // When it cannot be split, none of its documents goes on.
+    const step = narrowStep(planned, this.failed);
     if (step === null) {
-      planned.docs.forEach((d) => failed.add(d));
-      continue;
+      planned.docs.forEach((d) => this.failed.add(d));
+      return null;
     }
-    const resolved = resolveStep(step, run.ids);
-    if (!resolved.ok) {
-      step.docs.forEach((d) => failed.add(d));
-      // A folder step names no document: say so, rather than let a folder change vanish unsent.
-      if (step.docs.length === 0)
-        ctx.logger.warn(
-          { step: `${step.method} ${step.path}`, missing: resolved.missing },
-          `${step.method} ${step.path} was not sent: it needs a folder no earlier step created (${resolved.missing.join(', ')}); the next full scan decides it again`,
-        );
-      continue;
-    }
-    const s = resolved.step;
-    const folderPaths = (step.yields ?? []).map((y) => folders?.creates.find((c) => c.ref === y.ref)?.path ?? '');
-    const payload = { step: { method: s.method, path: s.path, body: s.body, query: s.query }, paths: step.docs.length ? step.docs.map(pathOf) : folderPaths };
+    const resolved = resolveStep(step, this.run.ids);
+    if (resolved.ok) return { step, s: resolved.step };
+    step.docs.forEach((d) => this.failed.add(d));
+    // A folder step names no document: say so, rather than let a folder change vanish unsent.
+    if (step.docs.length === 0)
+      this.ctx.logger.warn(
+        { step: `${step.method} ${step.path}`, missing: resolved.missing },
+        `${step.method} ${step.path} was not sent: it needs a folder no earlier step created (${resolved.missing.join(', ')}); the next full scan decides it again`,
+      );
+    return null;
+  }
+
+  /** The history of the blocks about to be overwritten and the step's intents, in one transaction: one write to disk before the request leaves. */
+  private noteIntents(step: PlanStep, s: PlanStep): number[] {
+    const { journal } = this.ctx;
+    const folderPaths = (step.yields ?? []).map((y) => this.plan.folders?.creates.find((c) => c.ref === y.ref)?.path ?? '');
+    const payload = {
+      step: { method: s.method, path: s.path, body: s.body, query: s.query },
+      paths: step.docs.length ? step.docs.map((d) => this.pathOf(d)) : folderPaths,
+    };
     // Blocks about to be overwritten or deleted: as the space held them, they go to the history first.
     const fresh =
       s.path === '/blocks' && (s.method === 'PUT' || s.method === 'DELETE')
-        ? step.docs.map((d) => taskOf.get(d)).filter((t): t is DocumentTask => !!t && !historied.has(t.doc) && changesRemoteBlocks(t))
+        ? step.docs.map((d) => this.taskOf.get(d)).filter((t): t is DocumentTask => !!t && !this.historied.has(t.doc) && changesRemoteBlocks(t))
         : [];
     const stepIntents: number[] = [];
-    // The history and the step's intents in one transaction: one write to disk before the request leaves.
     journal.transaction(() => {
-      fresh.forEach((t) => recordRemoteHistory(ctx, t, requestsOf(t.doc)));
+      fresh.forEach((t) => recordRemoteHistory(this.ctx, t, this.requestsOf(t.doc)));
       if (step.docs.length === 0) stepIntents.push(journal.addIntent({ docId: null, op: opOf(s), payload }));
       for (const d of step.docs) {
-        const i = journal.addIntent({ docId: isRef(d) && !run.ids.has(d) ? null : resolve(d), op: opOf(s), payload });
+        const i = journal.addIntent({ docId: isRef(d) && !this.run.ids.has(d) ? null : this.resolve(d), op: opOf(s), payload });
         stepIntents.push(i);
-        run.intents.set(d, [...(run.intents.get(d) ?? []), i]);
+        this.run.intents.set(d, [...(this.run.intents.get(d) ?? []), i]);
       }
     });
-    fresh.forEach((t) => historied.add(t.doc));
-    let answer: unknown;
+    fresh.forEach((t) => this.historied.add(t.doc));
+    return stepIntents;
+  }
+
+  /** The block writes of the plan that name the document, for its history. */
+  private requestsOf(doc: string): string {
+    const writes = this.plan.steps.filter((p) => p.docs.includes(doc) && p.path === '/blocks' && (p.method === 'PUT' || p.method === 'DELETE'));
+    return [...new Set(writes.map(opOf))].join(', ');
+  }
+
+  /** Sends the step; its answer, or how the run goes on when it did not go through. */
+  private async send(index: number, step: PlanStep, s: PlanStep, stepIntents: number[]): Promise<Halt | { value: unknown }> {
+    const { ctx } = this;
     try {
-      answer = await sendStep(ctx, s);
+      return { value: await sendStep(ctx, s) };
     } catch (e) {
       if (isStopped(ctx, e)) {
         // Dropped before it was sent: nothing of this step happened. When an earlier try may have
         // been applied, its intents stay: the next run reads those documents again and merges.
-        if ((e as SpacesyncError).details?.mayHaveApplied !== true) journal.transaction(() => stepIntents.forEach((i) => journal.clearIntent(i)));
-        stop(index);
-        break;
+        if ((e as SpacesyncError).details?.mayHaveApplied !== true) ctx.journal.transaction(() => stepIntents.forEach((i) => ctx.journal.clearIntent(i)));
+        return this.stop(index);
       }
-      const gone = isSpacesyncError(e, 'not_found') && s.method === 'DELETE';
-      if (!gone) {
-        if (!isPerDocumentError(e) && !isSpacesyncError(e, 'not_found')) throw e;
-        const err = e as { code: string; message: string };
-        step.docs.forEach((d) => failed.add(d));
-        out.failed.push({ path: step.docs.length ? step.docs.map(pathOf).join(', ') : step.describe, code: err.code, message: err.message });
-        ctx.logger.warn({ ...FILE_ONLY, op: opOf(s), docs: s.docs, code: err.code }, err.message); // reported with the push
-        continue;
-      }
+      // A delete of what is gone already went through.
+      if (isSpacesyncError(e, 'not_found') && s.method === 'DELETE') return { value: undefined };
+      if (!isPerDocumentError(e) && !isSpacesyncError(e, 'not_found')) throw e;
+      const err = e as { code: string; message: string };
+      step.docs.forEach((d) => this.failed.add(d));
+      this.out.failed.push({ path: step.docs.length ? step.docs.map((d) => this.pathOf(d)).join(', ') : step.describe, code: err.code, message: err.message });
+      ctx.logger.warn({ ...FILE_ONLY, op: opOf(s), docs: s.docs, code: err.code }, err.message); // reported with the push
+      return 'next';
     }
+  }
+
+  /** What the run learns from an answer: the ids it gave, the blocks it wrote; the journal records it. */
+  private learn(step: PlanStep, s: PlanStep, answer: unknown, stepIntents: number[]): void {
+    const { out, run } = this;
     out.sent.push(s);
-    staleness?.wrote(step.docs);
+    this.staleness?.wrote(step.docs);
     out.blocksWritten += s.method === 'GET' ? 0 : s.blocks;
     const yields = readYields(step, answer);
     for (const [ref, id] of yields.ids) run.ids.set(ref, id);
     // A document whose new blocks the answer does not name is read again next cycle.
-    for (const d of step.docs) if (yields.missing.length > 0) failed.add(d);
+    for (const d of step.docs) if (yields.missing.length > 0) this.failed.add(d);
     if (s.path === '/tasks') datesOfAnswer(answer, run.answered);
     else for (const [id, md] of blocksOfAnswer(answer)) run.answered.set(id, md);
-    journal.transaction(() => record(step, s, answer, stepIntents));
+    this.ctx.journal.transaction(() => this.record(step, s, answer, stepIntents));
   }
-
-  for (const t of plan.tasks) {
-    if (failed.has(t.doc) || (isRef(t.doc) && !run.ids.has(t.doc))) continue;
-    const o = await finalizeDocument(ctx, t, run, copies.get(t) ?? null);
-    out.documents.push(o);
-    if (o.conflictCopy) out.conflicts++;
-  }
-  ctx.logger.info({ steps: out.sent.length, documents: out.documents.length, failed: out.failed.length, conflicts: out.conflicts }, 'pushed');
-  return out;
 
   /** What the journal learns from one answer, with the clearing of the intents that need nothing more. */
-  function record(step: PlanStep, s: PlanStep, answer: unknown, stepIntents: number[]): void {
+  private record(step: PlanStep, s: PlanStep, answer: unknown, stepIntents: number[]): void {
+    const { journal } = this.ctx;
     const key = opOf(s);
+    this.recordFolders(key, s);
+    // Documents the step names that this push has no file for (the service's own, carried along a folder rename).
+    for (const d of step.docs) {
+      if (this.taskOf.has(d)) continue;
+      (this.run.intents.get(d) ?? []).forEach((i) => journal.clearIntent(i));
+      this.run.intents.delete(d);
+    }
+    if (key === 'POST /folders' || key === 'PUT /folders/move' || key === 'DELETE /folders') {
+      stepIntents.forEach((i) => journal.clearIntent(i)); // folder steps name no document
+    } else if (key === 'POST /documents' || key === 'GET /blocks') {
+      this.recordCreated(key, step, answer, stepIntents);
+    }
+    // Block writes and document moves are recorded with their documents.
+  }
+
+  private recordFolders(key: string, s: PlanStep): void {
+    const { journal } = this.ctx;
+    const folders = this.plan.folders;
     if (key === 'POST /folders' && folders) {
       for (const c of folders.creates) {
-        const id = run.ids.get(c.ref);
-        if (id) journal.upsertFolder({ id, name: c.name, parentId: resolve(c.parent), path: c.path, documentCount: 0 });
+        const id = this.run.ids.get(c.ref);
+        if (id) journal.upsertFolder({ id, name: c.name, parentId: this.resolve(c.parent), path: c.path, documentCount: 0 });
       }
     } else if (key === 'PUT /folders/move' && folders) {
-      const moved = new Set((s.body as { folderIds: string[] }).folderIds);
-      for (const m of folders.moves) {
-        if (!moved.has(m.id)) continue;
-        const rec = journal.getFolder(m.id);
-        journal.movePathPrefix(m.from, m.to);
-        if (rec) journal.upsertFolder({ ...rec, parentId: resolve(m.parent), path: m.to });
-      }
-      for (const r of folders.renames) {
-        const parent = resolve(r.ref);
-        for (const sub of r.subfolderIds) {
-          const rec = journal.getFolder(sub);
-          // A subfolder the service moved into the renamed folder while the mirror has it deeper, where
-          // an earlier move of this step already carried it: it keeps that path and its parent, and
-          // the pull brings the service's move (cut at the old path's length, its path would be garbage).
-          if (!moved.has(sub) || !rec || !(rec.path === r.from || rec.path.startsWith(`${r.from}/`))) continue;
-          const to = r.to + rec.path.slice(r.from.length);
-          journal.movePathPrefix(rec.path, to);
-          journal.upsertFolder({ ...rec, parentId: parent, path: to });
-        }
-      }
+      this.recordFolderMoves(new Set((s.body as { folderIds: string[] }).folderIds));
     } else if (key === 'DELETE /folders') {
       for (const id of (s.body as { folderIds: string[] }).folderIds) {
         journal.deleteFolder(id);
@@ -230,48 +292,66 @@ export async function executePlan(ctx: SyncContext, plan: PushPlan, opts: Execut
         if (r) followRename(journal, r);
       }
     }
-    // Documents the step names that this push has no file for (the service's own, carried along a folder rename).
+  }
+
+  private recordFolderMoves(moved: ReadonlySet<string>): void {
+    const { journal } = this.ctx;
+    const folders = this.plan.folders!;
+    for (const m of folders.moves) {
+      if (!moved.has(m.id)) continue;
+      const rec = journal.getFolder(m.id);
+      journal.movePathPrefix(m.from, m.to);
+      if (rec) journal.upsertFolder({ ...rec, parentId: this.resolve(m.parent), path: m.to });
+    }
+    for (const r of folders.renames) {
+      const parent = this.resolve(r.ref);
+      for (const sub of r.subfolderIds) {
+        const rec = journal.getFolder(sub);
+        // A subfolder the service moved into the renamed folder while the mirror has it deeper, where
+        // an earlier move of this step already carried it: it keeps that path and its parent, and
+        // the pull brings the service's move (cut at the old path's length, its path would be garbage).
+        if (!moved.has(sub) || !rec || !(rec.path === r.from || rec.path.startsWith(`${r.from}/`))) continue;
+        const to = r.to + rec.path.slice(r.from.length);
+        journal.movePathPrefix(rec.path, to);
+        journal.upsertFolder({ ...rec, parentId: parent, path: to });
+      }
+    }
+  }
+
+  /** A created document is recorded at once, so a run stopped now never creates it again. */
+  private recordCreated(key: string, step: PlanStep, answer: unknown, stepIntents: number[]): void {
+    const { journal } = this.ctx;
+    const { run } = this;
     for (const d of step.docs) {
-      if (taskOf.has(d)) continue;
-      (run.intents.get(d) ?? []).forEach((i) => journal.clearIntent(i));
-      run.intents.delete(d);
+      const id = run.ids.get(d);
+      const t = this.taskOf.get(d);
+      if (!id || !t) continue;
+      if (key === 'GET /blocks') run.titles.set(id, markdownOf(answer as Block));
+      if (journal.getDocument(id)) continue;
+      // A file whose document the space purged becomes a new document: the old record gives up the path.
+      if (t.record && t.record.id !== id) journal.deleteDocument(t.record.id);
+      journal.upsertDocument({
+        id,
+        path: t.next.path,
+        title: run.titles.get(id) ?? t.next.title,
+        location: t.next.location,
+        folderId: this.resolve(t.next.folderId),
+        dailyNoteDate: t.next.dailyNoteDate,
+        remoteModifiedAt: null,
+        createdAt: null,
+        fileHash: UNSENT,
+      });
+      journal.replaceBaseBlocks(id, []);
     }
-    if (key === 'POST /folders' || key === 'PUT /folders/move' || key === 'DELETE /folders') {
-      stepIntents.forEach((i) => journal.clearIntent(i)); // folder steps name no document
-    } else if (key === 'POST /documents' || key === 'GET /blocks') {
-      // A created document is recorded at once, so a run stopped now never creates it again.
-      for (const d of step.docs) {
-        const id = run.ids.get(d);
-        const t = taskOf.get(d);
-        if (!id || !t) continue;
-        if (key === 'GET /blocks') run.titles.set(id, markdownOf(answer as Block));
-        if (journal.getDocument(id)) continue;
-        // A file whose document the space purged becomes a new document: the old record gives up the path.
-        if (t.record && t.record.id !== id) journal.deleteDocument(t.record.id);
-        journal.upsertDocument({
-          id,
-          path: t.next.path,
-          title: run.titles.get(id) ?? t.next.title,
-          location: t.next.location,
-          folderId: resolve(t.next.folderId),
-          dailyNoteDate: t.next.dailyNoteDate,
-          remoteModifiedAt: null,
-          createdAt: null,
-          fileHash: UNSENT,
-        });
-        journal.replaceBaseBlocks(id, []);
-      }
-      // The creation is recorded; the document's own intents (its blocks) stay until it is.
-      if (key === 'POST /documents') {
-        stepIntents.forEach((i) => journal.clearIntent(i));
-        for (const d of step.docs)
-          run.intents.set(
-            d,
-            (run.intents.get(d) ?? []).filter((i) => !stepIntents.includes(i)),
-          );
-      }
+    // The creation is recorded; the document's own intents (its blocks) stay until it is.
+    if (key === 'POST /documents') {
+      for (const i of stepIntents) journal.clearIntent(i);
+      for (const d of step.docs)
+        run.intents.set(
+          d,
+          (run.intents.get(d) ?? []).filter((i) => !stepIntents.includes(i)),
+        );
     }
-    // Block writes and document moves are recorded with their documents.
   }
 }
 

@@ -64,8 +64,12 @@ const BUILTIN = new Set<string>(Object.values(BUILTIN_DIRS).map(collisionKey));
 const isBuiltin = (dir: string) => BUILTIN.has(collisionKey(dir)) || isInTasksDir(dir);
 
 export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promise<LocalScan> {
-  const { journal, root } = ctx;
-  const scan: LocalScan = {
+  return new MirrorScan(ctx, opts).run();
+}
+
+/** One scan: what it found so far, and the journal's records it looks files up in. */
+class MirrorScan {
+  private readonly scan: LocalScan = {
     changed: [],
     missing: [],
     added: [],
@@ -78,72 +82,107 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     filesSeen: 0,
     filesRead: 0,
   };
-  // A scan of some paths looks their documents up one by one; a full scan loads them all at once.
-  const records = opts.paths ? null : journal.listDocuments();
-  const byPath = new Map<string, DocumentRecord | undefined>(records?.map((r) => [r.path, r]));
-  const byId = new Map(records?.map((r) => [r.id, r]));
-  const recordAt = (p: string): DocumentRecord | undefined => {
-    if (records || byPath.has(p)) return byPath.get(p);
-    const r = journal.getDocumentByPath(p);
-    byPath.set(p, r);
-    return r;
-  };
-  const recordOf = (id: string): DocumentRecord | undefined => (records ? byId.get(id) : (byId.get(id) ?? journal.getDocument(id)));
-
-  // Files under Tasks/ are the task files', unless a document still lives there (a space folder of
-  // that name, mirrored before the name was reserved: the pull moves it out).
-  const isTaskFile = (p: string) => isInTasksDir(p) && recordAt(p) === undefined;
-  const cache = StatCache.open(ctx);
-  let files: string[];
-  let dirs: Set<string> | undefined;
+  /** Every record (a full scan loads them all at once); null when a scan of some paths looks them up one by one. */
+  private readonly records: DocumentRecord[] | null;
+  private readonly byPath: Map<string, DocumentRecord | undefined>;
+  private readonly byId: Map<string, DocumentRecord>;
+  private readonly cache: StatCache;
+  private files: string[] = [];
+  private dirs: Set<string> | undefined;
   /** Symbolic links met (a scan of some paths: the first link on the way to each). */
-  const links = new Set<string>();
-  if (opts.paths) {
-    files = [];
-    for (const p of new Set(opts.paths)) {
-      if (!p.endsWith('.md') || ctx.ignore(p) || isTaskFile(p)) continue;
-      const link = linkOnTheWay(root, p);
-      if (link === null) files.push(p);
-      else links.add(link);
-    }
-  } else {
-    const m = await scanMirror(root, ctx.ignore);
-    files = m.files.map((f) => f.relPath).filter((p) => !isTaskFile(p));
-    for (const f of m.files) cache.seed(f.relPath, f);
-    dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
-    for (const l of m.links) links.add(l);
-    scan.filesSeen = files.length;
+  private readonly links = new Set<string>();
+  private readonly heldLinks = new Set<string>();
+  private present = new Set<string>();
+  /** Known documents whose file is not where it was recorded. */
+  private readonly gone = new Map<string, DocumentRecord>();
+  /** Files that are no known document's at their path. */
+  private readonly strangers: LocalDocument[] = [];
+
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly opts: ScanOptions,
+  ) {
+    this.records = opts.paths ? null : ctx.journal.listDocuments();
+    this.byPath = new Map(this.records?.map((r) => [r.path, r]));
+    this.byId = new Map(this.records?.map((r) => [r.id, r]));
+    this.cache = StatCache.open(ctx);
   }
-  const present = new Set(files);
+
+  async run(): Promise<LocalScan> {
+    const { scan, opts } = this;
+    await this.listFiles();
+    this.present = new Set(this.files);
+    await this.judgeRecorded();
+    await this.judgeUnrecorded();
+    await this.findMoves();
+    if (this.dirs) this.judgeDirs(this.dirs);
+    for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
+    this.cache.save(opts.paths ? undefined : this.present);
+    scan.filesRead = this.cache.reads;
+    return scan;
+  }
+
+  private recordAt(p: string): DocumentRecord | undefined {
+    if (this.records || this.byPath.has(p)) return this.byPath.get(p);
+    const r = this.ctx.journal.getDocumentByPath(p);
+    this.byPath.set(p, r);
+    return r;
+  }
+
+  private recordOf(id: string): DocumentRecord | undefined {
+    return this.records ? this.byId.get(id) : (this.byId.get(id) ?? this.ctx.journal.getDocument(id));
+  }
+
+  /**
+   * The document files to look at: the paths named (a scan of some paths), else every file of the
+   * mirror with its stat. Files under Tasks/ are the task files', unless a document still lives
+   * there (a space folder of that name, mirrored before the name was reserved: the pull moves it out).
+   */
+  private async listFiles(): Promise<void> {
+    const { ctx, opts } = this;
+    const isTaskFile = (p: string) => isInTasksDir(p) && this.recordAt(p) === undefined;
+    if (opts.paths) {
+      for (const p of new Set(opts.paths)) {
+        if (!p.endsWith('.md') || ctx.ignore(p) || isTaskFile(p)) continue;
+        const link = linkOnTheWay(ctx.root, p);
+        if (link === null) this.files.push(p);
+        else this.links.add(link);
+      }
+      return;
+    }
+    const m = await scanMirror(ctx.root, ctx.ignore);
+    this.files = m.files.map((f) => f.relPath).filter((p) => !isTaskFile(p));
+    for (const f of m.files) this.cache.seed(f.relPath, f);
+    this.dirs = new Set(m.dirs.filter((d) => d !== STATE_DIR));
+    for (const l of m.links) this.links.add(l);
+    this.scan.filesSeen = this.files.length;
+  }
+
   /** The link a path is (or is inside of): what is there is held back, neither read nor taken as deleted. */
-  const linkOf = (p: string): string | undefined => {
-    if (links.size === 0) return undefined;
+  private linkOf(p: string): string | undefined {
+    if (this.links.size === 0) return undefined;
     for (let at = p; ; at = at.slice(0, at.lastIndexOf('/'))) {
-      if (links.has(at)) return at;
+      if (this.links.has(at)) return at;
       if (!at.includes('/')) return undefined;
     }
-  };
-  const heldLinks = new Set<string>();
-  const holdLink = (link: string) => {
-    if (heldLinks.has(link)) return;
-    heldLinks.add(link);
-    scan.heldBack.push({
+  }
+
+  private holdLink(link: string): void {
+    if (this.heldLinks.has(link)) return;
+    this.heldLinks.add(link);
+    this.scan.heldBack.push({
       path: link,
       reason: 'symlink',
       message: `"${link}" is a symbolic link: spacesync never follows a link nor writes through one, so the documents and folders of the space there are held back (nothing of them is sent, taken as deleted or written). Replace the link with the real folder or file to sync them again.`,
     });
-  };
+  }
 
-  // Known paths: the file is its document's unless it names another known document.
-  const candidates: DocumentRecord[] = records ?? files.flatMap((p) => recordAt(p) ?? []);
-  const gone = new Map<string, DocumentRecord>();
-  const strangers: LocalDocument[] = [];
-  // Decoding happens in the read, so whatever decides which files to read sees only the verdict.
-  const read = async (p: string): Promise<LocalDocument | UndecodableDocument | null> => {
-    const doc = await readLocalDocument(root, p);
+  /** Reads a file; decoding happens here, so whatever decides which files to read sees only the verdict. */
+  private async read(p: string): Promise<LocalDocument | UndecodableDocument | null> {
+    const doc = await readLocalDocument(this.ctx.root, p);
     if (isUndecodable(doc)) {
-      const id = recordAt(p)?.id;
-      scan.heldBack.push({
+      const id = this.recordAt(p)?.id;
+      this.scan.heldBack.push({
         path: p,
         reason: 'undecodable',
         offset: doc.undecodable.offset,
@@ -152,96 +191,115 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
       });
       return doc;
     }
-    if (doc) cache.read(p, doc.hash);
-    if (doc && !doc.frontMatter.ok) scan.problems.push({ path: p, message: doc.frontMatter.problem });
+    if (doc) this.cache.read(p, doc.hash);
+    if (doc && !doc.frontMatter.ok) this.scan.problems.push({ path: p, message: doc.frontMatter.problem });
     return doc;
-  };
-  for (const r of candidates) {
-    const link = linkOf(r.path);
-    if (link !== undefined) {
-      holdLink(link);
-      continue;
-    }
-    // Its stat says it still holds the content recorded as synced: not read (the stat cache).
-    if (r.fileHash !== null && present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
-    const doc = present.has(r.path) ? await read(r.path) : null;
-    const change = changeOfRecordedFile(r, readingOf(doc), (id) => recordOf(id) !== undefined);
-    // A file written by a stopped pull and not recorded is merged with the service's blocks (with
-    // no base): an edit made to it since is sent and the pull stops leaving it aside.
-    if (change === 'edited') scan.changed.push({ record: r, local: doc as LocalDocument, moved: false });
-    else if (change === 'missing') gone.set(r.id, r);
-    else if (change === 'elsewhere') {
-      gone.set(r.id, r);
-      strangers.push(doc as LocalDocument);
-    }
-  }
-  // In watcher mode a removed path is a known path no longer there.
-  if (opts.paths)
-    for (const p of opts.paths) {
-      const r = recordAt(p);
-      if (r && r.fileHash !== null && !present.has(p) && linkOf(p) === undefined) gone.set(r.id, r);
-    }
-  // A file found without a journal that names a document the space no longer has is not sent as a
-  // new document (it would bring back what was deleted there) unless the user says so (--force).
-  const orphans = ctx.settings.force ? new Set<string>() : new Set(readOrphans(journal).map((o) => o.docId));
-  for (const p of files) {
-    if (recordAt(p)) continue;
-    const doc = await read(p);
-    if (!doc || isUndecodable(doc) || !doc.frontMatter.ok) continue;
-    const claim = claimedId(doc);
-    if (claim !== undefined && orphans.has(claim) && recordOf(claim) === undefined) {
-      scan.heldBack.push({
-        path: p,
-        reason: 'orphan',
-        message: `"${p}" names a document the space no longer has (found when the folder had no journal): it was not sent, so a document deleted there does not come back. Delete the file, or remove its "id:" line (or run with --force) to send it as a new document.`,
-      });
-      continue;
-    }
-    strangers.push(doc);
   }
 
-  // Watching only some paths: a file claiming a known document whose file is gone from its place is
-  // that document moved here (the watcher may report the two halves of a rename apart).
-  if (opts.paths) {
-    for (const doc of strangers) {
-      const r = recordOf(claimedId(doc) ?? '');
-      if (r && r.fileHash !== null && !gone.has(r.id) && !(await pathExists(root, r.path))) gone.set(r.id, r);
+  /** Known paths: the file is its document's unless it names another known document. */
+  private async judgeRecorded(): Promise<void> {
+    const { cache, present } = this;
+    const candidates: DocumentRecord[] = this.records ?? this.files.flatMap((p) => this.recordAt(p) ?? []);
+    for (const r of candidates) {
+      const link = this.linkOf(r.path);
+      if (link !== undefined) {
+        this.holdLink(link);
+        continue;
+      }
+      // Its stat says it still holds the content recorded as synced: not read (the stat cache).
+      if (r.fileHash !== null && present.has(r.path) && (cache.holdsSeeded(r.path, r.fileHash) ?? (await cache.holds(r.path, r.fileHash)))) continue;
+      const doc = present.has(r.path) ? await this.read(r.path) : null;
+      const change = changeOfRecordedFile(r, readingOf(doc), (id) => this.recordOf(id) !== undefined);
+      // A file written by a stopped pull and not recorded is merged with the service's blocks (with
+      // no base): an edit made to it since is sent and the pull stops leaving it aside.
+      if (change === 'edited') this.scan.changed.push({ record: r, local: doc as LocalDocument, moved: false });
+      else if (change === 'missing') this.gone.set(r.id, r);
+      else if (change === 'elsewhere') {
+        this.gone.set(r.id, r);
+        this.strangers.push(doc as LocalDocument);
+      }
+    }
+    // In watcher mode a removed path is a known path no longer there.
+    for (const p of this.opts.paths ?? []) {
+      const r = this.recordAt(p);
+      if (r && r.fileHash !== null && !present.has(p) && this.linkOf(p) === undefined) this.gone.set(r.id, r);
     }
   }
-  // A document whose file is held back elsewhere (renamed, then emptied or saved in another encoding)
-  // is not gone: it waits for the user, as its file does. A poll that names only the old half of
-  // that rename would otherwise take it for deleted.
-  if (opts.paths && gone.size > 0) {
-    for (const h of readHeldBack(journal)) {
-      if (h.docId !== undefined && gone.has(h.docId) && !present.has(h.path) && (await pathExists(root, h.path))) gone.delete(h.docId);
-    }
-  }
-  // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).
-  const pairs = pairMoved(gone, strangers, claimedId);
-  for (const { id, file } of pairs.moved) {
-    scan.changed.push({ record: gone.get(id)!, local: file, moved: true });
-    gone.delete(id);
-  }
-  scan.added.push(...pairs.added);
-  // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
-  const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
-  if (!goneAreDeleted(gone.size, unreadable.length)) {
-    // Held back, not dropped: each is looked at again with the held-back files (every cycle of the
-    // daemon, and each push), so the deletion goes out as soon as the unreadable files are saved or removed.
-    const which = unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it` : `${unreadable.join(', ')} cannot be read and one may be it`;
-    for (const r of gone.values())
-      scan.heldBack.push({
-        path: r.path,
-        reason: 'deletion',
-        docId: r.id,
-        message: `"${r.path}" is gone, but ${which}, moved: its document is not moved to the trash until ${unreadable.length === 1 ? 'that file is' : 'those files are'} saved as UTF-8 or removed.`,
-      });
-    gone.clear();
-  }
-  scan.missing = [...gone.values()];
 
-  if (dirs) {
-    const folders = journal.listFolders();
+  /**
+   * Files at no known path. One found without a journal that names a document the space no longer
+   * has is not sent as a new document (it would bring back what was deleted there) unless the user
+   * says so (--force).
+   */
+  private async judgeUnrecorded(): Promise<void> {
+    const orphans = this.ctx.settings.force ? new Set<string>() : new Set(readOrphans(this.ctx.journal).map((o) => o.docId));
+    for (const p of this.files) {
+      if (this.recordAt(p)) continue;
+      const doc = await this.read(p);
+      if (!doc || isUndecodable(doc) || !doc.frontMatter.ok) continue;
+      const claim = claimedId(doc);
+      if (claim !== undefined && orphans.has(claim) && this.recordOf(claim) === undefined) {
+        this.scan.heldBack.push({
+          path: p,
+          reason: 'orphan',
+          message: `"${p}" names a document the space no longer has (found when the folder had no journal): it was not sent, so a document deleted there does not come back. Delete the file, or remove its "id:" line (or run with --force) to send it as a new document.`,
+        });
+        continue;
+      }
+      this.strangers.push(doc);
+    }
+  }
+
+  /** Pairs files with the documents whose file went missing (moved); the rest are new files and gone documents. */
+  private async findMoves(): Promise<void> {
+    const { gone, scan } = this;
+    if (this.opts.paths) await this.findWatchedMoves();
+    // Pair files with the documents whose file went missing; the likeliest first (same name, same folder).
+    const pairs = pairMoved(gone, this.strangers, claimedId);
+    for (const { id, file } of pairs.moved) {
+      scan.changed.push({ record: gone.get(id)!, local: file, moved: true });
+      gone.delete(id);
+    }
+    scan.added.push(...pairs.added);
+    // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
+    const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
+    if (!goneAreDeleted(gone.size, unreadable.length)) {
+      // Held back, not dropped: each is looked at again with the held-back files (every cycle of the
+      // daemon, and each push), so the deletion goes out as soon as the unreadable files are saved or removed.
+      const which = unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it` : `${unreadable.join(', ')} cannot be read and one may be it`;
+      for (const r of gone.values())
+        scan.heldBack.push({
+          path: r.path,
+          reason: 'deletion',
+          docId: r.id,
+          message: `"${r.path}" is gone, but ${which}, moved: its document is not moved to the trash until ${unreadable.length === 1 ? 'that file is' : 'those files are'} saved as UTF-8 or removed.`,
+        });
+      gone.clear();
+    }
+    scan.missing = [...gone.values()];
+  }
+
+  /** Watching only some paths, the two halves of a rename may be reported apart. */
+  private async findWatchedMoves(): Promise<void> {
+    const { ctx, gone } = this;
+    // A file claiming a known document whose file is gone from its place is that document moved here.
+    for (const doc of this.strangers) {
+      const r = this.recordOf(claimedId(doc) ?? '');
+      if (r && r.fileHash !== null && !gone.has(r.id) && !(await pathExists(ctx.root, r.path))) gone.set(r.id, r);
+    }
+    // A document whose file is held back elsewhere (renamed, then emptied or saved in another encoding)
+    // is not gone: it waits for the user, as its file does. A poll that names only the old half of
+    // that rename would otherwise take it for deleted.
+    if (gone.size === 0) return;
+    for (const h of readHeldBack(ctx.journal)) {
+      if (h.docId !== undefined && gone.has(h.docId) && !this.present.has(h.path) && (await pathExists(ctx.root, h.path))) gone.delete(h.docId);
+    }
+  }
+
+  /** The directories of a full scan: the user's folders, new ones, those inside built-in folders, and folders whose directory is gone. */
+  private judgeDirs(dirs: ReadonlySet<string>): void {
+    const { scan } = this;
+    const folders = this.ctx.journal.listFolders();
     const known = new Set(folders.map((f) => f.path));
     for (const d of [...dirs].sort()) {
       if (isBuiltin(d)) continue;
@@ -254,13 +312,9 @@ export async function scanLocal(ctx: SyncContext, opts: ScanOptions = {}): Promi
     }
     scan.removedDirs = folders.filter((f) => {
       if (dirs.has(f.path)) return false;
-      const link = linkOf(f.path);
-      if (link !== undefined) holdLink(link);
+      const link = this.linkOf(f.path);
+      if (link !== undefined) this.holdLink(link);
       return link === undefined;
     });
   }
-  for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
-  cache.save(opts.paths ? undefined : present);
-  scan.filesRead = cache.reads;
-  return scan;
 }
