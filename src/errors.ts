@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'mirror_symlink'
   // sync decisions
   | 'refused_safety'
+  | 'backup_mode'
   | 'not_implemented'
   // git backups
   | 'git_missing'

@@ -15,7 +15,7 @@ function documentWords(c: Change): string {
     case 'created':
       return c.side === 'remote' && c.detail ? `new, ${c.detail}` : 'new';
     case 'updated':
-      return c.side === 'local' ? 'edited' : 'updated';
+      return c.side === 'local' ? 'edited' : c.detail ? `updated, ${c.detail}` : 'updated';
     case 'renamed':
       return `renamed from "${c.from ?? ''}"${more}`;
     case 'moved':
@@ -89,10 +89,13 @@ function otherLines(changes: readonly Change[]): string[] {
   return lines;
 }
 
+const keptHere = (p: Problem) => p.key.startsWith('held:backup:');
+
 /** The settled problem as one line: the file it was about is in step again. */
 function clearedLine(p: Problem): string {
   if (p.key.startsWith('refusal:')) return 'spacesync: the cycle refused before goes through now.';
   const what = p.path ? `"${p.path}"` : 'the folder';
+  if (keptHere(p)) return `spacesync: ${what} is as the space has it again.`;
   return p.severity === 'held' ? `spacesync: ${what} is no longer held back.` : `spacesync: ${what} went through this time.`;
 }
 
@@ -116,8 +119,11 @@ export function describeReport(r: CycleReport, problems: { appeared: readonly Pr
     out.push(...indentedList(r.conflicts, (c) => `${c.path} → ${c.copy}`, { indent: '  ', max: 20 }));
   }
   for (const n of r.notes) out.push(n.startsWith('spacesync:') || /^[A-Z]/.test(n) ? n : `spacesync: ${n}`);
-  for (const p of problems.appeared)
-    err.push(p.severity === 'held' && !p.key.startsWith('refusal:') ? `spacesync: held back: ${p.message}` : `spacesync: ${p.message}`);
+  for (const p of problems.appeared) {
+    // A change kept here in backup mode is what the mode promises, not a warning.
+    if (keptHere(p)) out.push(`spacesync: ${p.message}`);
+    else err.push(p.severity === 'held' && !p.key.startsWith('refusal:') ? `spacesync: held back: ${p.message}` : `spacesync: ${p.message}`);
+  }
   for (const p of problems.cleared) out.push(clearedLine(p));
   if (out.length === 0 && err.length === 0 && idle !== null) out.push(idle.replace('{requests}', count(r.requests, 'request')));
   return { out, err };

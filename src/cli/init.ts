@@ -15,6 +15,7 @@ interface InitFlags {
   link?: string;
   apiKey?: string;
   force?: boolean;
+  mode?: string;
 }
 
 export interface InitOptions {
@@ -22,6 +23,8 @@ export interface InitOptions {
   link: string | undefined;
   apiKey: string | undefined;
   force: boolean;
+  /** `backup`: the mirror only receives (config `mode`); left as the config has it when omitted. */
+  mode?: string;
   cwd: string;
   out: (line: string) => void;
 }
@@ -135,6 +138,7 @@ export async function runInit(o: InitOptions): Promise<number> {
       `The link given to init is not a connection link: it must look like ${LINK_FORM}. Nothing was written. ${COPY_AGAIN}`,
     );
   }
+  const mode = o.mode === undefined ? undefined : parseMode(o.mode);
   const apiKey = o.apiKey === undefined || o.apiKey === '' ? undefined : o.apiKey;
   const root = path.resolve(o.cwd, o.dir);
   if (statSync(root, { throwIfNoEntry: false })?.isDirectory() === false) {
@@ -169,6 +173,7 @@ export async function runInit(o: InitOptions): Promise<number> {
   mkdirSync(root, { recursive: true });
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const next: Record<string, unknown> = { ...(existing ?? {}), link };
+  if (mode) next.mode = mode;
   if (apiKey) next.apiKey = apiKey;
   else if (typeof existing?.link !== 'string' || normalizeLink(existing.link) !== link) delete next.apiKey; // a key belongs to its link
   writeSecretFile(file, `${JSON.stringify(next, null, 2)}\n`);
@@ -181,6 +186,8 @@ export async function runInit(o: InitOptions): Promise<number> {
       `Note: ${root} was synced with another link before; its journal still describes that space. If this is a different space, move ${journalPath(root)} aside before syncing.`,
     );
   }
+  if (next.mode === 'backup')
+    o.out('Backup mode: everything from the space arrives here, nothing here is sent to it (changes made here are kept and listed by `spacesync status`).');
   o.out('Next, start syncing (it keeps running; Ctrl-C stops it, --once does a single pass):');
   o.out(`  spacesync sync --dir ${shellQuote(root)}`);
   return 0;
@@ -194,6 +201,7 @@ export function registerInit(program: Command, wrap: Wrap): void {
     .option('--link <url>', 'connection link of the space (or SPACESYNC_LINK)')
     .option('--api-key <key>', 'API key, when the link needs one (or SPACESYNC_API_KEY)')
     .option('--force', 'replace a config that holds another link')
+    .option('--mode <mode>', '"two-way" (the default) or "backup": everything from the space arrives, nothing is sent')
     .action(
       wrap(async (dir: string, flags: InitFlags) =>
         runInit({
@@ -201,9 +209,16 @@ export function registerInit(program: Command, wrap: Wrap): void {
           link: flags.link ?? process.env.SPACESYNC_LINK,
           apiKey: flags.apiKey ?? process.env.SPACESYNC_API_KEY,
           force: flags.force === true,
+          ...(flags.mode !== undefined ? { mode: flags.mode } : {}),
           cwd: process.cwd(),
           out: (line) => process.stdout.write(`${line}\n`),
         }),
       ),
     );
+}
+
+/** `--mode`'s value, checked: a typo must not leave a mirror two-way that was meant as a backup. */
+export function parseMode(value: string): 'two-way' | 'backup' {
+  if (value === 'two-way' || value === 'backup') return value;
+  throw new SpacesyncError('usage', `--mode takes "two-way" or "backup" (got "${value}"). Nothing was changed.`);
 }

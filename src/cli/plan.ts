@@ -111,7 +111,12 @@ async function runPlan(flags: PlanFlags): Promise<number> {
     readOnly: true,
     ignore: config.ignore,
     budget: config.budget,
-    settings: { maxDeletePercent: config.maxDeletePercent, fullScanMinutes: config.poll.fullScanMinutes, trashRetentionDays: config.trashRetentionDays },
+    settings: {
+      maxDeletePercent: config.maxDeletePercent,
+      fullScanMinutes: config.poll.fullScanMinutes,
+      trashRetentionDays: config.trashRetentionDays,
+      mode: config.mode,
+    },
   });
   try {
     const plan = await planCycle(session.ctx);

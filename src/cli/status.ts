@@ -60,6 +60,10 @@ export interface StatusReport {
   /** A demo's folder, synced with the demo's own server (`sync` cannot reach it): the command that starts the demo on it. */
   demoStart: string | null;
   daemon: DaemonInfo;
+  /** `backup`: nothing here is sent to the space (config `mode`); `pendingLocal` are then changes kept here, not sent. */
+  mode: 'two-way' | 'backup';
+  /** Backup mode's local changes as status words them: "changed here, not sent (backup mode)"; empty in two-way mode. */
+  notSent: Array<{ path: string; change: string; state: 'changed here, not sent (backup mode)' }>;
   lastCycle: { at: string; counts: Record<string, number> } | null;
   /** The last look at the space, a quiet poll included: a daemon that polls keeps it fresh. */
   lastPoll: { at: string; scope: CycleReport['scope'] } | null;
@@ -143,6 +147,11 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       link: config.link ? describeLink(config.link) : null,
       demoStart: existsSync(statePath(root, 'demoServer')) ? demoCommand(root) : null,
       daemon,
+      mode: config.mode,
+      notSent:
+        config.mode === 'backup'
+          ? local.changes.map((c) => ({ path: c.path, change: changeWords(c), state: 'changed here, not sent (backup mode)' as const }))
+          : [],
       waiting: wait ?? null,
       lastCycle: journal ? (readLastCycle(journal) ?? null) : null,
       lastPoll: (journal && readLastLook(journal)) ?? null,
@@ -197,6 +206,7 @@ export function formatStatus(r: StatusReport, now = new Date()): string[] {
     `spacesync status of ${r.dir}`,
     row('space link', r.link ?? `none configured (run \`spacesync init ${dir} --link URL\`)`),
     daemonRow(r, dir),
+    ...(r.mode === 'backup' ? [row('mode', 'backup: everything from the space arrives here; nothing here is sent to it')] : []),
     ...waitingRows(r.waiting, now),
     ...lastLookRows(r, dir, now),
     ...pendingRows(r),
@@ -245,15 +255,19 @@ function lastLookRows(r: StatusReport, dir: string, now: Date): string[] {
   return lines;
 }
 
+const changeWords = (c: LocalPendingChange) => (c.change === 'moved' ? `moved from ${c.from}` : c.change === 'missing' ? 'deleted' : c.change);
+
 /** The changes waiting on either side. */
 function pendingRows(r: StatusReport): string[] {
   const lines: string[] = [];
   if (r.pendingLocal.length === 0) lines.push(row('local changes', 'none waiting'));
-  else {
+  else if (r.mode === 'backup') {
+    lines.push(row('local changes', `${plural(r.pendingLocal.length, 'file')} changed here, not sent (backup mode):`));
+    lines.push(...listed(r.pendingLocal, (c) => `${c.path} (${changeWords(c)})`));
+    lines.push(row('', `\`spacesync revert --dir ${shellQuote(r.dir)}\` puts the space's version back (the files' bytes go to the version history)`));
+  } else {
     lines.push(row('local changes', `${plural(r.pendingLocal.length, 'file')} changed here, not yet in the space:`));
-    lines.push(
-      ...listed(r.pendingLocal, (c) => `${c.path} (${c.change === 'moved' ? `moved from ${c.from}` : c.change === 'missing' ? 'deleted' : c.change})`),
-    );
+    lines.push(...listed(r.pendingLocal, (c) => `${c.path} (${changeWords(c)})`));
   }
   if (!r.listedAt) lines.push(row('remote changes', 'unknown until the first cycle lists the space'));
   else if (r.pendingRemote.length === 0) lines.push(row('remote changes', `none waiting (as of the listing at ${localTime(r.listedAt)})`));
@@ -268,8 +282,9 @@ function pendingRows(r: StatusReport): string[] {
 function problemRows(r: StatusReport, dir: string): string[] {
   const lines: string[] = [];
   // The held-back files of an older journal's last push besides.
-  const held = r.problems.filter((p) => p.severity === 'held' && !p.key.startsWith('refusal:')).map((p) => p.message);
-  for (const h of r.heldBack) if (!held.includes(h.message)) held.push(h.message);
+  // Backup mode's changes here are listed as local changes, not as files to act on.
+  const held = r.problems.filter((p) => p.severity === 'held' && !p.key.startsWith('refusal:') && !p.key.startsWith('held:backup:')).map((p) => p.message);
+  for (const h of r.heldBack) if (h.reason !== 'backup' && !held.includes(h.message)) held.push(h.message);
   if (held.length > 0) lines.push(row('held back', `${plural(held.length, 'file')} not synced until you act:`), ...listed(held, (m) => m));
   const failing = r.problems.filter((p) => p.severity === 'failed');
   if (failing.length > 0) {

@@ -11,6 +11,7 @@ import type { Wrap } from './types.js';
 import { createProgressBar } from './progressBar.js';
 import { createCliLogger } from './cliLogger.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
+import { parseMode } from './init.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
@@ -35,6 +36,7 @@ interface SyncFlags {
   force?: boolean;
   config?: string;
   verbose?: boolean;
+  mode?: string;
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -144,7 +146,10 @@ function daemonNotices(session: SyncSession, config: Config) {
   return {
     report(r: CycleReport, appeared: readonly Problem[]): void {
       if (!notifier.enabled) return;
-      for (const p of appeared) if (p.severity === 'held') void notifier.notify(heldBackNotice(root, { path: p.path, reason: p.key, message: p.message }));
+      // A change kept here in backup mode is the mode at work, not something to act on.
+      for (const p of appeared)
+        if (p.severity === 'held' && !p.key.startsWith('held:backup:'))
+          void notifier.notify(heldBackNotice(root, { path: p.path, reason: p.key, message: p.message }));
       if (r.conflicts.length > 0)
         for (const c of journal.listConflicts()) if (r.conflicts.some((x) => x.copy === c.copyPath)) void notifier.notify(conflictNotice(root, c));
     },
@@ -163,7 +168,11 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
   const { minSeconds, maxSeconds } = config.poll;
   const notices = daemonNotices(session, config);
   const pusher = backupPusher(session, config, (s) => notices.push(s));
-  out(`spacesync: syncing ${describeLink(link)} into ${config.dir}: saved files at once, the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
+  if (config.mode === 'backup')
+    out(
+      `spacesync: backing up ${describeLink(link)} into ${config.dir} (backup mode: nothing here is sent to the space; changes made here are kept and listed by status): the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`,
+    );
+  else out(`spacesync: syncing ${describeLink(link)} into ${config.dir}: saved files at once, the space every ${minSeconds}–${maxSeconds} s; Ctrl-C stops.`);
   const handle = runDaemon({
     ctx: session.ctx,
     pollMinMs: minSeconds * 1000,
@@ -212,6 +221,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
       ...(flags.verbose ? { verbose: true } : {}),
     },
   });
+  if (flags.mode !== undefined) config.mode = parseMode(flags.mode);
   // The folder first: a missing one also hides its config (and the link in it), and is the real problem.
   checkRoot(config.dir, flags.force === true && flags.dryRun !== true, config.link !== undefined);
   const link = requireLink(config);
@@ -247,6 +257,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
       statCache: process.env.SPACESYNC_STAT_CACHE !== 'off',
       versions: config.versions,
       assets: config.assets,
+      mode: config.mode,
     },
   });
   // The first SIGINT/SIGTERM stops: waits end at once, a request already sent finishes (or times
@@ -300,5 +311,6 @@ export function registerSync(program: Command, wrap: Wrap): void {
     .option('--force', 'override the safety checks (mass delete, empty root)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')
     .option('--verbose', 'log debug details')
+    .option('--mode <mode>', 'this run only: "backup" (nothing is sent) or "two-way"; the config\'s "mode" otherwise')
     .action(wrap(async (flags: SyncFlags) => runSync(flags)));
 }

@@ -459,7 +459,7 @@ export class World {
 
   /** Spawns `spacesync <args>` on this mirror; a `sync` run is one segment of the budget check. */
   spawn(args: readonly string[], name?: string): CliProcess {
-    const full = ['sync', 'plan', 'status', 'conflicts', 'history', 'restore'].includes(args[0] ?? '') ? [...args, '--dir', this.root] : [...args];
+    const full = ['sync', 'plan', 'status', 'conflicts', 'history', 'restore', 'revert'].includes(args[0] ?? '') ? [...args, '--dir', this.root] : [...args];
     const proc = spawnCli(full);
     this.processes.add(proc);
     live.add(proc);

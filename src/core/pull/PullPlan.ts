@@ -34,7 +34,8 @@ export type FolderStep =
   | { kind: 'remove'; id: string; path: string };
 
 /** Why a document's file is written whole. */
-export type WriteReason = 'new_document' | 'never_written';
+/** `backup_overwrite`: backup mode, the space changed a document changed (or deleted) here too: its version wins. */
+export type WriteReason = 'new_document' | 'never_written' | 'backup_overwrite';
 /** Why a document's file moves. */
 export type MoveReason = 'placement_changed' | 'name_changed' | 'found_there';
 /** Why a document's file is left as it is. */

@@ -22,6 +22,11 @@ export interface PullInput {
   found: ReadonlySet<string>;
   layout: Layout;
   ignored: (path: string) => boolean;
+  /**
+   * Backup mode: nothing here is sent, so a document the space changed is written over a file
+   * changed (or deleted) here; the shell keeps the file's bytes in the version history first.
+   */
+  backup?: boolean;
   /** Paths at or under a symbolic link in the mirror: nothing is written, moved or removed there. */
   held?: (path: string) => boolean;
   /** Built-in locations' directories missing on disk. */
@@ -170,6 +175,10 @@ export function planPull(input: PullInput): PullPlan {
   for (const [id, change] of local) {
     if (found.has(id)) continue;
     const both = remoteChanged.has(id);
+    if (input.backup && both && !held(at.get(id)!)) {
+      content.push({ kind: 'write', id, path: at.get(id)!, reason: 'backup_overwrite' });
+      continue;
+    }
     keeps.push({
       kind: 'keep',
       id,

@@ -26,6 +26,8 @@ export interface SyncSettings {
   assets: { maxMiB: number };
   /** Spare reading files whose stat is the one recorded with their hash (off only to measure its worth). */
   statCache?: boolean;
+  /** `backup`: everything from the space arrives, nothing is sent to it (config `mode`). */
+  mode?: 'two-way' | 'backup';
 }
 
 export const DEFAULT_SETTINGS: SyncSettings = {

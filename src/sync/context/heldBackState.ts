@@ -11,9 +11,9 @@ export interface HeldBackFile {
    * `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks;
    * `orphan`: found without a journal, it names a document the space no longer has; `symlink`: a
    * symbolic link stands where a document's file or a folder is; `deletion`: the file is gone, but a
-   * file that cannot be read may be it, moved.
+   * file that cannot be read may be it, moved; `backup`: changed here in backup mode, kept and never sent.
    */
-  reason: 'undecodable' | 'wipe' | 'orphan' | 'symlink' | 'deletion';
+  reason: 'undecodable' | 'wipe' | 'orphan' | 'symlink' | 'deletion' | 'backup';
   message: string;
   /** The document, when the file is a known one's. */
   docId?: string;

@@ -9,6 +9,7 @@ import type { Logger } from '../../log.js';
 import { DEFAULT_SETTINGS, type SyncContext, type SyncSettings } from './SyncContext.js';
 import { journalPath, statePath } from '../../stateDir.js';
 import { Ownership } from './ownership.js';
+import { SpacesyncError } from '../../errors.js';
 
 export interface SyncSessionOptions {
   root: string;
@@ -79,7 +80,21 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
     const lost = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, lost.signal]) : lost.signal;
     const own = ownership;
-    const beforeWrite = own ? () => own.check() : undefined;
+    const settings = { ...DEFAULT_SETTINGS, ...o.settings };
+    // Backup mode: no request that writes leaves this run, whatever asks for it (a guard under the
+    // slices' own checks, which never ask).
+    const backup = settings.mode === 'backup';
+    const beforeWrite =
+      own || backup
+        ? () => {
+            own?.check();
+            if (backup)
+              throw new SpacesyncError(
+                'backup_mode',
+                'This mirror is a backup ("mode": "backup" in .spacesync/config.json): nothing is sent to the space. To send changes from here, set "mode": "two-way" first.',
+              );
+          }
+        : undefined;
     own?.watch((e) => {
       o.logger.error({ err: e }, "the mirror is no longer this run's");
       lost.abort(e);
@@ -94,12 +109,12 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
     });
     const ctx: SyncContext = {
       root,
-      settings: { ...DEFAULT_SETTINGS, ...o.settings },
+      settings,
       journal,
       client,
       logger: o.logger,
       now,
-      ownWrites: new OwnWrites(beforeWrite ? { beforeWrite } : {}),
+      ownWrites: new OwnWrites(own ? { beforeWrite: () => own.check() } : {}),
       ignore,
       signal,
       ...(own ? { ownership: own } : {}),

@@ -17,6 +17,7 @@ import { isBuiltinIgnored, readMirrorFile } from '../../mirror/index.js';
 import { assetExtension, mediaRecordOf, type SyncContext } from '../context/index.js';
 import { listRemote, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
 import { pushLocal } from './pullAndPush.js';
+import { isBackup, keptHere } from './backupMode.js';
 import { entryOf, readTaskFilesState } from '../tasks/index.js';
 import { WHITEBOARD_BASE, type WhiteboardRecord } from '../whiteboards/index.js';
 import type { PullPlan } from '../../core/pull/PullPlan.js';
@@ -88,7 +89,8 @@ export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
       reads: ctx.client.stats().total - before,
     };
   }
-  const push = await pushLocal(ctx, { dryRun: true, listing });
+  const backup = isBackup(ctx);
+  const push = backup ? await keptHere(ctx) : await pushLocal(ctx, { dryRun: true, listing });
   const plan: CyclePlan = {
     refusal: push.plan.refused,
     changes: [],
@@ -98,7 +100,11 @@ export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
     problems: [...(pushPart(push).problems ?? [])],
     conflicts: push.plan.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path),
     pendingIntents: push.plan.pendingIntents,
-    notes: [],
+    notes: backup
+      ? [
+          'Backup mode: nothing is sent to the space; what changed here stays in its files, and a document the space changed too is written over (the file kept in the version history).',
+        ]
+      : [],
     reads: 0,
     pull: null,
     push: push.plan,

@@ -12,9 +12,10 @@ import type { SafetyRefusal } from '../../core/push/safety.js';
 import { drawWhiteboard, syncWhiteboards, whiteboardsPart, type WhiteboardSyncResult } from '../whiteboards/index.js';
 import { applyDownloads, mediaPart, syncMedia, type MediaSyncResult } from '../media/index.js';
 import { syncTaskFiles, tasksPart, type TaskFilesResult } from '../tasks/index.js';
-import { emptyReport, joinReport, type CycleReport } from '../../core/report/cycleReport.js';
+import { emptyReport, joinReport, type CycleReport, type Problem } from '../../core/report/cycleReport.js';
 import { adoptionPending, adoptMirror, describeAdoption, type AdoptionResult } from './adoptMirror.js';
 import { pushLocal, runPull } from './pullAndPush.js';
+import { isBackup, keptHere } from './backupMode.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -110,6 +111,8 @@ async function cycle(
     return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
   };
   await pruneVersions(ctx);
+  // Backup mode sends nothing: what changed here is kept and held back, the pull runs as ever.
+  if (isBackup(ctx)) return afterPush(ctx, paths, downloads, cycleOpts, NO_TABLES, await keptHere(ctx, paths));
   // Edited collection tables first: their item requests, then the blocks' push sees them in sync.
   const tables = await pushCollections(ctx, only);
   let push = await pushLocal(ctx, { listing, ...only });
@@ -120,6 +123,20 @@ async function cycle(
     const again = await pushLocal(ctx, { listing, ...only });
     push = combinePushes(push, again);
   }
+  return afterPush(ctx, paths, downloads, cycleOpts, tables, push);
+}
+
+const NO_TABLES: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [] };
+
+/** The cycle once the push is done (or, in backup mode, only looked at): the pull and the slices after it. */
+async function afterPush(
+  ctx: SyncContext,
+  paths: readonly string[] | undefined,
+  downloads: SyncOnceOptions['downloads'],
+  cycleOpts: Omit<PullCycleOptions, 'localCandidates'>,
+  tables: CollectionPushResult,
+  push: PushResult,
+): Promise<SyncOnceResult> {
   const none = emptyReport('cycle', ctx.now().toISOString());
   if (push.plan.refused) return { report: none, tables, push, pull: null, whiteboards: null, media: null, tasks: null, exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
@@ -134,6 +151,8 @@ async function cycle(
   if (!pull.quiet || push.outcome !== null || (tasks !== null && !tasks.quiet)) ctx.journal.checkpoint();
   const o = push.outcome;
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
+  // Backup mode's changes here are the mode's point, not a problem of the run.
+  const heldOther = push.plan.heldBack.some((h) => h.reason !== 'backup');
   let exitCode: SyncOnceResult['exitCode'] = 0;
   if (pull.refused) exitCode = 2;
   else if (
@@ -150,9 +169,12 @@ async function cycle(
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
   // Something else here was held back or not sent (the files keep it): the run is not "in step".
-  else if (push.plan.heldBack.length > 0 || pushPart(push, tableFiles(tables)).problems!.length + tables.problems.length > 0) exitCode = 4;
+  else if (heldOther || unsent(pushPart(push, tableFiles(tables)).problems!) + tables.problems.length > 0) exitCode = 4;
   return { report: none, tables, push, pull, whiteboards, media, tasks, exitCode };
 }
+
+/** The problems of the push besides the changes backup mode keeps here. */
+const unsent = (problems: readonly Problem[]) => problems.filter((p) => !p.key.startsWith('held:backup:')).length;
 
 /** The files whose collection tables the tables' push reported on. */
 const tableFiles = (t: CollectionPushResult): Set<string> => new Set(t.problems.map((p) => p.path));
@@ -190,8 +212,9 @@ export async function pushSaved(ctx: SyncContext, paths: readonly string[]): Pro
   // Edited collection tables first, as a cycle does: the blocks' push cannot send them, and no
   // later poll cycle looks at a file this push settled. A fresh listing (one request): a cached one
   // would miss an edit the space got since, and the PUT would overwrite it instead of merging.
-  const tables = await pushCollections(ctx, { paths });
-  const push = await pushLocal(ctx, { paths, listingMaxAgeMs: 0 });
+  const backup = isBackup(ctx);
+  const tables = backup ? NO_TABLES : await pushCollections(ctx, { paths });
+  const push = backup ? await keptHere(ctx, paths) : await pushLocal(ctx, { paths, listingMaxAgeMs: 0 });
   const report = joinReport(emptyReport('push', startedAt), collectionsPart(tables), pushPart(push, tableFiles(tables)));
   return { push, report: withRefusal(report, push.plan.refused, ctx.now().toISOString()) };
 }

@@ -15,3 +15,4 @@ export { LISTING_MAX_AGE_MS, pushDocuments, type PushOptions, type PushResult } 
 export { resolveIntents } from './push/resolveIntents.js';
 export { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from './push/readLocalDocument.js';
 export { pullPart, pushPart } from './report.js';
+export { scanLocal, type LocalScan } from './push/scanLocal.js';

@@ -76,7 +76,16 @@ export function pullPart(ctx: SyncContext, pull: PullCycleResult, first: boolean
   const moved = new Set(pull.moved.map((m) => m.id));
   for (const w of pull.written) {
     const title = titleOf(w.id, w.path);
-    if (w.mode !== 'new') changes.push({ kind: 'document', side: 'remote', action: 'updated', path: w.path, title });
+    if (w.overwrote)
+      changes.push({
+        kind: 'document',
+        side: 'remote',
+        action: 'updated',
+        path: w.path,
+        title,
+        detail: `written over the change made here (backup mode; it is in the version history: spacesync history "${w.path}")`,
+      });
+    else if (w.mode !== 'new') changes.push({ kind: 'document', side: 'remote', action: 'updated', path: w.path, title });
     else if (inTrash(w.path) && !first) changes.push({ kind: 'document', side: 'remote', action: 'deleted', path: w.path, title, detail: 'kept in Trash/' });
     else if (!moved.has(w.id))
       changes.push({

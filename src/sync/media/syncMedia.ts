@@ -66,7 +66,9 @@ async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
 export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions): Promise<MediaSyncResult> {
   const result = emptyResult();
   if (ctx.readOnly) return result;
-  const up = await uploadReferences(ctx, opts.drawScene);
+  // Backup mode sends nothing: a file referenced here is kept, not uploaded.
+  const backup = ctx.settings.mode === 'backup';
+  const up = backup ? { uploaded: [], failed: [] } : await uploadReferences(ctx, opts.drawScene);
   result.uploaded = up.uploaded;
   result.notUploaded = up.failed;
   const { journal, root } = ctx;
@@ -123,7 +125,7 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions): Promi
           }
           const fresh = await freshUrl(ctx, id);
           if (fresh !== null && unsignedUrl(fresh) === rec.url) wanted.push({ id, docId, url: fresh });
-        } else if (rec && st !== null && (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs)) {
+        } else if (!backup && rec && st !== null && (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs)) {
           replaced.push({ docId, id, rec });
         }
         continue;

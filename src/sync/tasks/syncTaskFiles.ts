@@ -167,7 +167,13 @@ async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskF
   }
   result.pulled = state === null ? inbox.map((t) => ({ action: 'created', text: t.text })) : tasksChanged(state.inbox, inbox, logbook);
 
-  if (inboxEdited && inboxFile?.text != null) {
+  // Backup mode: an inbox edited here is kept, never sent, until the space changes the inbox.
+  const backup = ctx.settings.mode === 'backup';
+  if (backup && (inboxEdited || logbookEdited) && state !== null && sameList(inbox, state.inbox) && sameList(logbook, state.logbook)) {
+    writeTaskFilesState(journal, { ...state, inbox, logbook, logbookAt });
+    return;
+  }
+  if (inboxEdited && inboxFile?.text != null && !backup) {
     const plan = planTaskFiles(state?.inbox ?? [], parseTaskList(inboxFile.text), { inbox, logbook });
     for (const c of plan.conflicts) {
       const task = inbox.find((t) => t.id === c.id)?.text ?? c.id;
@@ -183,8 +189,15 @@ async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskF
   }
 
   const next: TaskFilesState = { inbox, logbook, logbookAt, inboxHash: state?.inboxHash ?? '', logbookHash: state?.logbookHash ?? '' };
-  const inboxHash = await writeFrom(ctx, INBOX_FILE, inboxFile, renderTaskList(inbox), inboxEdited ? 'merge' : null, result);
-  const logbookHash = await writeFrom(ctx, LOGBOOK_FILE, logbookFile, renderTaskList(logbook), logbookEdited ? 'read-only' : null, result);
+  const inboxHash = await writeFrom(ctx, INBOX_FILE, inboxFile, renderTaskList(inbox), inboxEdited ? (backup ? 'backup' : 'merge') : null, result);
+  const logbookHash = await writeFrom(
+    ctx,
+    LOGBOOK_FILE,
+    logbookFile,
+    renderTaskList(logbook),
+    logbookEdited ? (backup ? 'backup' : 'read-only') : null,
+    result,
+  );
   if (logbookEdited)
     result.notices.push(
       `"${LOGBOOK_FILE}" is read-only (the inbox tasks completed or canceled): your edit was not sent and the file was written again from the space; your version is in the version history (spacesync history "${LOGBOOK_FILE}"). To reopen a task, add it to "${INBOX_FILE}" or reopen it in the app.`,

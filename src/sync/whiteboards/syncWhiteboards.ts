@@ -6,7 +6,7 @@
 // history. The service is asked only when the document changed there since the last look; the file
 // only when its hash moved. A scene that cannot be read is held back: nothing sent, nothing written.
 import { promises as fsp } from 'node:fs';
-import { mergeWhiteboard, sameElement } from '../../core/whiteboards/mergeWhiteboard.js';
+import { mergeWhiteboard, sameElement, type WhiteboardMerge } from '../../core/whiteboards/mergeWhiteboard.js';
 import { readScene } from '../../core/whiteboards/readScene.js';
 import { sceneOfWhiteboard } from '../../core/whiteboards/sceneOfWhiteboard.js';
 import { sceneFileOf } from '../../core/media/linkAssets.js';
@@ -133,6 +133,9 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
   const localChanged = local !== null && local.hash !== rec?.fileHash;
   const remoteChanged = readRemote || !rec || rec.remoteAt !== board.remoteAt;
   if (!localChanged && !remoteChanged && local !== null) return;
+  // Backup mode: a scene edited here is kept and never sent; the space's changes are written over it.
+  const backup = ctx.settings.mode === 'backup';
+  if (backup && !remoteChanged && local !== null) return;
 
   let remote: WhiteboardContent;
   if (remoteChanged) {
@@ -165,7 +168,11 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
   }
   const localTime = local === null ? 0 : ((await fsp.stat(resolveInRoot(root, file)).catch(() => null))?.mtimeMs ?? 0);
   const remoteTime = board.remoteAt ? Date.parse(board.remoteAt) : 0;
-  const m = mergeWhiteboard(baseElements, localElements, remote.elements, localTime > remoteTime);
+  const m: WhiteboardMerge = backup
+    ? { elements: remote.elements, put: [], post: [], remove: [], conflicts: [] }
+    : mergeWhiteboard(baseElements, localElements, remote.elements, localTime > remoteTime);
+  if (backup && localChanged && local?.text)
+    await saveLocalVersion(ctx, { path: file, docId: board.docId, text: local.text, replacement: null, cause: 'backup' });
 
   // The versions that lose go to the history before anything changes.
   if (m.conflicts.some((c) => c.lost === 'local') && local?.text)

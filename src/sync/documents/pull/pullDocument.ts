@@ -14,7 +14,7 @@ import { isSpacesyncError } from '../../../errors.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../../mirror/index.js';
 import { noteReadOnlyBlocks } from '../readOnlyBlocks.js';
-import { linkTargetsOf, mediaRecordOf, recordCollectionRows, type PullSteps, type SyncContext } from '../../context/index.js';
+import { linkTargetsOf, mediaRecordOf, recordCollectionRows, saveLocalVersion, type PullSteps, type SyncContext } from '../../context/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../../core/files/fileText.js';
 import { keepSignedUrls } from '../../../core/media/keepSignedUrls.js';
 import { linkAssets } from '../../../core/media/linkAssets.js';
@@ -24,7 +24,7 @@ import { spliceFile } from '../../../core/pull/spliceFile.js';
 
 export type PullOutcome =
   /** The file was written: a new file, blocks replaced in place, or the body rendered whole. */
-  | { kind: 'written'; path: string; mode: 'new' | 'splice' | 'render' }
+  | { kind: 'written'; path: string; mode: 'new' | 'splice' | 'render'; overwrote?: boolean }
   /** The file already said what the service says: nothing written, the base recorded. */
   | { kind: 'unchanged'; path: string }
   /** The file changed on disk since the daemon last wrote it: left exactly as it is. */
@@ -41,6 +41,11 @@ export interface PullOptions {
    * a group commit, and waits for it before it ends.
    */
   commit?: (write: () => void) => Promise<void>;
+  /**
+   * Backup mode: the space's version is written over the file even though it changed (or went)
+   * here; what the file held is kept in the version history first.
+   */
+  overwrite?: boolean;
 }
 
 /** `steps`: the media slice's, for the document's assets (the cycle's). */
@@ -84,7 +89,12 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   }
   let text: string;
   let mode: 'new' | 'splice' | 'render';
-  if (recorded) {
+  if (recorded && opts.overwrite && (existing === null || existing.hash !== record.fileHash)) {
+    text = composeFile(block, want);
+    mode = 'render';
+    if (existing !== null && existing.text !== text)
+      await saveLocalVersion(ctx, { path, docId: remote.id, text: existing.text, replacement: text, cause: 'backup' });
+  } else if (recorded) {
     if (existing === null) return { kind: 'localPending', path, reason: 'missing' };
     if (existing.hash !== record.fileHash) {
       // Changed since the daemon wrote it, but saying just what the service says now (the same
@@ -135,7 +145,7 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     }
     if (!w.written) return { kind: 'localPending', path, reason: recorded ? (w.now === null ? 'missing' : 'edited') : 'unrecorded' };
     fileHash = w.hash;
-    outcome = { kind: 'written', path, mode };
+    outcome = { kind: 'written', path, mode, ...(opts.overwrite && recorded ? { overwrote: true } : {}) };
   }
   // Its assets not downloaded yet start coming in now, beside the rest of the pull (a new
   // document's were asked for above).

@@ -56,7 +56,8 @@ export interface PullCycleResult {
   remoteChanged: string[];
   /** Documents whose file changed on disk since the base. */
   localChanged: Array<{ id: string; path: string; change: LocalChange }>;
-  written: Array<{ id: string; path: string; mode: 'new' | 'splice' | 'render' }>;
+  /** `overwrote`: backup mode wrote the space's version over a change made here (kept in the history). */
+  written: Array<{ id: string; path: string; mode: 'new' | 'splice' | 'render'; overwrote?: boolean }>;
   /** Read, and the file already said the same: nothing written. */
   unchanged: string[];
   moved: Move[];
@@ -146,6 +147,7 @@ async function pullAll(
   result: PullCycleResult,
   remoteChanged: ReadonlySet<string>,
   steps: PullSteps,
+  overwrite: ReadonlySet<string>,
 ): Promise<void> {
   let next = 0;
   let done = 0;
@@ -155,7 +157,7 @@ async function pullAll(
   const handle = (id: string, o: PullOutcome) => {
     switch (o.kind) {
       case 'written':
-        result.written.push({ id, path: o.path, mode: o.mode });
+        result.written.push({ id, path: o.path, mode: o.mode, ...(o.overwrote ? { overwrote: true } : {}) });
         break;
       case 'unchanged':
         result.unchanged.push(id);
@@ -184,7 +186,7 @@ async function pullAll(
     while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
       const id = ids[next++]!;
       try {
-        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id) }, steps));
+        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id) }, steps));
         // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
         await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
       } catch (e) {
@@ -307,7 +309,8 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
   const toPull = inJournal.filter((id) => reads.has(id));
   result.remoteChanged = inJournal.filter((id) => remoteChanged.has(id));
   const bulk = toPull.length > 8 || records.length === 0;
-  await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged, steps);
+  const overwrite = new Set(plan.documents.flatMap((s) => (s.kind === 'write' && s.reason === 'backup_overwrite' ? [s.id] : [])));
+  await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged, steps, overwrite);
 
   if (!result.aborted) {
     const purge = await purgeDocuments(ctx, purgeIds);

@@ -139,6 +139,7 @@ export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {})
   const missingDirs: string[] = [];
   if (!quiet) for (const dir of Object.values(BUILTIN_DIRS)) if (!(await isDirectory(ctx.root, dir))) missingDirs.push(dir);
   const held = quiet ? () => false : heldByLinks(ctx, folderRecords);
-  const plan = planPull({ listing: snapshot, records, folderRecords, local, found, layout, ignored: (p) => ctx.ignore(p), held, missingDirs });
+  const backup = ctx.settings.mode === 'backup';
+  const plan = planPull({ listing: snapshot, records, folderRecords, local, found, layout, ignored: (p) => ctx.ignore(p), held, missingDirs, backup });
   return { snapshot, records, refused: null, local, layout, layoutInput, quiet, plan };
 }
