@@ -164,6 +164,11 @@ export interface ChaosOptions {
   trace?: string;
   /** A space whose folders and documents join the generated ones (e.g. fixtures/spaces/live-shapes.json). */
   with?: SpaceFixture;
+  /**
+   * The mirror in backup mode: the same operations, and the oracle that no writing request ever left
+   * spacesync; after a revert, the folder equals the space (O2, O3, O5, O6).
+   */
+  backup?: boolean;
 }
 
 export interface ChaosResult {
@@ -1068,7 +1073,7 @@ function traceDocument(w: World, id: string, log: (line: string) => void): () =>
 export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const started = Date.now();
   const plan = planChaos(o.seed, o.operations, o.kills, o.with);
-  const w = await World.open({ fixture: plan.space, name: `chaos-${o.seed}` });
+  const w = await World.open({ fixture: plan.space, name: `chaos-${o.seed}`, ...(o.backup ? { config: { mode: 'backup' } } : {}) });
   // The collection's items are the collection operations' to change or remove, on either side.
   for (const d of plan.space.documents ?? [])
     for (const b of d.content ?? []) if (b.type === 'collection') for (const it of b.content ?? []) w.touchedIds.add(it.id!);
@@ -1131,6 +1136,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await w.clearFaults();
     log('quiet: faults cleared, waiting for the daemon');
     await w.waitQuiet(60_000);
+    if (o.backup) {
+      failures.push(...(await checkBackup(w, log)));
+      return { seed: o.seed, ok: failures.length === 0, failures, events: w.events, ms: Date.now() - started };
+    }
     failures.push(...(await checkOracles(w)));
     failures.push(...(await checkWhiteboards(w)));
     failures.push(...(await checkImages(w)));
@@ -1143,6 +1152,27 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await w.close(failures.length > 0 && process.env.SPACESYNC_KEEP_MIRROR === '1');
   }
   return { seed: o.seed, ok: failures.length === 0, failures, events: w.events, ms: Date.now() - started };
+}
+
+/**
+ * Backup mode's oracles: B1, no writing request left spacesync, whatever happened on either side;
+ * then a revert (of every change made here) and one cycle bring the folder to the space's state,
+ * which the convergence, idempotence, journal and identity oracles check as in two-way mode (with
+ * nothing sent, "nothing lost" is the version history's, not the space's).
+ */
+async function checkBackup(w: World, log: (line: string) => void): Promise<string[]> {
+  const out: string[] = [];
+  const stop = await w.stopDaemon();
+  if (stop.code !== 0) out.push(`the daemon stopped with exit ${stop.code}: ${stop.stderr.trim()}`);
+  const revert = await w.spawn(['revert']).done;
+  log(`revert: exit ${revert.code}`);
+  if (revert.code !== 0) out.push(`revert ended with exit ${revert.code}: ${revert.stderr.trim()}`);
+  const cycle = await w.cycle([]);
+  if (cycle.code !== 0) out.push(`the cycle after the revert ended with exit ${cycle.code}: ${cycle.stderr.trim()}`);
+  out.push(...(await checkOracles(w, { skip: ['O1'] })));
+  const sent = w.withoutHarness(await w.requests()).filter((r) => r.method !== 'GET');
+  out.unshift(...sent.map((r) => `B1 nothing sent in backup mode: ${r.method} ${r.path} was sent`));
+  return out;
 }
 
 /**

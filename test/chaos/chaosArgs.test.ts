@@ -14,7 +14,7 @@ const error = (argv: string[], env: { SEED?: string } = {}): string => {
 
 describe('npm run chaos: the command line', () => {
   it('runs once with a fresh seed and the documented defaults when given nothing', () => {
-    expect(run([])).toEqual({ seed: undefined, runs: 1, operations: 30, kills: 2, verbose: false, trace: undefined, with: undefined });
+    expect(run([])).toEqual({ seed: undefined, runs: 1, operations: 30, kills: 2, verbose: false, trace: undefined, with: undefined, backup: false });
   });
 
   it('replays a seed given with --seed as with SEED, the flag winning over the variable', () => {
@@ -25,7 +25,9 @@ describe('npm run chaos: the command line', () => {
   });
 
   it('reads every documented option, in either form', () => {
-    expect(run(['--runs', '200', '--ops=50', '--kills', '3', '--verbose', '--trace', 'Doc A', '--with', 'fixtures/spaces/live-shapes.json'])).toEqual({
+    expect(
+      run(['--runs', '200', '--ops=50', '--kills', '3', '--verbose', '--backup', '--trace', 'Doc A', '--with', 'fixtures/spaces/live-shapes.json']),
+    ).toEqual({
       seed: undefined,
       runs: 200,
       operations: 50,
@@ -33,13 +35,15 @@ describe('npm run chaos: the command line', () => {
       verbose: true,
       trace: 'Doc A',
       with: 'fixtures/spaces/live-shapes.json',
+      backup: true,
     });
+    expect(run([]).backup).toBe(false);
   });
 
   it('answers --help and -h with the usage, which names every option', () => {
     expect(parseChaosArgs(['--help'])).toEqual({ kind: 'help' });
     expect(parseChaosArgs(['--seed', '3', '-h'])).toEqual({ kind: 'help' });
-    for (const flag of ['--seed', '--runs', '--ops', '--kills', '--verbose', '--trace', '--with', '--help']) expect(CHAOS_USAGE).toContain(flag);
+    for (const flag of ['--seed', '--runs', '--ops', '--kills', '--verbose', '--backup', '--trace', '--with', '--help']) expect(CHAOS_USAGE).toContain(flag);
   });
 
   it('refuses unknown flags, stray words, missing and malformed values instead of starting a random run', () => {

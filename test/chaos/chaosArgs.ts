@@ -10,6 +10,7 @@ export const CHAOS_USAGE = `Usage: npm run chaos -- [options]
   --kills N        daemon kills per run (2)
   --verbose        print every step of each run
   --trace ID       log that document's file and blocks at every change (an id or a title)
+  --backup         run the mirror in backup mode: the oracles check that no writing request was ever sent
   --with FIXTURE   a space file whose folders and documents join each run's (e.g. fixtures/spaces/live-shapes.json)
   --help, -h       this text
 
@@ -27,12 +28,14 @@ export interface ChaosRunArgs {
   verbose: boolean;
   trace: string | undefined;
   with: string | undefined;
+  /** The mirror in backup mode (config \`mode\`): its oracle is that nothing was ever sent. */
+  backup: boolean;
 }
 
 export type ChaosArgs = { kind: 'help' } | { kind: 'run'; args: ChaosRunArgs } | { kind: 'error'; message: string };
 
 const VALUED = new Set(['--seed', '--runs', '--ops', '--kills', '--trace', '--with']);
-const SWITCHES = new Set(['--verbose', '--help', '-h']);
+const SWITCHES = new Set(['--verbose', '--backup', '--help', '-h']);
 
 const wholeNumber = (s: string): number | undefined => (/^\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : undefined);
 
@@ -86,6 +89,7 @@ export function parseChaosArgs(argv: readonly string[], env: { SEED?: string | u
       verbose: switches.has('--verbose'),
       trace: values.get('--trace'),
       with: values.get('--with'),
+      backup: switches.has('--backup'),
     },
   };
 }

@@ -31,7 +31,9 @@ const { runs, operations, kills } = args;
 const first = args.seed ?? Math.floor(Math.random() * 1e9);
 const extra = args.with ? readFixtureFile(args.with) : undefined;
 
-console.log(`chaos: ${runs} run(s) of ${operations} operations with ${kills} kill(s), seeds ${first}${runs > 1 ? `…${first + runs - 1}` : ''}`);
+console.log(
+  `chaos${args.backup ? ' (backup mode)' : ''}: ${runs} run(s) of ${operations} operations with ${kills} kill(s), seeds ${first}${runs > 1 ? `…${first + runs - 1}` : ''}`,
+);
 const started = Date.now();
 const failed: number[] = [];
 for (let i = 0; i < runs; i++) {
@@ -43,6 +45,7 @@ for (let i = 0; i < runs; i++) {
     ...(args.verbose ? { log: (l: string) => console.log(`  ${l}`) } : {}),
     ...(args.trace ? { trace: args.trace } : {}),
     ...(extra ? { with: extra } : {}),
+    ...(args.backup ? { backup: true } : {}),
   });
   console.log(`seed ${seed}: ${r.ok ? 'ok' : 'FAILED'} (${(r.ms / 1000).toFixed(1)} s)`);
   if (!r.ok) {

@@ -55,6 +55,19 @@ describe('spacesync init', () => {
     expect(fs.statSync(path.dirname(configFile(root))).mode & 0o077).toBe(0);
   });
 
+  it('--mode backup writes the mode and says what it means; a mistyped mode is refused and writes nothing', async () => {
+    const root = path.join(tempDir(), 'Backup');
+    const r = await runCli(['init', root, '--link', open.baseUrl, '--mode', 'backup']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Backup mode: everything from the space arrives here, nothing here is sent to it');
+    expect(readConfig(root)).toEqual({ link: open.baseUrl, mode: 'backup' });
+    const other = path.join(tempDir(), 'Typo');
+    const bad = await runCli(['init', other, '--link', open.baseUrl, '--mode', 'backups']);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toContain('--mode takes "two-way" or "backup" (got "backups"). Nothing was changed.');
+    expect(fs.existsSync(configFile(other))).toBe(false);
+  });
+
   it('takes the link from SPACESYNC_LINK and the key from --api-key, and stores both', async () => {
     const root = tempDir();
     const r = await runCli(['init', root, '--api-key', KEY], { env: { SPACESYNC_LINK: keyed.baseUrl } });

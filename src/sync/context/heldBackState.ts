@@ -11,9 +11,10 @@ export interface HeldBackFile {
    * `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks;
    * `orphan`: found without a journal, it names a document the space no longer has; `symlink`: a
    * symbolic link stands where a document's file or a folder is; `deletion`: the file is gone, but a
-   * file that cannot be read may be it, moved; `backup`: changed here in backup mode, kept and never sent.
+   * file that cannot be read may be it, moved; `backup`: changed here in backup mode, kept and never
+   * sent; `mode_switch`: such a change, met again after the switch to two-way mode.
    */
-  reason: 'undecodable' | 'wipe' | 'orphan' | 'symlink' | 'deletion' | 'backup';
+  reason: 'undecodable' | 'wipe' | 'orphan' | 'symlink' | 'deletion' | 'backup' | 'mode_switch';
   message: string;
   /** The document, when the file is a known one's. */
   docId?: string;
@@ -46,4 +47,30 @@ export const ADOPTION_ORPHANS = 'adopt.orphans';
 export function readOrphans(journal: Journal): Array<{ path: string; docId: string }> {
   const list = journal.getState<Array<{ path: string; docId: string }>>(ADOPTION_ORPHANS);
   return Array.isArray(list) ? list : [];
+}
+
+/**
+ * State key: the changes backup mode kept here, by path: the file's hash then (null: deleted here).
+ * Made under the promise that they would not be sent, they are held back once after a switch to
+ * two-way mode, while the file is still as it was (an edit since, --force or a revert lets them go).
+ */
+export const BACKUP_KEPT = 'backup.kept';
+
+export function readBackupKept(journal: Journal): Record<string, string | null> {
+  const v = journal.getState<Record<string, string | null>>(BACKUP_KEPT);
+  return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+}
+
+/** Records `kept`: the whole set after a full scan, else in place of the entries for `scanned`. */
+export function recordBackupKept(journal: Journal, kept: Record<string, string | null>, scanned?: readonly string[]): void {
+  const before = readBackupKept(journal);
+  const next: Record<string, string | null> = {};
+  if (scanned) {
+    const looked = new Set(scanned);
+    for (const [p, h] of Object.entries(before)) if (!looked.has(p)) next[p] = h;
+  }
+  Object.assign(next, kept);
+  if (JSON.stringify(next) === JSON.stringify(before)) return;
+  if (Object.keys(next).length === 0) journal.deleteState(BACKUP_KEPT);
+  else journal.setState(BACKUP_KEPT, next);
 }

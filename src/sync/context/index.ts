@@ -8,7 +8,7 @@ export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext,
 export { assetDownloadsOf, type AssetDownloads, type FetchedAsset } from './AssetDownloads.js';
 export { assetExtension, type Fetched } from './fetchAsset.js';
 export { readCollectionRows, recordCollectionRows, type RecordedRows } from './collectionRows.js';
-export { ADOPTION_ORPHANS, readHeldBack, readOrphans, recordHeldBack, type HeldBackFile } from './heldBackState.js';
+export { ADOPTION_ORPHANS, readBackupKept, readHeldBack, readOrphans, recordBackupKept, recordHeldBack, type HeldBackFile } from './heldBackState.js';
 export { isPerDocumentError } from './isPerDocumentError.js';
 export { isStopped, stoppedBeforeStart } from './isStopped.js';
 export {

@@ -53,3 +53,21 @@ describe('a run owns its mirror while its lock and journal are its own', () => {
     }
   });
 });
+
+describe('a backup-mode session sends nothing, whatever asks', () => {
+  it('refuses every writing request with backup_mode before it leaves, and lets reads through to the network', async () => {
+    const s = await openSyncSession({ root: dir(), link: 'http://127.0.0.1:9/links/L/api/v1', logger, settings: { mode: 'backup' } });
+    try {
+      await expect(s.client.createFolders({ folders: [{ name: 'X' }] } as never)).rejects.toMatchObject({
+        code: 'backup_mode',
+        message: expect.stringContaining('"mode": "two-way"'),
+      });
+      // Reads go out (port 9 answers nothing: a network error, not the guard's).
+      await expect(s.client.getConnection({ priority: 'user' })).rejects.not.toMatchObject({ code: 'backup_mode' });
+      // The mirror's own files are written as ever: the pull writes them.
+      expect(() => s.ctx.ownWrites.note('a.md', 'h')).not.toThrow();
+    } finally {
+      s.close();
+    }
+  });
+});

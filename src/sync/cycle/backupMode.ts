@@ -5,7 +5,7 @@
 // version is written over the file, the file's bytes kept in the version history first).
 import { emptyPlan, scanLocal, type PushResult } from '../documents/index.js';
 import type { HeldBackFile, SyncContext } from '../context/index.js';
-import { recordHeldBack } from '../context/index.js';
+import { recordBackupKept, recordHeldBack } from '../context/index.js';
 
 export const isBackup = (ctx: Pick<SyncContext, 'settings'>): boolean => ctx.settings.mode === 'backup';
 
@@ -24,6 +24,14 @@ export async function keptHere(ctx: SyncContext, paths?: readonly string[]): Pro
     ...scan.missing.map((r) => said(r.path, 'deleted here')),
   ];
   const heldBack = [...scan.heldBack, ...kept];
-  if (!ctx.readOnly) recordHeldBack(ctx.journal, heldBack, paths);
+  if (!ctx.readOnly) {
+    recordHeldBack(ctx.journal, heldBack, paths);
+    // What a switch to two-way mode holds back once (scanLocal): each change with the file's hash now.
+    const hashes: Record<string, string | null> = {};
+    for (const c of scan.changed) hashes[c.local.path] = c.local.hash;
+    for (const d of scan.added) hashes[d.path] = d.hash;
+    for (const r of scan.missing) hashes[r.path] = null;
+    recordBackupKept(ctx.journal, hashes, paths);
+  }
   return { plan: { ...emptyPlan(), heldBack, problems: scan.problems }, outcome: null, requests: 0 };
 }

@@ -13,7 +13,7 @@ import type { SyncContext } from '../../context/index.js';
 import { claimedId, isUndecodable, readLocalDocument, type LocalDocument, type UndecodableDocument } from './readLocalDocument.js';
 import { undecodableMessage } from '../../../mirror/index.js';
 import type { HeldBackFile } from './PushPlan.js';
-import { pathExists, readHeldBack, readOrphans } from '../../context/index.js';
+import { pathExists, readBackupKept, readHeldBack, readOrphans, recordBackupKept } from '../../context/index.js';
 import { StatCache } from '../../context/index.js';
 
 export interface ChangedFile {
@@ -116,6 +116,7 @@ class MirrorScan {
     await this.judgeUnrecorded();
     await this.findMoves();
     if (this.dirs) this.judgeDirs(this.dirs);
+    if (this.ctx.settings.mode !== 'backup') this.holdKeptInBackup();
     for (const list of [scan.added]) list.sort((a, b) => (a.path < b.path ? -1 : 1));
     this.cache.save(opts.paths ? undefined : this.present);
     scan.filesRead = this.cache.reads;
@@ -277,6 +278,38 @@ class MirrorScan {
       gone.clear();
     }
     scan.missing = [...gone.values()];
+  }
+
+  /**
+   * After a switch from backup to two-way mode: the changes backup mode kept here, made under the
+   * promise that they would not be sent, are held back while each file is still as backup mode saw
+   * it. An edit since (the file's hash moved), --force or a revert lets each go; the entries that no
+   * longer stand are dropped.
+   */
+  private holdKeptInBackup(): void {
+    const { ctx, scan } = this;
+    const kept = readBackupKept(ctx.journal);
+    if (Object.keys(kept).length === 0) return;
+    if (ctx.settings.force) {
+      if (!ctx.readOnly) recordBackupKept(ctx.journal, {});
+      return;
+    }
+    const still: Record<string, string | null> = {};
+    const held = (path: string, hash: string | null, docId?: string): boolean => {
+      if (!(path in kept) || kept[path] !== hash) return false;
+      still[path] = hash;
+      scan.heldBack.push({
+        path,
+        reason: 'mode_switch',
+        ...(docId ? { docId } : {}),
+        message: `"${path}" was ${hash === null ? 'deleted' : 'changed'} here in backup mode, where nothing is sent; the mirror is two-way now, and that change is held back once rather than sent unasked. To send it, ${hash === null ? 'run' : 'save the file again with any edit, or run'} \`spacesync sync --once --force\`; \`spacesync revert "${path}"\` puts the space's version back.`,
+      });
+      return true;
+    };
+    scan.changed = scan.changed.filter((c) => !held(c.local.path, c.local.hash, c.record.id));
+    scan.added = scan.added.filter((d) => !held(d.path, d.hash));
+    scan.missing = scan.missing.filter((r) => !held(r.path, null, r.id));
+    if (!ctx.readOnly) recordBackupKept(ctx.journal, still, this.opts.paths);
   }
 
   /** Watching only some paths, the two halves of a rename may be reported apart. */
