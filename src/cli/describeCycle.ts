@@ -41,11 +41,17 @@ function pushedLine(changes: readonly Change[], r: CycleReport): string | null {
   return `Pushed: ${nameList(items)}; ${count(r.requests, 'request')}${blocks}.`;
 }
 
+const ACTION_ORDER: readonly Change['action'][] = ['created', 'updated', 'renamed', 'moved', 'restored', 'deleted', 'purged'];
+/** A document first written into the space's trash goes with the deletions. */
+const rank = (c: Change) => (c.action === 'created' && c.detail ? ACTION_ORDER.indexOf('deleted') - 0.5 : ACTION_ORDER.indexOf(c.action));
+
 /** `Pulled: 1 new, 2 updated (5 requests): Groceries (new), Quick idea and Roadmap (updated).` */
 function pulledLine(changes: readonly Change[], r: CycleReport): string | null {
   if (changes.length === 0) return null;
   const groups = new Map<string, string[]>();
-  for (const c of changes) {
+  // The same order whatever order the documents were read in: by what happened, then by title.
+  const ordered = [...changes].sort((a, b) => rank(a) - rank(b) || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+  for (const c of ordered) {
     const words = c.kind === 'folder' ? (c.action === 'created' ? 'new folders' : `folders ${c.action}`) : documentWords(c);
     const key =
       c.action === 'renamed' || c.action === 'moved' ? (c.kind === 'folder' ? words : c.action) : c.action === 'created' && c.detail ? c.detail : words;

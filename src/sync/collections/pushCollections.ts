@@ -24,8 +24,10 @@ export interface CollectionPushResult {
   writes: string[];
   /** The tables whose edits here were sent: the file, the collection, the rows changed, added and removed. */
   sent: Array<{ path: string; collection: string; updated: number; created: number; removed: number }>;
-  /** What was not sent, or kept from the space, with what to do. */
+  /** What was not sent, with what to do: standing while the file stays so. */
   problems: Array<{ path: string; message: string }>;
+  /** Said once: a cell changed on both sides, whose space's value was kept (the file's went to the history). */
+  notes: string[];
 }
 
 const HELD = 'collectionHeld';
@@ -33,7 +35,7 @@ const isTable = (markdown: string) => markdown.startsWith('<collection name=');
 const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
 
 export async function pushCollections(ctx: SyncContext, opts: { paths?: readonly string[] } = {}): Promise<CollectionPushResult> {
-  const result: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [] };
+  const result: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [], notes: [] };
   if (ctx.readOnly) return result;
   const docs = new Set([...readCollectionRows(ctx).values()].map((r) => r.doc));
   const only = opts.paths ? new Set(opts.paths) : null;
@@ -158,7 +160,9 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
       result.sent.push({ path, collection: baseTable.name, updated: plan.update.length, created: plan.create.length, removed: plan.remove.length });
     if (plan.newOptions.length > 0)
       ctx.logger.info({ path, options: plan.newOptions }, `"${path}": new select options added to the collection: ${plan.newOptions.join('; ')}.`);
-    messages.push(...plan.held, ...plan.conflicts);
+    messages.push(...plan.held);
+    // Settled by this push (the space's value kept, the file's in the history): news once, not a standing problem.
+    result.notes.push(...plan.conflicts.map((m) => `"${path}": ${m}`));
     if (result.writes.length > sent) now = await read();
   }
 
@@ -171,7 +175,7 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
   // The file first, then the journal. A run stopped between the two finds the file saying what the
   // space says (the next push sends nothing); the other way round it would find a base the file
   // does not show, and a file back at its last synced bytes would look untouched.
-  const synced = keepsCells ? null : await writeTable(ctx, t, markdown, messages.length > 0);
+  const synced = keepsCells ? null : await writeTable(ctx, t, markdown, messages.length > 0 || (plan.kind === 'send' && plan.conflicts.length > 0));
   ctx.journal.transaction(() => {
     ctx.journal.replaceBaseBlocks(t.doc, blocks);
     recordCollectionRows(ctx, t.doc, mergeRows(ctx, t.doc, rows));

@@ -16,6 +16,7 @@ export function collectionsPart(r: CollectionPushResult): ReportPart {
       detail: [...rows(t.updated, 'changed'), ...rows(t.created, 'added'), ...rows(t.removed, 'removed')].join(', '),
     })),
     problems: r.problems.map((p): Problem => ({ key: `table:${p.path}:${p.message}`, path: p.path, severity: 'held', message: p.message })),
+    notes: r.notes,
     requests: r.requests,
   };
 }

@@ -126,7 +126,7 @@ async function cycle(
   return afterPush(ctx, paths, downloads, cycleOpts, tables, push);
 }
 
-const NO_TABLES: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [] };
+const NO_TABLES: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [], notes: [] };
 
 /** The cycle once the push is done (or, in backup mode, only looked at): the pull and the slices after it. */
 async function afterPush(
