@@ -1,5 +1,6 @@
-// Acceptance scenarios 2–9 of scenarios.md that concern push and merge, as data: the steps on each
-// side, one full cycle against the real server, and what must hold after (then O2 and O3 always).
+// Acceptance scenarios 2–9 (test/scenarios/02-one-side-only to 09-folder-renamed-remote-new-doc)
+// that concern push and merge, as data: the steps on each side, one full cycle against the real
+// server, and what must hold after (then O2 and O3 always).
 import { describe, expect, it } from 'vitest';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import type { SpaceFixture } from '../../src/server/index.js';

@@ -1,7 +1,7 @@
 // The acceptance scenarios' harness: a scenario is a folder (`space.json` the starting space,
 // `steps.json` what happens on each side, `expect.json` the end state). The harness runs the steps
 // against the real server and the real `spacesync` (spawned; SIGKILLed where a step says so),
-// checks the expected end state, then the oracles O1–O6 of scenarios.md (oracles.ts).
+// checks the expected end state, then the oracles O1–O6 (oracles.ts; docs/testing.md).
 import { linkAssets } from '../../src/core/media/linkAssets.js';
 import { linkDocuments } from '../../src/core/links/linkDocuments.js';
 import { targetsOf } from '../pull/targetsOf.js';

@@ -1,4 +1,4 @@
-// The oracles of scenarios.md, checked after every scenario and every chaos run once both sides
+// The oracles (docs/testing.md, "The oracles"), checked after every scenario and every chaos run once both sides
 // are quiet. Each returns the ways it failed (an empty list: it holds), so one run reports them all:
 // O1 nothing lost, O2 convergence, O3 idempotence, O4 budget, O5 identity, O6 the journal.
 import { linkAssets } from '../../src/core/media/linkAssets.js';

@@ -1,4 +1,4 @@
-// Every acceptance scenario of scenarios.md, one folder each (space.json, steps.json, expect.json),
+// Every acceptance scenario, one folder each (space.json, steps.json, expect.json),
 // run against the real server and the real spacesync by harness.ts; the oracles O1–O6 after each.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The three-way merge of one document at block level, keyed by id (mirror-and-sync.md §4): what the
+// The three-way merge of one document at block level, keyed by id (docs/sync-decisions.md, Merge): what the
 // file should show and the service should hold, the conflicts, and what is held back. An edit
 // always beats a delete; the same edit on both sides is nothing; different edits of one block keep
 // the remote in the document and the whole local version as a conflict copy.

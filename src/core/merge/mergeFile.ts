@@ -1,5 +1,5 @@
 // A file against its base, and against the service's blocks when they changed too: the core's
-// diff, three-way merge (mirror-and-sync.md §4) and the change set that brings the service there.
+// diff, three-way merge (docs/sync-decisions.md, Merge) and the change set that brings the service there.
 import { changeSetOf, type ChangeSet } from './changeSet.js';
 import { coreDialect } from './coreDialect.js';
 import { diffDocument } from './diff.js';

@@ -1,4 +1,4 @@
-// Document-level decisions (mirror-and-sync.md §4): a file and a document, each created, edited,
+// Document-level decisions (docs/sync-decisions.md, Documents): a file and a document, each created, edited,
 // renamed, moved, trashed or deleted on either side, by id. An edit beats a delete here too.
 import type { DocLocation } from '../types.js';
 

@@ -1,6 +1,6 @@
 // Where the task inbox and its logbook live in the mirror: two files in a directory of their own at
 // the root. The directory's name is reserved like the built-in locations' (Unsorted, Trash…): a space
-// folder of that name is laid out with the suffix of its id instead (core/layout.ts).
+// folder of that name is laid out with the suffix of its id instead (core/pull/layout.ts).
 import { collisionKey } from '../files/fileName.js';
 
 export const TASKS_DIR = 'Tasks';

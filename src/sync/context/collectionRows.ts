@@ -1,4 +1,4 @@
-// The rows of the collection tables as last synced (core/collectionRowsOf), kept in the journal's
+// The rows of the collection tables as last synced (core/collections/collectionRowsOf), kept in the journal's
 // state: collection id → its document, the base block hash and the item id of each row.
 import type { CollectionRows } from '../../core/collections/collectionRowsOf.js';
 import type { SyncContext } from './SyncContext.js';

@@ -40,7 +40,7 @@ export function recordHeldBack(journal: Journal, found: readonly HeldBackFile[],
   else journal.setState(HELD_BACK, next);
 }
 
-/** State key: the files an adoption found naming a document the space no longer has (core/adoption). */
+/** State key: the files an adoption found naming a document the space no longer has (core/files/adoption). */
 export const ADOPTION_ORPHANS = 'adopt.orphans';
 
 /** The documents named by files found without a journal that the space no longer has: never sent as new ones. */

@@ -1,5 +1,5 @@
 // What one slice does at a point inside another's work: declared here, provided by the cycle
-// (cycle/sliceSteps.ts), called by the slice without knowing whose step it is. A step that can run
+// (cycle/pullAndPush.ts), called by the slice without knowing whose step it is. A step that can run
 // before or after a slice's work is not here: the cycle runs it in order (cycle/syncOnce.ts).
 import type { BaseBlock } from '../../core/types.js';
 import type { Block } from '../../dialect/index.js';

@@ -1,5 +1,5 @@
 // The dialect the push merges one file with, knowing which of its new blocks reference a local file
-// to upload (core/localReference): those the file system has (a file, or a symbolic link the media
+// to upload (core/media/localReference): those the file system has (a file, or a symbolic link the media
 // step reports), and those whose path leaves the mirror root (reported, never uploaded). They are
 // left to the media step. A reference to a file that is not there (not yet: a folder moved between
 // the file's read and this look, an image saved after its line) is held back until it is.

@@ -1,7 +1,7 @@
 // A mirror found without its journal (moved aside, deleted with `.spacesync/`, left at 0 bytes) is
 // adopted before anything is sent: the space is pulled into `.spacesync/adopt/` exactly as a first
 // pull writes a mirror (documents, assets, scenes, task files), both trees are read, and
-// core/adoption decides file by file; the steps are applied here, the journal then holds what a
+// core/files/adoption decides file by file; the steps are applied here, the journal then holds what a
 // first pull would have recorded. Nothing is merged without a base and nothing is uploaded again.
 // An adoption stopped halfway starts over: its journal is forgotten, the folder was only ever
 // changed by whole-file renames.

@@ -1,5 +1,5 @@
 // What the next cycle would find, read from disk and the journal without asking the service:
-// files that changed by core/localChange's rule (the push's and the pull's: by hash, never mtime),
+// files that changed by core/files/localChange's rule (the push's and the pull's: by hash, never mtime),
 // and documents whose entry in the last listing differs from the base (so the listing is as fresh
 // as the last cycle).
 import { remoteChangeOf } from '../../core/pull/detectRemoteChanges.js';

@@ -1,6 +1,6 @@
 // Links to blocks inside documents follow what happened to them: a first link to a block puts its
 // marker on its line, the last one gone takes it off, a heading renamed renames the links to it, a
-// block gone (or moved to another document) changes the links to it (core/planAnchors). Like a move's
+// block gone (or moved to another document) changes the links to it (core/links/planAnchors). Like a move's
 // relink, a local-only rewrite: the space's `block://` links did not change, so nothing is sent. A
 // file is rewritten only while it holds what the sync last wrote or read; one being edited is left as
 // it is and tried again after each later cycle (its links still read back through the former anchors).

@@ -1,6 +1,6 @@
 // Documents moved or renamed, on either side: the relative links to them in the other files (and the
 // links of a moved file, relative to its own folder) follow, in the file and in base alike
-// (core/relinkFile). A local-only rewrite: the space's `block://` links did not change, so nothing is
+// (core/links/relinkFile). A local-only rewrite: the space's `block://` links did not change, so nothing is
 // sent. A file is rewritten only while it holds what the sync last wrote or read, through the same
 // guarded write as a pull (own writes noted, so the watcher does not take it for an edit); a file
 // being edited keeps its links, is tried again after each later cycle, and meanwhile its links to

@@ -2,7 +2,7 @@
 // reset after the service applied one). `POST /upload` cannot be told apart from a fresh one by its
 // request, so it is never sent again blindly, nor merged in as a second line: the document is read,
 // the media blocks the base does not know are looked at, nearest to where the upload was aimed first
-// (core/uploadCandidates), and their assets, at the URLs the service gave them, are hashed. The one
+// (core/media/uploadCandidates), and their assets, at the URLs the service gave them, are hashed. The one
 // holding the file's bytes is the upload: adopted as its answer would have been recorded (the line
 // as the file has it in the base, the media record; for a replaced asset, the old block deleted).
 // None: the upload never landed; the intent goes and the media step uploads the file as usual.

@@ -7,7 +7,7 @@
 // applies the ones that ended (the file moved into place, the record, the line linked), so nothing
 // they do races a cycle; a one-shot run waits for them, the daemon applies them when it is idle
 // (`applyDownloads`). A failed download leaves the signed link in the file and is tried again after
-// a backoff (core/downloadRetry); one too large waits until assets.maxMiB holds it. Downloads are not
+// a backoff (core/media/downloadRetry); one too large waits until assets.maxMiB holds it. Downloads are not
 // API requests (the signed URLs point outside the link's path, and the service does not count them).
 import { promises as fsp } from 'node:fs';
 import { assetFileOf, destinationOf, DOWNLOADED_TYPES, unsignedUrl } from '../../core/media/linkAssets.js';

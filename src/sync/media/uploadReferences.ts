@@ -1,4 +1,4 @@
-// Media up: a new block of a file that references a local file (core/localReference) becomes an
+// Media up: a new block of a file that references a local file (core/media/localReference) becomes an
 // image, video or file block through `POST /upload` (a whiteboard for a scene file, drawScene: the whiteboards slice's),
 // at its place among the document's blocks
 // (after the block before it, else first in its parent). The push leaves such blocks to this step

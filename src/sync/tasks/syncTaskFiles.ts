@@ -1,7 +1,7 @@
 // The task inbox and its logbook, both ways, once per cycle: `Tasks/Inbox.md` (editable) and
 // `Tasks/Logbook.md` (read-only). The inbox is listed every cycle (one request); the logbook only
 // when the inbox changed on either side, when its file was touched, and at the periodic full scan.
-// The inbox file's changes are merged three ways (core/planTaskFiles) and sent as at most one
+// The inbox file's changes are merged three ways (core/tasks/planTaskFiles) and sent as at most one
 // request of each kind (POST, PUT, DELETE /tasks); then both lists are read again and both files are
 // written from them, so the files always show the space's order and canonical text. Bytes the sync
 // replaces that the user wrote (a conflict, an edit of the logbook) go to the version history first.

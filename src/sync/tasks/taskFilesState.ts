@@ -1,6 +1,6 @@
 // The task files' base in the journal's key/value state: the tasks each file was last written from
 // (or read as), in the file's order, with the hash of the bytes then, and when the logbook was last
-// listed. A line of a file is tied to its task by this record (core/alignTaskLines).
+// listed. A line of a file is tied to its task by this record (core/tasks/alignTaskLines).
 import type { Journal } from '../../journal/index.js';
 import type { TaskEntry } from '../../core/tasks/TaskEntry.js';
 

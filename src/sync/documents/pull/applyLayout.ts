@@ -1,4 +1,4 @@
-// Runs the shape steps of the pull's plan (core/planPull decided them): directories for the
+// Runs the shape steps of the pull's plan (core/pull/planPull decided them): directories for the
 // built-in locations and the folders, a folder renamed or moved as one directory rename, a document
 // moved or renamed as one file rename (never delete + create), and a journal record for each new
 // document. What is left here is how: the order of renames, a name stepping aside while names are

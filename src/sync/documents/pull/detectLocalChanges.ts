@@ -1,6 +1,6 @@
 // Which documents' files differ from what the daemon last wrote or read (by content hash; the stat
 // cache only spares reading a file whose stat says it still holds its synced content). A pull leaves those files alone; deciding what to do with them is the merge's work.
-// What counts as changed is core/localChange's rule, the one the push's scan and `status` apply.
+// What counts as changed is core/files/localChange's rule, the one the push's scan and `status` apply.
 import type { DocumentRecord } from '../../../journal/index.js';
 import { readMirrorFile } from '../../../mirror/index.js';
 import type { SyncContext } from '../../context/index.js';

@@ -1,4 +1,4 @@
-// One cycle of the pull: read the plan (list → safety → local changes → layout → core/planPull),
+// One cycle of the pull: read the plan (list → safety → local changes → layout → core/pull/planPull),
 // then run it: shape (folders, moves, new records) → record counts → pull the changed documents →
 // purge → tidy → record. A file changed locally is never overwritten by a pull (it is reported as
 // `localPending`, and nothing of it is lost). The plan run is returned with what each step did.

@@ -1,5 +1,5 @@
 // Reads what the pull's plan is decided from (one listing, the journal, the files changed here,
-// what is on disk where a file was found moved) and asks core/planPull for it. The cycle runs
+// what is on disk where a file was found moved) and asks core/pull/planPull for it. The cycle runs
 // the plan; `sync --dry-run` and `plan` print it: both get it from here, so they cannot differ.
 import { BUILTIN_DIRS, planLayout, type Layout, type LayoutDocument } from '../../../core/pull/layout.js';
 import { planPull } from '../../../core/pull/planPull.js';

@@ -1,6 +1,6 @@
-// The push's first pass, before anything is read: where each folder goes (core/decideFolders) and
+// The push's first pass, before anything is read: where each folder goes (core/push/decideFolders) and
 // what becomes of each file and document the scan found, by base / local / the listing
-// (core/decideDocument). It names what the push must read (readForPush: the documents to merge, and
+// (core/push/decideDocument). It names what the push must read (readForPush: the documents to merge, and
 // the documents deleted here that the listing says changed) and is what the plan is made from
 // (planPush). It reads the journal and nothing else.
 import { decideDocument, type BaseSide, type DocumentDecision, type LocalSide, type RemoteSide } from '../../../core/push/decideDocument.js';

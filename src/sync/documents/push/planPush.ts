@@ -208,7 +208,7 @@ function holdBackWipes(plan: PushPlan, settings: Pick<SyncSettings, 'maxDeletePe
   });
 }
 
-/** The requests, in the order they go (core/planSync). */
+/** The requests, in the order they go (planSync, core/push/plan). */
 function stepsOf(ctx: SyncContext, plan: PushPlan, targets: LinkTargets, folderPaths: ReadonlyMap<string, string>): PushPlan['steps'] {
   const owned = ownMarkersOf(ctx.journal);
   // Where a file was before it moved here (its record), and before the sync last moved it (a folder

@@ -32,7 +32,7 @@ export async function readLocalDocument(root: string, path: string): Promise<Loc
 
 export const isUndecodable = (d: LocalDocument | UndecodableDocument | null): d is UndecodableDocument => d !== null && 'undecodable' in d;
 
-/** The id the front matter claims, when it parses and has one (core/localChange's rule). */
+/** The id the front matter claims, when it parses and has one (core/files/localChange's rule). */
 export function claimedId(doc: LocalDocument): string | undefined {
   return claimOf(doc.frontMatter);
 }

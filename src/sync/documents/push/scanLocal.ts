@@ -2,7 +2,7 @@
 // files moved or renamed (paired by the `id` in their front matter), files gone, new files (a copy
 // of a known file is a new document), new directories and folders whose directory is gone.
 // The reading is here (the stat cache spares unchanged files); what counts as a change is
-// core/localChange's rule, which the pull and `status` apply too.
+// core/files/localChange's rule, which the pull and `status` apply too.
 import { collisionKey } from '../../../core/files/fileName.js';
 import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } from '../../../core/files/localChange.js';
 import { BUILTIN_DIRS, STATE_DIR } from '../../../core/pull/layout.js';
