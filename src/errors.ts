@@ -53,6 +53,9 @@ export class SpacesyncError extends Error {
   }
 }
 
+/** The codes of a space out of reach (no answer, no answer in time, the service down), not of a request it refused. */
+export const OUT_OF_REACH_CODES: ReadonlySet<string> = new Set<ErrorCode>(['network', 'timeout', 'unavailable']);
+
 export function isSpacesyncError(e: unknown, code?: ErrorCode): e is SpacesyncError {
   return e instanceof SpacesyncError && (code === undefined || e.code === code);
 }

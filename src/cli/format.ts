@@ -28,6 +28,16 @@ export function shellQuote(p: string): string {
   return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A length of time as a person says it: `45 s`, `2 min 10 s`, `1 h 5 min`. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return s % 60 === 0 ? `${s / 60} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const min = Math.round((s % 3600) / 60);
+  const h = Math.floor(s / 3600) + (min === 60 ? 1 : 0);
+  return min === 0 || min === 60 ? `${h} h` : `${h} h ${min} min`;
+}
+
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "2 days ago". */
 export function ago(thenIso: string, now: Date): string {
   const s = Math.round((now.getTime() - Date.parse(thenIso)) / 1000);

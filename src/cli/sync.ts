@@ -24,6 +24,7 @@ import type { CycleReport, Problem } from '../core/report/cycleReport.js';
 import { describeCyclePlan } from './plan.js';
 import { nameList, shellQuote } from './format.js';
 import { describeReport } from './describeCycle.js';
+import { describeOutage } from './describeOutage.js';
 import { conflictNotice, createNotifier, gitPushNotice, heldBackNotice, unreachableNotice } from '../console/notify.js';
 import { reachability } from '../console/reachability.js';
 import { readStatusErrors } from '../journal/daemonStatus.js';
@@ -197,7 +198,12 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
       if (fatal) return;
       const message = e instanceof Error ? e.message : String(e);
       err(`spacesync: this cycle failed (${message}); trying again in ${maxSeconds} s.`);
-      notices.unreachable();
+    },
+    // The space out of reach: a line when it starts and one when it ends, not one per failed look.
+    onOutage: (e) => {
+      const said = describeOutage(e);
+      if (said) (said.stream === 'out' ? out : err)(said.line);
+      if (e.kind !== 'ended') notices.unreachable();
     },
   });
   const stop = () => void handle.stop();

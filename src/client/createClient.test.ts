@@ -268,7 +268,7 @@ describe('errors', () => {
     expect(c.stats().rateLimited).toBe(9);
   });
 
-  it('logs the pauses and retries it makes', async () => {
+  it('logs the pauses and retries it makes, for the log file (info), not the terminal', async () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', destination: new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) }) });
     const { c } = client([json(429, { error: 'slow down' }, { 'retry-after': '0.002' }), json(500, { error: 'oops' }), json(200, { items: [] })], { logger });
@@ -278,6 +278,8 @@ describe('errors', () => {
       expect.stringContaining('every request of the space waits 2 ms'),
       expect.stringMatching(/^GET \/folders failed \(5xx\); sending it again in \d+ ms$/),
     ]);
+    // Info, below the terminal's floor (warnings): they go to the log file only.
+    expect(records.map((r) => r.level)).toEqual([30, 30]);
   });
 
   it('retries a GET after a reset and a 500, and then succeeds', async () => {

@@ -507,8 +507,10 @@ export class Scheduler {
     this.onEvent?.({ type: 'retry', seq, label: q.job.label, at: now, cause, delayMs: delay, floor });
     if (floor)
       this.log?.info({ endpoint: q.job.label, waitMs: delay }, `The service asked to slow down (429): every request of the space waits ${Math.ceil(delay)} ms`);
+    // The log file's line, not the terminal's: a retry is no news until the request gives up, and an
+    // outage would print one per attempt (the daemon says once that the space is out of reach).
     else
-      this.log?.warn(
+      this.log?.info(
         { endpoint: q.job.label, cause, waitMs: delay, attempt: q.attempts },
         `${q.job.label} failed (${cause}); sending it again in ${Math.ceil(delay)} ms`,
       );

@@ -2,9 +2,8 @@
 // completed (it reached the space) and the errors recorded since. A network failure, a timeout or
 // an unavailable service after the last good cycle means the space is out of reach since the first
 // of them.
+import { OUT_OF_REACH_CODES } from '../errors.js';
 import type { StatusError } from '../journal/daemonStatus.js';
-
-const OUT_OF_REACH = new Set(['network', 'timeout', 'unavailable']);
 
 export interface Reachability {
   /** null: unknown (no cycle has completed, none has failed to reach it). */
@@ -17,7 +16,7 @@ export interface Reachability {
 
 export function reachability(lastGoodCycle: string | null, errors: readonly StatusError[]): Reachability {
   const after = lastGoodCycle === null ? errors : errors.filter((e) => Date.parse(e.at) > Date.parse(lastGoodCycle));
-  const failing = after.filter((e) => OUT_OF_REACH.has(e.code));
+  const failing = after.filter((e) => OUT_OF_REACH_CODES.has(e.code));
   if (failing.length > 0) return { reachable: false, since: failing[0]!.at, error: failing.at(-1)! };
   return { reachable: lastGoodCycle === null ? null : true, since: null, error: null };
 }

@@ -37,6 +37,7 @@ export { readHeldBack, type HeldBackFile } from './context/index.js';
 export { restoreVersion, versionsOf } from './versions/index.js';
 export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon/index.js';
 export { afterReport, saveStats, GIT_PUSH_STATE, GitPusher, pushProblem, type GitPushState } from './daemon/index.js';
+export { PROBE_MAX_MS, type OutageEvent } from './daemon/index.js';
 export type { PushPlan, DocumentTask } from './documents/index.js';
 export type { PushOutcome } from './documents/index.js';
 export { readDownloadRetries } from './media/index.js';

@@ -31,8 +31,8 @@ describe('the daemon while the service is unreachable', () => {
       const file = path.join(root, 'Inbox note.md');
       const unsorted = fs.existsSync(file) ? file : path.join(root, 'Unsorted', 'Inbox note.md');
       fs.writeFileSync(unsorted, fs.readFileSync(unsorted, 'utf8').replace('hello world', 'hello while offline'));
-      // The client's own retries give up first; then the daemon says the cycle failed and goes on.
-      await daemon.waitFor(/trying again in|could not send/, 'stderr');
+      // The client's own retries give up first; then the daemon says the space is out of reach and goes on.
+      await daemon.waitFor(/the space is unreachable/, 'stderr');
       expect(daemon.child.exitCode).toBeNull();
 
       server = await startServer({ port: Number(port), ...options });
@@ -47,4 +47,47 @@ describe('the daemon while the service is unreachable', () => {
       await server.close();
     }
   });
+});
+
+describe('an outage on the terminal', () => {
+  it('is said once when it starts and once when it ends, with no line per retry; an edit saved meanwhile goes out within one probe of the return', async () => {
+    const data = path.join(tempDir('spacesync-outage-'), 'space.db');
+    const options = { seed: smallSpace, limits: 'off' as const, dataFile: data, linkId: 'outage-link-0001' };
+    let server = await startServer({ port: 0, ...options });
+    const port = new URL(server.baseUrl).port;
+    const root = tempDir();
+    // The idle poll is two minutes: only the outage's own probes can send the edit in time.
+    writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 60, maxSeconds: 120 }, debounceMs: 50 });
+    const daemon = spawnCli(['sync', '--dir', root]);
+    try {
+      await daemon.waitFor(/Pulled: 2 new/);
+      await server.close();
+      const file = path.join(root, 'Inbox note.md');
+      const unsorted = fs.existsSync(file) ? file : path.join(root, 'Unsorted', 'Inbox note.md');
+      fs.writeFileSync(unsorted, fs.readFileSync(unsorted, 'utf8').replace('hello world', 'hello while offline'));
+      await daemon.waitFor(/the space is unreachable/, 'stderr');
+      // Twenty seconds out of reach: more than one probe, and more than the probes' cap.
+      await new Promise((r) => setTimeout(r, 20_000));
+
+      server = await startServer({ port: Number(port), ...options });
+      const back = Date.now();
+      await until('the edit to reach the service', async () => {
+        const r = await fetch(`${server.baseUrl}/blocks?id=D-NOTE`);
+        return ((await r.json()) as { content: Array<{ markdown: string }> }).content.some((b) => b.markdown === 'hello while offline');
+      });
+      expect(Date.now() - back).toBeLessThan(15_000 + 50 + 1_500);
+      await daemon.waitFor(/the space is reachable again/, 'stdout');
+      const { stdout, stderr } = daemon.output();
+      const all = `${stdout}\n${stderr}`;
+      expect(all.match(/the space is unreachable/g)).toHaveLength(1);
+      expect(all.match(/the space is reachable again/g)).toHaveLength(1);
+      expect(all).not.toMatch(/sending it again|this cycle failed/);
+      expect(stdout).toMatch(/the space is reachable again after \d+ s; 1 edit sent\./);
+      expect(daemon.child.exitCode).toBeNull();
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.done;
+      await server.close();
+    }
+  }, 90_000);
 });

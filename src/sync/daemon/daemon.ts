@@ -21,6 +21,7 @@ import { assetDownloadsOf, isStopped, readHeldBack, releaseMemory, type SyncCont
 import { afterReport, saveStats } from './afterWork.js';
 import type { GitPusher } from './gitPush.js';
 import { WaitNotices } from './waitNotices.js';
+import { isOutOfReach, Outage, type OutageEvent } from './outage.js';
 import { applyEndedDownloads, lookedAt, pushSaved, syncOnce, type MediaSyncResult, type PushResult, type SyncOnceResult } from '../cycle/index.js';
 import type { CycleReport, Problem } from '../../core/report/cycleReport.js';
 
@@ -70,8 +71,10 @@ export interface DaemonOptions {
   onReport?: (r: CycleReport, problems: { appeared: Problem[]; cleared: Problem[] }) => void;
   /** Downloads that ended, applied between the operations. */
   onMedia?: (r: MediaSyncResult) => void;
-  /** A cycle or push that failed; the daemon goes on unless the error is fatal. */
+  /** A cycle or push that failed; the daemon goes on unless the error is fatal. Not told of a space out of reach (onOutage). */
   onError?: (e: unknown, fatal: boolean) => void;
+  /** The space out of reach: when it starts, each look that fails while it lasts, and when it ends. */
+  onOutage?: (e: OutageEvent) => void;
   /** Starts the watcher of the mirror: watchMirror by default (a test passes one that reports what it is told). */
   watch?: (root: string, opts: WatchMirrorOptions) => MirrorWatcher;
 }
@@ -130,6 +133,7 @@ class Daemon {
   private firstCycle!: () => void;
   private readonly waits: WaitNotices;
   private readonly watcher: MirrorWatcher;
+  private readonly outage = new Outage();
 
   constructor(private readonly o: DaemonOptions) {
     const ctx = (this.ctx = o.ctx);
@@ -184,6 +188,7 @@ class Daemon {
     const { ctx, o } = this;
     if (isStopped(ctx, e)) return; // asked to stop: what was done is recorded, the rest waits for the next run
     if (this.fatal !== undefined) return; // stopping on an earlier error: what follows from it is no news
+    if (this.outOfReach(e)) return;
     const isFatal = isSpacesyncError(e) && FATAL_CODES.has(e.code);
     // When a caller tells the user (onError), the terminal does not show it a second time.
     ctx.logger.error({ ...(o.onError ? FILE_ONLY : {}), err: e, fatal: isFatal }, 'sync failed');
@@ -194,6 +199,32 @@ class Daemon {
       void this.stop();
     }
     this.delay = o.pollMaxMs;
+  }
+
+  /**
+   * A failure to reach the space (an outage, not an error of the cycle): said once when it starts,
+   * recorded for `status`, and looked at again soon, by a poll cycle that pushes the files kept
+   * meanwhile first; the idle poll's pace waits until the space answers.
+   */
+  private outOfReach(e: unknown): boolean {
+    if (!isOutOfReach(e)) return false;
+    const { ctx, o } = this;
+    const event = this.outage.failed(e, ctx.now().getTime());
+    const told = event.kind === 'started' && !o.onOutage;
+    ctx.logger[told ? 'warn' : 'info']({ err: e, since: event.since }, 'the space is out of reach; edits are kept and sent when it is back');
+    recordStatusError(ctx.journal, { at: ctx.now(), code: e.code, message: e.message }, o.secrets ?? []);
+    o.onOutage?.(event);
+    this.delay = this.outage.nextLookMs();
+    this.schedulePoll();
+    return true;
+  }
+
+  /** The space answered an operation: the end of an outage, if one was under way, with the edits that operation sent. */
+  private reached(report: CycleReport): void {
+    const event = this.outage.reached(this.ctx.now().getTime(), report.changes.filter((c) => c.side === 'local').length);
+    if (!event) return;
+    this.ctx.logger.info({ since: event.since }, 'the space is reachable again');
+    this.o.onOutage?.(event);
   }
 
   /** The next operation: a cycle when one is due, else a push of the files saved, else the downloads that ended. */
@@ -278,6 +309,7 @@ class Daemon {
     const full = paths === null;
     const startedFull = ctx.now().getTime();
     const r = await syncOnce(ctx, { ...(paths === null ? {} : { paths: [...paths] }), downloads: 'background' });
+    this.reached(r.report);
     const settled = isSettled(r);
     if (full && settled) this.lastFullAt = startedFull;
     else if (full) this.fullDue = true;
@@ -298,6 +330,7 @@ class Daemon {
   private async push(paths: Set<string>): Promise<boolean> {
     const { ctx, o } = this;
     const { push: r, report } = await pushSaved(ctx, [...paths]);
+    this.reached(report);
     const settled = !r.plan.refused && !(r.outcome?.aborted ?? false) && (r.outcome?.failed.length ?? 0) + (r.outcome?.stale.length ?? 0) === 0;
     o.onPush?.(r);
     o.onReport?.(report, await afterReport(ctx, report, this.after(lookedAt('push', paths))));

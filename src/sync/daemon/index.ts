@@ -3,3 +3,4 @@
 export { afterReport, saveStats } from './afterWork.js';
 export { type DaemonHandle, type DaemonOptions, FATAL_CODES, runDaemon } from './daemon.js';
 export { GIT_PUSH_STATE, GitPusher, pushProblem, type GitPushState } from './gitPush.js';
+export { PROBE_MAX_MS, type OutageEvent } from './outage.js';
