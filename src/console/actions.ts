@@ -12,6 +12,7 @@ import type { ConflictView } from '../cli/conflicts.js';
 import { describeVersion } from '../cli/history.js';
 import { localTime } from '../cli/format.js';
 import { openMirrorState } from '../cli/openMirrorState.js';
+import { revertLine, revertMirror } from '../cli/revert.js';
 import type { LocalPendingChange } from '../sync/index.js';
 import { KEEPS, settleConflict, type Keep } from '../cli/settleConflict.js';
 
@@ -31,7 +32,8 @@ export type OfferTarget =
   | { kind: 'conflict'; conflict: Omit<ConflictView, 'diff'> }
   | { kind: 'version'; path: string; version: HistoryRecord }
   | { kind: 'heldBack'; file: HeldBackFile }
-  | { kind: 'localChange'; change: LocalPendingChange };
+  /** `backup`: the mirror is in backup mode, where a change here is kept, not sent (and may be reverted). */
+  | { kind: 'localChange'; change: LocalPendingChange; backup: boolean };
 
 export interface ActionResult {
   /** What was done, for the person who clicked. */
@@ -135,7 +137,36 @@ export const restoreVersionAction: ConsoleAction = {
   },
 };
 
-export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [settleConflictAction, restoreVersionAction];
+/** Backup mode: a change here back to the space's version, nothing sent: `spacesync revert FILE`. */
+export const revertChangeAction: ConsoleAction = {
+  name: 'revert-change',
+  offers(t) {
+    if (t.kind !== 'localChange' || !t.backup) return [];
+    const c = t.change;
+    const what =
+      c.change === 'new'
+        ? `${c.path} exists only here: it moves into the version history (restore brings it back) and leaves the folder.`
+        : c.change === 'missing'
+          ? `${c.path} is written back from the space's version.`
+          : c.change === 'moved'
+            ? `${c.path} moves back to ${c.from ?? 'where it was'}.`
+            : `${c.path} is written again from the space's version; what it holds now goes to the version history.`;
+    return [{ action: 'revert-change', label: 'Revert', args: { path: c.path }, hint: `${what} Nothing is sent.`, tone: 'danger' }];
+  },
+  async run(dir, args) {
+    const rel = text(args, 'path');
+    const state = openMirrorState({ dir }, { write: true });
+    try {
+      const done = await revertMirror(state, [rel], false);
+      if (done.length === 0) return { message: `"${rel}" is as the space has it already: nothing to revert.` };
+      return { message: `Reverted ${done.map(revertLine).join('; ')}. Nothing was sent.` };
+    } finally {
+      state.close();
+    }
+  },
+};
+
+export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [settleConflictAction, restoreVersionAction, revertChangeAction];
 
 /** Every offer of `actions` for one item. */
 export function offersFor(target: OfferTarget, actions: readonly ConsoleAction[] = CONSOLE_ACTIONS): Offer[] {

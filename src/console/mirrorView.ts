@@ -94,7 +94,8 @@ export interface MirrorView {
   activity?: ActivityReport[];
   conflicts: ConflictCard[];
   heldBack: Array<HeldBackFile & { offers: Offer[] }>;
-  pending: { local: Array<LocalPendingChange & { offers: Offer[] }>; remote: RemotePendingChange[]; listedAt: string | null };
+  /** `backup`: the mirror is in backup mode, where the changes here are kept, never sent. */
+  pending: { local: Array<LocalPendingChange & { offers: Offer[] }>; remote: RemotePendingChange[]; listedAt: string | null; backup: boolean };
   history: { shown: VersionSummary[]; total: number };
   budget: BudgetView | null;
   downloads: DownloadView[];
@@ -155,7 +156,7 @@ export async function readMirrorView(id: number, dir: string, opts: { now?: Date
     documents: 0,
     conflicts: [],
     heldBack: [],
-    pending: { local: [], remote: [], listedAt: null },
+    pending: { local: [], remote: [], listedAt: null, backup: false },
     history: { shown: [], total: 0 },
     budget: null,
     downloads: [],
@@ -206,7 +207,11 @@ async function readReadable(base: MirrorView, dir: string, now: Date, actions: r
       conflicts: await Promise.all(records.map((c) => conflictCard(root, c, actions))),
       heldBack: status.heldBack.map((file) => ({ ...file, offers: offersFor({ kind: 'heldBack', file }, actions) })),
       pending: {
-        local: status.pendingLocal.map((change) => ({ ...change, offers: offersFor({ kind: 'localChange', change }, actions) })),
+        local: status.pendingLocal.map((change) => ({
+          ...change,
+          offers: offersFor({ kind: 'localChange', change, backup: status.mode === 'backup' }, actions),
+        })),
+        backup: status.mode === 'backup',
         remote: status.pendingRemote,
         listedAt: status.listedAt,
       },

@@ -254,6 +254,30 @@ describe('the actions', () => {
     });
   });
 
+  it("backup mode: a change here is offered a revert, which writes the space's version back and keeps the file's in the history", async () => {
+    const root = copyMirror(made.root);
+    const configFile = path.join(root, '.spacesync', 'config.json');
+    const config = JSON.parse(fs.readFileSync(configFile, 'utf8')) as Record<string, unknown>;
+    await withConsole(async (c) => {
+      // Two-way: the same change is sent by the next sync, never reverted.
+      fs.appendFileSync(path.join(root, INBOX), '\nkept here\n');
+      const twoWay = JSON.parse((await call(c, '/api/mirrors/0')).text) as MirrorView;
+      expect(twoWay.pending.backup).toBe(false);
+      expect(twoWay.pending.local.find((x) => x.path === INBOX)!.offers).toEqual([]);
+      fs.writeFileSync(configFile, JSON.stringify({ ...config, mode: 'backup' }));
+      const m = JSON.parse((await call(c, '/api/mirrors/0')).text) as MirrorView;
+      expect(m.pending.backup).toBe(true);
+      const change = m.pending.local.find((x) => x.path === INBOX)!;
+      expect(change.offers).toEqual([expect.objectContaining({ action: 'revert-change', label: 'Revert', args: { path: INBOX }, tone: 'danger' })]);
+      const done = await post(c, '/api/mirrors/0/actions/revert-change', change.offers[0]!.args);
+      expect(done.status, done.text).toBe(200);
+      expect(JSON.parse(done.text).message).toContain(`Reverted ${INBOX}: written again from the space's version`);
+      expect(fs.readFileSync(path.join(root, INBOX), 'utf8')).not.toContain('kept here');
+      const h = JSON.parse((await call(c, `/api/mirrors/0/history?path=${encodeURIComponent(INBOX)}`)).text) as FileHistory;
+      expect(JSON.stringify(h.versions)).toContain('kept here');
+    }, root);
+  });
+
   it("a file's versions against the file now, and restore", async () => {
     await withConsole(async (c, root) => {
       const r = await call(c, `/api/mirrors/0/history?path=${encodeURIComponent(INBOX)}`);

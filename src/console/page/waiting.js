@@ -40,7 +40,7 @@ export function Pending({ m, onRun, busy }) {
     <h2 id=${`pending-${m.id}`}>Waiting to sync</h2>
     ${
       local.length
-        ? html`<h3>${`Changed here, not yet in the space (${local.length})`}</h3>
+        ? html`<h3>${m.pending.backup ? `Changed here, not sent (backup mode) (${local.length})` : `Changed here, not yet in the space (${local.length})`}</h3>
           <ul class="items">
             ${local.map(
               (c) => html`<li>

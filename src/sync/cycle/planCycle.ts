@@ -7,10 +7,6 @@
 import { linkAssets, assetFileOf, destinationOf, mediaName, sceneFileOf, unsignedUrl, DOWNLOADED_TYPES } from '../../core/media/linkAssets.js';
 import type { Change, Problem } from '../../core/report/cycleReport.js';
 import type { SafetyRefusal } from '../../core/push/safety.js';
-import { INBOX_FILE, LOGBOOK_FILE } from '../../core/tasks/taskFiles.js';
-import { parseTaskList } from '../../core/tasks/parseTaskList.js';
-import { planTaskFiles } from '../../core/tasks/planTaskFiles.js';
-import { renderTaskList } from '../../core/tasks/renderTaskList.js';
 import type { Block } from '../../dialect/index.js';
 import { promises as fsp } from 'node:fs';
 import { isBuiltinIgnored, readMirrorFile } from '../../mirror/index.js';
@@ -18,8 +14,7 @@ import { assetExtension, mediaRecordOf, type SyncContext } from '../context/inde
 import { listRemote, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
 import { pushLocal } from './pullAndPush.js';
 import { isBackup, keptHere } from './backupMode.js';
-import { entryOf, readTaskFilesState } from '../tasks/index.js';
-import { WHITEBOARD_BASE, type WhiteboardRecord } from '../whiteboards/index.js';
+import { afterDocumentsInOrder } from './slices.js';
 import type { PullPlan } from '../../core/pull/PullPlan.js';
 
 export interface CyclePlan {
@@ -114,8 +109,14 @@ export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
     const reading = await readPullPlan(ctx);
     if (reading.refused) plan.refusal = reading.refused;
     else if (reading.plan) await planPullFiles(ctx, reading.plan, plan);
-    await planScenesOf(ctx, plan);
-    await planTaskFilesOf(ctx, plan);
+    // The slices after the documents, in the cycle's order, each saying what it would do.
+    for (const [, slice] of afterDocumentsInOrder()) {
+      const part = await slice.plan?.(ctx);
+      if (part) {
+        plan.changes.push(...part.changes);
+        plan.files.write.push(...part.write);
+      }
+    }
   }
   if (plan.refusal) plan.problems.push({ key: `refusal:${plan.refusal.reason}`, path: '', severity: 'held', message: plan.refusal.message });
   plan.reads = ctx.client.stats().total - before;
@@ -220,36 +221,4 @@ async function planAssetsOf(ctx: SyncContext, docs: ReadonlyArray<{ id: string; 
     };
     await visit(linked);
   }
-}
-
-/** Scene files edited here: their boards would be sent (the file is rewritten only when the space changed the board too). */
-async function planScenesOf(ctx: SyncContext, plan: CyclePlan): Promise<void> {
-  for (const rec of Object.values(ctx.journal.statesWithPrefix<WhiteboardRecord>(WHITEBOARD_BASE))) {
-    const now = await readMirrorFile(ctx.root, rec.file);
-    if (now !== null && now.hash !== rec.fileHash)
-      plan.changes.push({ kind: 'scene', side: 'local', action: 'updated', path: rec.file, title: rec.file.replace(/^.*\//, '') });
-  }
-}
-
-/** The task files: what the inbox file's changes would send, and the files written from the space. */
-async function planTaskFilesOf(ctx: SyncContext, plan: CyclePlan): Promise<void> {
-  if (ctx.ignore(INBOX_FILE)) return;
-  const state = readTaskFilesState(ctx.journal);
-  const inbox = (await ctx.client.listTasks({ scope: 'inbox' })).items.map(entryOf);
-  const file = await readMirrorFile(ctx.root, INBOX_FILE);
-  const edited = file !== null && file.text !== null && file.hash !== state?.inboxHash;
-  if (edited && file.text !== null) {
-    const p = planTaskFiles(state?.inbox ?? [], parseTaskList(file.text), { inbox: state?.inbox ?? [], logbook: state?.logbook ?? [] });
-    for (const l of p.create) plan.changes.push({ kind: 'task', side: 'local', action: 'created', path: INBOX_FILE, title: l.text });
-    for (const u of p.update)
-      plan.changes.push({ kind: 'task', side: 'local', action: u.state ? 'completed' : 'updated', path: INBOX_FILE, title: u.text ?? u.id });
-    for (const id of p.remove)
-      plan.changes.push({ kind: 'task', side: 'local', action: 'deleted', path: INBOX_FILE, title: state?.inbox.find((t) => t.id === id)?.text ?? id });
-  }
-  // Written from the space when it has no file yet, when the space's list moved, or after the file's changes are sent.
-  const shown = renderTaskList(inbox);
-  if (state === null || edited || JSON.stringify(inbox.map((t) => t.id)) !== JSON.stringify(state.inbox.map((t) => t.id)) || file?.text !== shown) {
-    if (file === null || file.text !== shown || edited) plan.files.write.push(INBOX_FILE);
-  }
-  if (state === null && (await readMirrorFile(ctx.root, LOGBOOK_FILE)) === null) plan.files.write.push(LOGBOOK_FILE);
 }

@@ -1,7 +1,9 @@
-// One full cycle, both ways: local changes first (merged with the service's where both changed,
-// checked by the safety rules), then the pull of what only the service changed. Pushing first
-// means a local rename or delete is never undone by a pull that did not know of it yet. The task
-// files (Tasks/Inbox.md, Tasks/Logbook.md) come last, both ways at once (sync/tasks).
+// One full cycle, both ways, its slices in order: the collection tables' push, the documents' push
+// (local changes first, merged with the space's where both changed, checked by the safety rules),
+// the documents' pull (what only the space changed), then the slices after the documents
+// (cycle/slices.ts: whiteboards, media, task files). Pushing first means a local rename or delete is
+// never undone by a pull that did not know of it yet. Each slice returns what it did as data; the
+// cycle's report is their parts joined in the same order, and the exit code comes from them too.
 import type { SyncContext } from '../context/index.js';
 import { listRemote } from '../documents/index.js';
 import { pruneVersions } from '../versions/index.js';
@@ -9,13 +11,12 @@ import { collectionsPart, pushCollections, type CollectionPushResult } from '../
 import { pullPart, pushPart, type PullCycleOptions, type PullCycleResult, type PushResult } from '../documents/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import type { SafetyRefusal } from '../../core/push/safety.js';
-import { drawWhiteboard, syncWhiteboards, whiteboardsPart, type WhiteboardSyncResult } from '../whiteboards/index.js';
-import { applyDownloads, mediaPart, syncMedia, type MediaSyncResult } from '../media/index.js';
-import { syncTaskFiles, tasksPart, type TaskFilesResult } from '../tasks/index.js';
+import { applyDownloads, mediaPart, type MediaSyncResult } from '../media/index.js';
 import { emptyReport, joinReport, type CycleReport, type Problem } from '../../core/report/cycleReport.js';
 import { adoptionPending, adoptMirror, describeAdoption, type AdoptionResult } from './adoptMirror.js';
 import { pushLocal, runPull } from './pullAndPush.js';
 import { isBackup, keptHere } from './backupMode.js';
+import { afterDocumentsParts, afterDocumentsUnsettled, noneAfterDocuments, runAfterDocuments, type AfterDocumentsResults } from './slices.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -30,7 +31,11 @@ export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates
   downloads?: 'wait' | 'background';
 }
 
-export interface SyncOnceResult {
+/**
+ * What the cycle did: each slice's result as data (`whiteboards`, `media`, `tasks`: the slices after
+ * the documents, cycle/slices.ts; null when the push or the pull was refused, or the slice had nothing to do).
+ */
+export interface SyncOnceResult extends AfterDocumentsResults {
   /** What the cycle did, every slice's part of it: what the terminal, status, the log and git say. */
   report: CycleReport;
   /** The mirror was found without its journal and compared with the space first (cycle/adoptMirror). */
@@ -40,12 +45,6 @@ export interface SyncOnceResult {
   push: PushResult;
   /** Null when the push was refused (nothing changed on either side). */
   pull: PullCycleResult | null;
-  /** The whiteboards' scene files (null when the push was refused). */
-  whiteboards: WhiteboardSyncResult | null;
-  /** The media blocks' downloaded assets (null when the push was refused). */
-  media: MediaSyncResult | null;
-  /** The task files' part of the cycle; null when the push was refused. */
-  tasks: TaskFilesResult | null;
   /**
    * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
    * wipe its document included), 3 conflicts kept, 4 something here held back and not sent (a file
@@ -138,39 +137,26 @@ async function afterPush(
   push: PushResult,
 ): Promise<SyncOnceResult> {
   const none = emptyReport('cycle', ctx.now().toISOString());
-  if (push.plan.refused) return { report: none, tables, push, pull: null, whiteboards: null, media: null, tasks: null, exitCode: 2 };
+  if (push.plan.refused) return { report: none, tables, push, pull: null, ...noneAfterDocuments(), exitCode: 2 };
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
-  // Once the documents are settled, their whiteboards' scene files (linked from the bodies just written).
-  const whiteboards = pull.refused ? null : await syncWhiteboards(ctx);
-  // And their media's assets; a download that fails is tried again after a backoff, not an error of this one.
-  const media = pull.refused ? null : await syncMedia(ctx, { wait: downloads !== 'background', drawScene: drawWhiteboard });
-  // A cycle over the whole mirror lists the logbook too: a task added and closed between two polls never showed in the inbox.
-  const tasks = pull.refused || pull.aborted ? null : await syncTaskFiles(ctx, { fullScan: pull.fullScan || paths === undefined });
+  // Once the documents are settled, the slices after them, in order (cycle/slices.ts).
+  const after = pull.refused ? noneAfterDocuments() : await runAfterDocuments(ctx, { pull, paths, downloads });
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
   // A quiet poll that pushed nothing wrote nothing.
-  if (!pull.quiet || push.outcome !== null || (tasks !== null && !tasks.quiet)) ctx.journal.checkpoint();
+  if (!pull.quiet || push.outcome !== null || (after.tasks !== null && !after.tasks.quiet)) ctx.journal.checkpoint();
   const o = push.outcome;
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   // Backup mode's changes here are the mode's point, not a problem of the run.
   const heldOther = push.plan.heldBack.some((h) => h.reason !== 'backup');
   let exitCode: SyncOnceResult['exitCode'] = 0;
   if (pull.refused) exitCode = 2;
-  else if (
-    (o?.failed.length ?? 0) +
-      pull.failed.length +
-      pull.blocked.length +
-      (whiteboards?.failed.length ?? 0) +
-      (whiteboards?.heldBack.length ?? 0) +
-      (tasks?.failed.length ?? 0) >
-    0
-  )
-    exitCode = 1;
+  else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length + afterDocumentsUnsettled(after) > 0) exitCode = 1;
   else if (held('wipe')) exitCode = 2;
   else if (held('undecodable')) exitCode = 4;
   else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
   // Something else here was held back or not sent (the files keep it): the run is not "in step".
   else if (heldOther || unsent(pushPart(push, tableFiles(tables)).problems!) + tables.problems.length > 0) exitCode = 4;
-  return { report: none, tables, push, pull, whiteboards, media, tasks, exitCode };
+  return { report: none, tables, push, pull, ...after, exitCode };
 }
 
 /** The problems of the push besides the changes backup mode keeps here. */
@@ -186,9 +172,7 @@ function reportOf(ctx: SyncContext, startedAt: string, r: SyncOnceResult, first:
     collectionsPart(r.tables),
     pushPart(r.push, tableFiles(r.tables)),
     ...(r.pull ? [pullPart(ctx, r.pull, first)] : []),
-    ...(r.whiteboards ? [whiteboardsPart(r.whiteboards)] : []),
-    ...(r.media ? [mediaPart(r.media)] : []),
-    ...(r.tasks ? [tasksPart(r.tasks)] : []),
+    ...afterDocumentsParts(r),
   );
   return withRefusal(report, r.push.plan.refused ?? r.pull?.refused ?? null, ctx.now().toISOString());
 }
