@@ -4,6 +4,7 @@
 // journal (beside a running daemon, as `conflicts resolve` writes), and the next cycle acts on it:
 // the running daemon's, or the next `sync` when none runs. `sync --once --force` cannot be followed
 // while a daemon holds the folder; this can. It syncs nothing itself.
+import os from 'node:os';
 import type { Command } from 'commander';
 import { approve, awaitingApproval } from './approval.js';
 import { mirrorPath } from './history.js';
@@ -26,7 +27,7 @@ export function whoActs(root: string, poll: { maxSeconds: number }): string {
   const dir = shellQuote(root);
   const d = daemonInfo(root);
   if (d.running) {
-    return `spacesync: the daemon syncing ${root} (pid ${d.pid}${d.host ? ` on ${d.host}` : ''}) acts on it at its next cycle (within about ${poll.maxSeconds} s); \`spacesync status --dir ${dir}\` shows when it went.`;
+    return `spacesync: the daemon syncing ${root} (pid ${d.pid}${d.host && d.host !== os.hostname() ? ` on ${d.host}` : ''}) acts on it at its next cycle (within about ${poll.maxSeconds} s); \`spacesync status --dir ${dir}\` shows when it went.`;
   }
   return `spacesync: nothing was sent yet: no daemon syncs ${root}. The next sync acts on it: \`spacesync sync --dir ${dir} --once\`, or the daemon once started (\`spacesync sync --dir ${dir}\`).`;
 }
