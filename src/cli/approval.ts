@@ -6,7 +6,8 @@
 import { SpacesyncError } from '../errors.js';
 import type { Journal } from '../journal/index.js';
 import { readRefusal, type StatusRefusal } from '../journal/daemonStatus.js';
-import { readApprovals, readHeldBack, recordApprovals, type DeletesApproval, type FileApproval, type HeldBackFile } from '../sync/index.js';
+import { readHeldBack, recordApprovals, type DeletesApproval, type FileApproval, type HeldBackFile } from '../sync/index.js';
+import { approvable } from './approveCommand.js';
 import { count } from './format.js';
 
 /** What waits for the person's approval: the held-back files an approval lets through, and the refused cycle. */
@@ -14,9 +15,6 @@ export interface AwaitingApproval {
   files: Array<HeldBackFile & { hash: string }>;
   refusal: (StatusRefusal & { key: string }) | null;
 }
-
-/** A held-back file an approval can let through: one that would wipe its document, held back with its hash. */
-export const approvable = (h: HeldBackFile): h is HeldBackFile & { hash: string } => h.reason === 'wipe' && typeof h.hash === 'string';
 
 export function awaitingApproval(journal: Journal): AwaitingApproval {
   const refusal = readRefusal(journal);
@@ -26,17 +24,13 @@ export function awaitingApproval(journal: Journal): AwaitingApproval {
   };
 }
 
-/** Whether an approval of this held-back file, as it is listed, is recorded already (the next cycle sends it). */
-export function isApproved(journal: Journal, h: { path: string; hash?: string }): boolean {
-  return readApprovals(journal).files.some((f) => f.path === h.path && f.hash === h.hash);
-}
-
 export interface ApprovalRequest {
   /** Held-back files (paths in the mirror); with `hashes`, each only as it was shown (the console's page). */
   files: readonly string[];
   hashes?: Readonly<Record<string, string>>;
-  /** The refused cycle's deletes. */
+  /** The refused cycle's deletes; with `deletesKey`, only if they are still the set that was shown (the console's page). */
   deletes: boolean;
+  deletesKey?: string;
 }
 
 export interface Approved {
@@ -73,6 +67,8 @@ export function approve(journal: Journal, root: string, req: ApprovalRequest, no
   if (req.deletes) {
     const r = waiting.refusal;
     if (!r) throw usage(`No refused cycle of ${root} waits for approval: \`spacesync status\` shows the last one, if any.`);
+    if (req.deletesKey !== undefined && req.deletesKey !== r.key)
+      throw usage(`The refused cycle of ${root} would delete other files than were shown: look at them again before approving.`);
     deletes = { reason: r.reason, key: r.key, count: r.deleteCount, at };
   }
   recordApprovals(journal, { files, ...(deletes ? { deletes } : {}) });

@@ -37,8 +37,7 @@ import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type Remo
 import { STATE_DIR, statePath } from '../stateDir.js';
 import { demoCommand } from './ownCommand.js';
 import { measureAssets, type AssetSizes } from './measureAssets.js';
-import { approvable } from './approval.js';
-import { approveCommand } from './approveCommand.js';
+import { approvable, approveCommand } from './approveCommand.js';
 
 interface StatusFlags {
   dir?: string;
