@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandsFor } from './program.js';
 
-const ALL = ['server', 'sync', 'init', 'status', 'conflicts', 'history', 'restore', 'revert', 'plan', 'demo', 'service', 'console'];
+const ALL = ['server', 'sync', 'init', 'status', 'conflicts', 'approve', 'history', 'restore', 'revert', 'plan', 'demo', 'service', 'console'];
 
 describe('commandsFor: only the command being run is loaded', () => {
   it.each([

@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   init: async () => (await import('./init.js')).registerInit,
   status: async () => (await import('./status.js')).registerStatus,
   conflicts: async () => (await import('./conflicts.js')).registerConflicts,
+  approve: async () => (await import('./approve.js')).registerApprove,
   history: async () => (await import('./history.js')).registerHistory,
   restore: async () => (await import('./restore.js')).registerRestore,
   revert: async () => (await import('./revert.js')).registerRevert,

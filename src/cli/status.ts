@@ -37,6 +37,7 @@ import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type Remo
 import { STATE_DIR, statePath } from '../stateDir.js';
 import { demoCommand } from './ownCommand.js';
 import { measureAssets, type AssetSizes } from './measureAssets.js';
+import { approvable, approveCommand } from './approveCommand.js';
 
 interface StatusFlags {
   dir?: string;
@@ -79,15 +80,15 @@ export interface StatusReport {
   /** When the listing that pendingRemote compares with was taken. */
   listedAt: string | null;
   conflicts: number;
-  /** Files the last cycles held back (not UTF-8 text, or wiping their document), with what to do. */
-  heldBack: HeldBackFile[];
+  /** Files the last cycles held back (not UTF-8 text, or wiping their document), with what to do: for a wipe, the command that approves it. */
+  heldBack: Array<HeldBackFile & { approve?: string }>;
   /** Operations sent and not confirmed; resolved at the next start. */
   pendingIntents: number;
   requests: (DaemonStats & { lastMinute: { requests: number; requestLimit: number; blocks: number; blockLimit: number } }) | null;
   errors: StatusError[];
   /** Edits the running daemon holds back for the rate limit now (null when none wait). */
   waiting: StatusWait | null;
-  /** The last cycle refused by a safety check (nothing changed), and the command that goes ahead. */
+  /** The last cycle refused by a safety check (nothing changed), and the command that goes ahead (`spacesync approve --deletes`, beside a daemon or not). */
   refused: (StatusRefusal & { proceed: string }) | null;
   otherFiles: number;
   /** Symbolic links in the mirror (to files or folders): never followed, synced or written through. */
@@ -107,7 +108,8 @@ function changeSummary(changes: CycleReport['changes']): string {
   return `${sides.join(', ')}: ${names.join(', ')}${changes.length > 3 ? ` and ${changes.length - 3} more` : ''}`;
 }
 
-function daemonInfo(root: string): DaemonInfo {
+/** Whether a daemon (or a one-shot sync) holds the folder now, from its lock. */
+export function daemonInfo(root: string): DaemonInfo {
   let lock: { pid?: unknown; hostname?: unknown; startedAt?: unknown };
   try {
     lock = JSON.parse(readFileSync(lockPath(root), 'utf8')) as typeof lock;
@@ -163,7 +165,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
       pendingRemote: remote.changes,
       listedAt: remote.listedAt,
       conflicts: counts?.openConflicts ?? 0,
-      heldBack: journal ? readHeldBack(journal) : [],
+      heldBack: (journal ? readHeldBack(journal) : []).map((h) => (approvable(h) ? { ...h, approve: approveCommand(root, { files: [h.path] }) } : h)),
       pendingIntents: counts?.pendingIntents ?? 0,
       requests: stats
         ? {
@@ -177,7 +179,7 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
           }
         : null,
       errors: journal ? readStatusErrors(journal) : [],
-      refused: refusal ? { ...refusal, proceed: `spacesync sync --dir ${shellQuote(root)} --once --force` } : null,
+      refused: refusal ? { ...refusal, proceed: proceedCommand(root, refusal) } : null,
       otherFiles: local.otherFiles,
       links: local.links,
       assets: await measureAssets(root, local.dirs, local.otherPaths),
@@ -186,6 +188,14 @@ export async function collectStatus(flags: { dir?: string; config?: string }): P
   } finally {
     state.close();
   }
+}
+
+/**
+ * The command that lets a refused cycle go ahead: approving its deletes, which a running daemon
+ * takes at its next cycle; a refusal recorded before approvals existed (no key) only by --force.
+ */
+function proceedCommand(root: string, refusal: StatusRefusal): string {
+  return refusal.key !== undefined ? approveCommand(root, { deletes: true }) : `spacesync sync --dir ${shellQuote(root)} --once --force`;
 }
 
 function downloadsWaiting(retries: ReturnType<typeof readDownloadRetries>): StatusReport['assetDownloads'] {
@@ -285,7 +295,10 @@ function problemRows(r: StatusReport, dir: string): string[] {
   // Backup mode's changes here are listed as local changes, not as files to act on.
   const held = r.problems.filter((p) => p.severity === 'held' && !p.key.startsWith('refusal:') && !p.key.startsWith('held:backup:')).map((p) => p.message);
   for (const h of r.heldBack) if (h.reason !== 'backup' && !held.includes(h.message)) held.push(h.message);
-  if (held.length > 0) lines.push(row('held back', `${plural(held.length, 'file')} not synced until you act:`), ...listed(held, (m) => m));
+  // A file that would wipe its document says how to approve it, a whole line that works from anywhere.
+  const approve = new Map(r.heldBack.flatMap((h) => (h.approve ? [[h.message, h.approve] as const] : [])));
+  const shown = (m: string) => (approve.has(m) ? `${m} To send it as it is: \`${approve.get(m)}\`` : m);
+  if (held.length > 0) lines.push(row('held back', `${plural(held.length, 'file')} not synced until you act:`), ...listed(held, shown));
   const failing = r.problems.filter((p) => p.severity === 'failed');
   if (failing.length > 0) {
     lines.push(row('failing', `${plural(failing.length, 'problem')} the next cycle tries again:`));

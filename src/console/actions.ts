@@ -3,10 +3,16 @@
 // the actions that apply to it; the page renders an item's offers as buttons and posts the one
 // clicked back to /api/mirrors/:id/actions/:name. So an action is added here alone (its offers and
 // its run), and the page shows it wherever it applies: approving a held-back file or reverting a
-// change not sent come in as two more entries of CONSOLE_ACTIONS, with no page change.
+// change not sent come in as two more entries of CONSOLE_ACTIONS, with no page change. Approving
+// a held-back wipe or a refused cycle (`spacesync approve`) is one.
 import { SpacesyncError } from '../errors.js';
 import type { HistoryRecord } from '../journal/index.js';
 import type { HeldBackFile } from '../sync/index.js';
+import type { StatusRefusal } from '../journal/daemonStatus.js';
+import { approve } from '../cli/approval.js';
+import { whoActs } from '../cli/approve.js';
+import { approvable } from '../cli/approveCommand.js';
+import { count } from '../cli/format.js';
 import { restoreVersion } from '../sync/index.js';
 import type { ConflictView } from '../cli/conflicts.js';
 import { describeVersion } from '../cli/history.js';
@@ -32,6 +38,7 @@ export type OfferTarget =
   | { kind: 'conflict'; conflict: Omit<ConflictView, 'diff'> }
   | { kind: 'version'; path: string; version: HistoryRecord }
   | { kind: 'heldBack'; file: HeldBackFile }
+  | { kind: 'refusal'; refusal: StatusRefusal }
   /** `backup`: the mirror is in backup mode, where a change here is kept, not sent (and may be reverted). */
   | { kind: 'localChange'; change: LocalPendingChange; backup: boolean };
 
@@ -166,7 +173,65 @@ export const revertChangeAction: ConsoleAction = {
   },
 };
 
-export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [settleConflictAction, restoreVersionAction, revertChangeAction];
+/**
+ * Lets through what a safety check held back, as the page showed it: `spacesync approve FILE` for a
+ * file that would wipe its document (by the hash it had then), `--deletes` for a refused cycle (by
+ * its set of deletes). Handed over through the journal: a running daemon acts at its next cycle.
+ */
+export const approveAction: ConsoleAction = {
+  name: 'approve',
+  offers(t) {
+    if (t.kind === 'heldBack' && approvable(t.file)) {
+      const f = t.file;
+      return [
+        {
+          action: 'approve',
+          label: 'Approve',
+          args: { path: f.path, hash: f.hash },
+          hint: `Send ${f.path} as it is now, emptying its document in the space (as \`spacesync approve\`); changed again meanwhile, it is held back again.`,
+          tone: 'danger',
+        },
+      ];
+    }
+    if (t.kind === 'refusal' && t.refusal.key !== undefined) {
+      return [
+        {
+          action: 'approve',
+          label: 'Approve these deletes',
+          args: { deletes: t.refusal.key },
+          hint: `Let the cycle go ahead with its ${count(t.refusal.deleteCount, 'delete')} (as \`spacesync approve --deletes\`); with other deletes by then, it is refused again.`,
+          tone: 'danger',
+        },
+      ];
+    }
+    return [];
+  },
+  async run(dir, args) {
+    const file = args.path === undefined ? null : text(args, 'path');
+    const key = args.deletes === undefined ? null : text(args, 'deletes');
+    if (file === null && key === null) throw bad('The action needs "path" (a held-back file) or "deletes" (a refused cycle).');
+    const state = openMirrorState({ dir }, { write: true });
+    try {
+      if (!state.journal) throw bad(`Nothing waits for approval: ${state.root} was never synced.`);
+      const done = approve(
+        state.journal,
+        state.root,
+        {
+          files: file === null ? [] : [file],
+          ...(file === null ? {} : { hashes: { [file]: text(args, 'hash') } }),
+          deletes: key !== null,
+          ...(key === null ? {} : { deletesKey: key }),
+        },
+        new Date(),
+      );
+      return { message: [...done.said, whoActs(state.root, state.config.poll).replace(/^spacesync: /, '')].join(' ') };
+    } finally {
+      state.close();
+    }
+  },
+};
+
+export const CONSOLE_ACTIONS: readonly ConsoleAction[] = [settleConflictAction, restoreVersionAction, approveAction, revertChangeAction];
 
 /** Every offer of `actions` for one item. */
 export function offersFor(target: OfferTarget, actions: readonly ConsoleAction[] = CONSOLE_ACTIONS): Offer[] {

@@ -42,7 +42,8 @@ export interface DaemonView {
   /** The command that starts it, when it is not running. */
   start: string | null;
   waiting: StatusWait | null;
-  refused: (StatusRefusal & { proceed: string }) | null;
+  /** With its offers (approving its deletes). */
+  refused: (StatusRefusal & { proceed: string; offers: Offer[] }) | null;
 }
 
 export type ConflictCard = Omit<ConflictView, 'diff'> & { rows: ThreeWayRow[]; offers: Offer[] };
@@ -200,7 +201,7 @@ async function readReadable(base: MirrorView, dir: string, now: Date, actions: r
         unreachableSince: reach.since,
         start: status.daemon.running ? null : (status.demoStart ?? `spacesync sync --dir ${shellQuote(root)}`),
         waiting: status.waiting,
-        refused: status.refused,
+        refused: status.refused && { ...status.refused, offers: offersFor({ kind: 'refusal', refusal: status.refused }, actions) },
       },
       documents: status.documents,
       ...(activity ? { activity } : {}),

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ConflictRecord } from '../journal/index.js';
 import type { HeldBackFile } from '../sync/index.js';
 import { localTime, shellQuote } from '../cli/format.js';
+import { approveCommand } from '../cli/approveCommand.js';
 import { desktopSession } from './desktopSession.js';
 import type { Reachability } from './reachability.js';
 
@@ -113,12 +114,20 @@ export function conflictNotice(root: string, c: Pick<ConflictRecord, 'id' | 'pat
   };
 }
 
-/** A file the cycle held back until the person acts. */
+/**
+ * A file the cycle held back until the person acts (`reason`: the problem's key). A file that would
+ * wipe its document, and a refused cycle, name the whole `spacesync approve` line: the daemon that
+ * told it goes ahead at its next cycle.
+ */
 export function heldBackNotice(root: string, h: Pick<HeldBackFile, 'path' | 'message'> & { reason: string }): Notice {
+  const refused = h.reason.startsWith('refusal:');
+  const approve = h.reason === `held:wipe:${h.path}` ? approveCommand(root, { files: [h.path] }) : refused ? approveCommand(root, { deletes: true }) : null;
   return {
     key: `held-back:${h.reason}:${h.path}`,
-    title: `spacesync: ${h.path} is held back`,
-    body: `${h.message} (spacesync status --dir ${shellQuote(root)} lists what is held back.)`,
+    title: refused ? 'spacesync: a cycle was refused' : `spacesync: ${h.path} is held back`,
+    body: approve
+      ? `${h.message} To go ahead: ${approve} (or Approve in spacesync console).`
+      : `${h.message} (spacesync status --dir ${shellQuote(root)} lists what is held back.)`,
   };
 }
 

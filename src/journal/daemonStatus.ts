@@ -144,6 +144,8 @@ export interface StatusRefusal {
   deletes: string[];
   /** How many it would have deleted in all. */
   deleteCount: number;
+  /** The identity of the whole set of deletes (sync's deletesKey): what `spacesync approve --deletes` approves. */
+  key?: string;
 }
 
 export const KEPT_DELETES = 50;
@@ -167,6 +169,7 @@ export function readRefusal(journal: Journal): StatusRefusal | undefined {
     message: v.message,
     deletes,
     deleteCount: typeof v.deleteCount === 'number' ? v.deleteCount : deletes.length,
+    ...(typeof v.key === 'string' ? { key: v.key } : {}),
   };
 }
 

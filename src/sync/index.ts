@@ -34,6 +34,7 @@ export {
 export { readTaskFilesState, syncTaskFiles, type TaskFilesResult } from './tasks/index.js';
 export { LISTING_MAX_AGE_MS, type PushOptions, type PushResult } from './documents/index.js';
 export { readHeldBack, type HeldBackFile } from './context/index.js';
+export { readApprovals, recordApprovals, type Approvals, type DeletesApproval, type FileApproval } from './context/index.js';
 export { restoreVersion, versionsOf } from './versions/index.js';
 export { runDaemon, FATAL_CODES, type DaemonHandle, type DaemonOptions } from './daemon/index.js';
 export { afterReport, saveStats, GIT_PUSH_STATE, GitPusher, pushProblem, type GitPushState } from './daemon/index.js';

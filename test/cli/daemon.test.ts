@@ -80,7 +80,10 @@ describe('the sync daemon with status and the lock', () => {
       await new Promise((r) => setTimeout(r, 3_500));
       const lines = fs.readFileSync(said, 'utf8').split('\n').filter(Boolean);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^--app-name=spacesync\|spacesync: Unsorted\/Inbox note\.md is held back\|.*holds no blocks any more.*spacesync status --dir /);
+      // With the whole line that sends it, beside this daemon.
+      expect(lines[0]).toMatch(
+        /^--app-name=spacesync\|spacesync: Unsorted\/Inbox note\.md is held back\|.*holds no blocks any more.*To go ahead: spacesync approve 'Unsorted\/Inbox note\.md' --dir \//,
+      );
     } finally {
       daemon.child.kill('SIGTERM');
       await daemon.done;

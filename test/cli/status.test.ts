@@ -268,9 +268,9 @@ describe('spacesync status', () => {
     expect(text.stdout).toMatch(/refused {9}the cycle of .* was stopped by a safety check; nothing was changed:/);
     expect(text.stdout).toContain('it would have deleted 2 documents:');
     for (const f of files) expect(text.stdout).toContain(`                    ${f}`);
-    expect(text.stdout).toContain(`if that is what you want: spacesync sync --dir ${root} --once --force`);
+    expect(text.stdout).toContain(`if that is what you want: spacesync approve --deletes --dir ${root}`);
     const json = JSON.parse((await status(root, true)).stdout) as { refused: { reason: string; deletes: string[]; deleteCount: number; proceed: string } };
-    expect(json.refused).toMatchObject({ reason: 'root_empty', deletes: files, deleteCount: 2, proceed: `spacesync sync --dir ${root} --once --force` });
+    expect(json.refused).toMatchObject({ reason: 'root_empty', deletes: files, deleteCount: 2, proceed: `spacesync approve --deletes --dir ${root}` });
 
     // The files back: the next cycle goes through, and status no longer shows a refusal.
     for (const f of files) fs.cpSync(path.join(synced, f), path.join(root, f));

@@ -1,6 +1,7 @@
 // The console in a real browser (headless Chromium): the page of a mirror with a conflict, a
 // held-back file and versions; "keep mine" with the daemon running, until the space holds it;
-// restoring a version; and nobody else let in — no token, a rebound name (DNS rebinding), a write
+// approving an emptied file and a refused mass delete with the daemon running; restoring a version;
+// and nobody else let in — no token, a rebound name (DNS rebinding), a write
 // from another origin. Where no Chromium is found, one line says so and how to run them.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -13,7 +14,8 @@ import { openJournal } from '../../src/journal/index.js';
 import { startConsole, type RunningConsole } from '../../src/console/server.js';
 import { spawnCli } from '../cli/cliHarness.js';
 import { findChromium, launchChromium, SKIPPED } from './chromium.js';
-import { consoleMirror, copyMirror, INBOX, ROADMAP, spaceBlocks, type ConsoleMirror } from './consoleMirror.js';
+import { startServer } from '../../src/server/index.js';
+import { consoleMirror, consoleSpace, copyMirror, INBOX, ROADMAP, spaceBlocks, sync, tempDir, writeConfig, type ConsoleMirror } from './consoleMirror.js';
 
 const CHROMIUM = findChromium();
 if (!CHROMIUM) process.stdout.write(SKIPPED);
@@ -136,6 +138,56 @@ describe.skipIf(!CHROMIUM)('the console in Chromium', () => {
     } finally {
       daemon.child.kill('SIGTERM');
       await daemon.done;
+    }
+  });
+
+  it('approves an emptied file, then a refused mass delete, with the daemon running: its next cycle goes ahead with each', async () => {
+    const notes = ['One', 'Two', 'Three'];
+    const server = await startServer({
+      port: 0,
+      seed: {
+        ...consoleSpace,
+        documents: [
+          consoleSpace.documents![0]!,
+          ...notes.map((n) => ({
+            id: `D-${n.toUpperCase()}`,
+            title: n,
+            createdAt: '2026-08-03T10:00:00Z',
+            content: [{ id: `B-${n}`, markdown: `note ${n}` }],
+          })),
+        ],
+      },
+      limits: 'off',
+    });
+    const root = tempDir();
+    writeConfig(root, { link: server.baseUrl, debounceMs: 50, poll: { minSeconds: 1, maxSeconds: 1 } });
+    expect((await sync(root)).code).toBe(0);
+    const daemon = spawnCli(['sync', '--dir', root]);
+    try {
+      const { page, errors } = await open(root);
+      await expect.poll(() => page.getByRole('region', { name: 'Daemon' }).innerText(), { timeout: 10_000 }).toMatch(/running \(pid \d+/);
+
+      fs.writeFileSync(path.join(root, ROADMAP), '');
+      const held = page.getByRole('region', { name: /Held back/ });
+      await held.getByRole('button', { name: 'Approve' }).click({ timeout: 15_000 });
+      await expect.poll(() => page.getByRole('status').innerText(), { timeout: 5000 }).toContain(`Approved sending "${ROADMAP}" as it was held back`);
+      expect(await page.getByRole('status').innerText()).toContain('acts on it at its next cycle');
+      await until('the space to hold the emptied document', async () => (await spaceBlocks(server, 'D-ROAD')).every((b) => b.trim() === ''), 15_000);
+      await held.waitFor({ state: 'detached' });
+
+      for (const n of notes) fs.rmSync(path.join(root, 'Unsorted', `${n}.md`));
+      const refused = page.getByRole('region', { name: 'Daemon' }).getByRole('note');
+      await refused.getByRole('button', { name: 'Approve these deletes' }).click({ timeout: 15_000 });
+      await expect.poll(() => page.getByRole('status').innerText(), { timeout: 5000 }).toContain("Approved the refused cycle's 3 deletes, exactly as listed");
+      const trashed = async () => ((await (await fetch(`${server.baseUrl}/documents?location=trash`)).json()) as { items: Array<{ title: string }> }).items;
+      await until('the three notes in the trash', async () => (await trashed()).length === 3, 15_000);
+      expect((await trashed()).map((d) => d.title).sort()).toEqual([...notes].sort());
+      await refused.waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+    } finally {
+      daemon.child.kill('SIGTERM');
+      await daemon.done;
+      await server.close();
     }
   });
 

@@ -116,6 +116,26 @@ describe('the notices', () => {
     });
   });
 
+  it('a held-back wipe and a refused cycle name the whole `spacesync approve` line', () => {
+    const wipe = heldBackNotice('/home/ana/My Notes', {
+      path: 'Plans/Q3.md',
+      reason: 'held:wipe:Plans/Q3.md',
+      message: '"Plans/Q3.md" holds no blocks any more.',
+    });
+    expect(wipe.body).toBe(
+      `"Plans/Q3.md" holds no blocks any more. To go ahead: spacesync approve Plans/Q3.md --dir '/home/ana/My Notes' (or Approve in spacesync console).`,
+    );
+    const refused = heldBackNotice('/home/ana/My Notes', {
+      path: '',
+      reason: 'refusal:mass_delete_remote',
+      message: 'This cycle would move 4 of 6 documents.',
+    });
+    expect(refused.title).toBe('spacesync: a cycle was refused');
+    expect(refused.body).toBe(
+      `This cycle would move 4 of 6 documents. To go ahead: spacesync approve --deletes --dir '/home/ana/My Notes' (or Approve in spacesync console).`,
+    );
+  });
+
   it('the space out of reach: only after ten minutes, once per outage', () => {
     const errors = [
       { at: '2026-11-21T10:00:00.000Z', code: 'network', message: 'The space did not answer.' },

@@ -2,6 +2,7 @@
 // the last change, whether the space answers, what waits for the rate limit, a refused cycle, errors.
 // (Markup: htm keeps a space inside a line of text and drops the line breaks around tags.)
 import { html } from './html.js';
+import { Offers } from './offers.js';
 import { ago, count, localTime } from './time.js';
 
 const When = ({ iso, now, never }) => (iso ? html`<time datetime=${iso} title=${localTime(iso)}>${localTime(iso)} (${ago(iso, now)})</time>` : never);
@@ -29,16 +30,17 @@ function Waiting({ w, now }) {
   return html`since <${When} iso=${w.since} now=${now} /> for ${budget}, until about <${When} iso=${w.until} now=${now} />${what}`;
 }
 
-function Refused({ r, now }) {
+function Refused({ r, now, onRun, busy }) {
   const more = r.deleteCount > 10 ? ` and ${r.deleteCount - 10} more` : '';
   return html`<div class="refused" role="note">
     <p><strong>The cycle of <${When} iso=${r.at} now=${now} /> was stopped by a safety check; nothing was changed.</strong> ${r.message}</p>
     ${r.deletes.length ? html`<p>${`It would have deleted: ${r.deletes.slice(0, 10).join(', ')}${more}.`}</p>` : null}
     <p>If that is what you want: <code>${r.proceed}</code></p>
+    <${Offers} offers=${r.offers} busy=${busy} onRun=${onRun} />
   </div>`;
 }
 
-export function Daemon({ m, now }) {
+export function Daemon({ m, now, onRun, busy }) {
   const d = m.daemon;
   const unconfirmed =
     m.unconfirmed > 0 ? `; ${count(m.unconfirmed, 'request')} sent without a confirmed answer (the next sync reads those documents again)` : '';
@@ -59,7 +61,7 @@ export function Daemon({ m, now }) {
       <dd>${`${count(m.documents, 'document')} in sync${unconfirmed}`}</dd>
       ${d.waiting ? html`<dt>Waiting</dt><dd><${Waiting} w=${d.waiting} now=${now} /></dd>` : null}
     </dl>
-    ${d.refused ? html`<${Refused} r=${d.refused} now=${now} />` : null}
+    ${d.refused ? html`<${Refused} r=${d.refused} now=${now} onRun=${onRun} busy=${busy} />` : null}
     ${
       m.errors.length
         ? html`<h3>Recent errors, newest last</h3>

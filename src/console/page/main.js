@@ -36,7 +36,7 @@ function Mirror({ m, now, onRun, busy }) {
     </section>`;
   }
   return html`<div class="mirror">
-    <${Daemon} m=${m} now=${now} />
+    <${Daemon} m=${m} now=${now} onRun=${onRun} busy=${busy} />
     ${m.activity ? html`<${Activity} m=${m} now=${now} />` : null}
     <${Conflicts} m=${m} now=${now} onRun=${onRun} busy=${busy} />
     <${HeldBack} m=${m} onRun=${onRun} busy=${busy} />

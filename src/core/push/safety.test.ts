@@ -21,13 +21,15 @@ describe('checkSafety', () => {
     expect(checkSafety({ ...calm, remoteDeletes: 5 })).toEqual({ ok: true });
   });
 
-  it('refuses deleting more than the allowed share of documents, naming the numbers and --force', () => {
+  it('refuses deleting more than the allowed share of documents, naming the numbers, `spacesync approve --deletes` and --force', () => {
     const v = checkSafety({ ...calm, remoteDeletes: 6, localFiles: 4 });
     expect(v).toMatchObject({ ok: false, reason: 'mass_delete_remote' });
     if (!v.ok) {
       expect(v.message).toContain('6 of 10 documents (60%)');
       expect(v.message).toContain('50%');
       expect(v.message).toContain('--force');
+      // --force cannot be followed beside a running daemon; an approval can.
+      expect(v.message).toContain('`spacesync approve --deletes` (a running daemon goes ahead at its next cycle');
     }
     expect(checkSafety({ ...calm, localDeletes: 8 })).toMatchObject({ ok: false, reason: 'mass_delete_local' });
   });
@@ -100,10 +102,13 @@ describe('roundTripProblems', () => {
 describe('checkDocumentWipe', () => {
   const doc = { path: 'Unsorted/Note.md', baseBlocks: 3, baseWithText: 3, localWithText: 3, deletes: 0, maxDeletePercent: 50, force: false };
 
-  it('holds back a file reduced to no blocks while its document has text, naming it and --force', () => {
+  it('holds back a file reduced to no blocks while its document has text, naming it, its `spacesync approve` and --force', () => {
     const v = checkDocumentWipe({ ...doc, localWithText: 0, deletes: 3 });
     expect(v).toMatchObject({ ok: false, reason: 'document_wipe' });
-    if (!v.ok) expect(v.message).toMatch(/"Unsorted\/Note\.md" holds no blocks any more.*--force.*delete the file/);
+    if (!v.ok)
+      expect(v.message).toMatch(
+        /"Unsorted\/Note\.md" holds no blocks any more.*`spacesync approve "Unsorted\/Note\.md"` \(a running daemon sends it.*--force.*delete the file/,
+      );
   });
 
   it('lets an emptied file through when its document had no text, or with --force', () => {

@@ -1,7 +1,8 @@
 // Safety predicates checked before a cycle changes anything, the push's and the pull's alike: a mass
 // delete (either way), a missing or empty mirror, an empty listing where the journal knows documents.
-// A refusal is data whose message names the numbers and says that --force overrides; and what cannot
-// round-trip is reported.
+// A refusal is data whose message names the numbers and how the person goes ahead: `spacesync
+// approve` (which a running daemon takes at its next cycle; status and the console name it whole,
+// with the folder), or `sync --once --force` when no daemon runs; and what cannot round-trip is reported.
 import { createAction, editAction } from './sendability.js';
 import type { DiffNode } from '../merge/diff.js';
 import type { CoreDialect } from '../types.js';
@@ -38,7 +39,9 @@ export interface SafetyRefusal {
 }
 
 const pct = (n: number, of: number) => Math.round((100 * n) / Math.max(1, of));
-const FORCE = 'Run again with --force to go ahead anyway.';
+/** How a refused cycle goes ahead, beside a running daemon or not. */
+const APPROVE_DELETES =
+  'approve these deletes with `spacesync approve --deletes` (a running daemon goes ahead at its next cycle; with none, `sync --once --force` does too)';
 
 /**
  * A single document's deletion is never a mass delete, whatever share of a tiny space it is
@@ -55,32 +58,32 @@ export function checkSafety(s: SafetyInput): SafetyVerdict {
   if (s.rootExists === false) {
     return refuse(
       'root_missing',
-      `The mirror folder is missing, so every one of the ${s.known} known documents would look deleted. Nothing was changed. Check the folder (an unmounted disk?) and run again; ${FORCE}`,
+      `The mirror folder is missing, so every one of the ${s.known} known documents would look deleted. Nothing was changed. Check the folder (an unmounted disk?) and run again; with no daemon running, \`sync --once --force\` goes ahead anyway.`,
     );
   }
   if (s.known > 0 && s.localFiles === 0) {
     return refuse(
       'root_empty',
-      `The mirror folder holds no documents while the journal knows ${s.known}: all of them would be moved to the service's trash. Nothing was changed. Restore the files, or ${FORCE.toLowerCase()}`,
+      `The mirror folder holds no documents while the journal knows ${s.known}: all of them would be moved to the service's trash. Nothing was changed. Restore the files, or if they were deleted on purpose, ${APPROVE_DELETES}.`,
     );
   }
   if (s.known > 0 && s.remoteListed === 0) {
     return refuse(
       'remote_empty',
-      `The space lists no documents at all, but ${s.known} were synced into this folder before. Nothing was changed. Check that the link points at the right space; if the space really is empty now, run again with --force.`,
+      `The space lists no documents at all, but ${s.known} were synced into this folder before. Nothing was changed. Check that the link points at the right space; if the space really is empty now, ${APPROVE_DELETES}.`,
     );
   }
   const limit = s.maxDeletePercent;
   if (isMassDelete(s.remoteDeletes, s.known, limit)) {
     return refuse(
       'mass_delete_remote',
-      `This cycle would move ${s.remoteDeletes} of ${s.known} documents (${pct(s.remoteDeletes, s.known)}%) to the service's trash, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If the files were deleted on purpose, ${FORCE.toLowerCase()}`,
+      `This cycle would move ${s.remoteDeletes} of ${s.known} documents (${pct(s.remoteDeletes, s.known)}%) to the service's trash, more than the ${limit}% allowed (maxDeletePercent). Nothing was changed. If the files were deleted on purpose, ${APPROVE_DELETES}.`,
     );
   }
   if (isMassDelete(s.localDeletes, s.known, limit)) {
     return refuse(
       'mass_delete_local',
-      `${s.localDeletes} of ${s.known} documents (${pct(s.localDeletes, s.known)}%) are gone from the space, more than the ${limit}% allowed in one cycle (maxDeletePercent). Nothing was changed. Check the space; if they really were deleted, run again with --force (their files are kept in .spacesync/purged/).`,
+      `${s.localDeletes} of ${s.known} documents (${pct(s.localDeletes, s.known)}%) are gone from the space, more than the ${limit}% allowed in one cycle (maxDeletePercent). Nothing was changed. Check the space; if they really were deleted there, ${APPROVE_DELETES}; their files are kept in .spacesync/purged/.`,
     );
   }
   return { ok: true };
@@ -122,20 +125,23 @@ export const WIPE_MIN_BLOCKS = 20;
  * One document's mass delete: a file reduced to no blocks (empty, blank, front matter alone) whose
  * document has text in base, or a push deleting more than maxDeletePercent of a document of at least
  * WIPE_MIN_BLOCKS blocks (an editor crash, a full disk, a tool that truncates before writing). The
- * file is held back, not the cycle; deleting the file (the document goes to the trash) or --force
- * goes ahead.
+ * file is held back, not the cycle; deleting the file (the document goes to the trash), approving it
+ * as it is (`spacesync approve`) or --force goes ahead.
  */
+const approveFile = (path: string) =>
+  `\`spacesync approve "${path}"\` (a running daemon sends it at its next cycle; with none, \`sync --once --force\` does too)`;
+
 export function checkDocumentWipe(s: DocumentWipeInput): SafetyVerdict {
   const refuse = (message: string): SafetyVerdict => (s.force ? { ok: true, forced: 'document_wipe' } : { ok: false, reason: 'document_wipe', message });
   if (s.localWithText === 0 && s.baseWithText > 0) {
     return refuse(
-      `"${s.path}" holds no blocks any more (it is empty, blank or front matter alone) while its document has ${s.baseWithText} block${s.baseWithText === 1 ? '' : 's'} with text: sending it would delete all of them in the space. It was held back; nothing of it was sent and the file is not written over. If you emptied it on purpose, run again with --force; to remove the document, delete the file (it goes to the trash).`,
+      `"${s.path}" holds no blocks any more (it is empty, blank or front matter alone) while its document has ${s.baseWithText} block${s.baseWithText === 1 ? '' : 's'} with text: sending it would delete all of them in the space. It was held back; nothing of it was sent and the file is not written over. If you emptied it on purpose, send it as it is with ${approveFile(s.path)}; to remove the document, delete the file (it goes to the trash).`,
     );
   }
   const limit = s.maxDeletePercent;
   if (s.baseBlocks >= WIPE_MIN_BLOCKS && pct(s.deletes, s.baseBlocks) > limit) {
     return refuse(
-      `"${s.path}" would delete ${s.deletes} of its document's ${s.baseBlocks} blocks (${pct(s.deletes, s.baseBlocks)}%), more than the ${limit}% allowed (maxDeletePercent). It was held back; nothing of it was sent and the file is not written over. If those blocks were removed on purpose, ${FORCE.toLowerCase()}`,
+      `"${s.path}" would delete ${s.deletes} of its document's ${s.baseBlocks} blocks (${pct(s.deletes, s.baseBlocks)}%), more than the ${limit}% allowed (maxDeletePercent). It was held back; nothing of it was sent and the file is not written over. If those blocks were removed on purpose, send it as it is with ${approveFile(s.path)}.`,
     );
   }
   return { ok: true };

@@ -20,6 +20,8 @@ export interface HeldBackFile {
   docId?: string;
   /** Byte offset of the first bad sequence (undecodable). */
   offset?: number;
+  /** The file's hash when it was held back (wipe): an approval is of these bytes only. */
+  hash?: string;
 }
 
 const HELD_BACK = 'push.heldBack';

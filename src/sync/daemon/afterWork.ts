@@ -3,7 +3,7 @@
 // and the counters `spacesync status` shows are saved.
 import { recordRefusal, saveDaemonStats } from '../../journal/daemonStatus.js';
 import { changedAnything, type CycleReport, type Problem } from '../../core/report/cycleReport.js';
-import type { SyncContext } from '../context/index.js';
+import { deletesKey, dropStaleApprovals, type SyncContext } from '../context/index.js';
 import { recordReport } from '../cycle/index.js';
 import { commitMirror } from './gitBackup.js';
 import type { GitPusher } from './gitPush.js';
@@ -16,6 +16,8 @@ export async function afterReport(
 ): Promise<{ appeared: Problem[]; cleared: Problem[] }> {
   noteRefusal(ctx, report);
   const delta = recordReport(ctx.journal, report, o.looked);
+  // An approval of what this report no longer shows waiting (changed again, other deletes) is spent.
+  if (!ctx.readOnly) dropStaleApprovals(ctx.journal);
   ctx.logger.info({ report: { ...report, problems: delta.appeared, cleared: delta.cleared.map((p) => p.key) } }, 'cycle report');
   if (o.autoCommit && changedAnything(report)) {
     const committed = await commitMirror({ root: ctx.root, changes: report.changes, now: ctx.now, logger: ctx.logger });
@@ -37,5 +39,5 @@ export function saveStats(ctx: SyncContext, startedAt: string): void {
  */
 function noteRefusal(ctx: SyncContext, report: CycleReport): void {
   if (!report.refusal && report.scope !== 'cycle') return;
-  recordRefusal(ctx.journal, report.refusal && { at: report.finishedAt, ...report.refusal });
+  recordRefusal(ctx.journal, report.refusal && { at: report.finishedAt, ...report.refusal, key: deletesKey(report.refusal.deletes) });
 }

@@ -13,7 +13,7 @@ import { listRemote, type RemoteSnapshot } from './listRemote.js';
 import type { RecentListing } from './listRecent.js';
 import { LayoutMemo } from './LayoutMemo.js';
 import { isDirectory } from '../../context/index.js';
-import { readHeldBack } from '../../context/index.js';
+import { deletesApproved, readApprovals, readHeldBack, useApprovals } from '../../context/index.js';
 import { resolveIntents } from '../push/resolveIntents.js';
 
 export interface PullReading {
@@ -112,7 +112,10 @@ export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {})
   });
   if (refused) {
     refused.deletes = gone.map((r) => r.path).sort();
-    return { snapshot, records, refused, local: new Map(), layout: null, layoutInput: null, quiet: false, plan: null };
+    // Exactly these deletes, approved by the person (`spacesync approve --deletes`): the pull goes ahead, once.
+    if (deletesApproved(readApprovals(ctx.journal), refused.reason, refused.deletes)) {
+      if (!ctx.readOnly) useApprovals(ctx.journal, { deletes: true });
+    } else return { snapshot, records, refused, local: new Map(), layout: null, layoutInput: null, quiet: false, plan: null };
   }
   const local = await detectLocalChanges(ctx, opts.localCandidates);
   const byId = new Map(records.map((r) => [r.id, r]));

@@ -57,6 +57,8 @@ export interface PushPlan {
   reads: number;
   /** Blocks that typed links name and the mirror had no anchor for yet, with the anchor their links show (recorded before sending). */
   anchors?: Map<string, Anchor>;
+  /** What goes ahead on the person's approval (`spacesync approve`): held-back files, and the deletes of a refused push; used once sent. */
+  approved?: { files: string[]; deletes: boolean };
 }
 
 export const emptyPlan = (pendingIntents = 0): PushPlan => ({

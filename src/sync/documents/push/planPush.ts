@@ -6,7 +6,18 @@ import { decideDocument, type DocumentDecision, type RemoteSide } from '../../..
 import { docLinkRef, docRef, planSync } from '../../../core/push/plan.js';
 import { checkDocumentWipe, checkSafety } from '../../../core/push/safety.js';
 import type { DocumentRecord, Intent } from '../../../journal/index.js';
-import { formerPathsOf, linkTargetsOf, ownMarkersOf, restoredBlocks, type SyncContext, type SyncSettings } from '../../context/index.js';
+import {
+  deletesApproved,
+  fileApproved,
+  formerPathsOf,
+  linkTargetsOf,
+  ownMarkersOf,
+  readApprovals,
+  restoredBlocks,
+  type Approvals,
+  type SyncContext,
+  type SyncSettings,
+} from '../../context/index.js';
 import type { RemoteDocumentState } from './fetchRemoteDocument.js';
 import type { BaseBlock } from '../../../core/types.js';
 import { holdsBase } from '../../../core/merge/hashBlock.js';
@@ -68,12 +79,18 @@ export function planPush(ctx: SyncContext, input: PlanPushInput, sides: PushSide
   const targets = linkTargetsOf(journal, localIds, { typed: anchors, read: (doc) => plan.tasks.find((t) => t.doc === doc)?.remote?.blocks });
   const planning: Planning = { ctx, input, reads, plan, targets, pending: input.forced.size > 0 ? journal.pendingIntents() : [] };
   for (const e of sides.entries) addEntry(planning, e);
-  holdBackWipes(plan, ctx.settings);
+  const approvals = readApprovals(journal);
+  holdBackWipes(plan, ctx.settings, approvals);
   for (const t of plan.tasks) if (t.local && t.decision.create && 'title' in t.decision.create) localIds.set(t.local.path, docLinkRef(t.local.path));
   plan.steps = stepsOf(ctx, plan, targets, sides.folderPaths);
   for (const t of plan.tasks)
     for (const p of t.file?.merge.problems ?? []) plan.problems.push({ path: t.next.path, message: p.message, ...(p.outputOnly ? { outputOnly: true } : {}) });
   plan.refused = refusalOf(ctx.settings, input, sides.withFiles, plan.tasks);
+  // A refusal of exactly these deletes that the person approved goes ahead (once).
+  if (plan.refused && deletesApproved(approvals, plan.refused.reason, plan.refused.deletes ?? [])) {
+    plan.refused = null;
+    plan.approved = { ...plan.approved, files: plan.approved?.files ?? [], deletes: true };
+  }
   if (anchors.size > 0) plan.anchors = anchors;
   return plan;
 }
@@ -187,8 +204,11 @@ function mergedFile(
   return { file, uploads: dialect.isUpload !== undefined };
 }
 
-/** A file that would wipe (most of) its document is held back whole; the rest of the push goes on. */
-function holdBackWipes(plan: PushPlan, settings: Pick<SyncSettings, 'maxDeletePercent' | 'force'>): void {
+/**
+ * A file that would wipe (most of) its document is held back whole, with the hash it has (what an
+ * approval is of); the rest of the push goes on. An approved file goes, as it was approved.
+ */
+function holdBackWipes(plan: PushPlan, settings: Pick<SyncSettings, 'maxDeletePercent' | 'force'>, approvals: Approvals): void {
   const flat = (segs: LocalDocument['segments']): LocalDocument['segments'] => segs.flatMap((s) => [s, ...flat(s.children)]);
   const hasText = (markdown: string) => markdown.trim() !== '';
   plan.tasks = plan.tasks.filter((t) => {
@@ -203,7 +223,11 @@ function holdBackWipes(plan: PushPlan, settings: Pick<SyncSettings, 'maxDeletePe
       force: settings.force,
     });
     if (verdict.ok) return true;
-    plan.heldBack.push({ path: t.local.path, reason: 'wipe', message: verdict.message, docId: t.record.id });
+    if (fileApproved(approvals, t.local.path, t.local.hash)) {
+      plan.approved = { files: [...(plan.approved?.files ?? []), t.local.path], deletes: plan.approved?.deletes ?? false };
+      return true;
+    }
+    plan.heldBack.push({ path: t.local.path, reason: 'wipe', message: verdict.message, docId: t.record.id, hash: t.local.hash });
     return false;
   });
 }

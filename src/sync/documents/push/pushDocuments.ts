@@ -4,7 +4,7 @@
 // recorded in the step the cycle runs right after it (cycle/pullAndPush.ts).
 import type { Intent, ListingEntry } from '../../../journal/index.js';
 import { FILE_ONLY } from '../../../log.js';
-import { recordHeldBack, recordTypedAnchors, type PushSteps, type SyncContext } from '../../context/index.js';
+import { recordHeldBack, recordTypedAnchors, useApprovals, type PushSteps, type SyncContext } from '../../context/index.js';
 import { currentListing } from './currentListing.js';
 import { executePlan, type PushOutcome } from './executePlan.js';
 import { planPush } from './planPush.js';
@@ -100,6 +100,11 @@ export async function pushDocuments(ctx: SyncContext, opts: PushOptions, steps: 
   }
   if (opts.dryRun) return { plan, outcome: null, requests: requests() };
   const outcome = await carryOut(ctx, plan, { takenAt: listedAt, items: listing });
+  if (plan.approved) {
+    // An approval is used once: by the push that sent what it let through (a failed send keeps it for the next).
+    const sent = new Set(outcome.documents.map((d) => d.path));
+    useApprovals(journal, { files: plan.approved.files.filter((p) => sent.has(p)), deletes: plan.approved.deletes && !outcome.aborted });
+  }
   return { plan, outcome, requests: requests() };
 }
 
