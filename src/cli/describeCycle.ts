@@ -42,8 +42,9 @@ function pushedLine(changes: readonly Change[], r: CycleReport): string | null {
 }
 
 const ACTION_ORDER: readonly Change['action'][] = ['created', 'updated', 'renamed', 'moved', 'restored', 'deleted', 'purged'];
-/** A document first written into the space's trash goes with the deletions. */
-const rank = (c: Change) => (c.action === 'created' && c.detail ? ACTION_ORDER.indexOf('deleted') - 0.5 : ACTION_ORDER.indexOf(c.action));
+/** Documents before folders for each thing that happened; a document first written into the space's trash goes with the deletions. */
+const rank = (c: Change) =>
+  c.action === 'created' && c.detail ? 2 * ACTION_ORDER.indexOf('deleted') - 1 : 2 * ACTION_ORDER.indexOf(c.action) + (c.kind === 'folder' ? 1 : 0);
 
 /** `Pulled: 1 new, 2 updated (5 requests): Groceries (new), Quick idea and Roadmap (updated).` */
 function pulledLine(changes: readonly Change[], r: CycleReport): string | null {
