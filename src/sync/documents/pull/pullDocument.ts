@@ -14,7 +14,16 @@ import { isSpacesyncError } from '../../../errors.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../../mirror/index.js';
 import { noteReadOnlyBlocks } from '../readOnlyBlocks.js';
-import { linkTargetsOf, mediaRecordOf, recordCollectionRows, saveLocalVersion, type PullSteps, type SyncContext } from '../../context/index.js';
+import {
+  linkTargetsOf,
+  mediaRecordOf,
+  recordCollectionRows,
+  saveLocalVersion,
+  statOwnWrite,
+  type OwnWrite,
+  type PullSteps,
+  type SyncContext,
+} from '../../context/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../../core/files/fileText.js';
 import { keepSignedUrls } from '../../../core/media/keepSignedUrls.js';
 import { linkAssets } from '../../../core/media/linkAssets.js';
@@ -46,6 +55,8 @@ export interface PullOptions {
    * here; what the file held is kept in the version history first.
    */
   overwrite?: boolean;
+  /** Told of the file written, with its stat (the stat cache records it once the pull is over). */
+  wrote?: (w: OwnWrite) => void;
 }
 
 /** `steps`: the media slice's, for the document's assets (the cycle's). */
@@ -145,6 +156,10 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     }
     if (!w.written) return { kind: 'localPending', path, reason: recorded ? (w.now === null ? 'missing' : 'edited') : 'unrecorded' };
     fileHash = w.hash;
+    if (opts.wrote) {
+      const own = await statOwnWrite(ctx, path, w.hash);
+      if (own) opts.wrote(own);
+    }
     outcome = { kind: 'written', path, mode, ...(opts.overwrite && recorded ? { overwrote: true } : {}) };
   }
   // Its assets not downloaded yet start coming in now, beside the rest of the pull (a new

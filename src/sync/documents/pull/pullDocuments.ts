@@ -25,7 +25,7 @@ import { detectLocalChanges } from './detectLocalChanges.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../../core/remoteTypes.js';
 import { assertRoot } from '../../../mirror/index.js';
-import { releaseMemory } from '../../context/index.js';
+import { recordOwnWrites, releaseMemory, type OwnWrite } from '../../context/index.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -174,6 +174,9 @@ async function pullAll(
     ctx.logger.debug({ doc: id, outcome: o.kind, path: o.path }, 'pulled');
   };
   const batcher = new CommitBatcher(ctx.journal);
+  /** The files written, recorded in the stat cache once the pull is over (the next scan need not read them). */
+  const own: OwnWrite[] = [];
+  const wrote = (w: OwnWrite) => void own.push(w);
   const commits: Array<Promise<void>> = [];
   /** Documents pulled and recorded: the media step may link their assets while the pull goes on. */
   const recorded = new Set<string>();
@@ -186,7 +189,7 @@ async function pullAll(
     while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
       const id = ids[next++]!;
       try {
-        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id) }, steps));
+        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id), wrote }, steps));
         // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
         await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
       } catch (e) {
@@ -210,6 +213,7 @@ async function pullAll(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
   batcher.flush();
   await Promise.all(commits);
+  await recordOwnWrites(ctx, own);
   if (fatal) throw fatal.error;
   if (ctx.signal?.aborted && done < ids.length) result.aborted = true;
 }
