@@ -9,7 +9,7 @@ import os from 'node:os';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { Wrap } from './types.js';
-import { createProgressBar } from './progressBar.js';
+import { createProgressBar, pullPace } from './progressBar.js';
 import { createCliLogger } from './cliLogger.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
 import { parseMode } from './init.js';
@@ -102,7 +102,7 @@ const signalExit = (signal: NodeJS.Signals): number => 128 + (os.constants.signa
  */
 async function runOnce(session: SyncSession, config: Config, stoppedBy: () => NodeJS.Signals | undefined): Promise<number> {
   const pusher = backupPusher(session, config);
-  const bar = createProgressBar(process.stderr);
+  const bar = createProgressBar(process.stderr, pullPace(session.client.scheduler.limits));
   let last: PullProgress = { done: 0, total: 0, waitingFor: undefined };
   session.ctx.onProgress = (p) => {
     last = p;

@@ -19,6 +19,7 @@ import { isStopped, stoppedBeforeStart } from '../../context/index.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
 import { readPullPlan } from './readPullPlan.js';
+import { pullOrder } from '../../../core/pull/pullOrder.js';
 import { listRecent } from './listRecent.js';
 import { ListingMemo, treePrint } from './ListingMemo.js';
 import { detectLocalChanges } from './detectLocalChanges.js';
@@ -309,9 +310,15 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
     if (step.kind === 'purge') purgeIds.push(step.id);
   }
   // Nothing read and nothing changed (an idle poll): the journal's order is not needed.
-  const inJournal = reads.size + remoteChanged.size === 0 ? [] : journal.listDocuments().map((r) => r.id);
-  const toPull = inJournal.filter((id) => reads.has(id));
-  result.remoteChanged = inJournal.filter((id) => remoteChanged.has(id));
+  const inJournal = reads.size + remoteChanged.size === 0 ? [] : journal.listDocuments();
+  // The newest first: in a large pull what the user opens first arrives first (core/pull/pullOrder).
+  const toPull = pullOrder(
+    inJournal
+      .filter((r) => reads.has(r.id))
+      .map((r) => ({ id: r.id, lastModifiedAt: snapshot.documents.get(r.id)?.lastModifiedAt ?? null, dailyNoteDate: r.dailyNoteDate })),
+    ctx.now(),
+  );
+  result.remoteChanged = inJournal.filter((r) => remoteChanged.has(r.id)).map((r) => r.id);
   const bulk = toPull.length > 8 || records.length === 0;
   const overwrite = new Set(plan.documents.flatMap((s) => (s.kind === 'write' && s.reason === 'backup_overwrite' ? [s.id] : [])));
   await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged, steps, overwrite);
