@@ -55,6 +55,12 @@ export interface PullOptions {
    * here; what the file held is kept in the version history first.
    */
   overwrite?: boolean;
+  /**
+   * Awaited once the answer is in, before the file is looked at: edits saved meanwhile are pushed
+   * first (the daemon's), and the document is then read against the record they left. True when
+   * such a push ran while the read was out.
+   */
+  answered?: () => Promise<boolean>;
   /** Told of the file written, with its stat (the stat cache records it once the pull is over). */
   wrote?: (w: OwnWrite) => void;
 }
@@ -75,6 +81,14 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   } catch (e) {
     if (isSpacesyncError(e, 'not_found')) return { kind: 'gone', path };
     throw e;
+  }
+  if (await opts.answered?.()) {
+    // A push of saved files recorded this document while its read was out: it merged the edit with
+    // the space then, so the journal and the file are in step with it; a later change shows in the
+    // next listing. This answer (perhaps older than that push) is not applied over it.
+    const now = journal.getDocument(remote.id);
+    if (now && (now.fileHash !== record.fileHash || now.path !== record.path || now.remoteModifiedAt !== record.remoteModifiedAt))
+      return { kind: 'unchanged', path: now.path };
   }
   // A whiteboard shows as a link to its scene file beside the document (syncWhiteboards writes the
   // file), a media block as a link to its asset once downloaded (syncMedia downloads it), a link to

@@ -186,13 +186,55 @@ async function pullAll(
     commits.push(p.then(() => void recorded.add(id)));
     return Promise.resolve();
   };
+  /**
+   * Documents whose answer arrived and that are not yet recorded: edits waiting go first once these
+   * are done. A document still waiting for its answer (the budget) does not hold them up: its
+   * answer waits for them instead, and the document is read against the record they leave.
+   */
+  const underWay = new Set<Promise<unknown>>();
+  let yielding: Promise<void> | null = null;
+  /** Pushes of edits run so far: a document whose read was out meanwhile checks its record again. */
+  let yields = 0;
+  const edits = ctx.editsWaiting;
+  const letEditsGo = async () => {
+    if (!yielding && edits?.waiting()) {
+      yielding = (async () => {
+        await Promise.allSettled([...underWay]);
+        // The documents pulled so far recorded first: the push merges each edit with its base.
+        batcher.flush();
+        await Promise.all(commits);
+        yields++;
+        await edits.push();
+      })().finally(() => (yielding = null));
+    }
+    await yielding;
+  };
+  const stopListening = edits?.onSaved(() => void letEditsGo());
+  const pullOne = (id: string) => {
+    const before = yields;
+    const answered = async () => {
+      await yielding;
+      underWay.add(one);
+      return yields !== before;
+    };
+    const one = (async () => {
+      handle(
+        id,
+        await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id), wrote, answered }, steps),
+      );
+      // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
+      await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
+    })();
+    return one;
+  };
   const worker = async () => {
-    while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
+    for (;;) {
+      await letEditsGo();
+      if (fatal !== undefined || ctx.signal?.aborted || next >= ids.length) break;
       const id = ids[next++]!;
+      const one = pullOne(id);
       try {
-        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id), wrote }, steps));
-        // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
-        await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
+        await one;
       } catch (e) {
         // A stop request dropped the document's request before it went: nothing of it happened.
         if (isStopped(ctx, e)) break;
@@ -203,6 +245,8 @@ async function pullAll(
         const err = e as { code: string; message: string };
         result.failed.push({ id, path: ctx.journal.getDocument(id)?.path ?? id, code: err.code, message: err.message });
         ctx.logger.warn({ ...FILE_ONLY, doc: id, code: err.code }, err.message); // reported with the cycle
+      } finally {
+        underWay.delete(one);
       }
       done++;
       report();
@@ -211,7 +255,12 @@ async function pullAll(
       releaseMemory(PULL_GARBAGE_BYTES);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
+  } finally {
+    stopListening?.();
+  }
+  await yielding;
   batcher.flush();
   await Promise.all(commits);
   await recordOwnWrites(ctx, own);
