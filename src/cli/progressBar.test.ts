@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCliLogger } from './cliLogger.js';
-import { createProgressBar, formatProgress, writeAboveBar } from './progressBar.js';
+import { createProgressBar, formatProgress, formatTimeLeft, pullPace, writeAboveBar } from './progressBar.js';
+import { resolveLimits } from '../client/index.js';
 
 /**
  * A fake terminal: what a real one would show, each line as it ends up (`\r` goes back to the line's
@@ -21,6 +22,29 @@ function fakeTerminal(isTTY = true) {
   };
   return { stream: { isTTY, write }, scrollback, current: () => line };
 }
+
+describe("time left at the space's pace", () => {
+  it("says the time the documents left take at the pull's requests a minute", () => {
+    expect(formatTimeLeft(10_000, 100)).toBe('about 1 h 40 min at 100 requests a minute');
+    expect(formatTimeLeft(6_000, 100)).toBe('about 1 h at 100 requests a minute');
+    expect(formatTimeLeft(250, 100)).toBe('about 3 min at 100 requests a minute');
+    expect(formatTimeLeft(40, 100)).toBe('under a minute at 100 requests a minute');
+    expect(formatTimeLeft(3, 1)).toBe('about 3 min at 1 request a minute');
+  });
+
+  it("takes the pace from the budget: the space's less the reserve for edits, or the address's when tighter", () => {
+    expect(pullPace(resolveLimits({ requestsPerMinute: 100, reservePercent: 0, requestsPerAddress10s: 1000 }))).toBe(100);
+    expect(pullPace(resolveLimits({ requestsPerMinute: 100, reservePercent: 20, requestsPerAddress10s: 1000 }))).toBe(80);
+    expect(pullPace(resolveLimits({ requestsPerMinute: 1000, reservePercent: 0, requestsPerAddress10s: 10 }))).toBe(60);
+  });
+
+  it('shows in the bar while documents are left', () => {
+    expect(formatProgress({ done: 0, total: 10_000, waitingFor: undefined }, 4, 100)).toBe(
+      'pulling [....] 0/10000 documents, about 1 h 40 min at 100 requests a minute',
+    );
+    expect(formatProgress({ done: 4, total: 4, waitingFor: undefined }, 4, 100)).toBe('pulling [####] 4/4 documents');
+  });
+});
 
 describe('progress bar', () => {
   it('shows documents done of the total and what the budget waits for', () => {

@@ -1,5 +1,6 @@
-// A one-line progress bar for a terminal: documents done / total and what the budget waits for.
-// Only drawn when the stream is a TTY; logs stay the record everywhere else.
+// A one-line progress bar for a terminal: documents done / total, the time left at the space's pace
+// and what the budget waits for. Only drawn when the stream is a TTY; logs stay the record everywhere else.
+import type { SchedulerLimits } from '../client/index.js';
 import type { PullProgress } from '../sync/index.js';
 
 const WAIT_TEXT: Record<string, string> = {
@@ -45,21 +46,45 @@ export interface ProgressBar {
   stop(): void;
 }
 
-export function formatProgress(p: PullProgress, width = 24): string {
+/**
+ * The requests a minute a pull may spend: the space's budget less the share kept for edits, or the
+ * address's budget when that is tighter. A document is one read, so it is documents a minute too.
+ */
+export function pullPace(limits: SchedulerLimits): number {
+  const perMinute = (limit: number, windowMs: number) => (limit * 60_000) / windowMs;
+  const space = perMinute(Math.floor((limits.spaceRequests.limit * (100 - limits.reservePercent)) / 100), limits.spaceRequests.windowMs);
+  return Math.max(1, Math.floor(Math.min(space, perMinute(limits.addressRequests.limit, limits.addressRequests.windowMs))));
+}
+
+/** `about 1 h 40 min at 100 requests a minute`: the time `left` documents take at `perMinute` requests a minute. */
+export function formatTimeLeft(left: number, perMinute: number): string {
+  const minutes = Math.ceil(left / perMinute);
+  const time =
+    left / perMinute < 1
+      ? 'under a minute'
+      : minutes < 60
+        ? `about ${minutes} min`
+        : `about ${Math.floor(minutes / 60)} h${minutes % 60 === 0 ? '' : ` ${minutes % 60} min`}`;
+  return `${time} at ${perMinute} request${perMinute === 1 ? '' : 's'} a minute`;
+}
+
+/** `pace`: the pull's requests a minute (pullPace); the time left is shown with it. */
+export function formatProgress(p: PullProgress, width = 24, pace?: number): string {
   const share = p.total === 0 ? 1 : p.done / p.total;
   const filled = Math.round(share * width);
   const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
+  const left = pace !== undefined && p.done < p.total ? `, ${formatTimeLeft(p.total - p.done, pace)}` : '';
   const wait = p.waitingFor && p.waitingFor !== 'in-flight' ? `  ${WAIT_TEXT[p.waitingFor] ?? `waiting (${p.waitingFor})`}` : '';
-  return `pulling [${bar}] ${p.done}/${p.total} documents${wait}`;
+  return `pulling [${bar}] ${p.done}/${p.total} documents${left}${wait}`;
 }
 
-export function createProgressBar(stream: LineStream): ProgressBar {
+export function createProgressBar(stream: LineStream, pace?: number): ProgressBar {
   let shown = false;
   let last = '';
   return {
     update(p) {
       if (!stream.isTTY || p.total === 0) return;
-      const line = formatProgress(p);
+      const line = formatProgress(p, undefined, pace);
       if (line === last) return;
       last = line;
       shown = true;

@@ -1,6 +1,7 @@
 // `spacesync sync`: brings the folder in step with the space. `--once` runs one cycle and exits
 // (0 in sync, 1 error, 2 refused by a safety check, 3 conflicts,
-// 4 something here held back and not sent); without it, cycles run on the
+// 4 something here held back and not sent, 128 + the signal's number when SIGINT/SIGTERM stopped
+// it: 130, 143); without it, cycles run on the
 // poll interval until SIGINT/SIGTERM. `--dry-run` shows what a cycle would do and changes nothing.
 import { mkdirSync } from 'node:fs';
 import { rootKind } from '../mirror/index.js';
@@ -8,7 +9,7 @@ import os from 'node:os';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { Wrap } from './types.js';
-import { createProgressBar } from './progressBar.js';
+import { createProgressBar, pullPace } from './progressBar.js';
 import { createCliLogger } from './cliLogger.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
 import { parseMode } from './init.js';
@@ -93,9 +94,16 @@ function backupPusher(session: SyncSession, config: Config, told?: (s: GitPushSt
   });
 }
 
-async function runOnce(session: SyncSession, config: Config): Promise<number> {
+/** The exit code of a run a signal stopped, as shells give it (130 for SIGINT, 143 for SIGTERM). */
+const signalExit = (signal: NodeJS.Signals): number => 128 + (os.constants.signals[signal] ?? 15);
+
+/**
+ * `stoppedBy`: the signal that asked the run to stop, if one did. A stopped run is not in step
+ * whatever its report holds: it says so and ends with the signal's exit code.
+ */
+async function runOnce(session: SyncSession, config: Config, stoppedBy: () => NodeJS.Signals | undefined): Promise<number> {
   const pusher = backupPusher(session, config);
-  const bar = createProgressBar(process.stderr);
+  const bar = createProgressBar(process.stderr, pullPace(session.client.scheduler.limits));
   let last: PullProgress = { done: 0, total: 0, waitingFor: undefined };
   session.ctx.onProgress = (p) => {
     last = p;
@@ -114,10 +122,20 @@ async function runOnce(session: SyncSession, config: Config): Promise<number> {
     // The bar's line is cleared (and not drawn again) before the summary, which would otherwise run on after it.
     if (timer) clearInterval(timer);
     bar.stop();
+    const stopped = stoppedBy();
     // A run of its own says every problem standing once (they are news to whoever runs it).
-    printReport(cycle.report, { appeared: cycle.report.problems, cleared }, 'In step with the space: nothing to pull ({requests}).');
+    const lines = describeReport(
+      cycle.report,
+      { appeared: cycle.report.problems, cleared },
+      stopped ? null : 'In step with the space: nothing to pull ({requests}).',
+    );
+    if (stopped && lines.out.length === 0)
+      lines.out.push(`Stopped (${stopped}) before the end of the cycle: what was done is recorded; the next run goes on from there.`);
+    lines.out.forEach(out);
+    lines.err.forEach(err);
     // A one-shot backup (cron) is off-site when the command returns: its push is waited for.
     await pusher?.idle();
+    if (stopped) return signalExit(stopped);
     const pushed = session.journal.getState<GitPushState>(GIT_PUSH_STATE);
     return cycle.exitCode === 0 && pusher && pushed?.ok === false ? 1 : cycle.exitCode;
   } finally {
@@ -270,8 +288,10 @@ async function runSync(flags: SyncFlags): Promise<number> {
   // out) and is recorded. The second ends the process at once: the journal is written in
   // transactions and files by rename, and the intents of requests without a recorded answer make
   // the next run read their documents again.
+  let stoppedBy: NodeJS.Signals | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (!abort.signal.aborted) {
+      stoppedBy = signal;
       if (!dryRun)
         out(`spacesync: stopping (${signal}): a request already sent is waited for; ${signal === 'SIGINT' ? 'Ctrl-C' : signal} again stops at once.`);
       abort.abort();
@@ -280,7 +300,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
     out('spacesync: stopped at once; the next run completes what was under way.');
     session.close();
     log.close();
-    process.exit(128 + (os.constants.signals[signal] ?? 15));
+    process.exit(signalExit(signal));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -291,7 +311,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
       describeCyclePlan(plan).forEach(out);
       return plan.refusal ? 2 : 0;
     }
-    if (flags.once) return await runOnce(session, config);
+    if (flags.once) return await runOnce(session, config, () => stoppedBy);
     return await daemon(session, config, link, abort.signal);
   } catch (e) {
     // main() prints the error's message; the log file keeps it with its details, status shows it.
@@ -312,7 +332,7 @@ export function registerSync(program: Command, wrap: Wrap): void {
     .description('two-way sync between the space and the folder (a daemon unless --once)')
     .option('--link <url>', 'connection link (or SPACESYNC_LINK)')
     .option('--dir <dir>', 'the mirror folder (default: SPACESYNC_DIR, else the current folder)')
-    .option('--once', 'run one full cycle and exit (0 in sync, 1 error, 2 refused, 3 conflicts, 4 something held back, not sent)')
+    .option('--once', 'run one full cycle and exit (0 in sync, 1 error, 2 refused, 3 conflicts, 4 something held back, not sent, 130/143 stopped by a signal)')
     .option('--dry-run', 'show what a cycle would do, change nothing')
     .option('--force', 'override the safety checks (mass delete, empty root)')
     .option('--config <file>', 'config file (default DIR/.spacesync/config.json)')

@@ -69,7 +69,7 @@ describe('a stop request stops at once', () => {
     await new Promise((r) => setTimeout(r, 300));
     const before = reads(await requestLog(server)).length;
     const ended = await stop(run);
-    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.code, ended.stderr).toBe(143);
     expect(ended.ms).toBeLessThan(1500);
     expect(ended.stdout).toMatch(/Stopped before the end/);
     expect(reads(await requestLog(server))).toHaveLength(before);
@@ -91,7 +91,7 @@ describe('a stop request stops at once', () => {
     await until('the 429', async () => reads(await requestLog(server)).some((r) => r.status === 429));
     await new Promise((r) => setTimeout(r, 200));
     const ended = await stop(run);
-    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.code, ended.stderr).toBe(143);
     expect(ended.ms).toBeLessThan(1500);
 
     const next = await runCli(['sync', '--dir', root, '--once']);
@@ -108,7 +108,7 @@ describe('a stop request stops at once', () => {
     // Every read but the slow one is answered: the slow one is in flight.
     await until('the other reads', async () => reads(await requestLog(server)).length >= ids.length - 1);
     const ended = await stop(run);
-    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.code, ended.stderr).toBe(143);
     expect(ended.ms).toBeLessThan(1500 + 1000);
     expect(recorded(root)).toBe(ids.length);
 

@@ -49,7 +49,7 @@ it('a stop request ends the wait for a slow download at once; the next run downl
   run.child.kill('SIGTERM');
   const ended = await run.done;
   expect(Date.now() - at).toBeLessThan(1500);
-  expect(ended.code, ended.stderr).toBe(0);
+  expect(ended.code, ended.stderr).toBe(143);
   expect(fs.existsSync(path.join(root, 'Unsorted/Note.assets'))).toBe(false);
   expect(fs.readFileSync(doc, 'utf8')).toMatch(/!\[Image\]\(http:\/\/[^)]*\/assets\/A-SLOW\?/);
 

@@ -90,3 +90,41 @@ export class StatCache {
     for (const p of gone) this.recorded.delete(p);
   }
 }
+
+/** A file this run wrote itself: the hash written, and the file's stat taken right after the write. */
+export interface OwnWrite {
+  path: string;
+  hash: string;
+  stat: StatKey;
+}
+
+/** The stat of a file just written with `hash` (null when the cache is off, or the file is gone already). */
+export async function statOwnWrite(ctx: SyncContext, relPath: string, hash: string): Promise<OwnWrite | null> {
+  if (ctx.settings.statCache === false || ctx.readOnly) return null;
+  const s = await fsp.stat(resolveInRoot(ctx.root, relPath), { bigint: true }).catch(() => null);
+  return s?.isFile() ? { path: relPath, hash, stat: keyOf(s) } : null;
+}
+
+/**
+ * Records files this run wrote with their hash, so that the next scan does not read back what the
+ * pull just wrote (a first pull of thousands of documents would otherwise read them all once more).
+ * Each is stat'd again now: one whose stat moved since the write (an edit, a link rewritten) is
+ * left out, and the next scan reads it. The entry's time is now, not the write's, so the racy rule
+ * (statTrusted) trusts the files written long enough before the end of the pull; those written
+ * within the timestamp granularity of it stay racy and are read once by the next scan. (An edit of
+ * the same size in the very timestamp tick of the write is what no stat tells; the daemon's
+ * watcher reports it.)
+ */
+export async function recordOwnWrites(ctx: SyncContext, writes: readonly OwnWrite[]): Promise<void> {
+  if (writes.length === 0 || ctx.settings.statCache === false || ctx.readOnly) return;
+  const put: FileStatRecord[] = [];
+  for (const w of writes) {
+    const at = wallNs(ctx);
+    const s = await fsp.stat(resolveInRoot(ctx.root, w.path), { bigint: true }).catch(() => null);
+    if (!s?.isFile()) continue;
+    const now = keyOf(s);
+    if (now.size !== w.stat.size || now.mtimeNs !== w.stat.mtimeNs || now.ctimeNs !== w.stat.ctimeNs || now.ino !== w.stat.ino) continue;
+    put.push({ path: w.path, ...now, hash: w.hash, recordedNs: at });
+  }
+  ctx.journal.updateFileStats(put);
+}

@@ -98,6 +98,13 @@ export interface SyncContext {
   ownership?: Pick<Ownership, 'check' | 'lost'>;
   onProgress?: (p: PullProgress) => void;
   /**
+   * Edits saved while a long pull runs (the daemon's): the pull asks between documents whether any
+   * wait, and if so lets them go first: its documents under way done and recorded, `push()` runs,
+   * then the pull goes on. An edit never waits for the end of a first pull. `onSaved` tells of a
+   * save as it comes in (the pull's reads may all be waiting for the budget).
+   */
+  editsWaiting?: { waiting(): boolean; push(): Promise<void>; onSaved(listener: () => void): () => void };
+  /**
    * The media assets being downloaded beside the cycles (made by the first pull or media step that
    * needs it; closed with the session). The daemon applies what ends between its cycles.
    */

@@ -3,7 +3,7 @@
 // stat cache, the assets' downloads, the journal's views that several slices read (link targets,
 // media records, collection rows, the saving of a replaced file's version, a restore's note for the
 // push) and the steps one slice runs inside another's (sliceSteps). It imports no slice.
-export { StatCache } from './StatCache.js';
+export { StatCache, recordOwnWrites, statOwnWrite, type OwnWrite } from './StatCache.js';
 export {
   deletesApproved,
   deletesKey,

@@ -134,6 +134,8 @@ class Daemon {
   private readonly waits: WaitNotices;
   private readonly watcher: MirrorWatcher;
   private readonly outage = new Outage();
+  /** Told when a save comes in (a pull under way lets it go first: SyncContext.editsWaiting). */
+  private readonly savedListeners = new Set<() => void>();
 
   constructor(private readonly o: DaemonOptions) {
     const ctx = (this.ctx = o.ctx);
@@ -149,6 +151,15 @@ class Daemon {
     const firstDone = new Promise<void>((res) => (this.firstCycle = res));
     this.waits = new WaitNotices(o, this.startedAt);
     ctx.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (!ctx.readOnly)
+      ctx.editsWaiting = {
+        waiting: () => this.paths.size > 0 && !this.stopping,
+        push: () => this.pushDuringPull(),
+        onSaved: (listener) => {
+          this.savedListeners.add(listener);
+          return () => this.savedListeners.delete(listener);
+        },
+      };
     // A download that ended is applied once the operation under way (if any) is done.
     if (!ctx.readOnly)
       assetDownloadsOf(ctx).onSettled = () => {
@@ -231,16 +242,8 @@ class Daemon {
   private next(): Work | null {
     const now = Date.now();
     if (this.cycleDue) return this.nextCycle(now);
-    const due = [...this.removals].filter(([, at]) => at <= now).map(([p]) => p);
-    if (this.paths.size > 0 || due.length > 0) {
-      // The held-back files go with every push: a decision held back for another file (a deletion
-      // waiting while an unreadable file may be it, moved) is made again as soon as that file changes.
-      const held = readHeldBack(this.ctx.journal).map((h) => h.path);
-      const w: Work = { kind: 'push', paths: new Set([...this.paths, ...due, ...held]) };
-      this.paths.clear();
-      for (const p of due) this.removals.delete(p);
-      return w;
-    }
+    const push = this.nextPush(now);
+    if (push) return push;
     if (this.removals.size > 0) {
       clearTimeout(this.removalTimer);
       this.removalTimer = setTimeout(this.kick, Math.max(0, Math.min(...this.removals.values()) - now));
@@ -250,6 +253,36 @@ class Daemon {
       return { kind: 'media' };
     }
     return null;
+  }
+
+  /** A push of the files saved (and of those gone for good), if any. */
+  private nextPush(now: number): (Work & { kind: 'push' }) | null {
+    const due = [...this.removals].filter(([, at]) => at <= now).map(([p]) => p);
+    if (this.paths.size === 0 && due.length === 0) return null;
+    // The held-back files go with every push: a decision held back for another file (a deletion
+    // waiting while an unreadable file may be it, moved) is made again as soon as that file changes.
+    const held = readHeldBack(this.ctx.journal).map((h) => h.path);
+    const w = { kind: 'push' as const, paths: new Set([...this.paths, ...due, ...held]) };
+    this.paths.clear();
+    for (const p of due) this.removals.delete(p);
+    return w;
+  }
+
+  /**
+   * The push of files saved while a cycle's pull runs, between two of its documents (the pull asks:
+   * SyncContext.editsWaiting): an edit waits for one debounce and one request, not for a first pull
+   * of thousands of documents. What it leaves unsettled is looked at again, as after any push.
+   */
+  private async pushDuringPull(): Promise<void> {
+    const w = this.nextPush(Date.now());
+    if (!w || this.stopping) return;
+    let settled = false;
+    try {
+      settled = await this.push(w.paths);
+    } catch (e) {
+      this.failed(e);
+    }
+    if (!settled) for (const p of w.paths) this.retry.add(p);
   }
 
   private nextCycle(now: number): Work {
@@ -378,6 +411,7 @@ class Daemon {
       this.removals.delete(p);
     }
     for (const p of c.removed) this.removals.set(p, Date.now() + this.grace);
+    if (this.paths.size > 0) for (const l of [...this.savedListeners]) l();
     this.kick();
   }
 

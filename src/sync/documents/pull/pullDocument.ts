@@ -14,7 +14,16 @@ import { isSpacesyncError } from '../../../errors.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../../mirror/index.js';
 import { noteReadOnlyBlocks } from '../readOnlyBlocks.js';
-import { linkTargetsOf, mediaRecordOf, recordCollectionRows, saveLocalVersion, type PullSteps, type SyncContext } from '../../context/index.js';
+import {
+  linkTargetsOf,
+  mediaRecordOf,
+  recordCollectionRows,
+  saveLocalVersion,
+  statOwnWrite,
+  type OwnWrite,
+  type PullSteps,
+  type SyncContext,
+} from '../../context/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../../core/files/fileText.js';
 import { keepSignedUrls } from '../../../core/media/keepSignedUrls.js';
 import { linkAssets } from '../../../core/media/linkAssets.js';
@@ -46,6 +55,14 @@ export interface PullOptions {
    * here; what the file held is kept in the version history first.
    */
   overwrite?: boolean;
+  /**
+   * Awaited once the answer is in, before the file is looked at: edits saved meanwhile are pushed
+   * first (the daemon's), and the document is then read against the record they left. True when
+   * such a push ran while the read was out.
+   */
+  answered?: () => Promise<boolean>;
+  /** Told of the file written, with its stat (the stat cache records it once the pull is over). */
+  wrote?: (w: OwnWrite) => void;
 }
 
 /** `steps`: the media slice's, for the document's assets (the cycle's). */
@@ -64,6 +81,14 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
   } catch (e) {
     if (isSpacesyncError(e, 'not_found')) return { kind: 'gone', path };
     throw e;
+  }
+  if (await opts.answered?.()) {
+    // A push of saved files recorded this document while its read was out: it merged the edit with
+    // the space then, so the journal and the file are in step with it; a later change shows in the
+    // next listing. This answer (perhaps older than that push) is not applied over it.
+    const now = journal.getDocument(remote.id);
+    if (now && (now.fileHash !== record.fileHash || now.path !== record.path || now.remoteModifiedAt !== record.remoteModifiedAt))
+      return { kind: 'unchanged', path: now.path };
   }
   // A whiteboard shows as a link to its scene file beside the document (syncWhiteboards writes the
   // file), a media block as a link to its asset once downloaded (syncMedia downloads it), a link to
@@ -145,6 +170,10 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     }
     if (!w.written) return { kind: 'localPending', path, reason: recorded ? (w.now === null ? 'missing' : 'edited') : 'unrecorded' };
     fileHash = w.hash;
+    if (opts.wrote) {
+      const own = await statOwnWrite(ctx, path, w.hash);
+      if (own) opts.wrote(own);
+    }
     outcome = { kind: 'written', path, mode, ...(opts.overwrite && recorded ? { overwrote: true } : {}) };
   }
   // Its assets not downloaded yet start coming in now, beside the rest of the pull (a new

@@ -19,13 +19,14 @@ import { isStopped, stoppedBeforeStart } from '../../context/index.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
 import { readPullPlan } from './readPullPlan.js';
+import { pullOrder } from '../../../core/pull/pullOrder.js';
 import { listRecent } from './listRecent.js';
 import { ListingMemo, treePrint } from './ListingMemo.js';
 import { detectLocalChanges } from './detectLocalChanges.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../../core/remoteTypes.js';
 import { assertRoot } from '../../../mirror/index.js';
-import { releaseMemory } from '../../context/index.js';
+import { recordOwnWrites, releaseMemory, type OwnWrite } from '../../context/index.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -174,6 +175,9 @@ async function pullAll(
     ctx.logger.debug({ doc: id, outcome: o.kind, path: o.path }, 'pulled');
   };
   const batcher = new CommitBatcher(ctx.journal);
+  /** The files written, recorded in the stat cache once the pull is over (the next scan need not read them). */
+  const own: OwnWrite[] = [];
+  const wrote = (w: OwnWrite) => void own.push(w);
   const commits: Array<Promise<void>> = [];
   /** Documents pulled and recorded: the media step may link their assets while the pull goes on. */
   const recorded = new Set<string>();
@@ -182,13 +186,55 @@ async function pullAll(
     commits.push(p.then(() => void recorded.add(id)));
     return Promise.resolve();
   };
+  /**
+   * Documents whose answer arrived and that are not yet recorded: edits waiting go first once these
+   * are done. A document still waiting for its answer (the budget) does not hold them up: its
+   * answer waits for them instead, and the document is read against the record they leave.
+   */
+  const underWay = new Set<Promise<unknown>>();
+  let yielding: Promise<void> | null = null;
+  /** Pushes of edits run so far: a document whose read was out meanwhile checks its record again. */
+  let yields = 0;
+  const edits = ctx.editsWaiting;
+  const letEditsGo = async () => {
+    if (!yielding && edits?.waiting()) {
+      yielding = (async () => {
+        await Promise.allSettled([...underWay]);
+        // The documents pulled so far recorded first: the push merges each edit with its base.
+        batcher.flush();
+        await Promise.all(commits);
+        yields++;
+        await edits.push();
+      })().finally(() => (yielding = null));
+    }
+    await yielding;
+  };
+  const stopListening = edits?.onSaved(() => void letEditsGo());
+  const pullOne = (id: string) => {
+    const before = yields;
+    const answered = async () => {
+      await yielding;
+      underWay.add(one);
+      return yields !== before;
+    };
+    const one = (async () => {
+      handle(
+        id,
+        await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id), wrote, answered }, steps),
+      );
+      // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
+      await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
+    })();
+    return one;
+  };
   const worker = async () => {
-    while (fatal === undefined && !ctx.signal?.aborted && next < ids.length) {
+    for (;;) {
+      await letEditsGo();
+      if (fatal !== undefined || ctx.signal?.aborted || next >= ids.length) break;
       const id = ids[next++]!;
+      const one = pullOne(id);
       try {
-        handle(id, await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id) }, steps));
-        // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
-        await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
+        await one;
       } catch (e) {
         // A stop request dropped the document's request before it went: nothing of it happened.
         if (isStopped(ctx, e)) break;
@@ -199,6 +245,8 @@ async function pullAll(
         const err = e as { code: string; message: string };
         result.failed.push({ id, path: ctx.journal.getDocument(id)?.path ?? id, code: err.code, message: err.message });
         ctx.logger.warn({ ...FILE_ONLY, doc: id, code: err.code }, err.message); // reported with the cycle
+      } finally {
+        underWay.delete(one);
       }
       done++;
       report();
@@ -207,9 +255,15 @@ async function pullAll(
       releaseMemory(PULL_GARBAGE_BYTES);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.settings.concurrency, ids.length)) }, worker));
+  } finally {
+    stopListening?.();
+  }
+  await yielding;
   batcher.flush();
   await Promise.all(commits);
+  await recordOwnWrites(ctx, own);
   if (fatal) throw fatal.error;
   if (ctx.signal?.aborted && done < ids.length) result.aborted = true;
 }
@@ -305,9 +359,15 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
     if (step.kind === 'purge') purgeIds.push(step.id);
   }
   // Nothing read and nothing changed (an idle poll): the journal's order is not needed.
-  const inJournal = reads.size + remoteChanged.size === 0 ? [] : journal.listDocuments().map((r) => r.id);
-  const toPull = inJournal.filter((id) => reads.has(id));
-  result.remoteChanged = inJournal.filter((id) => remoteChanged.has(id));
+  const inJournal = reads.size + remoteChanged.size === 0 ? [] : journal.listDocuments();
+  // The newest first: in a large pull what the user opens first arrives first (core/pull/pullOrder).
+  const toPull = pullOrder(
+    inJournal
+      .filter((r) => reads.has(r.id))
+      .map((r) => ({ id: r.id, lastModifiedAt: snapshot.documents.get(r.id)?.lastModifiedAt ?? null, dailyNoteDate: r.dailyNoteDate })),
+    ctx.now(),
+  );
+  result.remoteChanged = inJournal.filter((r) => remoteChanged.has(r.id)).map((r) => r.id);
   const bulk = toPull.length > 8 || records.length === 0;
   const overwrite = new Set(plan.documents.flatMap((s) => (s.kind === 'write' && s.reason === 'backup_overwrite' ? [s.id] : [])));
   await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged, steps, overwrite);
