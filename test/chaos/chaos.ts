@@ -380,7 +380,9 @@ interface RunState {
    * it) was moved here after, so the typed path may name a place no look of the sync ever saw (a
    * daemon killed in between): the link then leads nowhere in the mirror too, and is not checked.
    */
-  links: Array<{ text: string; id: string; block?: boolean; target: string; moved?: boolean }>;
+  links: Array<{ text: string; id: string; block?: boolean; target: string; holder: string; moved?: boolean }>;
+  /** The journal was lost in this run: until the adoption, a file's relative links do not follow the file when it moves. */
+  journalLost?: boolean;
   /**
    * A folder of the mirror the user replaced by a symbolic link to a copy outside it (until the end
    * of the run): what the copy held then, file by file, which the sync must never change.
@@ -388,9 +390,16 @@ interface RunState {
   linked: { dir: string; outside: string; files: Map<string, string> } | null;
 }
 
-/** Marks the links typed to `from` (a file, or anything under a folder) as moved here since. */
-function targetsMoved(state: RunState, from: string): void {
-  for (const l of state.links) if (l.target === from || l.target.startsWith(`${from}/`)) l.moved = true;
+/**
+ * Marks the links typed to `from` (a file, or anything under a folder) as moved here since; a folder
+ * moved to `to` takes the symbolic link inside it along (it is put back where it went).
+ */
+function targetsMoved(state: RunState, from: string, to?: string): void {
+  const under = (p: string) => p === from || p.startsWith(`${from}/`);
+  // A file holding a link moved after a journal was lost: no base knows the move, so its relative link is not rewritten.
+  for (const l of state.links) if (under(l.target) || (state.journalLost && under(l.holder))) l.moved = true;
+  const linked = state.linked;
+  if (to !== undefined && linked && (linked.dir === from || linked.dir.startsWith(`${from}/`))) linked.dir = to + linked.dir.slice(from.length);
 }
 
 interface Damage {
@@ -665,7 +674,7 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const next = [...lines];
       next.splice(Math.floor(r2 * (next.length + 1)), 0, `${op.text} [link ${op.n}](${/[\s()]/.test(dest) ? `<${dest}>` : dest})`);
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
-      state.links.push({ text: `${op.text} [link ${op.n}]`, id, target: to });
+      state.links.push({ text: `${op.text} [link ${op.n}]`, id, target: to, holder: rel });
       return `${rel} → ${to}`;
     }
     case 'local.addBlockLink': {
@@ -703,7 +712,7 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const dest = `${file}#${fragment}`;
       next.splice(Math.floor(op.r[3] * (next.length + 1)), 0, `${op.text} [blink ${op.n}](${/[\s()]/.test(file) ? `<${dest}>` : dest})`);
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
-      state.links.push({ text: `${op.text} [blink ${op.n}]`, id: b.id!, block: true, target: to });
+      state.links.push({ text: `${op.text} [blink ${op.n}]`, id: b.id!, block: true, target: to, holder: rel });
       return `${rel} → ${to}#${fragment}`;
     }
     case 'local.addImage':
@@ -792,7 +801,7 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const to = `${path.posix.dirname(dir) === '.' ? '' : `${path.posix.dirname(dir)}/`}Renamed folder ${op.n}`;
       fs.renameSync(w.file(dir), w.file(to));
       w.note(`local.renameFolder ${dir} → ${to}`);
-      targetsMoved(state, dir);
+      targetsMoved(state, dir, to);
       return `${dir} → ${to}`;
     }
     case 'local.moveFolder': {
@@ -808,7 +817,7 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       if (w.exists(to)) return 'skipped: the name is taken there';
       fs.renameSync(w.file(dir), w.file(to));
       w.note(`local.moveFolder ${dir} → ${to}`);
-      targetsMoved(state, dir);
+      targetsMoved(state, dir, to);
       return `${dir} → ${to}`;
     }
     default:
@@ -1097,8 +1106,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     for (const op of plan.ops) {
       let what: string;
       try {
-        if (op.kind === 'local.loseJournal') what = await loseJournal(w, op);
-        else if (op.kind === 'local.symlinkFolder') what = symlinkFolder(w, op, state);
+        if (op.kind === 'local.loseJournal') {
+          what = await loseJournal(w, op);
+          state.journalLost = true;
+        } else if (op.kind === 'local.symlinkFolder') what = symlinkFolder(w, op, state);
         else if (op.kind.startsWith('local.')) what = await localOp(w, op, state);
         else if (op.kind.startsWith('remote.')) what = await remoteOp(w, op, state);
         else {
@@ -1204,11 +1215,20 @@ async function checkLinks(w: World, links: RunState['links']): Promise<string[]>
         .filter((m) => blocks.has(m[1]!))
         .map((m) => `${p} shows its link to block ${m[1]} as block://, not as the block's anchor`),
     );
+  // A target set aside as a conflict copy (an adoption without a journal keeps a file that differs
+  // from its document that way, the space's version taking its place): the link names the copy's old
+  // path, which is no document's file while the link is sent.
+  const files = w.mdFiles();
+  const setAside = (target: string) => {
+    const dir = path.posix.dirname(target);
+    const stem = path.posix.basename(target, '.md');
+    return files.some((p) => isConflictCopy(p) && path.posix.dirname(p) === dir && path.posix.basename(p).startsWith(`${stem} (conflict `));
+  };
   return [
     ...shown,
     ...links.flatMap((l) => {
       const line = lines.find((m) => m.includes(l.text));
-      return line === undefined || l.moved || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`)
+      return line === undefined || l.moved || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`) || setAside(l.target)
         ? []
         : [`a link typed in a file reached the space as ${JSON.stringify(line)}, not as block://${l.id}`];
     }),

@@ -49,6 +49,28 @@ afterEach(async () => {
 });
 
 describe('a mirror without its journal', () => {
+  it("lets no push of saved files run inside the adoption's pull (the daemon's edits waiting): the folder has no base until it is done", async () => {
+    loseJournal();
+    fs.appendFileSync(file('Personal/Groceries.md'), '\nsaved while the journal was away\n');
+    const session = await openSession(root, space);
+    let pushes = 0;
+    session.ctx.editsWaiting = {
+      waiting: () => true,
+      push: async () => void pushes++,
+      onSaved: () => () => undefined,
+    };
+    try {
+      const r = await syncOnce(session.ctx);
+      expect(r.adoption).toBeDefined();
+      expect(r.adoption!.conflicts.map((c) => c.path)).toContain('Personal/Groceries.md');
+    } finally {
+      session.close();
+    }
+    // The cycle's own pull, after the adoption, may let them go; the adoption's never does.
+    expect(pushes).toBeLessThanOrEqual(1);
+    expect(await writes()).not.toContain('POST /blocks');
+  });
+
   it('is adopted: files in step stay, one changed on either side is a conflict copy, nothing is uploaded or merged again', async () => {
     const before = readTree(root);
     const blocks = await blockCount();

@@ -73,7 +73,10 @@ async function listDirs(root: string, dir = ''): Promise<string[]> {
 /** The space's version of the mirror, pulled into the shadow folder as a first pull writes it. */
 async function pullBeside(ctx: SyncContext, shadowRoot: string): Promise<void> {
   const own = ctx.ownership;
-  const shadow: SyncContext = { ...ctx, root: shadowRoot, ownWrites: new OwnWrites(own ? { beforeWrite: () => own.check() } : {}), assets: undefined };
+  // No push of saved files while the shadow pull runs (the daemon's editsWaiting): the folder has no
+  // base until the adoption is done, and a push without one would send the files as new content.
+  const { editsWaiting: _none, ...rest } = ctx;
+  const shadow: SyncContext = { ...rest, root: shadowRoot, ownWrites: new OwnWrites(own ? { beforeWrite: () => own.check() } : {}), assets: undefined };
   try {
     const pull = await runPull(shadow, { fullScan: true });
     const missed = [...pull.failed, ...pull.blocked];
