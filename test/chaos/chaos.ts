@@ -381,8 +381,6 @@ interface RunState {
    * daemon killed in between): the link then leads nowhere in the mirror too, and is not checked.
    */
   links: Array<{ text: string; id: string; block?: boolean; target: string; holder: string; moved?: boolean }>;
-  /** The journal was lost in this run: until the adoption, a file's relative links do not follow the file when it moves. */
-  journalLost?: boolean;
   /**
    * A folder of the mirror the user replaced by a symbolic link to a copy outside it (until the end
    * of the run): what the copy held then, file by file, which the sync must never change.
@@ -396,8 +394,10 @@ interface RunState {
  */
 function targetsMoved(state: RunState, from: string, to?: string): void {
   const under = (p: string) => p === from || p.startsWith(`${from}/`);
-  // A file holding a link moved after a journal was lost: no base knows the move, so its relative link is not rewritten.
-  for (const l of state.links) if (under(l.target) || (state.journalLost && under(l.holder))) l.moved = true;
+  // A file holding a link moved (with its folder, or after a journal was lost) before the link was
+  // sent: the path it names is relative to where it was typed, which the push never saw. A link sent
+  // before the move is block:// in the space already, which the check finds either way.
+  for (const l of state.links) if (under(l.target) || under(l.holder)) l.moved = true;
   const linked = state.linked;
   if (to !== undefined && linked && (linked.dir === from || linked.dir.startsWith(`${from}/`))) linked.dir = to + linked.dir.slice(from.length);
 }
@@ -1106,10 +1106,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     for (const op of plan.ops) {
       let what: string;
       try {
-        if (op.kind === 'local.loseJournal') {
-          what = await loseJournal(w, op);
-          state.journalLost = true;
-        } else if (op.kind === 'local.symlinkFolder') what = symlinkFolder(w, op, state);
+        if (op.kind === 'local.loseJournal') what = await loseJournal(w, op);
+        else if (op.kind === 'local.symlinkFolder') what = symlinkFolder(w, op, state);
         else if (op.kind.startsWith('local.')) what = await localOp(w, op, state);
         else if (op.kind.startsWith('remote.')) what = await remoteOp(w, op, state);
         else {
