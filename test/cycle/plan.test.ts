@@ -21,8 +21,11 @@ afterEach(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-async function plan(): Promise<CyclePlan> {
-  const session = await openSession(root, space, { readOnly: true });
+/** `backup`: the mirror in backup mode (config `mode`). */
+const modeOf = (backup: boolean) => (backup ? { settings: { mode: 'backup' as const } } : {});
+
+async function plan(backup = false): Promise<CyclePlan> {
+  const session = await openSession(root, space, { readOnly: true, ...modeOf(backup) });
   try {
     return await planCycle(session.ctx);
   } finally {
@@ -31,9 +34,9 @@ async function plan(): Promise<CyclePlan> {
 }
 
 /** Files a cycle writes: new ones, and those whose bytes or inode changed. */
-async function cycleWrites(): Promise<string[]> {
+async function cycleWrites(backup = false): Promise<string[]> {
   const before = readTree(root);
-  const session = await openSession(root, space);
+  const session = await openSession(root, space, modeOf(backup));
   try {
     await syncOnce(session.ctx, { downloads: 'wait' });
   } finally {
@@ -95,6 +98,31 @@ describe('the plan names every file the cycle writes', () => {
     expect(p.changes).toContainEqual(expect.objectContaining({ kind: 'scene', side: 'local', action: 'updated', path: rel }));
     expect(p.files.write).toEqual([]);
     expect(p.files.write).toEqual(await cycleWrites());
+  });
+
+  it('backup mode: a note changed on both sides is written over from the space, said so, and nothing is sent', async () => {
+    await firstSync();
+    fs.appendFileSync(file('Personal/Groceries.md'), '\nline EDITED LOCALLY\n');
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const groceries = docs.find((d) => d.title === 'Groceries')!;
+    const tree = await space.call('GET', '/blocks', undefined, { id: groceries.id });
+    await space.call('PUT', '/blocks', { blocks: [{ id: tree.content[0].id, markdown: 'EDITED REMOTELY' }] });
+    const before = (await space.requests()).length;
+    const p = await plan(true);
+    expect(p.requests).toEqual([]);
+    expect(p.notes.join(' ')).toContain('Backup mode: nothing is sent to the space');
+    expect(p.changes).toContainEqual(
+      expect.objectContaining({
+        kind: 'document',
+        side: 'remote',
+        action: 'updated',
+        path: 'Personal/Groceries.md',
+        detail: expect.stringContaining('written over'),
+      }),
+    );
+    expect(p.files.write).toEqual(['Personal/Groceries.md']);
+    expect(p.files.write).toEqual(await cycleWrites(true));
+    expect((await space.requests()).slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('a task added in Tasks/Inbox.md: the task is named, and the inbox file rewritten from the space', async () => {

@@ -11,7 +11,7 @@ import type { Block } from '../../dialect/index.js';
 import { promises as fsp } from 'node:fs';
 import { isBuiltinIgnored, readMirrorFile } from '../../mirror/index.js';
 import { assetExtension, mediaRecordOf, type SyncContext } from '../context/index.js';
-import { listRemote, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
+import { listRemote, overwriteDetail, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
 import { pushLocal } from './pullAndPush.js';
 import { isBackup, keptHere } from './backupMode.js';
 import { afterDocumentsInOrder } from './slices.js';
@@ -161,7 +161,9 @@ async function planPullFiles(ctx: SyncContext, pull: PullPlan, plan: CyclePlan):
     const title = ctx.journal.getDocument(s.id)?.title ?? where.replace(/^.*\//, '').replace(/\.md$/, '');
     if (s.kind === 'write' || s.kind === 'splice') {
       plan.files.write.push(s.path);
-      plan.changes.push({ kind: 'document', side: 'remote', action: s.kind === 'write' ? 'created' : 'updated', path: s.path, title });
+      if (s.kind === 'write' && s.reason === 'backup_overwrite')
+        plan.changes.push({ kind: 'document', side: 'remote', action: 'updated', path: s.path, title, detail: overwriteDetail(s.path) });
+      else plan.changes.push({ kind: 'document', side: 'remote', action: s.kind === 'write' ? 'created' : 'updated', path: s.path, title });
       read.push({ id: s.id, path: s.path });
     } else if (s.kind === 'move' && s.reason !== 'found_there') {
       plan.files.move.push({ from: s.from, to: s.to });

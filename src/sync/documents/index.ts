@@ -14,5 +14,5 @@ export { type PushOutcome } from './push/executePlan.js';
 export { LISTING_MAX_AGE_MS, pushDocuments, type PushOptions, type PushResult } from './push/pushDocuments.js';
 export { resolveIntents } from './push/resolveIntents.js';
 export { claimedId, isUndecodable, readLocalDocument, type LocalDocument } from './push/readLocalDocument.js';
-export { pullPart, pushPart } from './report.js';
+export { overwriteDetail, pullPart, pushPart } from './report.js';
 export { scanLocal, type LocalScan } from './push/scanLocal.js';

@@ -66,6 +66,10 @@ export function pushPart(push: PushResult, tableFiles: ReadonlySet<string> = new
   return { changes, conflicts, problems, notes, requests: push.requests, blocksWritten: push.outcome?.blocksWritten ?? 0 };
 }
 
+/** Backup mode wrote the space's version over a change made here: what the report (and the plan) say of it. */
+export const overwriteDetail = (path: string): string =>
+  `written over the change made here (backup mode; it is in the version history: spacesync history "${path}")`;
+
 /**
  * What the pull brought. `first`: the mirror had no document before this pull, so the documents it
  * finds in the space's trash were not deleted now: they are written into Trash/ as they are.
@@ -83,7 +87,7 @@ export function pullPart(ctx: SyncContext, pull: PullCycleResult, first: boolean
         action: 'updated',
         path: w.path,
         title,
-        detail: `written over the change made here (backup mode; it is in the version history: spacesync history "${w.path}")`,
+        detail: overwriteDetail(w.path),
       });
     else if (w.mode !== 'new') changes.push({ kind: 'document', side: 'remote', action: 'updated', path: w.path, title });
     else if (inTrash(w.path) && !first) changes.push({ kind: 'document', side: 'remote', action: 'deleted', path: w.path, title, detail: 'kept in Trash/' });
