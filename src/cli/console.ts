@@ -4,7 +4,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Wrap } from './types.js';
+import { untilStopSignal, type Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
 import { STATE_DIR } from '../stateDir.js';
 
@@ -53,15 +53,7 @@ export function registerConsole(program: Command, wrap: Wrap): void {
         const { startConsole } = await import('../console/server.js');
         const running = await startConsole({ dirs, port, onError: (line) => process.stderr.write(`${line}\n`) });
         // Listening for Ctrl-C before the address is out: whoever reads it may stop the console at once.
-        const stopped = new Promise<void>((resolve) => {
-          const stop = () => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            resolve();
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
+        const stopped = untilStopSignal();
         const showing = dirs.length === 1 ? dirs[0] : `${dirs.length} mirrors: ${dirs.join(', ')}`;
         process.stdout.write(`spacesync console: ${running.url}\nShowing ${showing}. Ctrl-C stops it.\n`);
         let cleanUp = () => {};

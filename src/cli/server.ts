@@ -1,7 +1,7 @@
 // `spacesync server`: serves a space over the Space API from SQLite until stopped, and prints its
 // base URL (the one place a link is shown whole: it is the server's own, freshly made).
 import type { Command } from 'commander';
-import type { Wrap } from './types.js';
+import { untilStopSignal, type Wrap } from './types.js';
 import { SpacesyncError } from '../errors.js';
 import { startServer } from '../server/index.js';
 
@@ -77,15 +77,7 @@ export function registerServer(program: Command, wrap: Wrap): void {
         // Listening for the stop signals before the line that tells a caller the server is up: a
         // caller that stops it as soon as it reads the line must find it stopping cleanly (its
         // temporary files removed), not killed by the signal's default action.
-        const stopped = new Promise<void>((resolve) => {
-          const stop = () => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            resolve();
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
+        const stopped = untilStopSignal();
         const on = server.origin === server.listenOrigin ? '' : ` (on ${server.listenOrigin})`;
         process.stdout.write(`spacesync server listening: ${server.baseUrl}${on}\n`);
         if (server.adminToken !== undefined) {

@@ -19,3 +19,20 @@ export type BuildProgram = (exit: ExitHolder, args: readonly string[]) => Promis
 
 /** How a command registers itself on the program. */
 export type Register = (program: Command, wrap: Wrap, build: BuildProgram) => void;
+
+/**
+ * Resolves at the first SIGINT or SIGTERM, for a command that runs until stopped (the server, the
+ * console). Listening starts at once: a caller that stops it as soon as it reads the command's first
+ * line finds it stopping cleanly, not killed by the signal's default action.
+ */
+export function untilStopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -14,67 +14,68 @@ async function until(what: string, cond: () => Promise<boolean>, ms = 30_000): P
   }
 }
 
-describe('the daemon while the service is unreachable', () => {
-  it('keeps running, and pushes the edits made meanwhile once the service is back', async () => {
-    const data = path.join(tempDir('spacesync-down-'), 'space.db');
-    const options = { seed: smallSpace, limits: 'off' as const, dataFile: data, linkId: 'down-link-0001' };
-    let server = await startServer({ port: 0, ...options });
-    const port = new URL(server.baseUrl).port;
-    const root = tempDir();
-    writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 1, maxSeconds: 1 }, debounceMs: 50 });
-    const daemon = spawnCli(['sync', '--dir', root]);
-    try {
-      await daemon.waitFor(/Pulled: 2 new/);
-      await server.close();
-
-      // Saved while nothing answers: the push fails, the daemon says so and goes on.
-      const file = path.join(root, 'Inbox note.md');
-      const unsorted = fs.existsSync(file) ? file : path.join(root, 'Unsorted', 'Inbox note.md');
-      fs.writeFileSync(unsorted, fs.readFileSync(unsorted, 'utf8').replace('hello world', 'hello while offline'));
-      // The client's own retries give up first; then the daemon says the space is out of reach and goes on.
-      await daemon.waitFor(/the space is unreachable/, 'stderr');
-      expect(daemon.child.exitCode).toBeNull();
-
-      server = await startServer({ port: Number(port), ...options });
-      await until('the edit to reach the service', async () => {
-        const r = await fetch(`${server.baseUrl}/blocks?id=D-NOTE`);
-        return ((await r.json()) as { content: Array<{ markdown: string }> }).content.some((b) => b.markdown === 'hello while offline');
-      });
-      expect(daemon.child.exitCode).toBeNull();
-    } finally {
+/**
+ * A daemon over a space whose server is then stopped, and a note edited while nothing answers. The
+ * server comes back on the same port with the same data (`back`); `edited` is whether the space
+ * holds the edit.
+ */
+async function outage(name: string, poll: { minSeconds: number; maxSeconds: number }) {
+  const data = path.join(tempDir(`spacesync-${name}-`), 'space.db');
+  const options = { seed: smallSpace, limits: 'off' as const, dataFile: data, linkId: `${name}-link-0001` };
+  let server = await startServer({ port: 0, ...options });
+  const port = Number(new URL(server.baseUrl).port);
+  const root = tempDir();
+  writeConfig(root, { link: server.baseUrl, poll, debounceMs: 50 });
+  const daemon = spawnCli(['sync', '--dir', root]);
+  await daemon.waitFor(/Pulled: 2 new/);
+  await server.close();
+  const file = path.join(root, 'Inbox note.md');
+  const unsorted = fs.existsSync(file) ? file : path.join(root, 'Unsorted', 'Inbox note.md');
+  fs.writeFileSync(unsorted, fs.readFileSync(unsorted, 'utf8').replace('hello world', 'hello while offline'));
+  return {
+    daemon,
+    back: async () => void (server = await startServer({ port, ...options })),
+    edited: async () => {
+      const r = await fetch(`${server.baseUrl}/blocks?id=D-NOTE`);
+      return ((await r.json()) as { content: Array<{ markdown: string }> }).content.some((b) => b.markdown === 'hello while offline');
+    },
+    close: async () => {
       daemon.child.kill('SIGTERM');
       await daemon.done;
       await server.close();
+    },
+  };
+}
+
+describe('the daemon while the service is unreachable', () => {
+  it('keeps running, and pushes the edits made meanwhile once the service is back', async () => {
+    // Saved while nothing answers: the push fails, the daemon says so and goes on.
+    const o = await outage('down', { minSeconds: 1, maxSeconds: 1 });
+    try {
+      // The client's own retries give up first; then the daemon says the space is out of reach and goes on.
+      await o.daemon.waitFor(/the space is unreachable/, 'stderr');
+      expect(o.daemon.child.exitCode).toBeNull();
+      await o.back();
+      await until('the edit to reach the service', o.edited);
+      expect(o.daemon.child.exitCode).toBeNull();
+    } finally {
+      await o.close();
     }
   });
 });
 
 describe('an outage on the terminal', () => {
   it('is said once when it starts and once when it ends, with no line per retry; an edit saved meanwhile goes out within one probe of the return', async () => {
-    const data = path.join(tempDir('spacesync-outage-'), 'space.db');
-    const options = { seed: smallSpace, limits: 'off' as const, dataFile: data, linkId: 'outage-link-0001' };
-    let server = await startServer({ port: 0, ...options });
-    const port = new URL(server.baseUrl).port;
-    const root = tempDir();
     // The idle poll is two minutes: only the outage's own probes can send the edit in time.
-    writeConfig(root, { link: server.baseUrl, poll: { minSeconds: 60, maxSeconds: 120 }, debounceMs: 50 });
-    const daemon = spawnCli(['sync', '--dir', root]);
+    const o = await outage('outage', { minSeconds: 60, maxSeconds: 120 });
+    const { daemon } = o;
     try {
-      await daemon.waitFor(/Pulled: 2 new/);
-      await server.close();
-      const file = path.join(root, 'Inbox note.md');
-      const unsorted = fs.existsSync(file) ? file : path.join(root, 'Unsorted', 'Inbox note.md');
-      fs.writeFileSync(unsorted, fs.readFileSync(unsorted, 'utf8').replace('hello world', 'hello while offline'));
       await daemon.waitFor(/the space is unreachable/, 'stderr');
       // Twenty seconds out of reach: more than one probe, and more than the probes' cap.
       await new Promise((r) => setTimeout(r, 20_000));
-
-      server = await startServer({ port: Number(port), ...options });
+      await o.back();
       const back = Date.now();
-      await until('the edit to reach the service', async () => {
-        const r = await fetch(`${server.baseUrl}/blocks?id=D-NOTE`);
-        return ((await r.json()) as { content: Array<{ markdown: string }> }).content.some((b) => b.markdown === 'hello while offline');
-      });
+      await until('the edit to reach the service', o.edited);
       expect(Date.now() - back).toBeLessThan(15_000 + 50 + 1_500);
       await daemon.waitFor(/the space is reachable again/, 'stdout');
       const { stdout, stderr } = daemon.output();
@@ -85,9 +86,7 @@ describe('an outage on the terminal', () => {
       expect(stdout).toMatch(/the space is reachable again after \d+ s; 1 edit sent\./);
       expect(daemon.child.exitCode).toBeNull();
     } finally {
-      daemon.child.kill('SIGTERM');
-      await daemon.done;
-      await server.close();
+      await o.close();
     }
   }, 90_000);
 });

@@ -1,37 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncContext } from '../context/index.js';
-import type { PullCycleResult } from './pull/pullDocuments.js';
+import { emptyPullResult, type PullCycleResult } from './pull/pullDocuments.js';
 import type { PushResult } from './push/pushDocuments.js';
 import { pullPart, pushPart } from './report.js';
-const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({
-  startedAt: '',
-  finishedAt: '',
-  refused: null,
-  aborted: false,
-  fullScan: false,
-  listed: [],
-  remoteChanged: [],
-  localChanged: [],
-  written: [],
-  unchanged: [],
-  moved: [],
-  folderMoves: [],
-  relinked: [],
-  anchored: [],
-  createdDirs: [],
-  removedDirs: [],
-  purged: [],
-  localPending: [],
-  blocked: [],
-  failed: [],
-  ignored: [],
-  unplaced: [],
-  requests: 3,
-  quiet: false,
-  listing: 'full',
-  plan: null,
-  ...over,
-});
+const cycle = (over: Partial<PullCycleResult>): PullCycleResult => ({ ...emptyPullResult(''), requests: 3, ...over });
 
 const step = (method: string) => ({ method, path: '/x', describe: '', blocks: 0, docs: [] });
 

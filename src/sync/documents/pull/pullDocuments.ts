@@ -90,7 +90,8 @@ export interface PullCycleResult {
   plan: PullPlan | null;
 }
 
-function emptyResult(startedAt: string): PullCycleResult {
+/** A pull that did nothing yet (what each cycle's result starts from). */
+export function emptyPullResult(startedAt: string): PullCycleResult {
   return {
     startedAt,
     finishedAt: startedAt,
@@ -274,7 +275,7 @@ async function pullAll(
  */
 export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, steps: PullSteps): Promise<PullCycleResult> {
   const { journal } = ctx;
-  const result = emptyResult(ctx.now().toISOString());
+  const result = emptyPullResult(ctx.now().toISOString());
   const requestsBefore = ctx.client.stats().total;
   const finish = () => {
     result.finishedAt = ctx.now().toISOString();
