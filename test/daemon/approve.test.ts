@@ -160,8 +160,13 @@ describe('spacesync approve beside a running daemon', () => {
   });
 
   it('a mass delete is refused; another set of deletes than the approved one is refused again; approved as it is, the next cycle goes ahead', async () => {
-    const { root, daemon } = await mirrorWithDaemon(2);
+    const { root, daemon: first } = await mirrorWithDaemon(2);
+    // The four deletes are made with the daemon stopped: a watcher quick enough (or a machine slow enough)
+    // would otherwise send the first delete alone, before the others were made, and nothing would be refused.
+    first.child.kill('SIGTERM');
+    await first.done;
     for (const n of NOTES.slice(0, 4)) fs.rmSync(path.join(root, 'Unsorted', `${n}.md`));
+    const daemon = await startDaemon(root, /spacesync: /);
     await until('the deletes to be refused', async () => (await status(root)).refused?.deleteCount === 4);
     const refused = (await status(root)).refused!;
     expect(refused).toMatchObject({ reason: 'mass_delete_remote', proceed: `spacesync approve --deletes --dir ${root}` });
