@@ -122,16 +122,48 @@ describe('a mirror without its journal', () => {
     expect(await writes()).toEqual([]);
   }, 60_000);
 
-  it('an empty journal file is the same case, and a file moved meanwhile is found by its id and its move sent', async () => {
+  it('an empty journal file is the same case; a file found at another place goes back to the space’s, where the space renamed it too', async () => {
+    // Without a base nothing says which side moved it: a file moved here…
     fs.renameSync(file('Personal/Recipes.md'), file('Work/Recipes.md'));
     loseJournal();
     fs.writeFileSync(journal(), '');
+    // …and a document renamed in the space while the journal was away look the same.
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const books = docs.find((d) => d.title === 'Books to read')!;
+    await space.call('PUT', '/blocks', { blocks: [{ id: books.id, markdown: 'Books to buy' }] });
     await space.clearRequests();
     const r = await cycle();
-    expect(r.adoption).toMatchObject({ conflicts: [], moved: ['Work/Recipes.md'] });
+    expect(r.adoption).toMatchObject({
+      conflicts: [],
+      moved: [
+        { from: 'Personal/Books to read.md', to: 'Personal/Books to buy.md' },
+        { from: 'Work/Recipes.md', to: 'Personal/Recipes.md' },
+      ],
+    });
     expect(r.exitCode).toBe(0);
-    expect(await writes()).toEqual(['PUT /documents/move']);
-    expect(fs.existsSync(file('Personal/Recipes.md'))).toBe(false);
+    // The space's names win, as its text wins a conflict: nothing is sent, no title is undone.
+    expect(await writes()).toEqual([]);
+    expect(fs.existsSync(file('Personal/Recipes.md'))).toBe(true);
+    expect(fs.existsSync(file('Work/Recipes.md'))).toBe(false);
+    expect(fs.existsSync(file('Personal/Books to read.md'))).toBe(false);
+    const after = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    expect(after.find((d) => d.id === books.id)!.title).toBe('Books to buy');
+  }, 60_000);
+
+  it('a note moved here with its .assets folder goes back with it, and no asset is uploaded again', async () => {
+    const note = [...readTree(root).keys()].find((p) => p.endsWith('/Mobile app.md'))!;
+    const assets = note.replace(/\.md$/, '.assets');
+    const inside = fs.readdirSync(file(assets));
+    expect(inside.length).toBeGreaterThan(0);
+    fs.renameSync(file(note), file('Personal/Engine.md'));
+    fs.renameSync(file(assets), file('Personal/Engine.assets'));
+    loseJournal();
+    await space.clearRequests();
+    const r = await cycle();
+    expect(r.adoption).toMatchObject({ conflicts: [], written: [], moved: [{ from: 'Personal/Engine.md', to: note }] });
+    expect(await writes()).toEqual([]);
+    expect(fs.readdirSync(file(assets)).sort()).toEqual([...inside].sort());
+    expect(fs.existsSync(file('Personal/Engine.assets'))).toBe(false);
   }, 60_000);
 
   it('a file naming a document the space no longer has is held back, not sent as a new document', async () => {

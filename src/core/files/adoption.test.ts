@@ -23,11 +23,29 @@ describe('adopting a mirror without a journal', () => {
     expect(plan.restore).toBe(false);
   });
 
-  it('a document’s file moved here is found by its id: kept where it is when equal, a conflict copy there when not', () => {
+  it('a document’s file found elsewhere by its id goes back to the space’s place: moved when equal, a conflict copy there when not', () => {
     const plan = planAdoption([doc('A.md', 'a'), doc('B.md', 'b')], [md('Elsewhere/A.md', 'a', 'h:A.md'), md('Other/B.md', 'b', 'changed')]);
     expect(plan.steps).toEqual([
       { kind: 'conflict', path: 'B.md', from: 'Other/B.md', docId: 'b' },
       { kind: 'moved', path: 'A.md', from: 'Elsewhere/A.md', docId: 'a' },
+    ]);
+  });
+
+  it('the files of a moved document’s .assets folder go back with it when their bytes are the space’s; others stay', () => {
+    const plan = planAdoption(
+      [doc('Notes/A.md', 'a'), file('Notes/A.assets/x.png'), file('Notes/A.assets/board.excalidraw'), file('Notes/A.assets/y.png')],
+      [
+        md('B.md', 'a', 'h:Notes/A.md'),
+        bin('B.assets/x.png', 'h:Notes/A.assets/x.png'),
+        bin('B.assets/board.excalidraw', 'edited here'),
+        bin('B.assets/mine.png'),
+      ],
+    );
+    expect(plan.steps).toEqual([
+      { kind: 'write', path: 'Notes/A.assets/board.excalidraw' },
+      { kind: 'moved', path: 'Notes/A.assets/x.png', from: 'B.assets/x.png' },
+      { kind: 'write', path: 'Notes/A.assets/y.png' },
+      { kind: 'moved', path: 'Notes/A.md', from: 'B.md', docId: 'a' },
     ]);
   });
 

@@ -3,7 +3,8 @@
 // instead: the space is pulled beside it as a first pull writes it, and each file of that pull is
 // held against the mirror's file at the same path (a document's file also found by its id, where
 // it was moved). Equal bytes are in step; different bytes are a conflict (the mirror's file becomes
-// a conflict copy, the space's version takes its place); a file the mirror lacks is written. Files
+// a conflict copy, the space's version takes its place); a file the mirror lacks is written. A file
+// found at another place goes back to the space's: as for the text, the space's side wins. Files
 // only the mirror has are left to the sync as new here, except documents' files naming a document
 // the space does not have: those are held back, never sent again as new documents. Pure: the shell
 // reads both trees and applies the steps in order.
@@ -40,8 +41,12 @@ export type AdoptionStep =
   | { kind: 'write'; path: string }
   /** The mirror's file at `from` differs: it becomes a conflict copy beside `from`, then the space's file is moved to `path`. */
   | { kind: 'conflict'; path: string; from: string; docId?: string }
-  /** The document's file was moved here (at `from`, same bytes): it stays; the sync sends the move. */
-  | { kind: 'moved'; path: string; from: string; docId: string }
+  /**
+   * The mirror holds the space's bytes at another place (`from`): a document's file found by its id,
+   * or a file of that document's `.assets` folder. Nothing says which side moved it, so, as the
+   * space's text wins a conflict, the space's place wins: the file is moved back to `path`.
+   */
+  | { kind: 'moved'; path: string; from: string; docId?: string }
   /** Another file (another note) holds the path: it moves to `to`, beside, and stays a note of its own. */
   | { kind: 'aside'; from: string; to: string };
 
@@ -56,6 +61,9 @@ export interface AdoptionPlan {
    */
   restore: boolean;
 }
+
+/** `Notes/Plan.md` → `Notes/Plan.assets/`: where a document's file keeps its assets and scenes. */
+export const assetsDirOf = (file: string): string => `${file.replace(/\.md$/, '')}.assets/`;
 
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
@@ -103,6 +111,21 @@ export function planAdoption(space: readonly SpaceFile[], mirror: readonly Mirro
   const used = new Set<string>();
   const copies: AdoptionStep[] = [];
   const rest: AdoptionStep[] = [];
+  const spaceAt = new Set(space.map((f) => f.path));
+  /** The `.assets` folders of the documents' files found elsewhere: the space's → the mirror's. */
+  const assetsMoved = new Map<string, string>();
+  for (const s of space) {
+    const own = s.docId ? claimed.get(s.docId) : undefined;
+    if (own && own.path !== s.path && !mirrorAt.has(s.path)) assetsMoved.set(assetsDirOf(s.path), assetsDirOf(own.path));
+  }
+  /** The mirror's copy of `s` in the `.assets` folder of its document's file found elsewhere, when it holds the same bytes. */
+  const movedAsset = (s: SpaceFile): MirrorFile | undefined => {
+    const slash = s.path.lastIndexOf('/');
+    const dir = s.path.slice(0, slash + 1);
+    const from = assetsMoved.get(dir);
+    const there = from === undefined ? undefined : mirrorAt.get(from + s.path.slice(slash + 1));
+    return there && there.hash === s.hash && !used.has(there.path) && !spaceAt.has(there.path) ? there : undefined;
+  };
   for (const s of [...space].sort(byPath)) {
     // Here, after the asides: this document's file (or one naming none), or an asset, scene or task file.
     const here = mirrorAt.get(s.path);
@@ -114,7 +137,9 @@ export function planAdoption(space: readonly SpaceFile[], mirror: readonly Mirro
       continue;
     }
     if (!here) {
-      rest.push({ kind: 'write', path: s.path });
+      const asset = movedAsset(s);
+      if (asset) used.add(asset.path);
+      rest.push(asset ? { kind: 'moved', path: s.path, from: asset.path } : { kind: 'write', path: s.path });
       continue;
     }
     used.add(here.path);

@@ -7,7 +7,7 @@
 // changed by whole-file renames.
 import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { planAdoption, type AdoptionPlan, type MirrorFile, type SpaceFile } from '../../core/files/adoption.js';
+import { assetsDirOf, planAdoption, type AdoptionPlan, type MirrorFile, type SpaceFile } from '../../core/files/adoption.js';
 import { claimOf } from '../../core/files/localChange.js';
 import { parseFrontMatter } from '../../core/files/frontMatter.js';
 import { frontMatterParts } from '../../core/files/fileText.js';
@@ -27,8 +27,8 @@ export interface AdoptionResult {
   written: string[];
   /** Files that differed: the folder's version is in `copy`, the space's in `path`. */
   conflicts: Array<{ path: string; copy: string }>;
-  /** Documents' files found moved in the folder: kept there (the sync sends the move). */
-  moved: string[];
+  /** Documents' files found at another place in the folder: moved back to the space's (with their assets). */
+  moved: Array<{ from: string; to: string }>;
   /** Other notes standing where a document of the space has its file: moved beside it. */
   aside: Array<{ from: string; to: string }>;
   /** Files naming a document the space no longer has: held back, not sent. */
@@ -39,8 +39,12 @@ export interface AdoptionResult {
 
 const SHADOW = stateRelPath('adopt');
 
-/** Every file under `dir` (relative to `root`), but dot-entries, symbolic links, temp files, conflict copies and what the user ignores. */
-async function listFiles(ctx: SyncContext, root: string, dir = ''): Promise<string[]> {
+/**
+ * Every file under `dir` (relative to `root`), but dot-entries, symbolic links, temp files, conflict
+ * copies and what the user ignores. The user's patterns do not reach into a document's `.assets`
+ * folder: what it holds is the document's.
+ */
+async function listFiles(ctx: SyncContext, root: string, dir = '', inAssets = false): Promise<string[]> {
   let entries: Dirent[];
   try {
     entries = await fsp.readdir(dir ? path.join(root, ...dir.split('/')) : root, { withFileTypes: true });
@@ -52,8 +56,8 @@ async function listFiles(ctx: SyncContext, root: string, dir = ''): Promise<stri
   for (const e of entries) {
     const rel = dir ? `${dir}/${e.name}` : e.name;
     const assets = e.isDirectory() && e.name.endsWith('.assets');
-    if (e.name.startsWith('.') || (!assets && (isBuiltinIgnored(e.name) || ctx.ignore(rel, e.isDirectory())))) continue;
-    if (e.isDirectory()) out.push(...(await listFiles(ctx, root, rel)));
+    if (e.name.startsWith('.') || (!assets && (isBuiltinIgnored(e.name) || (!inAssets && ctx.ignore(rel, e.isDirectory()))))) continue;
+    if (e.isDirectory()) out.push(...(await listFiles(ctx, root, rel, inAssets || assets)));
     else if (e.isFile()) out.push(rel);
   }
   return out;
@@ -145,7 +149,12 @@ async function apply(ctx: SyncContext, plan: AdoptionPlan, result: AdoptionResul
         result.inStep++;
         break;
       case 'moved':
-        result.moved.push(step.from);
+        await move(step.from, step.path);
+        if (step.docId) {
+          result.moved.push({ from: step.from, to: step.path });
+          // Its `.assets` folder, emptied by the moves of its files (one holding anything else stays).
+          await fsp.rmdir(path.join(ctx.root, ...assetsDirOf(step.from).split('/'))).catch(() => undefined);
+        } else result.inStep++;
         break;
       case 'aside':
         await move(step.from, step.to);
@@ -226,7 +235,12 @@ export function describeAdoption(r: AdoptionResult): string {
   if (r.conflicts.length > 0) parts.push(`${r.conflicts.length} differ and were kept as conflict copies (the space's version is in each file)`);
   if (r.written.length > 0)
     parts.push(`${r.written.length} written from the space (a file deleted here meanwhile comes back: delete it again to delete its document)`);
-  if (r.moved.length > 0) parts.push(`${r.moved.length} found moved here (the move is sent)`);
+  if (r.moved.length > 0)
+    parts.push(
+      `${r.moved.length} found at another place and moved back to the space's, as nothing says which side moved them (${r.moved
+        .map((m) => `${m.from} → ${m.to}`)
+        .join(', ')}): move them again to send the move`,
+    );
   if (r.aside.length > 0) parts.push(`${r.aside.length} other note(s) renamed to make room: ${r.aside.map((a) => `${a.from} → ${a.to}`).join(', ')}`);
   if (r.orphans.length > 0)
     parts.push(
