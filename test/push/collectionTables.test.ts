@@ -124,3 +124,33 @@ it('reports a table it cannot read and a cell its type cannot hold, keeping both
   expect(still.requests.filter((q) => q.includes('/collections'))).toEqual([]);
   expect(said(still.r)).toHaveLength(1);
 });
+
+it('a file saved again while its rows are sent is looked at again from its old base: a cell the space changed meanwhile is not sent back over', async () => {
+  // The app changes a cell the file (not pulled since) still shows as it was; the file adds a row.
+  await space.call('PUT', '/collections/C1/items', { itemsToUpdate: [{ id: 'I1', properties: { pages: 500 } }] });
+  edit('| Emma | Done |  |  |', '| Emma | Done |  |  |\n| Gatsby | Reading |  |  |');
+  // While the row's POST is out, the file is saved again with one more row: the table cannot be written over.
+  const client = session.ctx.client;
+  const real = client.addCollectionItems.bind(client);
+  client.addCollectionItems = async (...args: Parameters<typeof real>) => {
+    const r = await real(...args);
+    client.addCollectionItems = real;
+    edit('| Gatsby | Reading |  |  |', '| Gatsby | Reading |  |  |\n| Ulysses | Done |  |  |');
+    return r;
+  };
+  let first: Awaited<ReturnType<typeof cycle>>;
+  try {
+    first = await cycle();
+  } finally {
+    client.addCollectionItems = real;
+  }
+  // Looked at again at once, from the old base: the new row goes, the space's cell stays, no conflict.
+  expect(first.writes).toEqual(['POST /collections/C1/items', 'POST /collections/C1/items']);
+  expect(first.r.report.conflicts ?? []).toEqual([]);
+  const now = await items();
+  expect(now.find((i) => i.id === 'I1')?.properties).toMatchObject({ pages: 500 });
+  expect(now.map((i) => i.title).sort()).toEqual(['Dune', 'Emma', 'Gatsby', 'Ulysses']);
+  expect((await cycle()).writes).toEqual([]);
+  expect(read()).toContain('| Dune | Reading | 2026-12-01 | 500 |');
+  expect(read()).toContain('| Ulysses | Done |  |  |');
+});

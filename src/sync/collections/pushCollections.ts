@@ -4,7 +4,8 @@
 // planCollectionPush decides, and its item requests are sent: PUT …/items (only the changed
 // properties), POST …/items, DELETE …/items. Then the collection is read again and becomes the
 // base; the file's table is written over with it (same bytes the pull would write, so nothing
-// ping-pongs) unless cells were held back, which the file keeps. A refused table (a changed
+// ping-pongs) unless cells were held back, which the file keeps. A file saved again while the
+// requests were out keeps its old base and is looked at again at once. A refused table (a changed
 // header, unreadable) sends nothing; a changed header is restored from the space, the user's
 // version kept in the history.
 import { markdownOf } from '../../core/pull/flattenRemote.js';
@@ -46,25 +47,42 @@ export async function pushCollections(ctx: SyncContext, opts: { paths?: readonly
     const record = ctx.journal.getDocument(doc);
     if (!record || record.fileHash === null || (only && !only.has(record.path))) continue;
     if (await cache.holds(record.path, record.fileHash)) continue;
-    const file = await readMirrorFile(ctx.root, record.path);
-    if (!file || file.text === null || file.hash === record.fileHash) continue;
-    const tables = flatten(segmentFile(file.text).segments).filter((s) => s.kind === 'readonly' && isTable(s.markdown));
-    const bases = ctx.journal.getBaseBlocks(doc).filter((b) => b.type === 'collection' && isTable(b.markdown));
-    // A table added or removed in the file is the blocks' push's to hold back.
-    if (tables.length !== bases.length) continue;
-    for (let i = 0; i < tables.length; i++) {
-      const seg = tables[i]!;
-      const base = bases[i]!;
-      if (seg.markdown === base.markdown || seg.indent !== 0) continue;
-      try {
-        await pushTable(ctx, result, { doc, path: record.path, seg, base });
-      } catch (e) {
-        if (!isSpacesyncError(e) || e.code === 'cancelled') throw e;
-        result.problems.push({ path: record.path, message: `the collection table was not sent: ${e.message}. The file keeps it; the next sync tries again.` });
-      }
+    // A file saved again while its tables' requests were out is looked at again at once (a few
+    // times at most): the pull after this push would find its table changed on both sides.
+    let looks = 0;
+    while ((await pushTables(ctx, result, doc)) && ++looks < SAVED_MEANWHILE_LOOKS && !ctx.signal?.aborted) {
+      // Looked at again: it was saved while its tables were sent.
     }
   }
   return result;
+}
+
+/** How many times in a row a file saved while its tables were sent is looked at again. */
+const SAVED_MEANWHILE_LOOKS = 3;
+
+/** The tables of `doc`'s file that differ from their base, each sent; true when the file was saved again meanwhile. */
+async function pushTables(ctx: SyncContext, result: CollectionPushResult, doc: string): Promise<boolean> {
+  const record = ctx.journal.getDocument(doc);
+  if (!record || record.fileHash === null) return false;
+  const file = await readMirrorFile(ctx.root, record.path);
+  if (!file || file.text === null || file.hash === record.fileHash) return false;
+  const tables = flatten(segmentFile(file.text).segments).filter((s) => s.kind === 'readonly' && isTable(s.markdown));
+  const bases = ctx.journal.getBaseBlocks(doc).filter((b) => b.type === 'collection' && isTable(b.markdown));
+  // A table added or removed in the file is the blocks' push's to hold back.
+  if (tables.length !== bases.length) return false;
+  let savedMeanwhile = false;
+  for (let i = 0; i < tables.length; i++) {
+    const seg = tables[i]!;
+    const base = bases[i]!;
+    if (seg.markdown === base.markdown || seg.indent !== 0) continue;
+    try {
+      if ((await pushTable(ctx, result, { doc, path: record.path, seg, base })) === 'saved meanwhile') savedMeanwhile = true;
+    } catch (e) {
+      if (!isSpacesyncError(e) || e.code === 'cancelled') throw e;
+      result.problems.push({ path: record.path, message: `the collection table was not sent: ${e.message}. The file keeps it; the next sync tries again.` });
+    }
+  }
+  return savedMeanwhile;
 }
 
 interface Table {
@@ -74,21 +92,22 @@ interface Table {
   base: BaseBlock;
 }
 
-async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Table): Promise<void> {
+/** Sends what changed in one table; 'saved meanwhile' when the file changed while the requests were out (its base stays). */
+async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Table): Promise<'done' | 'saved meanwhile'> {
   const { path, seg, base } = t;
   let local: CollectionTable;
   let baseTable: CollectionTable;
   try {
     baseTable = parseCollectionTable(base.markdown);
   } catch {
-    return;
+    return 'done';
   }
   try {
     local = parseCollectionTable(seg.markdown);
   } catch (e) {
     if (!isSpacesyncError(e, 'collection_table')) throw e;
     result.problems.push({ path, message: `collection "${baseTable.name}", ${e.message}. Nothing was sent; the file keeps the table as it is.` });
-    return;
+    return 'done';
   }
   // Cells held back before and not touched since: said again, nothing read.
   const localHash = hashText(seg.markdown);
@@ -96,7 +115,7 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
   const before = held[base.id];
   if (before?.local === localHash && before.messages.length > 0) {
     for (const m of before.messages) result.problems.push({ path, message: m });
-    return;
+    return 'done';
   }
 
   const read = async () => {
@@ -105,7 +124,7 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
     return { tree, markdown: markdownOf(tree), ids: (tree.content ?? []).map((it) => it.id) };
   };
   const remote = await read();
-  if (!remote.tree.content) return;
+  if (!remote.tree.content) return 'done';
   result.requests++;
   const schema = await ctx.client.getCollectionSchema(base.id, { format: 'schema' }, { priority: 'user' });
   const types = new Map<string, PropertyType>(
@@ -135,7 +154,7 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
     messages.push(plan.message);
     if (!plan.restore) {
       for (const m of messages) result.problems.push({ path, message: m });
-      return;
+      return 'done';
     }
   } else {
     const id = base.id;
@@ -166,7 +185,12 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
     if (result.writes.length > sent) now = await read();
   }
 
-  // The space's collection is the new base of the table, its rows tied to their items.
+  // The space's collection is the new base of the table, its rows tied to their items, unless the
+  // file was saved again while the requests were out: it cannot take the space's table then, and
+  // the space's table as base would make every change the space made meanwhile look like the file
+  // undoing it (the next push would send the file's old cells over them). It keeps the old base;
+  // what this push sent is found in the space and not sent again. (Cells held back keep the file
+  // as it is too, by design: the space's table is their base.)
   const markdown = now.markdown;
   const hash = hashBlock(markdown, base.kind);
   const blocks = ctx.journal.getBaseBlocks(t.doc).map((b) => (b.id === base.id ? { ...b, markdown, hash } : b));
@@ -175,18 +199,23 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
   // The file first, then the journal. A run stopped between the two finds the file saying what the
   // space says (the next push sends nothing); the other way round it would find a base the file
   // does not show, and a file back at its last synced bytes would look untouched.
-  const synced = keepsCells ? null : await writeTable(ctx, t, markdown, messages.length > 0 || (plan.kind === 'send' && plan.conflicts.length > 0));
+  const written: Written = keepsCells
+    ? { shows: false, synced: null }
+    : await writeTable(ctx, t, markdown, messages.length > 0 || (plan.kind === 'send' && plan.conflicts.length > 0));
   ctx.journal.transaction(() => {
-    ctx.journal.replaceBaseBlocks(t.doc, blocks);
-    recordCollectionRows(ctx, t.doc, mergeRows(ctx, t.doc, rows));
+    if (written.shows || keepsCells) {
+      ctx.journal.replaceBaseBlocks(t.doc, blocks);
+      recordCollectionRows(ctx, t.doc, mergeRows(ctx, t.doc, rows));
+    }
     // The file holding the new base (and nothing else changed since it was last synced) is the synced file now.
-    if (synced !== null) ctx.journal.setFileHash(t.doc, synced);
+    if (written.synced !== null) ctx.journal.setFileHash(t.doc, written.synced);
     const next = { ...held };
     if (keepsCells) next[base.id] = { local: localHash, messages };
     else delete next[base.id];
     ctx.journal.setState(HELD, next);
   });
   for (const m of messages) result.problems.push({ path, message: m });
+  return written.shows || keepsCells || written.gone ? 'done' : 'saved meanwhile';
 }
 
 /** `doc`'s recorded rows with this collection's replaced (the document's other tables keep theirs). */
@@ -195,24 +224,32 @@ function mergeRows(ctx: SyncContext, doc: string, fresh: ReturnType<typeof colle
   return [...all.map(({ doc: _d, ...r }) => r), ...fresh];
 }
 
+interface Written {
+  shows: boolean;
+  synced: string | null;
+  /** The file is gone or no longer text: nothing to look at again. */
+  gone?: true;
+}
+
 /**
  * The file with its table replaced by the space's; the version replaced goes to the history when it
- * held what is lost. Returns the file's hash when it is now the synced file: what it was when last
- * synced but for this table, which now says what the base says. Null when it is not (other edits,
- * a save meanwhile), so the file is looked at again.
+ * held what is lost. `shows`: the file holds the space's table now. `synced`: the file's hash when
+ * it is now the synced file (what it was when last synced but for this table, which now says what
+ * the base says); null when it is not (other edits, a save meanwhile), so the file is looked at again.
  */
-async function writeTable(ctx: SyncContext, t: Table, markdown: string, keepVersion: boolean): Promise<string | null> {
+async function writeTable(ctx: SyncContext, t: Table, markdown: string, keepVersion: boolean): Promise<Written> {
   const { path, seg } = t;
   const file = await readMirrorFile(ctx.root, path);
-  if (!file || file.text === null || file.text.slice(seg.start, seg.end) !== seg.text) return null;
+  if (!file || file.text === null) return { shows: false, synced: null, gone: true };
+  if (file.text.slice(seg.start, seg.end) !== seg.text) return { shows: false, synced: null };
   const eol = seg.text.includes('\r\n') ? '\r\n' : '\n';
   const around = (table: string) => file.text.slice(0, seg.start) + table.replace(/\n/g, eol) + file.text.slice(seg.end);
   const wasSynced = hashText(around(t.base.markdown)) === ctx.journal.getDocument(t.doc)?.fileHash;
   const next = around(markdown);
-  if (next === file.text) return wasSynced ? file.hash : null;
+  if (next === file.text) return { shows: true, synced: wasSynced ? file.hash : null };
   if (keepVersion) {
     await saveLocalVersion(ctx, { path, docId: t.doc, text: file.text, replacement: next, cause: 'conflict' });
   }
   const w = await writeFileIfUnchanged(ctx.root, path, next, file.hash, { ownWrites: ctx.ownWrites });
-  return wasSynced && w.written ? w.hash : null;
+  return { shows: w.written, synced: wasSynced && w.written ? w.hash : null };
 }
