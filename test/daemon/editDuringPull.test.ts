@@ -8,7 +8,7 @@ import { generateSpace } from '../../src/server/index.js';
 import { runDaemon, type DaemonHandle, type PushResult, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
 import { makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 
-const DOCS = 120;
+const DOCS = 60;
 let space: Space;
 let root: string;
 let session: SyncSession;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   space = await startSpace(generateSpace({ documents: DOCS, blocksPerDocument: 2, folders: 0, seed: 5 }));
   root = makeRoot();
   // The space's budget the tighter, as with the service's own limits: 20 requests per 3 s, a fifth
-  // of them kept for edits; the pull reads some 7 documents a second, some 16 s in all.
+  // of them kept for edits; the pull reads some 5 documents a second, some 11 s in all.
   session = await openSession(root, space, { budget: { requestsPerMinute: 20, requestsPerAddress10s: 1000, reservePercent: 20, scale: 0.05 } });
 });
 afterAll(async () => {
@@ -48,7 +48,7 @@ it('a file saved during the first pull is pushed before the pull ends; the pull 
     onCycle: (r) => cycles.push(r),
     onPush: (r) => pushes.push(r),
   });
-  await waitFor('the first 20 files', () => written().length >= 20);
+  await waitFor('the first 10 files', () => written().length >= 10);
   const name = written()[0]!;
   const file = path.join(unsorted(), name);
   const id = /^id: (.+)$/m.exec(fs.readFileSync(file, 'utf8'))![1]!.trim();
