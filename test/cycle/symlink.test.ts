@@ -66,4 +66,17 @@ describe('a folder that is a symbolic link', () => {
     expect(fs.existsSync(path.join(root, 'Work', 'Meetings', 'Planted.md'))).toBe(true);
     expect(listOutside()).toEqual(['private.txt']);
   }, 60_000);
+
+  it('is no deleted folder: a cycle with other changes to send leaves the folder in the space and sends nothing of it', async () => {
+    // Something else to send, so the cycle plans (and decides the folders from the directories).
+    fs.renameSync(path.join(root, 'Personal', 'Groceries.md'), path.join(root, 'Work', 'Groceries.md'));
+    await space.clearRequests();
+    const r = await cycle();
+    expect(r.exitCode).toBe(4);
+    expect(await writes()).toEqual(['PUT /documents/move']);
+    expect(r.push.plan.folders?.deletes ?? []).toEqual([]);
+    type Folder = { name: string; folders: Folder[] };
+    const all = (list: Folder[]): Folder[] => list.flatMap((f) => [f, ...all(f.folders)]);
+    expect(all((await space.call('GET', '/folders')).items).map((f) => f.name)).toContain('Meetings');
+  }, 60_000);
 });

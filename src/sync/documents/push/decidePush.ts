@@ -82,7 +82,12 @@ function folderSides(journal: Journal, input: PlanPushInput, withFiles: readonly
     };
   });
   for (const [id, p] of input.placements ?? []) if (!byId.has(id)) documents.push({ id, remoteFolderId: p.folderId });
-  const folders = decideFolders({ base: folderRecords, remote: input.remoteFolders ?? folderRecords, localDirs: scan.dirs, documents });
+  // A folder at or under a symbolic link is held back (scanLocal): not among the directories, yet not gone.
+  const links = scan.heldBack.flatMap((h) => (h.reason === 'symlink' ? [h.path] : []));
+  const linked = (p: string) => links.some((l) => p === l || p.startsWith(`${l}/`));
+  const base = folderRecords.filter((f) => !linked(f.path));
+  const folders = decideFolders({ base, remote: input.remoteFolders ?? folderRecords, localDirs: scan.dirs, documents });
+  for (const f of folderRecords) if (linked(f.path)) folders.folderOfDir.set(f.path, f.id);
   return { folders, folderOfDir: folders.folderOfDir };
 }
 
