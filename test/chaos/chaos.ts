@@ -381,7 +381,8 @@ interface RunState {
    * it) was moved here after, so the typed path may name a place no look of the sync ever saw (a
    * daemon killed in between): the link then leads nowhere in the mirror too, and is not checked.
    */
-  links: Array<{ text: string; id: string; block?: boolean; target: string; holder: string; moved?: boolean }>;
+  /** `heading`: the text a link to a heading names it by (its anchor), as it was when the link was typed. */
+  links: Array<{ text: string; id: string; block?: boolean; heading?: string; target: string; holder: string; moved?: boolean }>;
   /**
    * A folder of the mirror the user replaced by a symbolic link to a copy outside it (until the end
    * of the run): what the copy held then, file by file, which the sync must never change.
@@ -713,7 +714,14 @@ async function localOp(w: World, op: ChaosOp, state: RunState): Promise<string> 
       const dest = `${file}#${fragment}`;
       next.splice(Math.floor(op.r[3] * (next.length + 1)), 0, `${op.text} [blink ${op.n}](${/[\s()]/.test(file) ? `<${dest}>` : dest})`);
       saveFile(w, rel, before, joinFile(head, next), editor, op.kind);
-      state.links.push({ text: `${op.text} [blink ${op.n}]`, id: b.id!, block: true, target: to, holder: rel });
+      state.links.push({
+        text: `${op.text} [blink ${op.n}]`,
+        id: b.id!,
+        block: true,
+        ...(heading(b) ? { heading: b.body ?? '' } : {}),
+        target: to,
+        holder: rel,
+      });
       return `${rel} → ${to}#${fragment}`;
     }
     case 'local.addImage':
@@ -1213,6 +1221,7 @@ async function checkLinks(w: World, links: RunState['links']): Promise<string[]>
   const docs = (await w.snapshot()).documents ?? [];
   const live = new Set(docs.filter((d) => d.location !== 'trash').map((d) => d.id));
   const blocks = new Set<string>();
+  const bodies = new Map<string, string>();
   const lines: string[] = [];
   const walk = (list: readonly FixtureBlock[] | undefined, alive: boolean) =>
     (list ?? []).forEach((b) => {
@@ -1220,6 +1229,7 @@ async function checkLinks(w: World, links: RunState['links']): Promise<string[]>
       const text = b.body ?? b.markdown;
       if (text) lines.push(text);
       if (b.id) blocks.add(b.id);
+      if (b.id && b.body !== undefined) bodies.set(b.id, b.body);
       if (alive && b.id) live.add(b.id);
       walk(b.content, alive);
     });
@@ -1241,11 +1251,14 @@ async function checkLinks(w: World, links: RunState['links']): Promise<string[]>
     const stem = path.posix.basename(target, '.md');
     return files.some((p) => isConflictCopy(p) && path.posix.dirname(p) === dir && path.posix.basename(p).startsWith(`${stem} (conflict `));
   };
+  // A heading renamed since the link to it was typed: a link sent after that names no heading there
+  // (when the file holding it was held back meanwhile, a truncated file written again, say).
+  const renamed = (l: RunState['links'][number]) => l.heading !== undefined && bodies.has(l.id) && bodies.get(l.id) !== l.heading;
   return [
     ...shown,
     ...links.flatMap((l) => {
       const line = lines.find((m) => m.includes(l.text));
-      return line === undefined || l.moved || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`) || setAside(l.target)
+      return line === undefined || l.moved || !live.has(l.id) || line.includes(`${l.text}(block://${l.id})`) || setAside(l.target) || renamed(l)
         ? []
         : [`a link typed in a file reached the space as ${JSON.stringify(line)}, not as block://${l.id}`];
     }),
