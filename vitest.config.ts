@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The acceptance scenarios: minutes of real processes, so `npm run scenarios` runs them, not `npm test`. */
@@ -16,6 +17,10 @@ export default defineConfig({
   test: {
     ...shared,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // At least two test files at a time: vitest's default (one worker fewer than cores) runs them
+    // one by one on 2 cores, though most of a file's time is spent waiting on the processes,
+    // servers and timers it starts, not computing.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The compiled program, built from the sources for this run, is what the tests spawn.
     globalSetup: ['test/globalSetup.ts'],
     exclude: [...configDefaults.exclude, SCENARIOS],
