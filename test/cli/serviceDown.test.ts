@@ -25,7 +25,9 @@ async function outage(name: string, poll: { minSeconds: number; maxSeconds: numb
   let server = await startServer({ port: 0, ...options });
   const port = Number(new URL(server.baseUrl).port);
   const root = tempDir();
-  writeConfig(root, { link: server.baseUrl, poll, debounceMs: 50 });
+  // The client's retries (and budget windows) at a fifth of the service's: it gives up on a request in
+  // about 2 s, not 10. The outage's own probes are not scaled.
+  writeConfig(root, { link: server.baseUrl, poll, debounceMs: 50, budget: { scale: 0.2 } });
   const daemon = spawnCli(['sync', '--dir', root]);
   await daemon.waitFor(/Pulled: 2 new/);
   await server.close();
