@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../src/server/index.js';
-import { syncOnce } from '../../src/sync/index.js';
+import { pushSaved, syncOnce } from '../../src/sync/index.js';
 import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
 
 const demo = readFixtureFile('fixtures/spaces/demo.json');
@@ -69,6 +69,24 @@ describe('a mirror without its journal', () => {
     // The cycle's own pull, after the adoption, may let them go; the adoption's never does.
     expect(pushes).toBeLessThanOrEqual(1);
     expect(await writes()).not.toContain('POST /blocks');
+  });
+
+  it("sends no saved file while the adoption is pending (the daemon's push between cycles): it waits for the cycle that compares it", async () => {
+    loseJournal();
+    fs.writeFileSync(file('Personal/Groceries.md'), '---\nstale: an old copy saved over the file\n---\nmilk\n');
+    const session = await openSession(root, space);
+    try {
+      await space.clearRequests();
+      const saved = await pushSaved(session.ctx, ['Personal/Groceries.md']);
+      expect(saved.push.outcome).toBeNull();
+      expect(await writes()).toEqual([]);
+      // The cycle adopts the folder: the file differs from its document, so it is a conflict copy.
+      const r = await syncOnce(session.ctx);
+      expect(r.adoption!.conflicts.map((c) => c.path)).toEqual(['Personal/Groceries.md']);
+      expect(await writes()).toEqual([]);
+    } finally {
+      session.close();
+    }
   });
 
   it('is adopted: files in step stay, one changed on either side is a conflict copy, nothing is uploaded or merged again', async () => {

@@ -8,7 +8,7 @@ import type { SyncContext } from '../context/index.js';
 import { listRemote } from '../documents/index.js';
 import { pruneVersions } from '../versions/index.js';
 import { collectionsPart, pushCollections, type CollectionPushResult } from '../collections/index.js';
-import { pullPart, pushPart, type PullCycleOptions, type PullCycleResult, type PushResult } from '../documents/index.js';
+import { emptyPlan, pullPart, pushPart, type PullCycleOptions, type PullCycleResult, type PushResult } from '../documents/index.js';
 import type { DocumentRecord } from '../../journal/index.js';
 import type { SafetyRefusal } from '../../core/push/safety.js';
 import { applyDownloads, mediaPart, type MediaSyncResult } from '../media/index.js';
@@ -193,6 +193,10 @@ function withRefusal(report: CycleReport, refusal: SafetyRefusal | null, finishe
 export async function pushSaved(ctx: SyncContext, paths: readonly string[]): Promise<{ push: PushResult; report: CycleReport }> {
   const startedAt = ctx.now().toISOString();
   ctx.ownership?.check();
+  // A folder found without its journal has no base until a cycle has adopted it (one that failed,
+  // the space out of reach or a folder behind a link, left it pending): a saved file sent now would
+  // go out as a fresh edit over the space's version. It waits for that cycle, which compares it.
+  if (!ctx.readOnly && adoptionPending(ctx)) return { push: { plan: emptyPlan(), outcome: null, requests: 0 }, report: emptyReport('push', startedAt) };
   // Edited collection tables first, as a cycle does: the blocks' push cannot send them, and no
   // later poll cycle looks at a file this push settled. A fresh listing (one request): a cached one
   // would miss an edit the space got since, and the PUT would overwrite it instead of merging.
