@@ -60,6 +60,17 @@ it('a POST reset after the service applied it: read again and merged in the same
   await expectIdle(w);
 });
 
+it('a POST reset after the service applied it, its line linking a document whose folder the same push moved: the link follows the move (chaos seed 920075)', async () => {
+  applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'third paragraph', to: 'third paragraph\n\nsee [deep](<../Projects/Sub/Deep.md>)' }]);
+  fs.renameSync(w.file('Projects/Sub'), w.file('Home/Sub'));
+  await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/blocks' }, count: 1 });
+  const r = await syncOnce(w.session.ctx);
+  expect(r.exitCode).toBe(0);
+  expect(w.read('Unsorted/Note.md')).toContain('see [deep](../Home/Sub/Deep.md)');
+  await expectConverged(w);
+  await expectIdle(w);
+});
+
 it('a POST reset after the service applied it, its block moved in the file before the next push: moved, not sent twice (chaos seed 463335517)', async () => {
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'third paragraph', to: 'third paragraph\n\na new ending' }]);
   await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/blocks' }, count: 1 });

@@ -4,7 +4,7 @@
 // recorded in the step the cycle runs right after it (cycle/pullAndPush.ts).
 import type { Intent, ListingEntry } from '../../../journal/index.js';
 import { FILE_ONLY } from '../../../log.js';
-import { recordHeldBack, recordTypedAnchors, useApprovals, type PushSteps, type SyncContext } from '../../context/index.js';
+import { recordHeldBack, recordTypedAnchors, RELINK_PENDING, useApprovals, type PushSteps, type SyncContext } from '../../context/index.js';
 import { currentListing } from './currentListing.js';
 import { executePlan, type PushOutcome } from './executePlan.js';
 import { planPush } from './planPush.js';
@@ -124,6 +124,11 @@ async function takeListing(ctx: SyncContext, opts: PushOptions): Promise<{ listi
 async function settleIntents(ctx: SyncContext, intents: Intent[], listing: ReadonlyMap<string, ListingEntry>, scanOpts: ScanOptions) {
   const { journal } = ctx;
   const { forced } = await resolveIntents(ctx, intents, listing);
+  // What their merge records is the file's text, links as typed: a document moved since they were
+  // typed (a folder moved by the same push as the request that failed) is followed by the relinking
+  // after this push, from every path it had (links/relinkDocuments).
+  if (forced.size > 0 && !ctx.readOnly)
+    journal.setState(RELINK_PENDING, [...new Set([...(journal.getState<string[]>(RELINK_PENDING) ?? []), ...forced.keys()])]);
   const scan = await scanLocal(ctx, scanOpts);
   // A document with requests in flight is read again and merged even when its file did not change.
   for (const [id, settles] of forced) {
