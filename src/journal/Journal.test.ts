@@ -130,6 +130,14 @@ describe('documents', () => {
     expect(j.listDocuments().map((d) => d.path)).toEqual(['Projects 2/C.md', 'Projects_x.md', 'Work/Active/A.md', 'Work/Active/Q/B.md']);
     expect(j.listFolders().map((f) => f.path)).toEqual(['Projects 2', 'Work/Active', 'Work/Active/Q']);
   });
+
+  it('leaves a record whose new path another holds where it was, and moves the others', () => {
+    j.upsertDocument(doc('old', { path: 'Beta/Inside.md' }));
+    j.upsertDocument(doc('other', { path: 'Beta/Other.md' }));
+    j.upsertDocument(doc('new', { path: 'Alpha/Beta/Inside.md' }));
+    expect(j.movePathPrefix('Beta', 'Alpha/Beta')).toEqual({ documents: 1, folders: 0 });
+    expect(j.listDocuments().map((d) => `${d.id} ${d.path}`)).toEqual(['new Alpha/Beta/Inside.md', 'other Alpha/Beta/Other.md', 'old Beta/Inside.md']);
+  });
 });
 
 describe('base blocks', () => {

@@ -341,7 +341,10 @@ export class Journal {
 
   /**
    * A directory moved: every document and folder path equal to `from` or under `from/` moves to
-   * `to`, in one transaction. Returns how many documents and folders moved.
+   * `to`, in one transaction. Returns how many documents and folders moved. A record whose new
+   * path another already holds (a file taken for a new document while its own record still had
+   * the old path) stays where it was: the next scan finds its file gone, instead of every cycle
+   * failing on the journal's one-record-per-path rule.
    */
   movePathPrefix(from: string, to: string): { documents: number; folders: number } {
     this.documentsChanged();
@@ -349,13 +352,13 @@ export class Journal {
       const params = { from, to, fromSlash: `${from}/`, len: from.length + 1, stamp: packTime(this.stamp()) };
       const documents = this.sql(
         `
-        UPDATE documents SET path = @to || substr(path, @len), synced_at = @stamp
+        UPDATE OR IGNORE documents SET path = @to || substr(path, @len), synced_at = @stamp
         WHERE path = @from OR substr(path, 1, length(@fromSlash)) = @fromSlash
       `,
       ).run(params).changes;
       const folders = this.sql(
         `
-        UPDATE folders SET path = @to || substr(path, @len)
+        UPDATE OR IGNORE folders SET path = @to || substr(path, @len)
         WHERE path = @from OR substr(path, 1, length(@fromSlash)) = @fromSlash
       `,
       ).run(params).changes;
