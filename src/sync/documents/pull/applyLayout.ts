@@ -359,6 +359,13 @@ class LayoutRun {
         continue;
       }
       const dest = to + d.path.slice(from.length);
+      const holder = journal.getDocumentByPath(dest);
+      if (holder && holder.id !== d.id) {
+        // Another document's record is there already (a file taken for a new document while this
+        // record kept its old path): this one stays where it was, and the next scan finds it gone.
+        this.out.unsettled.add(containerOf(d));
+        continue;
+      }
       const moved = d.fileHash === null ? null : await moveFileAtomic(root, d.path, dest, { ownWrites: this.ctx.ownWrites });
       if (moved && !moved.ok && moved.reason === 'target_exists') {
         this.out.unsettled.add(containerOf(d));
