@@ -2,7 +2,19 @@ import { createHash } from 'node:crypto';
 // The journal's queries: one typed method per question the sync shell asks, every multi-row
 // update in one transaction. Opened (checked and migrated) by openJournal.
 import type Database from 'better-sqlite3';
-import { packHash, packId, packNs, packTime, packVersionFile, unpackHash, unpackId, unpackNs, unpackTime, unpackVersionFile } from './compactValues.js';
+import {
+  packHash,
+  packId,
+  packNs,
+  packTime,
+  packVersionFile,
+  unpackHash,
+  unpackId,
+  unpackNs,
+  unpackSharedId,
+  unpackTime,
+  unpackVersionFile,
+} from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
 import { ANCHOR_LINKS_OF, BLOCK_INDEXES, LINKS_OF, MEDIA_OF, WHITEBOARDS_OF } from './blockIndexes.js';
@@ -104,7 +116,7 @@ const toDocument = (r: DocumentRow): DocumentRecord => ({
   path: r.path,
   title: r.title,
   location: r.location,
-  folderId: unpackId(r.folder_id),
+  folderId: unpackSharedId(r.folder_id),
   dailyNoteDate: r.daily_note_date,
   remoteModifiedAt: unpackTime(r.remote_modified_at),
   createdAt: unpackTime(r.created_at),

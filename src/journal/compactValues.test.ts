@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packHash, packId, packTime, packVersionFile, unpackHash, unpackId, unpackTime, unpackVersionFile } from './compactValues.js';
+import { packHash, packId, packTime, packVersionFile, unpackHash, unpackId, unpackSharedId, unpackTime, unpackVersionFile } from './compactValues.js';
 
 describe('compactValues', () => {
   it('stores a sha256 in 32 bytes and a toISOString time in 6, and gives both back exactly', () => {
@@ -26,6 +26,24 @@ describe('compactValues', () => {
     expect(unpackId(packId(id))).toBe(id);
     for (const other of ['0005d471-2d2d-4a17-af2b-b5898d8e41c4', 'folder-7', '', null]) expect(unpackId(packId(other))).toBe(other);
     expect(packId('0005d471-2d2d-4a17-af2b-b5898d8e41c4')).toBe('0005d471-2d2d-4a17-af2b-b5898d8e41c4');
+  });
+
+  it('gives back every byte of an id, and a shared id (a folder’s) the same from its own cache', () => {
+    for (let n = 0; n < 256; n++) {
+      const id = [8, 4, 4, 4, 12]
+        .map((len, k) =>
+          ((n * 2654435761 + k * 40503) >>> 0)
+            .toString(16)
+            .toUpperCase()
+            .padStart(12, String.fromCharCode(48 + (n % 10)))
+            .slice(0, len),
+        )
+        .join('-');
+      expect(unpackId(packId(id))).toBe(id);
+      expect(unpackSharedId(packId(id))).toBe(id);
+      expect(unpackSharedId(packId(id))).toBe(id);
+    }
+    expect(unpackSharedId(null)).toBeNull();
   });
 
   it("stores a version file in its document's folder by its name only, any other whole", () => {
