@@ -454,6 +454,19 @@ function symlinkFolder(w: World, op: ChaosOp, state: RunState): string {
   return `${dir} → link to ${outside}`;
 }
 
+/** The mirror path of the symbolic link pointing at `target`, if there is one. */
+function linkTo(root: string, target: string, dir = ''): string | undefined {
+  for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (e.isSymbolicLink() && fs.readlinkSync(path.join(root, rel)) === target) return rel;
+    if (e.isDirectory() && e.name !== '.spacesync') {
+      const found = linkTo(root, target, rel);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
 /** The linked folder put back: nothing was written through the link meanwhile. */
 function unlinkFolder(w: World, state: RunState): string[] {
   const l = state.linked;
@@ -461,9 +474,13 @@ function unlinkFolder(w: World, state: RunState): string[] {
   state.linked = null;
   const now = filesUnder(l.outside);
   const changed = [...new Set([...now.keys(), ...l.files.keys()])].filter((f) => now.get(f) !== l.files.get(f));
-  fs.rmSync(w.file(l.dir));
-  fs.renameSync(l.outside, w.file(l.dir));
-  w.note(`folder ${l.dir} put back in place of its link`);
+  // Where the link is now: a folder that holds it may have moved, the link with it (a move of the
+  // folder around it, which writes nothing through it; seed 950042).
+  const at = linkTo(w.root, l.outside) ?? l.dir;
+  if (at !== l.dir) w.note(`the link of ${l.dir} moved with its folder to ${at}`);
+  fs.rmSync(w.file(at), { force: true });
+  fs.renameSync(l.outside, w.file(at));
+  w.note(`folder ${at} put back in place of its link`);
   return changed.map(
     (f) =>
       `nothing written outside the mirror: ${l.dir}/${f} was ${l.files.has(f) ? (now.has(f) ? 'changed' : 'removed') : 'created'} through its symbolic link`,
