@@ -137,7 +137,8 @@ describe('the sync daemon with status and the lock', () => {
       });
       expect(put.status).toBe(200);
       await until('the pulled change to be committed', () => clean() && git('log', '-1', '--format=%s').includes('from the space'));
-      expect(daemon.output().stdout).toMatch(/^Pulled: 1 updated \(\d+ requests?\): Inbox note\.$/m);
+      // The terminal's line and the commit come from the same report; which one the test sees first is the machine's.
+      await daemon.waitFor(/^Pulled: 1 updated \(\d+ requests?\): Inbox note\.$/m, 'stdout');
       expect(git('log', '-1', '--format=%s%n%b')).toBe(
         'spacesync: Inbox note (from the space)\nChanged in the space, pulled:\n- Unsorted/Inbox note.md: updated\n\n',
       );
