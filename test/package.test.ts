@@ -46,7 +46,10 @@ describe.runIf(process.env.CI === 'true')('the npm package', () => {
   });
 
   beforeAll(async () => {
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+    // The compiled program packed is the one this run built from the sources (test/globalSetup.ts):
+    // pack's own `prepare` would remove dist/ and build it again while the other test files, run
+    // beside this one, spawn it.
+    const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
     pack = (JSON.parse(packed.stdout) as PackResult[])[0]!;
     process.stdout.write(
       `package: ${pack.filename}, ${(pack.size / 1024).toFixed(0)} KiB packed, ${(pack.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${pack.files.length} files\n`,
