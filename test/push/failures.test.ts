@@ -206,6 +206,29 @@ it("a new document whose create was reset after the service applied it is adopte
   await expectIdle(w);
 });
 
+for (const c of [
+  { to: 'Home/Fresher.md', edit: false, pullFirst: true, title: 'Fresher' },
+  { to: 'Home/Fresh.md', edit: true, pullFirst: false, title: 'Fresh' },
+]) {
+  it(`a new document whose create was cut short, its file then ${c.edit ? 'edited and ' : ''}moved to ${c.to}: one document, moved there (chaos seed 940071)`, async () => {
+    applyLocal(w, [{ write: 'Projects/Fresh.md', text: 'a fresh note\n\n- with a point\n' }]);
+    await fault({ kind: 'reset-after-apply', match: { method: 'POST', path: '^/documents$' }, count: 1 });
+    expect((await pushLocal(w.session.ctx)).outcome!.failed).toHaveLength(1);
+    applyLocal(w, [{ move: 'Projects/Fresh.md', to: c.to }, ...(c.edit ? [{ edit: c.to, from: 'a point', to: 'a sharper point' }] : [])]);
+    if (c.pullFirst) expect((await runPull(w.session.ctx)).blocked).toEqual([]);
+    expect((await syncOnce(w.session.ctx)).exitCode).toBe(0);
+    const docs = ((await w.space.call('GET', '/documents')).items as Array<{ id: string; title: string }>).filter((d) => d.title.startsWith('Fresh'));
+    expect(docs).toEqual([expect.objectContaining({ title: c.title })]);
+    const inHome = (await w.space.call('GET', '/documents?folderId=F-HOME')).items as Array<{ id: string }>;
+    expect(inHome.map((d) => d.id)).toContain(docs[0]!.id);
+    expect(w.read(c.to)).toContain(`id: ${docs[0]!.id}`);
+    expect((await remoteBlocks(w.space, docs[0]!.id)).map((b) => b.markdown)).toEqual(['a fresh note', c.edit ? '- with a sharper point' : '- with a point']);
+    expect(w.session.journal.pendingIntents()).toEqual([]);
+    await expectConverged(w);
+    await expectIdle(w);
+  });
+}
+
 it('a PUT that keeps failing is reported, the document stays pending with its intent, and the next cycle sends it', async () => {
   applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'second paragraph', to: 'second, edited' }]);
   const before = w.session.journal.getDocument('D-NOTE')!;

@@ -1,6 +1,6 @@
 // The local-change rule the push's scan, the pull and `status` share.
 import { describe, expect, it } from 'vitest';
-import { changeOfRecordedFile, claimOf, goneAreDeleted, pairMoved, pullChangeOf, readingOf } from './localChange.js';
+import { changeOfRecordedFile, claimOf, goneAreDeleted, movedCreateOf, pairMoved, pullChangeOf, readingOf } from './localChange.js';
 
 const record = { id: 'D1', fileHash: 'base' };
 const known = (id: string) => id === 'D1' || id === 'D2';
@@ -69,5 +69,22 @@ describe('pairMoved', () => {
     expect(goneAreDeleted(2, 0)).toBe(true);
     expect(goneAreDeleted(0, 3)).toBe(true);
     expect(goneAreDeleted(2, 1)).toBe(false);
+  });
+});
+
+describe('movedCreateOf', () => {
+  const text = (path: string, hash: string, claim?: string) => ({ path, reading: { hash, frontMatterOk: true, claim } });
+  const was = { path: 'Projects/Fresh.md', hash: 'h1' };
+  it('the one unclaimed file holding the bytes sent, whatever its name', () => {
+    expect(movedCreateOf(was, [text('Home/Other.md', 'h2'), text('Home/Fresher.md', 'h1'), text('Home/Named.md', 'h1', 'D1')])).toBe('Home/Fresher.md');
+  });
+  it('else the one unclaimed file of the same name (edited as it moved)', () => {
+    expect(movedCreateOf(was, [text('Home/Fresh.md', 'h9'), text('Home/Other.md', 'h2')])).toBe('Home/Fresh.md');
+    expect(movedCreateOf({ path: was.path, hash: null }, [text('Home/Fresh.md', 'h1')])).toBe('Home/Fresh.md');
+  });
+  it('none when several could be it, or none is unclaimed and readable', () => {
+    expect(movedCreateOf(was, [text('A/Copy.md', 'h1'), text('B/Copy.md', 'h1')])).toBeNull();
+    expect(movedCreateOf(was, [text('A/Fresh.md', 'h8'), text('B/Fresh.md', 'h9')])).toBeNull();
+    expect(movedCreateOf(was, [{ path: 'A/Fresh.md', reading: { hash: 'h1', undecodable: true } }, text('B/Fresh.md', 'h1', 'D2')])).toBeNull();
   });
 });

@@ -100,6 +100,21 @@ export function pairMoved<F extends { path: string }>(
 }
 
 /**
+ * Where the file of a document an earlier run created went, when it is no longer at the path the
+ * create was sent from (moved before the id was written into it): among the files that name no
+ * document, the one holding exactly the bytes that were sent, else the only one of the same name.
+ * Null when none or several could be it (the file is then taken as new, never guessed).
+ */
+export function movedCreateOf(was: { path: string; hash: string | null }, candidates: ReadonlyArray<{ path: string; reading: FileReading }>): string | null {
+  const unclaimed = candidates.filter((c) => c.reading !== null && !c.reading.undecodable && c.reading.frontMatterOk && c.reading.claim === undefined);
+  const same = unclaimed.filter((c) => was.hash !== null && c.reading!.hash === was.hash);
+  if (same.length === 1) return same[0]!.path;
+  if (same.length > 1) return null;
+  const named = unclaimed.filter((c) => stemOfPath(c.path) === stemOfPath(was.path));
+  return named.length === 1 ? named[0]!.path : null;
+}
+
+/**
  * Documents whose file is gone are taken as deleted only when no unreadable file could be one of
  * them moved (its id cannot be read until it is saved as UTF-8).
  */

@@ -188,6 +188,8 @@ class PlanRun {
     const payload = {
       step: { method: s.method, path: s.path, body: s.body, query: s.query },
       paths: step.docs.length ? step.docs.map((d) => this.pathOf(d)) : folderPaths,
+      // What each file held: a file moved before its id is written into it is still found (resolveIntents).
+      ...(opOf(s) === 'POST /documents' ? { hashes: step.docs.map((d) => this.taskOf.get(d)?.local?.hash ?? null) } : {}),
     };
     // Blocks about to be overwritten or deleted: as the space held them, they go to the history first.
     const fresh =

@@ -3,7 +3,11 @@
 // and merged (the merge recognises what already landed, so nothing is duplicated); a document or
 // folder that may have been created is looked for in the space and adopted when it is there.
 import type { Intent, ListingEntry } from '../../../journal/index.js';
-import { UNSENT, type SyncContext } from '../../context/index.js';
+import { pathExists, UNSENT, type SyncContext } from '../../context/index.js';
+import { movedCreateOf, readingOf, type FileReading } from '../../../core/files/localChange.js';
+import { isInTasksDir } from '../../../core/tasks/taskFiles.js';
+import { readMirrorFile, scanMirror, writeFileIfUnchanged } from '../../../mirror/index.js';
+import { withFrontMatter } from '../../../core/files/fileText.js';
 import { flattenFolders } from '../../../core/pull/flattenFolders.js';
 import { placementOf } from '../../../core/remoteTypes.js';
 
@@ -17,6 +21,8 @@ export interface IntentResolution {
 interface Payload {
   step?: { method: string; path: string; body?: Record<string, unknown> };
   paths?: string[];
+  /** The bytes each file held when its document was created (null: not a file's create). */
+  hashes?: Array<string | null>;
 }
 
 export async function resolveIntents(ctx: SyncContext, intents: readonly Intent[], listing: ReadonlyMap<string, ListingEntry>): Promise<IntentResolution> {
@@ -40,17 +46,21 @@ export async function resolveIntents(ctx: SyncContext, intents: readonly Intent[
       force(intent.docId, intent.id);
       continue;
     }
-    const { step, paths = [] } = (intent.payload ?? {}) as Payload;
+    const { step, paths = [], hashes = [] } = (intent.payload ?? {}) as Payload;
     const body = step?.body ?? {};
     const op = step ? `${step.method} ${step.path}` : intent.op;
     if (op === 'POST /documents') {
       const titles = ((body.documents ?? []) as Array<{ title: string }>).map((d) => d.title);
       const dest = (body.destination ?? { destination: 'unsorted' }) as { destination?: string; folderId?: string };
-      paths.forEach((p, i) => {
-        if (journal.getDocumentByPath(p) || (dest.folderId !== undefined && !journal.getFolder(dest.folderId))) return;
+      for (const [i, p] of paths.entries()) {
+        if (journal.getDocumentByPath(p) || (dest.folderId !== undefined && !journal.getFolder(dest.folderId))) continue;
         const found = [...listing].find(([id, e]) => !known.has(id) && e.title === titles[i]);
-        if (found) adopt(found[0], p, titles[i]!, placementOf(dest.folderId ?? dest.destination ?? 'unsorted'));
-      });
+        if (!found) continue;
+        // Moved before its id was written into it: the file gets its id now, as the create would
+        // have given it, so the scan pairs it as this document moved (not a new one, a copy).
+        if (!(await pathExists(ctx.root, p))) await claimMovedCreate(ctx, found[0], { path: p, hash: hashes[i] ?? null });
+        adopt(found[0], p, titles[i]!, placementOf(dest.folderId ?? dest.destination ?? 'unsorted'));
+      }
     } else if (op === 'POST /blocks') {
       const date = (body.position as { date?: string } | undefined)?.date;
       const p = paths[0];
@@ -78,4 +88,21 @@ export async function resolveIntents(ctx: SyncContext, intents: readonly Intent[
     journal.clearIntent(intent.id);
   }
   return out;
+}
+
+/**
+ * Writes `id` into the file a created document's file became (see movedCreateOf), over the bytes
+ * read only; when none or several could be it, or it changes meanwhile, nothing is written.
+ */
+async function claimMovedCreate(ctx: SyncContext, id: string, was: { path: string; hash: string | null }): Promise<void> {
+  const recorded = new Set(ctx.journal.listDocuments().map((d) => d.path));
+  const candidates: Array<{ path: string; text: string; reading: FileReading }> = [];
+  for (const f of (await scanMirror(ctx.root, ctx.ignore)).files) {
+    if (recorded.has(f.relPath) || isInTasksDir(f.relPath)) continue;
+    const file = await readMirrorFile(ctx.root, f.relPath);
+    if (file?.text != null) candidates.push({ path: f.relPath, text: file.text, reading: readingOf(file.hash, file.text, null, `"${f.relPath}"`) });
+  }
+  const at = candidates.find((c) => c.path === movedCreateOf(was, candidates));
+  const claimed = at && withFrontMatter(at.text, { id }, at.path);
+  if (at && claimed?.ok) await writeFileIfUnchanged(ctx.root, at.path, claimed.text, at.reading!.hash, { ownWrites: ctx.ownWrites });
 }
