@@ -17,7 +17,7 @@ const exists = (rel: string) => fs.existsSync(path.join(root(), rel));
 describe('moveFileAtomic', () => {
   it('moves into a new folder', async () => {
     put('Unsorted/A.md', 'a');
-    expect(await moveFileAtomic(root(), 'Unsorted/A.md', 'Projects/Q1/A.md')).toEqual({ ok: true, outcome: 'moved' });
+    expect(await moveFileAtomic(root(), 'Unsorted/A.md', 'Projects/Q1/A.md')).toEqual({ ok: true, outcome: 'moved', hash: hashText('a') });
     expect(read('Projects/Q1/A.md')).toBe('a');
     expect(exists('Unsorted/A.md')).toBe(false);
   });
@@ -51,7 +51,7 @@ describe('moveFileAtomic', () => {
 
   it('renames by case only', async () => {
     put('roadmap.md', 'r');
-    expect(await moveFileAtomic(root(), 'roadmap.md', 'Roadmap.md')).toEqual({ ok: true, outcome: 'moved' });
+    expect(await moveFileAtomic(root(), 'roadmap.md', 'Roadmap.md')).toEqual({ ok: true, outcome: 'moved', hash: hashText('r') });
     expect(fs.readdirSync(root())).toEqual(['Roadmap.md']);
   });
 

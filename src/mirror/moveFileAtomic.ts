@@ -10,7 +10,8 @@ import { resolveForWrite } from './resolveInRoot.js';
 import { syncDir } from './syncDir.js';
 
 export type MoveResult =
-  | { ok: true; outcome: 'moved' }
+  /** `hash`: the bytes moved (an edit saved after the caller looked is in them). */
+  | { ok: true; outcome: 'moved'; hash: string }
   /** The target already held the same bytes: the source was removed. */
   | { ok: true; outcome: 'already_there' }
   | { ok: false; reason: 'target_exists' | 'source_missing'; message: string };
@@ -56,16 +57,17 @@ export async function moveFileAtomic(root: string, from: string, to: string, opt
         message: `Cannot move "${from}" to "${to}" in ${root}: a different file already has that name. Both were left as they are.`,
       };
     }
-    if (src === dst) return { ok: true, outcome: 'moved' };
+    const hash = hashText(source);
+    if (src === dst) return { ok: true, outcome: 'moved', hash };
     if (opts.ownWrites) {
       opts.ownWrites.note(from, null);
-      opts.ownWrites.note(to, hashText(source));
+      opts.ownWrites.note(to, hash);
     }
     await fsp.mkdir(path.dirname(dst), { recursive: true });
     await fsp.rename(src, dst);
     await syncDir(path.dirname(dst));
     if (path.dirname(dst) !== path.dirname(src)) await syncDir(path.dirname(src));
-    return { ok: true, outcome: 'moved' };
+    return { ok: true, outcome: 'moved', hash };
   } catch (e) {
     throw mirrorIoError(`move to "${to}"`, from, root, e);
   }

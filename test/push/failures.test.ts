@@ -335,3 +335,21 @@ it("a file renamed and then emptied stays its document's, held back, when a push
   expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second paragraph', 'third paragraph']);
   expect(w.read('Unsorted/Renamed.md')).toBe('---\nid: D-NOTE\n---\n');
 });
+
+for (const there of ['trash', 'move'] as const) {
+  it(`a file edited as the space ${there === 'trash' ? 'trashed' : 'moved'} its document, on a poll that did not look at it: the pull moves it with the edit, and the edit is sent (chaos seed 950022)`, async () => {
+    applyLocal(w, [{ edit: 'Unsorted/Note.md', from: 'second paragraph', to: 'second, edited here' }]);
+    if (there === 'trash') await applyRemote(w, [{ method: 'DELETE', path: '/documents', body: { documentIds: ['D-NOTE'] } }]);
+    else await applyRemote(w, [{ method: 'PUT', path: '/documents/move', body: { documentIds: ['D-NOTE'], destination: { folderId: 'F-HOME' } } }]);
+    // A poll with no file named by the watcher yet (the save's event comes after the cycle took its paths).
+    const poll = await syncOnce(w.session.ctx, { paths: [] });
+    const moved = there === 'trash' ? 'Trash/Note.md' : 'Home/Note.md';
+    expect(w.read(moved)).toContain('second, edited here');
+    expect(poll.pull!.localPending).toEqual([expect.objectContaining({ id: 'D-NOTE', path: moved, change: 'edited' })]);
+    // The daemon looks at what the pull left, on its next cycle.
+    expect((await syncOnce(w.session.ctx, { paths: poll.pull!.localPending.map((p) => p.path) })).exitCode).toBe(0);
+    expect((await remoteBlocks(w.space, 'D-NOTE')).map((b) => b.markdown)).toEqual(['first paragraph', 'second, edited here', 'third paragraph']);
+    await expectConverged(w);
+    await expectIdle(w);
+  });
+}

@@ -40,6 +40,11 @@ export interface LayoutOutcome {
   unsettled: Set<ContainerKey>;
   /** Directories something left; removed at the end of the cycle when empty and no folder's. */
   vacated: Set<string>;
+  /**
+   * Files moved with an edit in them that was saved after the pull looked (a poll looks only at
+   * the files the watcher named): the push looks at them where they are now.
+   */
+  movedEdited: Array<{ id: string; path: string }>;
 }
 
 const depthOf = (p: string) => p.split('/').length;
@@ -152,6 +157,7 @@ class LayoutRun {
       ignored: [],
       unsettled: new Set(plan.unsettled),
       vacated: new Set(),
+      movedEdited: [],
     };
   }
 
@@ -321,6 +327,7 @@ class LayoutRun {
     const result = await moveFileAtomic(root, from, m.to, { ownWrites: this.ctx.ownWrites });
     if (result.ok) {
       journal.upsertDocument(withPlacement(rec, m.to, m.placement));
+      if (result.outcome === 'moved' && result.hash !== rec.fileHash) this.out.movedEdited.push({ id: m.id, path: m.to });
       await fixTitleKey(this.ctx, rec, m.to, this.snapshot.documents.get(m.id)?.title);
       await relinkAssets(this.ctx, m.id, from, m.to);
       this.out.moved.push({ id: m.id, from, to: m.to });
@@ -374,6 +381,7 @@ class LayoutRun {
       }
       journal.upsertDocument({ ...d, path: dest });
       if (moved?.ok) this.out.moved.push({ id: d.id, from: d.path, to: dest });
+      if (moved?.ok && moved.outcome === 'moved' && moved.hash !== d.fileHash) this.out.movedEdited.push({ id: d.id, path: dest });
     }
     for (const sub of journal.listFolders().filter((r) => r.path.startsWith(`${from}/`)))
       journal.upsertFolder({ ...sub, path: to + sub.path.slice(from.length) });

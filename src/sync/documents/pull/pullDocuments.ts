@@ -123,7 +123,18 @@ export function emptyPullResult(startedAt: string): PullCycleResult {
 }
 
 function nothingToLayOut(): LayoutOutcome {
-  return { folderMoves: [], createdDirs: [], moved: [], added: [], recovered: [], blocked: [], ignored: [], unsettled: new Set(), vacated: new Set() };
+  return {
+    folderMoves: [],
+    createdDirs: [],
+    moved: [],
+    added: [],
+    recovered: [],
+    blocked: [],
+    ignored: [],
+    unsettled: new Set(),
+    vacated: new Set(),
+    movedEdited: [],
+  };
 }
 
 /**
@@ -383,6 +394,11 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
   const live = new Set<string>([...Object.values(BUILTIN_DIRS), ...journal.listFolders().map((f) => f.path)]);
   for (const p of [...live]) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) live.add(p.slice(0, i));
   result.removedDirs = await removeVacatedDirs(ctx.root, shape.vacated, live);
+  // Moved with an edit saved after the pull looked: changed here, not sent (the push looks there).
+  for (const { id, path } of shape.movedEdited) {
+    if (!result.localPending.some((p) => p.id === id))
+      result.localPending.push({ id, path: journal.getDocument(id)?.path ?? path, change: 'edited', remoteChanged: false });
+  }
 
   // Every change of this listing applied: the next poll compares the recent changes with it.
   const settled =
