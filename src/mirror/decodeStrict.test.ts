@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeStrict, firstInvalidUtf8 } from './decodeStrict.js';
+import { decodeStrict, firstInvalidUtf8, readableHead } from './decodeStrict.js';
 
 const bytes = (hex: string) => Buffer.from(hex.replace(/\s+/g, ''), 'hex');
 
@@ -31,5 +31,16 @@ describe('decodeStrict', () => {
     expect(firstInvalidUtf8(bytes('e2 82'))).toBe(0);
     expect(firstInvalidUtf8(bytes('f4 90 80 80'))).toBe(0);
     expect(firstInvalidUtf8(bytes('e2 82 ac f0 9f 98 80 41'))).toBe(-1);
+  });
+});
+
+describe('readableHead', () => {
+  const text = '---\nid: D1\n---\nsome caf\u00e9 text\n';
+  it('reads the bytes before the first bad one, and a UTF-16 file whole by its byte-order mark', () => {
+    expect(readableHead(Buffer.from(text, 'latin1'))).toBe('---\nid: D1\n---\nsome caf');
+    expect(readableHead(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]))).toBe(text);
+    expect(readableHead(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]))).toBe(text);
+    expect(readableHead(Buffer.from('---\nid: D1\0\n---\n'))).toBe('---\nid: D1');
+    expect(readableHead(Buffer.from(text))).toBe(text);
   });
 });

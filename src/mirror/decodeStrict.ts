@@ -64,6 +64,22 @@ export function decodeStrict(bytes: Uint8Array): StrictText {
   return { ok: true, text };
 }
 
+/**
+ * What of a file that is not UTF-8 can still be read faithfully, never to sync it but to see which
+ * document its front matter names: a UTF-16 file whole (by its byte-order mark), else the bytes
+ * before the first bad one.
+ */
+export function readableHead(bytes: Uint8Array): string {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return b.subarray(2).toString('utf16le');
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff)
+    return Buffer.from(b.subarray(2, b.length - (b.length % 2)))
+      .swap16()
+      .toString('utf16le');
+  const bad = decodeStrict(b);
+  return bad.ok ? bad.text : decoder.decode(b.subarray(0, bad.offset));
+}
+
 /** What a person reads about a file that is not synced because of its encoding. */
 export function undecodableMessage(relPath: string, bad: UndecodableFile): string {
   return `"${relPath}" is not UTF-8 text (${bad.reason}, at byte ${bad.offset}): it was not synced and is left exactly as it is. Save it as UTF-8 in your editor; the next cycle syncs it.`;

@@ -7,7 +7,7 @@ export { globToRegExp } from './globToRegExp.js';
 export { hashText } from './hashText.js';
 export { moveFileAtomic, type MoveFileOptions, type MoveResult } from './moveFileAtomic.js';
 export { OwnWrites, type OwnWritesOptions } from './OwnWrites.js';
-export { decodeStrict, undecodableMessage, type UndecodableFile } from './decodeStrict.js';
+export { decodeStrict, readableHead, undecodableMessage, type UndecodableFile } from './decodeStrict.js';
 export { readMirrorFile, type MirrorFileContent } from './readMirrorFile.js';
 export { removeEmptyDirs } from './removeEmptyDirs.js';
 export { removeTempFiles } from './removeTempFiles.js';

@@ -19,8 +19,10 @@ const at = <T>(list: readonly T[], r: number): T => list[Math.min(list.length - 
 /** The image files the chaos linked from the user's files, with the file that links each. */
 function linkedImages(w: World, files: readonly string[]): Array<{ doc: string; file: string }> {
   return files.flatMap((doc) =>
-    (w.readOrNull(doc) ?? '').split('\n').flatMap((l) => {
-      const m = IMAGE_LINE.exec(l);
+    // By block (lines between blank lines), as the sync cuts a file: an image line with text on the
+    // next line (a fix that appended a word) is a paragraph with an inline image, not an image block.
+    (w.readOrNull(doc) ?? '').split(/\n[ \t]*\n/).flatMap((block) => {
+      const m = IMAGE_LINE.exec(block.trim());
       const dir = path.posix.dirname(doc);
       return m ? [{ doc, file: dir === '.' ? m[1]! : `${dir}/${m[1]!}` }] : [];
     }),

@@ -184,6 +184,29 @@ describe('a mirror without its journal', () => {
     expect(fs.existsSync(file('Personal/Engine.assets'))).toBe(false);
   }, 60_000);
 
+  it('a file that is not UTF-8 still names its document: where the space moved that document, the file is its conflict copy, not a second document once saved (chaos seed 950087)', async () => {
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const recipes = docs.find((d) => d.title === 'Recipes')!;
+    const saved = fs.readFileSync(file('Personal/Recipes.md'), 'utf8');
+    const bytes = Buffer.from(`${saved.replace(/\n$/, '')} caf\u00e9\n`, 'latin1');
+    fs.writeFileSync(file('Personal/Recipes.md'), bytes);
+    loseJournal();
+    const work = ((await space.call('GET', '/folders')).items as Array<{ id: string; name: string }>).find((f) => f.name === 'Work')!;
+    await space.call('PUT', '/documents/move', { documentIds: [recipes.id], destination: { folderId: work.id } });
+    await space.clearRequests();
+    const r = await cycle();
+    expect(r.adoption!.conflicts).toEqual([{ path: 'Work/Recipes.md', copy: expect.stringMatching(/^Personal\/Recipes \(conflict .*\)\.md$/) }]);
+    const copy = r.adoption!.conflicts[0]!.copy;
+    expect(fs.readFileSync(file(copy)).equals(bytes)).toBe(true);
+    expect(fs.existsSync(file('Personal/Recipes.md'))).toBe(false);
+    // Saved as UTF-8 again: a conflict copy, which names the document and is never sent.
+    fs.writeFileSync(file(copy), `${saved.replace(/\n$/, '')} caf\u00e9\n`);
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual([]);
+    const after = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    expect(after.filter((d) => d.title.startsWith('Recipes'))).toEqual([expect.objectContaining({ id: recipes.id })]);
+  }, 60_000);
+
   it('a file naming a document the space no longer has is held back, not sent as a new document', async () => {
     const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
     const recipes = docs.find((d) => d.title === 'Recipes')!;

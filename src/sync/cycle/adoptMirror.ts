@@ -12,7 +12,16 @@ import { claimOf } from '../../core/files/localChange.js';
 import { parseFrontMatter } from '../../core/files/frontMatter.js';
 import { frontMatterParts } from '../../core/files/fileText.js';
 import { SpacesyncError } from '../../errors.js';
-import { freeConflictCopyPath, hashText, isBuiltinIgnored, moveFileAtomic, OwnWrites, readMirrorFile, writeFileAtomic } from '../../mirror/index.js';
+import {
+  freeConflictCopyPath,
+  hashText,
+  isBuiltinIgnored,
+  moveFileAtomic,
+  OwnWrites,
+  readableHead,
+  readMirrorFile,
+  writeFileAtomic,
+} from '../../mirror/index.js';
 import { stateRelPath } from '../../stateDir.js';
 import { ADOPTION_PENDING, ADOPTION_ORPHANS, type SyncContext } from '../context/index.js';
 import { drawWhiteboard, syncWhiteboards } from '../whiteboards/index.js';
@@ -129,8 +138,11 @@ async function readSide(
     const alike = urls && urls.size > 0 && f.text !== null ? alikeHash(f.text, urls) : undefined;
     let claim: string | null | undefined;
     if (side === 'mirror' && p.endsWith('.md')) {
-      const fm = f.text === null ? null : parseFrontMatter(frontMatterParts(f.text)?.inner, p);
-      claim = fm ? (claimOf(fm) ?? null) : null;
+      // A file that is not UTF-8 still names its document when its front matter can be read: the
+      // space's version of that document is not written elsewhere beside it (a copy once it is saved).
+      const text = f.text ?? readableHead(await fsp.readFile(path.join(root, ...p.split('/'))));
+      const parts = frontMatterParts(text);
+      claim = parts ? (claimOf(parseFrontMatter(parts.inner, p)) ?? null) : null;
     }
     out.push({ path: p, hash: f.hash, ...(docId ? { docId } : {}), ...(claim !== undefined ? { claim } : {}), ...(alike ? { alike } : {}) });
   }
