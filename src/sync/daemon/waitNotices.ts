@@ -50,7 +50,8 @@ export class WaitNotices {
   private onWait(u: UserWait): void {
     const { ctx } = this.o;
     const paths = this.paths;
-    if (!paths) return;
+    // Waiting for an answer (requests in flight), not for a budget: nothing to tell, no end to show.
+    if (!paths || !Number.isFinite(u.waitMs)) return;
     const at = ctx.now();
     const until = at.getTime() + u.waitMs;
     if (this.told) {
