@@ -10,6 +10,8 @@ import { blockBudgetReport, requestBudgetReport, retryAfterMs, type BudgetReport
 import { emptyStats, type Counters, type Priority, type SchedulerStats, type WaitReason } from './schedulerStats.js';
 import { UsageWindow, type UsageEntry } from './usageWindow.js';
 
+/** Requests a user's edit needs at once (the listing, a read, the write): what background work leaves free in a window (within the reserve). */
+const USER_SLOTS = 2;
 export type { Priority };
 export const PRIORITIES: readonly Priority[] = ['user', 'recent', 'poll', 'bulk'];
 
@@ -321,6 +323,18 @@ export class Scheduler {
       if (tokens < 1) need(now + ((1 - tokens) * this.space.windowMs) / spaceLimit, 'space');
     }
     if (this.spaceHint && this.space.usedAfter(this.spaceHint.anchor, now) + 1 > this.spaceHint.remaining) need(this.spaceHint.until, 'space');
+    // Nor does it take the last slots of a window when they would not come back soon: an edit saved
+    // while a long pull fills the windows (the address's burst of 50 in 10 s, the space's burst up to
+    // its reserve line) finds room for its first requests within a twentieth of a window (3 s of a minute).
+    if (!user) {
+      for (const [w, why] of [
+        [this.address, 'address'],
+        [this.space, 'space'],
+      ] as const) {
+        const keep = Math.min(USER_SLOTS, this.reserve(w.limit));
+        if (keep > 0) need(w.freeAt(1 + keep, w.limit, now) - w.windowMs / 20, why);
+      }
+    }
 
     const cost = costOf(q.job);
     if (cost > 0) {
