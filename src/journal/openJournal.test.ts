@@ -45,6 +45,13 @@ describe('openJournal', () => {
     db.close();
   });
 
+  it("keeps SQLite's page cache at 2 MiB, not the 16 MiB better-sqlite3 is built with (a daemon keeps it resident)", () => {
+    const j = openJournal(file);
+    const db = (j as unknown as { db: Database.Database }).db;
+    expect(db.pragma('cache_size', { simple: true })).toBe(-2000);
+    j.close();
+  });
+
   it('does not create a missing mirror root', () => {
     const inMissing = path.join(dir, 'gone', '.spacesync', 'journal.db');
     expect(refusal(() => openJournal(inMissing)).code).toBe('mirror_io');
