@@ -8,6 +8,9 @@ import {
   packNs,
   packTime,
   packVersionFile,
+  hashColumn,
+  idColumn,
+  timeColumn,
   unpackHash,
   unpackId,
   unpackNs,
@@ -57,7 +60,18 @@ interface DocumentRow {
   synced_at: string | Buffer;
 }
 /** The documents table's columns but the base (read only by getBaseBlocks). */
-const DOCUMENT_COLUMNS = 'id, path, title, location, folder_id, daily_note_date, remote_modified_at, created_at, file_hash, synced_at';
+const DOCUMENT_COLUMNS = [
+  `${idColumn('id')} AS id`,
+  'path',
+  'title',
+  'location',
+  `${idColumn('folder_id')} AS folder_id`,
+  'daily_note_date',
+  `${timeColumn('remote_modified_at')} AS remote_modified_at`,
+  `${timeColumn('created_at')} AS created_at`,
+  `${hashColumn('file_hash')} AS file_hash`,
+  `${timeColumn('synced_at')} AS synced_at`,
+].join(', ');
 interface FolderRow {
   id: string;
   name: string;
@@ -728,9 +742,10 @@ export class Journal {
 
   private readFileStats(): Map<string, FileStatRecord> {
     // safeIntegers: nanosecond times do not fit a double; every integer comes back as a bigint.
-    const rows = this.sql('SELECT path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns FROM file_stats').raw().safeIntegers().all() as Array<
-      [string, bigint, StoredNs, StoredNs, StoredNs, string | Buffer, StoredNs]
-    >;
+    const rows = this.sql(`SELECT path, size, mtime_ns, ctime_ns, ino, ${hashColumn('hash')}, recorded_ns FROM file_stats`)
+      .raw()
+      .safeIntegers()
+      .all() as Array<[string, bigint, StoredNs, StoredNs, StoredNs, string | Buffer, StoredNs]>;
     const stats = new Map<string, FileStatRecord>();
     for (const [p, size, mtime, ctime, ino, hash, recorded] of rows) {
       stats.set(

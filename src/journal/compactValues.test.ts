@@ -1,5 +1,19 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { packHash, packId, packTime, packVersionFile, unpackHash, unpackId, unpackSharedId, unpackTime, unpackVersionFile } from './compactValues.js';
+import {
+  hashColumn,
+  idColumn,
+  packHash,
+  packId,
+  packTime,
+  packVersionFile,
+  timeColumn,
+  unpackHash,
+  unpackId,
+  unpackSharedId,
+  unpackTime,
+  unpackVersionFile,
+} from './compactValues.js';
 
 describe('compactValues', () => {
   it('stores a sha256 in 32 bytes and a toISOString time in 6, and gives both back exactly', () => {
@@ -58,5 +72,29 @@ describe('compactValues', () => {
       expect(packVersionFile(f, p)).toBe(f);
       expect(unpackVersionFile(packVersionFile(f, p), p)).toBe(f);
     }
+  });
+});
+
+describe('the packed values read back as text by SQLite', () => {
+  it('idColumn, hashColumn and timeColumn give what unpackId, unpackHash and unpackTime give, for either form stored', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (id, hash, at)');
+    const rows = [
+      ['0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D', 'ab'.repeat(32), '2026-11-28T21:30:00.123Z'],
+      ['D-NOTE', 'not a sha256', 'yesterday'],
+      [null, null, null],
+    ] as const;
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?, ?)');
+    for (const [id, hash, at] of rows) insert.run(packId(id), packHash(hash), packTime(at));
+    const read = db.prepare(`SELECT ${idColumn('id')} AS id, ${hashColumn('hash')} AS hash, ${timeColumn('at')} AS at FROM t ORDER BY rowid`).all() as Array<{
+      id: string | null;
+      hash: string | null;
+      at: string | null;
+    }>;
+    // Text, never a Buffer.
+    expect(read.flatMap((r) => Object.values(r)).some((v) => Buffer.isBuffer(v))).toBe(false);
+    expect(read.map((r) => [unpackId(r.id), unpackHash(r.hash), unpackTime(r.at)])).toEqual(rows.map((r) => [...r]));
+    expect(unpackSharedId(read[0]!.id)).toBe(rows[0][0]);
+    db.close();
   });
 });
