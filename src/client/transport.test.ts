@@ -17,6 +17,12 @@ beforeAll(async () => {
       if (req.url === '/echo') {
         res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '7' });
         res.end(JSON.stringify({ method: req.method, body: Buffer.concat(chunks).toString(), ua: req.headers['user-agent'] }));
+      } else if (req.url === '/big' || req.url === '/big-chunked') {
+        // 1 MiB and a little, in pieces: with its length announced, and without (chunked).
+        const big = Buffer.from(Array.from({ length: 70_000 }, (_, i) => `${i},`).join(''));
+        res.writeHead(200, req.url === '/big' ? { 'content-length': String(big.length) } : {});
+        for (let at = 0; at < big.length; at += 10_000) res.write(big.subarray(at, at + 10_000));
+        res.end();
       } else if (req.url === '/reset') {
         req.socket.destroy();
       } else if (req.url === '/cut') {
@@ -56,6 +62,16 @@ describe('httpTransport', () => {
     expect(JSON.parse(a.body.toString())).toEqual({ method: 'POST', body: '{"a":1}', ua: 'spacesync/test' });
     expect(JSON.parse(b.body.toString()).method).toBe('GET');
     expect(ports[0]).toBe(ports[1]);
+    t.close();
+  });
+
+  it('gives a large body back byte for byte, its length announced or not', async () => {
+    const t = httpTransport();
+    const want = Buffer.from(Array.from({ length: 70_000 }, (_, i) => `${i},`).join(''));
+    for (const p of ['/big', '/big-chunked']) {
+      const r = await t({ method: 'GET', url: `${base}${p}`, headers: {}, timeoutMs: 5000 });
+      expect(r.body.equals(want)).toBe(true);
+    }
     t.close();
   });
 

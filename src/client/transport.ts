@@ -85,12 +85,12 @@ export function httpTransport(options: { maxSockets?: number } = {}): HttpTransp
         });
       req.on('error', fail);
       req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        const body = new BodyBuffer(Number(res.headers['content-length']));
+        res.on('data', (c: Buffer) => body.add(c));
         res.on('end', () => {
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-          finish(() => resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) }));
+          finish(() => resolve({ status: res.statusCode ?? 0, headers, body: body.done() }));
         });
         res.on('error', fail);
         res.on('close', () => {
@@ -106,4 +106,34 @@ export function httpTransport(options: { maxSockets?: number } = {}): HttpTransp
       agents['https:'].destroy();
     },
   });
+}
+
+/**
+ * An answer's body as it arrives. With its length announced, each piece is copied into one buffer
+ * of that size as it comes, and left to the collector at once: the listing of 50,000 documents is
+ * some 28 MB, held once instead of twice (its pieces and their concatenation) at the cycle's peak.
+ */
+class BodyBuffer {
+  private readonly whole: Buffer | null;
+  private readonly pieces: Buffer[] = [];
+  /** Bytes copied into `whole`; the rest (past an announced length that was wrong) is in `pieces`. */
+  private filled = 0;
+
+  constructor(announced: number) {
+    this.whole = Number.isSafeInteger(announced) && announced > 0 ? Buffer.allocUnsafe(announced) : null;
+  }
+
+  add(piece: Buffer): void {
+    if (this.whole && this.pieces.length === 0 && this.filled + piece.length <= this.whole.length) {
+      piece.copy(this.whole, this.filled);
+      this.filled += piece.length;
+    } else this.pieces.push(piece);
+  }
+
+  done(): Buffer {
+    if (!this.whole) return Buffer.concat(this.pieces);
+    const head = this.filled === this.whole.length ? this.whole : this.whole.subarray(0, this.filled);
+    // More than announced (a server that got it wrong): everything as it came, in order.
+    return this.pieces.length > 0 ? Buffer.concat([head, ...this.pieces]) : head;
+  }
 }
