@@ -257,12 +257,15 @@ describe('the documents read once', () => {
 describe('the last listing', () => {
   it('is null before the first one, then replaced whole', () => {
     expect(j.readListing()).toBeNull();
+    expect(j.hasListing()).toBe(false);
     j.replaceListing('2026-11-21T10:00:00Z', [
       ['a', { title: 'A', lastModifiedAt: '1' }],
       ['b', { title: 'B', lastModifiedAt: null }],
     ]);
     j.replaceListing('2026-11-21T10:01:00Z', new Map([['b', { title: 'B!', lastModifiedAt: '2' }]]));
     expect(j.readListing()).toEqual({ takenAt: '2026-11-21T10:01:00Z', items: new Map([['b', { title: 'B!', lastModifiedAt: '2' }]]) });
+    // Without reading a row per document (a poll asks whether this is the first sync).
+    expect(j.hasListing()).toBe(true);
   });
 
   it('is written again when a transaction around the last replacement rolled back', () => {

@@ -264,6 +264,15 @@ export class Journal {
   /** The history's totals, kept like the document list: retention weighs them at every cycle's start. */
   private historyCache: { version: number; totals: HistoryTotals } | null = null;
 
+  /**
+   * Lets go of the records and file stats kept for the next read: a daemon between operations holds
+   * neither (50,000 of each are some 40 MiB), and the next cycle that needs them reads them again.
+   */
+  releaseCaches(): void {
+    this.documentsCache = null;
+    this.fileStatsCache = null;
+  }
+
   /** SQLite's data_version: it moves when another connection (another process) commits a write. */
   dataVersion(): number {
     return this.sql('PRAGMA data_version').pluck().get() as number;
@@ -533,6 +542,11 @@ export class Journal {
       last_modified_at: string | null;
     }>;
     return new Map(rows.map((r) => [r.doc_id, { title: r.title, lastModifiedAt: r.last_modified_at }]));
+  }
+
+  /** Whether a listing was ever recorded (readListing without reading its rows: one per document). */
+  hasListing(): boolean {
+    return this.sql('SELECT 1 FROM listing_meta WHERE one = 1').get() !== undefined;
   }
 
   /** The last listing recorded, or null before the first one. */

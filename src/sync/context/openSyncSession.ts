@@ -69,7 +69,7 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       journal = openJournal(journalPath(root), { now });
       // A journal that never recorded a listing nor a document (none, an empty file, one made anew by
       // a command that only looked) beside the files of a mirror: a journal lost, not a first sync.
-      if (journal.readListing() === null && journal.counts().documents === 0 && (await holdsFiles(root)))
+      if (!journal.hasListing() && journal.counts().documents === 0 && (await holdsFiles(root)))
         journal.setState(ADOPTION_PENDING, { since: now().toISOString() });
       ownership = new Ownership(root, lock, journalPath(root));
     } else {

@@ -61,7 +61,7 @@ const emptyPlan = (): CyclePlan => ({
 
 /** A mirror of files whose journal never synced (none, or an empty one): the next cycle adopts it first. */
 async function adoptionAhead(ctx: SyncContext): Promise<boolean> {
-  if (ctx.journal.readListing() !== null || ctx.journal.counts().documents > 0) return false;
+  if (ctx.journal.hasListing() || ctx.journal.counts().documents > 0) return false;
   const names = await fsp.readdir(ctx.root).catch(() => [] as string[]);
   return names.some((n) => !isBuiltinIgnored(n));
 }

@@ -81,7 +81,7 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   const startedAt = ctx.now().toISOString();
   // Without a journal there is no base: the mirror is adopted before anything is sent.
   const adoption = !ctx.readOnly && adoptionPending(ctx) ? await adoptMirror(ctx) : undefined;
-  const first = ctx.journal.readListing() === null;
+  const first = !ctx.journal.hasListing();
   const result = await cycle(ctx, adoption ? undefined : paths, downloads, cycleOpts);
   result.report = reportOf(ctx, startedAt, result, first);
   if (adoption) {
