@@ -323,6 +323,7 @@ class Daemon {
     if (!settled) for (const p of taken) this.retry.add(p);
     this.waits.end();
     saveStats(ctx, this.startedAt);
+    ctx.journal.releaseCaches();
   }
 
   /** What follows each report: recorded, committed to git (and pushed) when the config says so. */
