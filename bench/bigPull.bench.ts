@@ -14,6 +14,7 @@ import path from 'node:path';
 import { generateSpace, startServer, type LoggedRequest } from '../src/server/index.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { adminFetch } from './serverProcess.js';
+import { stopDaemon } from './daemonProcess.js';
 
 const DOCUMENTS = 10_000;
 const BLOCKS = 10;
@@ -50,15 +51,6 @@ class MirrorWatch {
     };
     walk('');
   }
-}
-
-async function stopDaemon(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(killer);
 }
 
 export default async function bigPullBench(): Promise<Figure[]> {

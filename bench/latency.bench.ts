@@ -12,6 +12,7 @@ import path from 'node:path';
 import { generateSpace, startServer, type LoggedRequest } from '../src/server/index.js';
 import { benchTempDir, type Figure } from './figure.js';
 import { adminFetch } from './serverProcess.js';
+import { stopDaemon } from './daemonProcess.js';
 
 const POLL_SECONDS = 2;
 const CHANGES = 10;
@@ -41,16 +42,6 @@ async function until<T>(what: string, timeoutMs: number, probe: () => T | undefi
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(everyMs);
   }
-}
-
-/** SIGTERM, then SIGKILL when the daemon has not stopped within 10 s; resolves once it exited. */
-async function stopDaemon(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(killer);
 }
 
 const isBlockRead = (r: LoggedRequest) => r.method === 'GET' && r.path === '/blocks';

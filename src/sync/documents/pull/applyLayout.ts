@@ -137,6 +137,22 @@ export async function applyLayout(ctx: SyncContext, snapshot: RemoteSnapshot, la
 type QueuedMove = Move & { placement: Placement };
 type RemoteFolder = RemoteSnapshot['folders'][number];
 
+/** A layout that did nothing (a quiet poll's, which skips it), but for the containers `unsettled`. */
+export function nothingLaidOut(unsettled: Iterable<ContainerKey> = []): LayoutOutcome {
+  return {
+    folderMoves: [],
+    createdDirs: [],
+    moved: [],
+    added: [],
+    recovered: [],
+    blocked: [],
+    ignored: [],
+    unsettled: new Set(unsettled),
+    vacated: new Set(),
+    movedEdited: [],
+  };
+}
+
 /** One run of the layout: the steps in order, what each did gathered in `out`. */
 class LayoutRun {
   private readonly out: LayoutOutcome;
@@ -147,18 +163,7 @@ class LayoutRun {
     private readonly layout: Layout,
     private readonly plan: PullPlan,
   ) {
-    this.out = {
-      folderMoves: [],
-      createdDirs: [],
-      moved: [],
-      added: [],
-      recovered: [],
-      blocked: [],
-      ignored: [],
-      unsettled: new Set(plan.unsettled),
-      vacated: new Set(),
-      movedEdited: [],
-    };
+    this.out = nothingLaidOut(plan.unsettled);
   }
 
   async run(): Promise<LayoutOutcome> {

@@ -8,7 +8,7 @@ import type { LocalChange, PullPlan } from '../../../core/pull/PullPlan.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { FILE_ONLY } from '../../../log.js';
 import type { PullSteps, SyncContext } from '../../context/index.js';
-import { applyLayout, type LayoutOutcome, type Move } from './applyLayout.js';
+import { applyLayout, nothingLaidOut, type Move } from './applyLayout.js';
 import { LayoutMemo } from './LayoutMemo.js';
 import type { SafetyRefusal } from '../../../core/push/safety.js';
 import type { RemoteSnapshot } from './listRemote.js';
@@ -119,21 +119,6 @@ export function emptyPullResult(startedAt: string): PullCycleResult {
     quiet: false,
     listing: 'full',
     plan: null,
-  };
-}
-
-function nothingToLayOut(): LayoutOutcome {
-  return {
-    folderMoves: [],
-    createdDirs: [],
-    moved: [],
-    added: [],
-    recovered: [],
-    blocked: [],
-    ignored: [],
-    unsettled: new Set(),
-    vacated: new Set(),
-    movedEdited: [],
   };
 }
 
@@ -329,7 +314,7 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
   result.plan = plan;
   const byId = new Map(records.map((r) => [r.id, r]));
 
-  const shape = reading.quiet ? nothingToLayOut() : await applyLayout(ctx, snapshot, reading.layout!, plan);
+  const shape = reading.quiet ? nothingLaidOut() : await applyLayout(ctx, snapshot, reading.layout!, plan);
   if (!reading.quiet) {
     const whole = shape.unsettled.size + shape.blocked.length + shape.ignored.length + shape.recovered.length + snapshot.unplaced.length === 0;
     if (whole) LayoutMemo.remember(journal, reading.layoutInput!, snapshot.folders, reading.layout!);
