@@ -57,7 +57,9 @@ function pulledLine(changes: readonly Change[], r: CycleReport): string | null {
     const key =
       c.action === 'renamed' || c.action === 'moved' ? (c.kind === 'folder' ? words : c.action) : c.action === 'created' && c.detail ? c.detail : words;
     const name = c.action === 'renamed' || (c.action === 'moved' && c.kind === 'document') ? `${named(c)} (${documentWords(c)})` : named(c);
-    groups.set(key, [...(groups.get(key) ?? []), name]);
+    const group = groups.get(key);
+    if (group) group.push(name);
+    else groups.set(key, [name]);
   }
   const list = [...groups];
   const counts = list.map(([kind, names]) => `${names.length} ${kind}`).join(', ');

@@ -167,7 +167,9 @@ function freeBlock(p: ReidentifyPass, n: DiffNode): void {
   p.overrides.set(n, null);
   p.freed.add(n);
   const k = textKey(n.local.kind, n.local.markdown);
-  p.byText.set(k, [...(p.byText.get(k) ?? []), n]);
+  const had = p.byText.get(k);
+  if (had) had.push(n);
+  else p.byText.set(k, [n]);
 }
 
 /** Invariant: a service block only when both sides changed the block differently since base. */

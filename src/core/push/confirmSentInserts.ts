@@ -42,7 +42,11 @@ export function confirmSentInserts(base: readonly BaseBlock[], sent: readonly Se
   const listOf = (parent: string | null) => kids.get(parent) ?? kids.set(parent, []).get(parent)!;
   for (const b of [...base].sort((a, b) => a.position - b.position)) listOf(b.parentId).push(b.id);
   const remoteKids = new Map<string | null, RemoteBlock[]>();
-  for (const r of remote) remoteKids.set(r.parentId, [...(remoteKids.get(r.parentId) ?? []), r]);
+  for (const r of remote) {
+    const had = remoteKids.get(r.parentId);
+    if (had) had.push(r);
+    else remoteKids.set(r.parentId, [r]);
+  }
   for (const r of landed) {
     const { readOnly: _r, ...b } = r;
     byId.set(r.id, { ...b, position: 0, hash: hashBlock(r.markdown, r.kind, r.cardLayout) });

@@ -150,7 +150,9 @@ function createFolders(p: PlanPass): void {
   const byDepth = new Map<number, typeof p.folders.creates>();
   for (const c of p.folders.creates) {
     const depth = c.path.split('/').length;
-    byDepth.set(depth, [...(byDepth.get(depth) ?? []), c]);
+    const had = byDepth.get(depth);
+    if (had) had.push(c);
+    else byDepth.set(depth, [c]);
   }
   for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
     const list = byDepth.get(depth)!;
@@ -393,7 +395,9 @@ function tidyFolders(p: PlanPass): void {
   const folderMoves = new Map<string, string[]>();
   const addFolderMove = (parent: string | null, id: string) => {
     const key = parent ?? '';
-    folderMoves.set(key, [...(folderMoves.get(key) ?? []), id]);
+    const had = folderMoves.get(key);
+    if (had) had.push(id);
+    else folderMoves.set(key, [id]);
   };
   for (const m of p.folders.moves) addFolderMove(m.parent, m.id);
   for (const r of p.folders.renames) for (const id of r.subfolderIds) addFolderMove(r.ref, id);

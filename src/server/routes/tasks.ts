@@ -169,7 +169,9 @@ export function registerTasks(api: ApiRouter): void {
         // Deleted documents hold no live tasks; they are listed only when asked for by id.
         if (doc.location === 'trash' && scope !== 'document') continue;
         if (!inScope(scope as Scope, row, doc, today, documentId)) continue;
-        byDoc.set(doc.id, [...(byDoc.get(doc.id) ?? []), row]);
+        const had = byDoc.get(doc.id);
+        if (had) had.push(row);
+        else byDoc.set(doc.id, [row]);
       }
       // Locations in creation order, tasks in reading order within each.
       const items: TaskJson[] = [];

@@ -60,7 +60,11 @@ export async function applyFetched(
   /** Names given in this pass, per document (not recorded yet). */
   const named = new Map<string, Set<string>>();
   const byDoc = new Map<string, FetchedAsset[]>();
-  for (const f of fetched) byDoc.set(f.docId, [...(byDoc.get(f.docId) ?? []), f]);
+  for (const f of fetched) {
+    const had = byDoc.get(f.docId);
+    if (had) had.push(f);
+    else byDoc.set(f.docId, [f]);
+  }
   await eachAtOnce([...byDoc.values()], async (list) => {
     // The document's base, read once for all its assets.
     const base = ctx.journal.getBaseBlocks(list[0]!.docId);

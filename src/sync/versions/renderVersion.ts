@@ -5,7 +5,11 @@ import type { HistoryBlock } from '../../journal/index.js';
 
 export function renderVersion(blocks: readonly HistoryBlock[]): string {
   const children = new Map<string | null, HistoryBlock[]>();
-  for (const b of blocks) children.set(b.parentId, [...(children.get(b.parentId) ?? []), b]);
+  for (const b of blocks) {
+    const had = children.get(b.parentId);
+    if (had) had.push(b);
+    else children.set(b.parentId, [b]);
+  }
   const make = (b: HistoryBlock): Block => {
     const kids = (children.get(b.id) ?? []).sort((x, y) => x.position - y.position).map(make);
     if (b.kind === 'page' || b.kind === 'card') {

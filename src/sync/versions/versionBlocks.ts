@@ -36,7 +36,11 @@ export function versionBlocks(recorded: readonly HistoryBlock[], base: readonly 
   // Siblings in order: the base's among themselves, each block brought back at its recorded index.
   const children = new Map<string | null, HistoryBlock[]>();
   const returning = new Set(back.map((b) => b.id));
-  for (const b of blocks.values()) children.set(b.parentId, [...(children.get(b.parentId) ?? []), b]);
+  for (const b of blocks.values()) {
+    const had = children.get(b.parentId);
+    if (had) had.push(b);
+    else children.set(b.parentId, [b]);
+  }
   const out: HistoryBlock[] = [];
   for (const siblings of children.values()) {
     const staying = siblings.filter((b) => !returning.has(b.id)).sort((x, y) => x.position - y.position);
