@@ -10,7 +10,7 @@ import { blockBudgetReport, requestBudgetReport, retryAfterMs, type BudgetReport
 import { emptyStats, type Counters, type Priority, type SchedulerStats, type WaitReason } from './schedulerStats.js';
 import { UsageWindow, type UsageEntry } from './usageWindow.js';
 
-/** Requests a user's edit needs at once (the listing, a read, the write): what background work leaves free in a window (within the reserve). */
+/** Requests a one-block edit needs (the listing, the write): what background work leaves free in a window (within the reserve). */
 const USER_SLOTS = 2;
 export type { Priority };
 export const PRIORITIES: readonly Priority[] = ['user', 'recent', 'poll', 'bulk'];
