@@ -260,6 +260,25 @@ describe('what the watcher reports', () => {
     await expectConverged(w);
   });
 
+  it('a file saved and then moved before its push: the push waits for the other half of the move, nothing trashed, no second document (chaos seed 1020016)', async () => {
+    const watcher = toldWatcher();
+    await start(60_000, { watch: watcher.watch });
+    fs.writeFileSync(w.file('Unsorted/Ideas.md'), w.read('Unsorted/Ideas.md').replace('an idea', 'an idea, saved'));
+    fs.renameSync(w.file('Unsorted/Ideas.md'), w.file('Home/Ideas.md'));
+    // The save's event comes first; the move's two halves later (after the debounce, within the grace).
+    watcher.report({ changed: ['Unsorted/Ideas.md'] });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await writesOf(w.space)).toEqual([]);
+    watcher.report({ removed: ['Unsorted/Ideas.md'], added: ['Home/Ideas.md'] });
+    await waitFor('the move recorded', () => w.session.journal.getDocument('D-IDEA')?.path === 'Home/Ideas.md', 10_000);
+    const home = (await w.space.call('GET', '/documents?folderId=F-HOME')).items as Array<{ id: string }>;
+    expect(home.map((d) => d.id)).toContain('D-IDEA');
+    expect(((await w.space.call('GET', '/documents')).items as Array<{ title: string }>).filter((d) => d.title === 'Ideas')).toHaveLength(1);
+    expect((await remoteBlocks(w.space, 'D-IDEA')).map((b) => b.markdown)).toEqual(['an idea, saved']);
+    expect(await writesOf(w.space)).not.toContain('DELETE /documents');
+    await expectConverged(w);
+  });
+
   it('a file the watcher names while a poll cycle runs is looked at after that cycle', async () => {
     const watcher = toldWatcher();
     await start(150, { fullScanMs: 60_000, watch: watcher.watch });

@@ -10,12 +10,13 @@
 // operation of its own when nothing else waits, or by the next cycle, so it never races one.
 // `stop()` finishes the operation under way and closes the watcher; downloads under way stop with
 // the session. The journal holds everything done (every write is its own transaction).
+import { existsSync } from 'node:fs';
 import { isSpacesyncError } from '../../errors.js';
 import { FILE_ONLY } from '../../log.js';
 import { BUILTIN_DIRS } from '../../core/pull/layout.js';
 import { isInTasksDir, TASKS_DIR } from '../../core/tasks/taskFiles.js';
 import { recordStatusError } from '../../journal/daemonStatus.js';
-import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
+import { resolveInRoot, watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from '../../mirror/index.js';
 import type { UserWait, WaitReason } from '../../client/index.js';
 import { assetDownloadsOf, isStopped, readHeldBack, releaseMemory, type SyncContext } from '../context/index.js';
 import { afterReport, saveStats } from './afterWork.js';
@@ -255,8 +256,22 @@ class Daemon {
     return null;
   }
 
+  /**
+   * A file saved and then moved or removed before its push: the path the watcher named as saved is
+   * a removal now, and waits the removal's grace for the other half of a rename (taken alone, the
+   * old half trashed the document and the new one became a second, chaos seed 1020016).
+   */
+  private deferVanished(paths: Set<string>, now: number): void {
+    for (const p of [...paths]) {
+      if (existsSync(resolveInRoot(this.ctx.root, p))) continue;
+      paths.delete(p);
+      if (!this.removals.has(p)) this.removals.set(p, now + this.grace);
+    }
+  }
+
   /** A push of the files saved (and of those gone for good), if any. */
   private nextPush(now: number): (Work & { kind: 'push' }) | null {
+    this.deferVanished(this.paths, now);
     const due = [...this.removals].filter(([, at]) => at <= now).map(([p]) => p);
     if (this.paths.size === 0 && due.length === 0) return null;
     // The held-back files go with every push: a decision held back for another file (a deletion
@@ -291,6 +306,10 @@ class Daemon {
     // Taken now: a folder change or a watcher error reported while this cycle runs asks for the
     // next full scan (this one may have looked before it); an unsettled full scan is asked again.
     if (full) this.fullDue = false;
+    else {
+      this.deferVanished(this.paths, now);
+      this.deferVanished(this.retry, now);
+    }
     // Taken from the sets now (what the watcher reports from here on is kept for the next look),
     // and given back unless the cycle settles them.
     const taken = new Set([...this.paths, ...this.retry]);
