@@ -3,6 +3,8 @@
 // sending it blindly; a document is never recorded in step when it is not. A file changed while
 // its push is out is not lost.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { pushLocal, runPull } from '../../src/sync/index.js';
 import { listRemote } from '../../src/sync/documents/pull/listRemote.js';
@@ -353,3 +355,30 @@ for (const there of ['trash', 'move'] as const) {
     await expectIdle(w);
   });
 }
+
+it('a folder replaced by a symbolic link while its push is out: the file is not written through the link, the document waits with its intents, the push goes on (chaos seed 1040034)', async () => {
+  // A new file: once created, the push writes the document's id into it.
+  applyLocal(w, [{ write: 'Projects/Fresh.md', text: 'a fresh note\n' }]);
+  await fault({ kind: 'delay', delayMs: 400, count: 1, match: { method: 'POST', path: '^/blocks$' } });
+  const push = pushLocal(w.session.ctx);
+  await new Promise((r) => setTimeout(r, 200));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-outside-'));
+  const held = path.join(outside, 'Projects');
+  fs.renameSync(w.file('Projects'), held);
+  fs.symlinkSync(held, w.file('Projects'));
+  const r = await push;
+  expect(r.outcome!.failed).toEqual([]);
+  expect(fs.readFileSync(path.join(held, 'Fresh.md'), 'utf8')).toBe('a fresh note\n');
+  const fresh = w.session.journal.getDocumentByPath('Projects/Fresh.md')!;
+  expect(w.session.journal.pendingIntents().map((i) => i.docId)).toContain(fresh.id);
+  // The link replaced by the folder again: the next cycle settles the document, its text sent once.
+  fs.rmSync(w.file('Projects'));
+  fs.renameSync(held, w.file('Projects'));
+  fs.rmSync(outside, { recursive: true, force: true });
+  expect((await syncOnce(w.session.ctx)).exitCode).toBe(0);
+  expect((await remoteBlocks(w.space, fresh.id)).map((b) => b.markdown)).toEqual(['a fresh note']);
+  expect(w.read('Projects/Fresh.md')).toContain(`id: ${fresh.id}`);
+  expect(w.session.journal.pendingIntents()).toEqual([]);
+  await expectConverged(w);
+  await expectIdle(w);
+});

@@ -10,7 +10,7 @@ import { docRef } from '../../../core/push/plan.js';
 import type { BlockConflict } from '../../../core/merge/merge.js';
 import type { Block } from '../../../dialect/index.js';
 import type { DocumentRecord } from '../../../journal/index.js';
-import { freeConflictCopyPath, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../../../mirror/index.js';
+import { freeConflictCopyPath, linkOnTheWay, moveFileAtomic, readMirrorFile, writeFileAtomic, writeFileIfUnchanged } from '../../../mirror/index.js';
 import type { SyncContext } from '../../context/index.js';
 import { alignFile } from '../../../core/merge/alignFile.js';
 import { bodyOf, withFrontMatter } from '../../../core/files/fileText.js';
@@ -18,6 +18,7 @@ import { forgetRestoredBlocks, linkTargetsOf, pathExists, saveLocalVersion, UNSE
 import { linkMarkdown, type LinkTargets } from '../../../core/links/linkDocuments.js';
 import { markAnchors } from '../../../core/links/markAnchors.js';
 import type { DocumentTask } from './PushPlan.js';
+import { isSpacesyncError } from '../../../errors.js';
 import { renderMerged } from '../../../core/merge/renderMerged.js';
 import { readOnlyBlocks } from '../readOnlyBlocks.js';
 
@@ -133,7 +134,10 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   const alignment = alignFile(target, base, readOnlyBlocks(ctx));
   target = alignment.text;
 
-  const now = await readMirrorFile(ctx.root, local.path);
+  // A folder on the way replaced by a symbolic link since the scan: nothing is read or written
+  // through it, and the document waits with its intents (the next cycle holds the folder back).
+  let linked = linkOnTheWay(ctx.root, local.path) !== null;
+  const now = linked ? null : await readMirrorFile(ctx.root, local.path);
   // Null while the file is not known to hold what was planned: edited (or removed) since it was read.
   let fileHash: string | null = null;
   if (now !== null && now.hash === local.hash) {
@@ -144,15 +148,19 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
         await saveLocalVersion(ctx, { path: local.path, docId: id, text: local.text, replacement: target, cause: conflictCopy ? 'conflict' : 'merge' });
       }
       // Only over the bytes planned from: a save that lands while the new text is written wins.
-      const w = await writeFileIfUnchanged(ctx.root, local.path, target, local.hash, { ownWrites: ctx.ownWrites });
-      if (w.written) {
+      const w = await writeFileIfUnchanged(ctx.root, local.path, target, local.hash, { ownWrites: ctx.ownWrites }).catch((e: unknown) => {
+        if (!isSpacesyncError(e, 'mirror_symlink')) throw e;
+        linked = true; // made a link between the look above and the write
+        return null;
+      });
+      if (w?.written) {
         fileHash = w.hash;
         out.fileWritten = true;
       }
     }
   }
   if (fileHash === null) {
-    if (t.file?.merge.fileChanged || !(await pathExists(ctx.root, local.path))) {
+    if (linked || t.file?.merge.fileChanged || !(await pathExists(ctx.root, local.path))) {
       // Edited (or removed) while its push was out, and the merge had more for the file: read again next cycle.
       out.state = 'pending';
       journal.transaction(() => {
