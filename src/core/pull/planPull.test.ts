@@ -175,3 +175,19 @@ describe('planPull', () => {
     ]);
   });
 });
+
+describe('a folder held back by a symbolic link', () => {
+  it('holds back what the space adds to it, and its new subfolders: nothing is laid out where its folder should be (chaos seed 1060026)', () => {
+    // Beta moved into Alpha in the space; here "Beta" is a link, so the move waits.
+    const folders = [
+      { id: 'F-A', name: 'Alpha', parentId: null, documentCount: 0, path: 'Alpha' },
+      { id: 'F-B', name: 'Beta', parentId: 'F-A', documentCount: 1, path: 'Beta' },
+      { id: 'F-C', name: 'New', parentId: 'F-B', documentCount: 0 },
+    ];
+    const base = input([{ id: 'NEW', title: 'Added there', at: inFolder('F-B') }], { folders });
+    const plan = planPull({ ...base, held: (p) => p === 'Beta' || p.startsWith('Beta/') });
+    expect(plan.documents).toContainEqual({ kind: 'blocked', id: 'NEW', path: 'Alpha/Beta/Added there.md', reason: 'symlink' });
+    expect(plan.documents.some((d) => d.kind === 'add' || d.kind === 'write')).toBe(false);
+    expect(plan.folders).toEqual([]);
+  });
+});

@@ -58,10 +58,25 @@ export function planPull(input: PullInput): PullPlan {
   const carry = carriedBy(kept.map((r) => ({ from: r.path, to: layout.folders.get(r.id)! })));
   for (const r of input.folderRecords) if (!listedFolders.has(r.id) && !held(r.path)) folders.push({ kind: 'remove', id: r.id, path: r.path });
   const recordedFolders = new Map(input.folderRecords.map((r) => [r.id, r]));
+  // Folders held back by a symbolic link (where they are, or where they go), and the folders inside
+  // them: nothing of theirs is laid out elsewhere. A document the space adds to one would otherwise
+  // be written where its folder should be, and that new directory sent back as a new folder, again
+  // at every cycle (chaos seed 1060026).
+  const heldFolders = new Set<string>();
+  const parentOf = new Map(listing.folders.map((f) => [f.id, f.parentId]));
+  const isHeld = (id: string, seen = 0): boolean => {
+    if (heldFolders.has(id)) return true;
+    const to = layout.folders.get(id);
+    const rec = recordedFolders.get(id);
+    const parent = parentOf.get(id) ?? null;
+    const yes = (to !== undefined && held(to)) || (rec !== undefined && held(rec.path)) || (parent !== null && seen < 256 && isHeld(parent, seen + 1));
+    if (yes) heldFolders.add(id);
+    return yes;
+  };
   for (const f of listing.folders) {
     const to = layout.folders.get(f.id)!;
     const rec = recordedFolders.get(f.id);
-    if (held(to) || (rec && held(rec.path))) continue;
+    if (isHeld(f.id)) continue;
     if (!rec) folders.push({ kind: 'create', id: f.id, path: to });
     else {
       const from = carry(rec.path, rec.path);
@@ -93,7 +108,7 @@ export function planPull(input: PullInput): PullPlan {
     // Where it is, as it was placed, not changed here: no step whether its path is ignored or not
     // (an idle poll's every document), so the ignore rules are not asked.
     if (rec && cur === target && !local.has(id) && samePlacement(rec, placement)) continue;
-    if (held(target) || (cur !== undefined && held(cur))) {
+    if (held(target) || (cur !== undefined && held(cur)) || (placement.folderId !== null && heldFolders.has(placement.folderId))) {
       documents.push({ kind: 'blocked', id, path: cur ?? target, reason: 'symlink' });
       unsettle(placement, ...(rec ? [rec] : []));
       continue;
