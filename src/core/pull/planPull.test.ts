@@ -187,7 +187,7 @@ describe('a folder held back by a symbolic link', () => {
     const base = input([{ id: 'NEW', title: 'Added there', at: inFolder('F-B') }], { folders });
     const plan = planPull({ ...base, held: (p) => p === 'Beta' || p.startsWith('Beta/') });
     expect(plan.documents).toContainEqual({ kind: 'blocked', id: 'NEW', path: 'Alpha/Beta/Added there.md', reason: 'symlink' });
-    expect(plan.documents.some((d) => d.kind === 'add' || d.kind === 'write')).toBe(false);
+    expect(plan.documents.some((d) => d.kind === 'write')).toBe(false);
     expect(plan.folders).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { planAnchors, type AnchorDoc, type AnchorTable, type FormerAnchor } from
 import { rewriteFileBlocks } from '../../core/merge/rewriteFileBlocks.js';
 import type { BaseBlock } from '../../core/types.js';
 import type { Journal } from '../../journal/index.js';
-import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
+import { linkOnTheWay, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import { ANCHORS, ANCHORS_PENDING, FORMER_ANCHORS, linkTargetsOf, type SyncContext } from '../context/index.js';
 
 interface Seen {
@@ -97,7 +97,8 @@ export async function relinkAnchors(ctx: SyncContext): Promise<string[]> {
     const rec = journal.getDocument(id)!;
     const base = bases.get(id)!;
     const next = plan.next.get(id)!;
-    const file = await readMirrorFile(ctx.root, rec.path);
+    // Under a symbolic link (a folder replaced by one): neither read nor written through it; it waits.
+    const file = linkOnTheWay(ctx.root, rec.path) === null ? await readMirrorFile(ctx.root, rec.path) : null;
     if (!file || file.text === null || file.hash !== rec.fileHash) {
       stillPending.push(id);
       continue;

@@ -6,7 +6,7 @@
 // being edited keeps its links, is tried again after each later cycle, and meanwhile its links to
 // the old paths are still read as the documents they named (`FORMER_PATHS`).
 import { relinkBase, relinkFile } from '../../core/links/relinkFile.js';
-import { readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
+import { linkOnTheWay, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import { FORMER_PATHS, notedMoves, RELINK_PENDING, RELINK_PENDING_FROM, type SyncContext } from '../context/index.js';
 
 /** How many former paths are remembered (the oldest go first). */
@@ -58,7 +58,8 @@ export async function relinkDocuments(ctx: SyncContext): Promise<string[]> {
     const moved = pending.includes(id) ? former : movedNow;
     const next = relinkBase(base, from, rec.path, moved, isDocument);
     if (next === base) continue;
-    const file = await readMirrorFile(ctx.root, rec.path);
+    // Under a symbolic link (a folder replaced by one): neither read nor written through it; it waits.
+    const file = linkOnTheWay(ctx.root, rec.path) === null ? await readMirrorFile(ctx.root, rec.path) : null;
     if (!file || file.text === null || file.hash !== rec.fileHash) {
       leave(id, from, rec.path);
       continue;
