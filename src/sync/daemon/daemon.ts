@@ -306,10 +306,8 @@ class Daemon {
     // Taken now: a folder change or a watcher error reported while this cycle runs asks for the
     // next full scan (this one may have looked before it); an unsettled full scan is asked again.
     if (full) this.fullDue = false;
-    else {
-      this.deferVanished(this.paths, now);
-      this.deferVanished(this.retry, now);
-    }
+    // Saved paths only: the files to look at again (`retry`) include removals already past their grace.
+    else this.deferVanished(this.paths, now);
     // Taken from the sets now (what the watcher reports from here on is kept for the next look),
     // and given back unless the cycle settles them.
     const taken = new Set([...this.paths, ...this.retry]);
