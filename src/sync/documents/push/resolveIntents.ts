@@ -102,7 +102,8 @@ async function claimMovedCreate(ctx: SyncContext, id: string, was: { path: strin
     const file = await readMirrorFile(ctx.root, f.relPath);
     if (file?.text != null) candidates.push({ path: f.relPath, text: file.text, reading: readingOf(file.hash, file.text, null, `"${f.relPath}"`) });
   }
-  const at = candidates.find((c) => c.path === movedCreateOf(was, candidates));
+  const where = movedCreateOf(was, candidates);
+  const at = candidates.find((c) => c.path === where);
   const claimed = at && withFrontMatter(at.text, { id }, at.path);
   if (at && claimed?.ok) await writeFileIfUnchanged(ctx.root, at.path, claimed.text, at.reading!.hash, { ownWrites: ctx.ownWrites });
 }
