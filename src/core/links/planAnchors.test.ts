@@ -41,6 +41,15 @@ describe('anchors decided from the bases', () => {
     expect(plan.next.get('D')![1]!.hash).toBe(hashBlock('the plan ^para0001', 'block'));
   });
 
+  it('a block:// link to a document that had no file when it was written: once it has one, its relative link', () => {
+    // D has no file yet (its folder held back): the link stays.
+    const noFile = { pathOf: (id: string) => (id === 'D' ? undefined : paths[id]), idOf: targets.idOf };
+    const before = planAnchors({ ...input({ N: [block('N1', 'see [r](block://D) and [x](block://ELSEWHERE)')] }), targets: noFile });
+    expect(before.next.size).toBe(0);
+    const plan = planAnchors(input({ D: roadmap(), N: [block('N1', 'see [r](block://D) and [x](block://ELSEWHERE)')] }));
+    expect(md(plan, 'N')).toEqual(['see [r](../Projects/Roadmap.md) and [x](block://ELSEWHERE)']);
+  });
+
   it('nothing changed: nothing to rewrite', () => {
     const table: AnchorTable = { PARA0001: { doc: 'D', fragment: '^para0001' } };
     const plan = planAnchors(input({ D: roadmap('# Goals', 'the plan ^para0001'), N: [block('N1', '[p](../Projects/Roadmap.md#^para0001)')] }, table));

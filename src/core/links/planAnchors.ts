@@ -4,14 +4,15 @@
 // anchor is its heading's text or its short id (`anchorOf`), from its document's base as it is now. What
 // changed (a first link, a last link gone, a heading renamed, a block moved to another document or
 // deleted) gives each document concerned its base with the links and markers as a pull would now show
-// them; the shell writes those into the files and base alike. Nothing of it is sent: the space's
-// `block://` links did not change.
+// them (and a `block://` link to a document that has gained a file since, its relative link); the shell
+// writes those into the files and base alike. Nothing of it is sent: the space's `block://` links did
+// not change.
 import { markerOf, withMarker, withoutMarker } from '../../dialect/index.js';
 import { anchorOf } from './anchorOf.js';
 import { cardLayoutOf } from '../merge/cardLayout.js';
 import { carriesMarker } from './carriesMarker.js';
 import { hashBlock } from '../merge/hashBlock.js';
-import { anchorLink, holdsDocumentLinks, readMdLink, resolveLink, type Anchor, type LinkTargets } from './linkDocuments.js';
+import { anchorLink, holdsDocumentLinks, readMdLink, relativePath, resolveLink, written, type Anchor, type LinkTargets } from './linkDocuments.js';
 import { mapDestinations } from '../pull/mapDestinations.js';
 import type { BaseBlock } from '../types.js';
 
@@ -123,6 +124,11 @@ export function planAnchors(input: PlanAnchorsInput): AnchorPlan {
     let md = b.markdown;
     if (holdsDocumentLinks(b.type) && md.includes('](')) {
       md = mapDestinations(md, (dest) => {
+        // A link to a document that had no file here when it was written (its folder a symbolic link,
+        // held back): now that it has one, the relative link a pull would write.
+        const d = dest.startsWith('<') ? dest.slice(1, -1) : dest;
+        const target = d.startsWith('block://') ? input.targets.pathOf(d.slice('block://'.length)) : undefined;
+        if (target !== undefined) return written(relativePath(path, target));
         const block = linkedBlock(dest, path, input, resolve);
         if (block === undefined) return dest;
         const now = table[block];
