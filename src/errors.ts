@@ -31,6 +31,8 @@ export type ErrorCode =
   | 'state_lost'
   | 'mirror_io'
   | 'mirror_symlink'
+  /** A file or folder moved or removed here while a step was moving it: the next cycle looks again. */
+  | 'mirror_changed'
   // sync decisions
   | 'refused_safety'
   | 'backup_mode'

@@ -42,6 +42,16 @@ export async function moveDirectory(root: string, from: string, to: string): Pro
     await fsyncDir(path.dirname(dst));
     if (path.dirname(dst) !== path.dirname(src)) await fsyncDir(path.dirname(src));
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // The folder (or the one it goes into) was moved or removed here meanwhile: the tree is looked
+    // at again by the next cycle, which finds it where it is now. Not a broken mirror.
+    if ((code === 'ENOENT' || code === 'ENOTDIR') && (await fsp.stat(root).then((st) => st.isDirectory(), () => false))) {
+      throw new SpacesyncError(
+        'mirror_changed',
+        `The folder "${from}" was not moved to "${to}": it (or the folder it goes into) was moved or removed here meanwhile (${code}). Nothing is lost; the next cycle looks at it where it is now.`,
+        { cause: e, details: { from, to } },
+      );
+    }
     throw new SpacesyncError(
       'mirror_io',
       `Cannot move the folder "${from}" to "${to}" in ${root}: ${(e as Error).message}. Check that nothing holds the folder open and that it is writable, then run again.`,
