@@ -168,6 +168,23 @@ describe('a mirror without its journal', () => {
     expect(after.find((d) => d.id === books.id)!.title).toBe('Books to buy');
   }, 60_000);
 
+  it('a link typed to where a file was found names its document once the file went back to the space’s place (chaos seed 1090095)', async () => {
+    fs.renameSync(file('Personal/Recipes.md'), file('Work/Recipes.md'));
+    fs.writeFileSync(file('Work/Links.md'), 'See [the recipes](Recipes.md) for dinner.\n');
+    loseJournal();
+    const r = await cycle();
+    expect(r.adoption).toMatchObject({ moved: [{ from: 'Work/Recipes.md', to: 'Personal/Recipes.md' }] });
+    await cycle();
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const recipes = docs.find((d) => d.title === 'Recipes')!;
+    const links = docs.find((d) => d.title === 'Links')!;
+    const sent = JSON.stringify(await space.call('GET', '/blocks', undefined, { id: links.id }));
+    // Not the dead relative path: the document it named.
+    expect(sent).toContain(`[the recipes](block://${recipes.id})`);
+    expect(sent).not.toContain('(Recipes.md)');
+    expect(fs.readFileSync(file('Work/Links.md'), 'utf8')).toContain('[the recipes](../Personal/Recipes.md)');
+  }, 60_000);
+
   it('a note moved here with its .assets folder goes back with it, and no asset is uploaded again', async () => {
     const note = [...readTree(root).keys()].find((p) => p.endsWith('/Mobile app.md'))!;
     const assets = note.replace(/\.md$/, '.assets');

@@ -29,6 +29,8 @@ describe('adopting a mirror without a journal', () => {
       { kind: 'conflict', path: 'B.md', from: 'Other/B.md', docId: 'b' },
       { kind: 'moved', path: 'A.md', from: 'Elsewhere/A.md', docId: 'a' },
     ]);
+    // A link typed to where they were still names them.
+    expect(plan.formerPaths).toEqual({ 'Other/B.md': 'B.md', 'Elsewhere/A.md': 'A.md' });
   });
 
   it('the files of a moved document’s .assets folder go back with it when their bytes are the space’s; others stay', () => {

@@ -60,6 +60,12 @@ export interface AdoptionPlan {
    * an empty space): they are new documents there, sent as such, and no file is an orphan.
    */
   restore: boolean;
+  /**
+   * The places here of the documents' files that go back to the space's place (moved, or kept as a
+   * conflict copy there), old path → the space's: a link typed to the old place still names its
+   * document (the push sends it as `block://`, the relinking rewrites it), as after any move.
+   */
+  formerPaths: Record<string, string>;
 }
 
 /** `Notes/Plan.md` → `Notes/Plan.assets/`: where a document's file keeps its assets and scenes. */
@@ -148,5 +154,7 @@ export function planAdoption(space: readonly SpaceFile[], mirror: readonly Mirro
     else copies.push({ kind: 'conflict', path: s.path, from: here.path, ...(s.docId ? { docId: s.docId } : {}) });
   }
   const orphans = restore ? [] : claims.filter((f) => !spaceDocs.has(f.claim) && !used.has(f.path)).map((f) => ({ path: f.path, docId: f.claim }));
-  return { steps: [...steps, ...copies, ...rest], orphans, restore };
+  const formerPaths: Record<string, string> = {};
+  for (const s of [...copies, ...rest]) if ((s.kind === 'moved' || s.kind === 'conflict') && s.docId && s.from !== s.path) formerPaths[s.from] = s.path;
+  return { steps: [...steps, ...copies, ...rest], orphans, restore, formerPaths };
 }

@@ -23,7 +23,7 @@ import {
   writeFileAtomic,
 } from '../../mirror/index.js';
 import { stateRelPath } from '../../stateDir.js';
-import { ADOPTION_PENDING, ADOPTION_ORPHANS, type SyncContext } from '../context/index.js';
+import { ADOPTION_PENDING, ADOPTION_ORPHANS, FORMER_PATHS, type SyncContext } from '../context/index.js';
 import { drawWhiteboard, syncWhiteboards } from '../whiteboards/index.js';
 import { syncMedia } from '../media/index.js';
 import { syncTaskFiles } from '../tasks/index.js';
@@ -233,6 +233,7 @@ export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
     await apply(ctx, plan, result);
     journal.transaction(() => {
       if (plan.orphans.length > 0) journal.setState(ADOPTION_ORPHANS, plan.orphans);
+      if (Object.keys(plan.formerPaths).length > 0) journal.setState(FORMER_PATHS, { ...journal.getState<Record<string, string>>(FORMER_PATHS), ...plan.formerPaths });
       journal.deleteState(ADOPTION_PENDING);
     });
   }
