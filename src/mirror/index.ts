@@ -11,7 +11,7 @@ export { decodeStrict, readableHead, undecodableMessage, type UndecodableFile } 
 export { readMirrorFile, type MirrorFileContent } from './readMirrorFile.js';
 export { removeEmptyDirs } from './removeEmptyDirs.js';
 export { removeTempFiles } from './removeTempFiles.js';
-export { linkOnTheWay, relativeToRoot, resolveForWrite, resolveInRoot, symlinkError } from './resolveInRoot.js';
+export { linkOnTheWay, linksHolding, relativeToRoot, resolveForWrite, resolveInRoot, symlinkError } from './resolveInRoot.js';
 export { isDocumentFile, scanMirror, type MirrorFile, type MirrorScan } from './scanMirror.js';
 export { isTempFileName, tempFileName } from './tempFileName.js';
 export { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from './watchMirror.js';

@@ -45,6 +45,16 @@ export function linkOnTheWay(root: string, relPath: string, last = true): string
   return null;
 }
 
+/** The symbolic links the folders `relPaths` are (or are inside of), each once. */
+export function linksHolding(root: string, relPaths: Iterable<string>): string[] {
+  const links = new Set<string>();
+  for (const p of relPaths) {
+    const link = linkOnTheWay(root, p);
+    if (link !== null) links.add(link);
+  }
+  return [...links];
+}
+
 /**
  * resolveInRoot for a write, a rename or a removal: refused (`mirror_symlink`) when a folder on the
  * way, or the entry itself, is a symbolic link. Whoever can edit the space picks names and content;

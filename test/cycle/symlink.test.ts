@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../src/server/index.js';
-import { syncOnce } from '../../src/sync/index.js';
+import { findLocalChanges, pushSaved, syncOnce } from '../../src/sync/index.js';
 import { makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 
 const demo = readFixtureFile('fixtures/spaces/demo.json');
@@ -13,6 +13,8 @@ const demo = readFixtureFile('fixtures/spaces/demo.json');
 let space: Space;
 let root: string;
 let outside: string;
+/** The folder the link replaced, kept to put back. */
+let kept: string;
 
 async function cycle() {
   const session = await openSession(root, space);
@@ -32,13 +34,15 @@ beforeEach(async () => {
   expect((await cycle()).exitCode).toBe(0);
   // The user (or someone with the disk) swaps Work/Meetings for a link to a folder outside the mirror.
   fs.writeFileSync(path.join(outside, 'private.txt'), 'not the space’s');
-  fs.rmSync(path.join(root, 'Work', 'Meetings'), { recursive: true });
+  kept = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-kept-'));
+  fs.renameSync(path.join(root, 'Work', 'Meetings'), path.join(kept, 'Meetings'));
   fs.symlinkSync(outside, path.join(root, 'Work', 'Meetings'));
 }, 60_000);
 afterEach(async () => {
   await space.close();
   fs.rmSync(root, { recursive: true, force: true });
   fs.rmSync(outside, { recursive: true, force: true });
+  fs.rmSync(kept, { recursive: true, force: true });
 });
 
 describe('a folder that is a symbolic link', () => {
@@ -65,6 +69,40 @@ describe('a folder that is a symbolic link', () => {
     await cycle();
     expect(fs.existsSync(path.join(root, 'Work', 'Meetings', 'Planted.md'))).toBe(true);
     expect(listOutside()).toEqual(['private.txt']);
+  }, 60_000);
+
+  it('may hold a file moved into it: that document is not trashed until the link is the folder again, then its move is sent (chaos seed 1110045)', async () => {
+    // Moved into the folder the instant before the folder became a link: here, under the link.
+    fs.renameSync(path.join(root, 'Personal', 'Groceries.md'), path.join(outside, 'Groceries.md'));
+    await space.clearRequests();
+    // The daemon's push of the path the watcher named: no scan of the whole folder saw the link.
+    const session = await openSession(root, space);
+    try {
+      const saved = await pushSaved(session.ctx, ['Personal/Groceries.md']);
+      expect(saved.push.plan.heldBack).toContainEqual(expect.objectContaining({ path: 'Personal/Groceries.md', reason: 'deletion' }));
+      // `status` and `revert` say the same: neither it nor the notes under the link are deletions.
+      const pending = await findLocalChanges(root, session.ctx.journal, []);
+      expect(pending.changes.filter((c) => c.change === 'missing')).toEqual([]);
+    } finally {
+      session.close();
+    }
+    expect(await writes()).toEqual([]);
+    const r = await cycle();
+    expect(await writes()).toEqual([]);
+    const held = r.push.plan.heldBack.find((h) => h.reason === 'deletion');
+    expect(held).toMatchObject({ path: 'Personal/Groceries.md' });
+    expect(held!.message).toBe(
+      '"Personal/Groceries.md" is gone, but the folder "Work/Meetings" is a symbolic link it may have been moved into: its document is not moved to the trash until the link is replaced with the real folder.',
+    );
+
+    // The link replaced with the real folder, the file in it: the move is what is sent.
+    fs.rmSync(path.join(root, 'Work', 'Meetings'));
+    fs.renameSync(path.join(kept, 'Meetings'), path.join(root, 'Work', 'Meetings'));
+    fs.renameSync(path.join(outside, 'Groceries.md'), path.join(root, 'Work', 'Meetings', 'Groceries.md'));
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual(['PUT /documents/move']);
+    expect(fs.existsSync(path.join(root, 'Work', 'Meetings', 'Groceries.md'))).toBe(true);
   }, 60_000);
 
   it('is no deleted folder: a cycle with other changes to send leaves the folder in the space and sends nothing of it', async () => {

@@ -1,6 +1,6 @@
 // The local-change rule the push's scan, the pull and `status` share.
 import { describe, expect, it } from 'vitest';
-import { changeOfRecordedFile, claimOf, goneAreDeleted, movedCreateOf, pairMoved, pullChangeOf, readingOf } from './localChange.js';
+import { changeOfRecordedFile, claimOf, deletionHeldMessage, goneAreDeleted, movedCreateOf, pairMoved, pullChangeOf, readingOf } from './localChange.js';
 
 const record = { id: 'D1', fileHash: 'base' };
 const known = (id: string) => id === 'D1' || id === 'D2';
@@ -69,6 +69,15 @@ describe('pairMoved', () => {
     expect(goneAreDeleted(2, 0)).toBe(true);
     expect(goneAreDeleted(0, 3)).toBe(true);
     expect(goneAreDeleted(2, 1)).toBe(false);
+  });
+
+  it('says why a deletion waits, and what lets it go', () => {
+    expect(deletionHeldMessage('A.md', ['x.md', 'y.md'], ['Work/Meetings'])).toBe(
+      '"A.md" is gone, but x.md, y.md cannot be read and one may be it, moved, and the folder "Work/Meetings" is a symbolic link it may have been moved into: its document is not moved to the trash until those files are saved as UTF-8 or removed and the link is replaced with the real folder.',
+    );
+    expect(deletionHeldMessage('A.md', [], ['P', 'Q'])).toBe(
+      '"A.md" is gone, but the folders "P", "Q" are symbolic links it may have been moved into: its document is not moved to the trash until the links are replaced with the real folders.',
+    );
   });
 });
 

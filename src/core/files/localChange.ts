@@ -115,9 +115,26 @@ export function movedCreateOf(was: { path: string; hash: string | null }, candid
 }
 
 /**
- * Documents whose file is gone are taken as deleted only when no unreadable file could be one of
- * them moved (its id cannot be read until it is saved as UTF-8).
+ * Documents whose file is gone are taken as deleted only when none could be moved where it cannot
+ * be seen: an unreadable file (its id cannot be read until it is saved as UTF-8), or a folder of the
+ * space replaced by a symbolic link (never read through).
  */
-export function goneAreDeleted(goneCount: number, unreadableUnknownFiles: number): boolean {
-  return goneCount === 0 || unreadableUnknownFiles === 0;
+export function goneAreDeleted(goneCount: number, placesUnseen: number): boolean {
+  return goneCount === 0 || placesUnseen === 0;
+}
+
+/** Why documents whose file is gone are not taken as deleted (goneAreDeleted), and what lets them go: one sentence for each. */
+export function deletionHeldMessage(path: string, unreadable: readonly string[], links: readonly string[]): string {
+  const why: string[] = [];
+  const until: string[] = [];
+  if (unreadable.length > 0) {
+    why.push(unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it, moved` : `${unreadable.join(', ')} cannot be read and one may be it, moved`);
+    until.push(unreadable.length === 1 ? 'that file is saved as UTF-8 or removed' : 'those files are saved as UTF-8 or removed');
+  }
+  if (links.length > 0) {
+    const quoted = links.map((l) => `"${l}"`).join(', ');
+    why.push(links.length === 1 ? `the folder ${quoted} is a symbolic link it may have been moved into` : `the folders ${quoted} are symbolic links it may have been moved into`);
+    until.push(links.length === 1 ? 'the link is replaced with the real folder' : 'the links are replaced with the real folders');
+  }
+  return `"${path}" is gone, but ${why.join(', and ')}: its document is not moved to the trash until ${until.join(' and ')}.`;
 }

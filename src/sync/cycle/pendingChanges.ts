@@ -5,7 +5,7 @@
 import { remoteChangeOf } from '../../core/pull/detectRemoteChanges.js';
 import { changeOfRecordedFile, goneAreDeleted, pairMoved, readingOf, type FileReading } from '../../core/files/localChange.js';
 import type { DocumentRecord, Journal } from '../../journal/index.js';
-import { createIgnore, readMirrorFile, scanMirror } from '../../mirror/index.js';
+import { createIgnore, linksHolding, readMirrorFile, scanMirror } from '../../mirror/index.js';
 import { INBOX_FILE, isInTasksDir, LOGBOOK_FILE } from '../../core/tasks/taskFiles.js';
 import { readTaskFilesState } from '../tasks/index.js';
 
@@ -53,7 +53,10 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
   const gone = new Map<string, DocumentRecord>();
   // Files that are no recorded document's, with the id each names (none when it cannot be read).
   const strangers: Array<{ path: string; claim: string | undefined }> = [];
+  const underLink = (p: string) => scan.links.some((l) => p === l || p.startsWith(`${l}/`));
   for (const r of records) {
+    // Under a symbolic link: held back (never read through), not deleted.
+    if (underLink(r.path)) continue;
     const reading = present.has(r.path) ? await read(r.path, r.fileHash) : null;
     const change = changeOfRecordedFile(r, reading, (id) => known.has(id));
     // A file held back or whose front matter is broken differs from the base all the same.
@@ -86,7 +89,9 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
     gone.delete(id);
   }
   for (const f of pairs.added) changes.push({ path: f.path, change: 'new' });
-  if (goneAreDeleted(gone.size, unreadable)) for (const r of gone.values()) changes.push({ path: r.path, change: 'missing', docId: r.id });
+  // A file gone may have been moved under a folder of the space replaced by a link: not deleted either.
+  const links = journal && gone.size > 0 ? linksHolding(root, journal.listFolders().map((f) => f.path)) : [];
+  if (goneAreDeleted(gone.size, unreadable + links.length)) for (const r of gone.values()) changes.push({ path: r.path, change: 'missing', docId: r.id });
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { changes, otherFiles: scan.skipped.length, otherPaths: scan.skipped, links: scan.links, dirs: scan.dirs };
 }

@@ -4,11 +4,11 @@
 // The reading is here (the stat cache spares unchanged files); what counts as a change is
 // core/files/localChange's rule, which the pull and `status` apply too.
 import { collisionKey } from '../../../core/files/fileName.js';
-import { changeOfRecordedFile, goneAreDeleted, pairMoved, type FileReading } from '../../../core/files/localChange.js';
+import { changeOfRecordedFile, deletionHeldMessage, goneAreDeleted, pairMoved, type FileReading } from '../../../core/files/localChange.js';
 import { BUILTIN_DIRS, STATE_DIR } from '../../../core/pull/layout.js';
 import { isInTasksDir } from '../../../core/tasks/taskFiles.js';
 import type { DocumentRecord, FolderRecord } from '../../../journal/index.js';
-import { linkOnTheWay, scanMirror } from '../../../mirror/index.js';
+import { linkOnTheWay, linksHolding, scanMirror } from '../../../mirror/index.js';
 import type { SyncContext } from '../../context/index.js';
 import { claimedId, isUndecodable, readLocalDocument, type LocalDocument, type UndecodableDocument } from './readLocalDocument.js';
 import { undecodableMessage } from '../../../mirror/index.js';
@@ -262,19 +262,15 @@ class MirrorScan {
       gone.delete(id);
     }
     scan.added.push(...pairs.added);
-    // A file that cannot be read may be one of these moved (its id unreadable): none is taken as deleted meanwhile.
-    const unreadable = scan.heldBack.filter((h) => h.docId === undefined).map((h) => h.path);
-    if (!goneAreDeleted(gone.size, unreadable.length)) {
+    // A file that cannot be read may be one of these moved (its id unreadable), and so may a file
+    // under a folder of the space replaced by a link: none is taken as deleted meanwhile.
+    const unreadable = scan.heldBack.filter((h) => h.reason === 'undecodable' && h.docId === undefined).map((h) => h.path);
+    const links = gone.size === 0 ? [] : linksHolding(this.ctx.root, this.ctx.journal.listFolders().map((f) => f.path));
+    if (!goneAreDeleted(gone.size, unreadable.length + links.length)) {
       // Held back, not dropped: each is looked at again with the held-back files (every cycle of the
-      // daemon, and each push), so the deletion goes out as soon as the unreadable files are saved or removed.
-      const which = unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it` : `${unreadable.join(', ')} cannot be read and one may be it`;
+      // daemon, and each push), so the deletion goes out as soon as the reason is gone.
       for (const r of gone.values())
-        scan.heldBack.push({
-          path: r.path,
-          reason: 'deletion',
-          docId: r.id,
-          message: `"${r.path}" is gone, but ${which}, moved: its document is not moved to the trash until ${unreadable.length === 1 ? 'that file is' : 'those files are'} saved as UTF-8 or removed.`,
-        });
+        scan.heldBack.push({ path: r.path, reason: 'deletion', docId: r.id, message: deletionHeldMessage(r.path, unreadable, links) });
       gone.clear();
     }
     scan.missing = [...gone.values()];
