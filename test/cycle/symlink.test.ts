@@ -105,6 +105,31 @@ describe('a folder that is a symbolic link', () => {
     expect(fs.existsSync(path.join(root, 'Work', 'Meetings', 'Groceries.md'))).toBe(true);
   }, 60_000);
 
+  it('a file moved out of it the instant before it became a link is neither sent as new nor its document trashed once it is back (chaos seed 1100018)', async () => {
+    const name = fs.readdirSync(path.join(kept, 'Meetings')).find((f) => f.endsWith('.md'))!;
+    fs.renameSync(path.join(kept, 'Meetings', name), path.join(root, 'Work', name));
+    await space.clearRequests();
+    const session = await openSession(root, space);
+    try {
+      await pushSaved(session.ctx, [`Work/${name}`]);
+    } finally {
+      session.close();
+    }
+    const r = await cycle();
+    expect(await writes()).toEqual([]);
+    expect(r.push.plan.heldBack).toContainEqual(expect.objectContaining({ path: `Work/${name}`, reason: 'link_claim' }));
+    expect(r.push.plan.heldBack.find((h) => h.reason === 'link_claim')!.message).toBe(
+      `"Work/${name}" names the document of "Work/Meetings/${name}", which is under the symbolic link "Work/Meetings": it may be that file, moved out, or a copy of it. It is not sent until the link is replaced with the real folder.`,
+    );
+
+    // The folder back without it: the file was moved out, and that move is what is sent.
+    fs.rmSync(path.join(root, 'Work', 'Meetings'));
+    fs.renameSync(path.join(kept, 'Meetings'), path.join(root, 'Work', 'Meetings'));
+    await space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual(['PUT /documents/move']);
+  }, 60_000);
+
   it('is no deleted folder: a cycle with other changes to send leaves the folder in the space and sends nothing of it', async () => {
     // Something else to send, so the cycle plans (and decides the folders from the directories).
     fs.renameSync(path.join(root, 'Personal', 'Groceries.md'), path.join(root, 'Work', 'Groceries.md'));

@@ -11,10 +11,12 @@ export interface HeldBackFile {
    * `undecodable`: not UTF-8 text; `wipe`: it would delete all (or most) of its document's blocks;
    * `orphan`: found without a journal, it names a document the space no longer has; `symlink`: a
    * symbolic link stands where a document's file or a folder is; `deletion`: the file is gone, but a
-   * file that cannot be read may be it, moved; `backup`: changed here in backup mode, kept and never
-   * sent; `mode_switch`: such a change, met again after the switch to two-way mode.
+   * file that cannot be read (or a folder replaced by a link) may hold it, moved; `link_claim`: a file
+   * names a document whose file is under such a link (it moved out, or it is a copy); `backup`:
+   * changed here in backup mode, kept and never sent; `mode_switch`: such a change, met again after
+   * the switch to two-way mode.
    */
-  reason: 'undecodable' | 'wipe' | 'orphan' | 'symlink' | 'deletion' | 'backup' | 'mode_switch';
+  reason: 'undecodable' | 'wipe' | 'orphan' | 'symlink' | 'deletion' | 'link_claim' | 'backup' | 'mode_switch';
   message: string;
   /** The document, when the file is a known one's. */
   docId?: string;

@@ -43,7 +43,8 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
   const scan = await scanMirror(root, createIgnore(ignorePatterns));
   const records = journal?.listDocuments() ?? [];
   const byPath = new Map(records.map((r) => [r.path, r]));
-  const known = new Set(records.map((r) => r.id));
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const known = new Set(byId.keys());
   const present = new Set(scan.files.map((f) => f.relPath));
   const read = async (p: string, baseHash: string | null): Promise<FileReading> => {
     const file = await readMirrorFile(root, p);
@@ -81,6 +82,10 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
     if (byPath.has(f.relPath) || isInTasksDir(f.relPath)) continue;
     const reading = await read(f.relPath, null);
     if (reading?.undecodable) unreadable++;
+    // Naming a document held under a link: neither new nor its move until the folder is back.
+    const claim = reading && !reading.undecodable && reading.frontMatterOk ? reading.claim : undefined;
+    const owner = claim === undefined ? undefined : byId.get(claim);
+    if (owner && underLink(owner.path)) continue;
     strangers.push({ path: f.relPath, claim: reading && !reading.undecodable && reading.frontMatterOk ? reading.claim : undefined });
   }
   const pairs = pairMoved(gone, strangers, (f) => f.claim);

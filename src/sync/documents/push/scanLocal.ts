@@ -247,6 +247,18 @@ class MirrorScan {
         });
         continue;
       }
+      // It names a document whose file is under a folder replaced by a link: that file moved out
+      // the instant before the swap, or a copy of it. Which one shows once the folder is back.
+      const owner = claim === undefined ? undefined : this.recordOf(claim);
+      const link = owner ? linkOnTheWay(this.ctx.root, owner.path) : null;
+      if (owner && link !== null) {
+        this.scan.heldBack.push({
+          path: p,
+          reason: 'link_claim',
+          message: `"${p}" names the document of "${owner.path}", which is under the symbolic link "${link}": it may be that file, moved out, or a copy of it. It is not sent until the link is replaced with the real folder.`,
+        });
+        continue;
+      }
       this.strangers.push(doc);
     }
   }
