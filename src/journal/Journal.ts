@@ -260,17 +260,15 @@ export class Journal {
    * when another connection committed (SQLite's data_version moves).
    */
   private documentsCache: { version: number; records: readonly DocumentRecord[] } | null = null;
-  private fileStatsCache: { version: number; stats: ReadonlyMap<string, FileStatRecord> } | null = null;
   /** The history's totals, kept like the document list: retention weighs them at every cycle's start. */
   private historyCache: { version: number; totals: HistoryTotals } | null = null;
 
   /**
-   * Lets go of the records and file stats kept for the next read: a daemon between operations holds
-   * neither (50,000 of each are some 40 MiB), and the next cycle that needs them reads them again.
+   * Lets go of the records kept for the next read: a daemon between operations holds none (50,000
+   * are some 25 MiB), and the next cycle that needs them reads them again.
    */
   releaseCaches(): void {
     this.documentsCache = null;
-    this.fileStatsCache = null;
   }
 
   /** SQLite's data_version: it moves when another connection (another process) commits a write. */
@@ -618,7 +616,6 @@ export class Journal {
       for (const key of Object.keys(this.allState())) if (!key.startsWith('status.') && !kept.has(key)) this.deleteState(key);
     });
     this.documentsCache = null;
-    this.fileStatsCache = null;
   }
 
   // ── key/value state ──────────────────────────────────────────────────────────────────────────
@@ -744,44 +741,36 @@ export class Journal {
 
   // ── the stat cache ───────────────────────────────────────────────────────────────────────────
 
-  /** Every file's recorded stat and hash, by path. */
-  listFileStats(): Map<string, FileStatRecord> {
-    // Kept like the document list (a full scan every poll.fullScanMinutes reads them all).
-    const version = this.dataVersion();
-    if (this.fileStatsCache?.version === version) return new Map(this.fileStatsCache.stats);
-    const stats = this.readFileStats();
-    if (!this.db.inTransaction) this.fileStatsCache = { version, stats };
-    return new Map(stats);
+  /**
+   * The recorded stat and hash of one file. Asked file by file (a full scan of 50,000 files asks
+   * 50,000 times, some 0.2 s): no list of every entry is held while the scan runs.
+   */
+  getFileStat(path: string): FileStatRecord | undefined {
+    // safeIntegers: nanosecond times do not fit a double; every integer comes back as a bigint.
+    const row = this.sql(`SELECT path, size, mtime_ns, ctime_ns, ino, ${hashColumn('hash')}, recorded_ns FROM file_stats WHERE path = ?`)
+      .raw()
+      .safeIntegers()
+      .get(path) as FileStatRow | undefined;
+    return row && fileStatOf(row);
   }
 
-  private readFileStats(): Map<string, FileStatRecord> {
-    // safeIntegers: nanosecond times do not fit a double; every integer comes back as a bigint.
+  /** Every file's recorded stat and hash, by path. */
+  listFileStats(): Map<string, FileStatRecord> {
     const rows = this.sql(`SELECT path, size, mtime_ns, ctime_ns, ino, ${hashColumn('hash')}, recorded_ns FROM file_stats`)
       .raw()
       .safeIntegers()
-      .all() as Array<[string, bigint, StoredNs, StoredNs, StoredNs, string | Buffer, StoredNs]>;
-    const stats = new Map<string, FileStatRecord>();
-    for (const [p, size, mtime, ctime, ino, hash, recorded] of rows) {
-      stats.set(
-        p,
-        Object.freeze({
-          path: p,
-          size: Number(size),
-          mtimeNs: unpackNs(mtime),
-          ctimeNs: unpackNs(ctime),
-          ino: unpackNs(ino),
-          hash: unpackHash(hash)!,
-          recordedNs: unpackNs(recorded),
-        }),
-      );
-    }
-    return stats;
+      .all() as FileStatRow[];
+    return new Map(rows.map((r) => [r[0], fileStatOf(r)]));
+  }
+
+  /** The paths with a recorded stat, one at a time. */
+  *fileStatPaths(): IterableIterator<string> {
+    yield* this.sql('SELECT path FROM file_stats').pluck().iterate() as IterableIterator<string>;
   }
 
   /** Records stats (replacing a path's earlier one) and forgets `gone` paths, in one transaction. */
   updateFileStats(put: readonly FileStatRecord[], gone: readonly string[] = []): void {
     if (put.length === 0 && gone.length === 0) return;
-    this.fileStatsCache = null;
     this.transaction(() => {
       const insert = this.sql(`
         INSERT INTO file_stats (path, size, mtime_ns, ctime_ns, ino, hash, recorded_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -793,4 +782,18 @@ export class Journal {
       for (const p of gone) remove.run(p);
     });
   }
+}
+
+type FileStatRow = [string, bigint, StoredNs, StoredNs, StoredNs, string | Buffer, StoredNs];
+
+function fileStatOf([path, size, mtime, ctime, ino, hash, recorded]: FileStatRow): FileStatRecord {
+  return Object.freeze({
+    path,
+    size: Number(size),
+    mtimeNs: unpackNs(mtime),
+    ctimeNs: unpackNs(ctime),
+    ino: unpackNs(ino),
+    hash: unpackHash(hash)!,
+    recordedNs: unpackNs(recorded),
+  });
 }

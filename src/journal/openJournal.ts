@@ -91,6 +91,9 @@ export function openJournal(file: string, opts: OpenJournalOptions = {}): Journa
   }
 
   try {
+    // The cache's size first: the integrity check below reads every page, and a larger cache it
+    // filled stays in the process's memory once shrunk (freed to malloc, not to the system).
+    db.pragma(`cache_size = ${CACHE_KIB}`);
     // Everything up to the migrations only reads: a refused file stays byte for byte as it was.
     const version = userVersion(db);
     if (version > latest) {
@@ -115,7 +118,6 @@ export function openJournal(file: string, opts: OpenJournalOptions = {}): Journa
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
-    db.pragma(`cache_size = ${CACHE_KIB}`);
     // The write-ahead log stays small: checkpointed every 1 MiB written (not 4), and cut back to
     // 1 MiB after each checkpoint instead of keeping the largest size it ever reached.
     db.pragma(`wal_autocheckpoint = ${WAL_PAGES}`);

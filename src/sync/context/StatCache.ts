@@ -12,9 +12,11 @@ const keyOf = (st: BigIntStats): StatKey => ({ size: Number(st.size), mtimeNs: s
 const wallNs = (ctx: SyncContext) => BigInt(ctx.now().getTime()) * 1_000_000n;
 
 export class StatCache {
-  /** Loaded from the journal when first asked (a scan that looks at no file reads nothing). */
-  private loaded: Map<string, FileStatRecord> | null = null;
-  /** Stats taken this scan (before any read), by path. */
+  /** What this scan recorded over the journal's entries (a file read), and the paths it forgot. */
+  private readonly updated = new Map<string, FileStatRecord | null>();
+  /** Stats a full scan took (before any read), by path: the scan's own entries, held, not copied. */
+  private readonly seeded = new Map<string, StatKey>();
+  /** Stats taken here of files that are then read, by path, with when each was taken. */
   private readonly taken = new Map<string, StatKey & { at: bigint }>();
   private readonly put: FileStatRecord[] = [];
   /** Files read this scan (for the tests and the benchmarks). */
@@ -27,9 +29,11 @@ export class StatCache {
     this.openedNs = wallNs(ctx);
   }
 
-  private get recorded(): Map<string, FileStatRecord> {
-    this.loaded ??= this.enabled ? this.ctx.journal.listFileStats() : new Map();
-    return this.loaded;
+  /** The journal's entry, asked for one file at a time: a scan of 50,000 files holds no list of them all. */
+  private recorded(relPath: string): FileStatRecord | undefined {
+    const over = this.updated.get(relPath);
+    if (over !== undefined) return over ?? undefined;
+    return this.enabled ? this.ctx.journal.getFileStat(relPath) : undefined;
   }
 
   static open(ctx: SyncContext): StatCache {
@@ -39,55 +43,71 @@ export class StatCache {
   /** When this cache was opened: stats seeded by a scan were taken after it (an earlier time only makes an entry racy longer). */
   private readonly openedNs: bigint;
 
-  /** A stat the caller already took (a full scan lists every file with its stat). */
+  /** A stat the caller already took (a full scan lists every file with its stat); held as given, so it must not change. */
   seed(relPath: string, st: StatKey): void {
-    if (this.enabled) this.taken.set(relPath, { size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, at: this.openedNs });
+    if (this.enabled) this.seeded.set(relPath, st);
+  }
+
+  /** The stat taken of `relPath` this scan, with when. */
+  private stat(relPath: string): (StatKey & { at: bigint }) | undefined {
+    const taken = this.taken.get(relPath);
+    if (taken) return taken;
+    const st = this.seeded.get(relPath);
+    return st && { size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, at: this.openedNs };
+  }
+
+  private trusted(relPath: string, hash: string, st: StatKey): boolean {
+    const r = this.recorded(relPath);
+    return r !== undefined && r.hash === hash && statTrusted(r, st);
   }
 
   /** What holds() answers when the file's stat was seeded (no I/O); undefined when it was not. */
   holdsSeeded(relPath: string, hash: string): boolean | undefined {
     if (!this.enabled) return false;
-    const st = this.taken.get(relPath);
-    if (!st) return undefined;
-    const r = this.recorded.get(relPath);
-    return r !== undefined && r.hash === hash && statTrusted(r, st);
+    const st = this.seeded.get(relPath);
+    return st && this.trusted(relPath, hash, st);
   }
 
   /** True when the file certainly still holds the content hashed `hash`: it need not be read. */
   async holds(relPath: string, hash: string): Promise<boolean> {
     if (!this.enabled) return false;
-    let st = this.taken.get(relPath);
-    if (!st) {
-      const s = await fsp.stat(resolveInRoot(this.ctx.root, relPath), { bigint: true }).catch(() => null);
-      if (!s || !s.isFile()) return false;
-      st = { ...keyOf(s), at: wallNs(this.ctx) };
-      this.taken.set(relPath, st);
-    }
-    const r = this.recorded.get(relPath);
-    return r !== undefined && r.hash === hash && statTrusted(r, st);
+    const known = this.taken.get(relPath) ?? this.seeded.get(relPath);
+    if (known) return this.trusted(relPath, hash, known);
+    const at = wallNs(this.ctx);
+    const s = await fsp.stat(resolveInRoot(this.ctx.root, relPath), { bigint: true }).catch(() => null);
+    if (!s || !s.isFile()) return false;
+    const st = keyOf(s);
+    if (this.trusted(relPath, hash, st)) return true;
+    // Kept only for a file that is then read: its record takes the stat taken before the read.
+    this.taken.set(relPath, { ...st, at });
+    return false;
   }
 
   /** The file was read and its bytes hash to `hash`: recorded with the stat taken before the read. */
   read(relPath: string, hash: string): void {
     this.reads++;
     if (!this.enabled) return;
-    const st = this.taken.get(relPath);
+    const st = this.stat(relPath);
     if (!st) return;
-    const r = this.recorded.get(relPath);
+    const r = this.recorded(relPath);
     if (r && r.hash === hash && statTrusted(r, st)) return;
     if (r && r.hash === hash && r.size === st.size && r.mtimeNs === st.mtimeNs && r.ctimeNs === st.ctimeNs && r.ino === st.ino && r.recordedNs === st.at)
       return;
     const entry: FileStatRecord = { path: relPath, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, hash, recordedNs: st.at };
-    this.recorded.set(relPath, entry);
+    this.updated.set(relPath, entry);
     this.put.push(entry);
   }
 
   /** Writes what this scan learned (nothing when it learned nothing); `present` (a full scan) forgets the other paths. */
   save(present?: ReadonlySet<string>): void {
     if (!this.enabled || this.ctx.readOnly || (this.put.length === 0 && !present)) return;
-    const gone = present ? [...this.recorded.keys()].filter((p) => !present.has(p)) : [];
-    this.ctx.journal.updateFileStats(this.put.splice(0), gone);
-    for (const p of gone) this.recorded.delete(p);
+    const gone = new Set<string>();
+    if (present) {
+      for (const p of this.ctx.journal.fileStatPaths()) if (!present.has(p)) gone.add(p);
+      for (const [p, r] of this.updated) if (r !== null && !present.has(p)) gone.add(p);
+    }
+    this.ctx.journal.updateFileStats(this.put.splice(0), [...gone]);
+    for (const p of gone) this.updated.set(p, null);
   }
 }
 
