@@ -4,7 +4,7 @@
 // (cycle/slices.ts: whiteboards, media, task files). Pushing first means a local rename or delete is
 // never undone by a pull that did not know of it yet. Each slice returns what it did as data; the
 // cycle's report is their parts joined in the same order, and the exit code comes from them too.
-import type { SyncContext } from '../context/index.js';
+import { releaseMemory, type SyncContext } from '../context/index.js';
 import { listRemote } from '../documents/index.js';
 import { pruneVersions } from '../versions/index.js';
 import { collectionsPart, pushCollections, type CollectionPushResult } from '../collections/index.js';
@@ -138,6 +138,8 @@ async function afterPush(
 ): Promise<SyncOnceResult> {
   const none = emptyReport('cycle', ctx.now().toISOString());
   if (push.plan.refused) return { report: none, tables, push, pull: null, ...noneAfterDocuments(), exitCode: 2 };
+  // A full scan's garbage (every file's stat) is collected before the listing comes in beside it.
+  releaseMemory();
   const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
   // Once the documents are settled, the slices after them, in order (cycle/slices.ts).
   const after = pull.refused ? noneAfterDocuments() : await runAfterDocuments(ctx, { pull, paths, downloads });

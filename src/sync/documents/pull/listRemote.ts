@@ -3,7 +3,7 @@
 // when a document cannot be placed otherwise). Reads only; the cycle applies and records.
 import type { DocumentListItem } from '../../../client/index.js';
 import type { Folder } from '../../../wire/types.js';
-import type { SyncContext } from '../../context/index.js';
+import { releaseMemory, type SyncContext } from '../../context/index.js';
 import { flattenFolders } from '../../../core/pull/flattenFolders.js';
 import { placeDocuments } from '../../../core/pull/placeDocuments.js';
 import { readCounts, readFullScanAt, readUnplaceable } from './pullState.js';
@@ -60,6 +60,9 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
       }),
     opts.folders ?? client.listFolders({ priority: 'poll' }).then((tree) => tree.items),
   ]);
+  // The answer's bytes, its text and its parsed items are garbage now (tens of MiB for a large space):
+  // collected before the pull builds on the listing, not at V8's leisure beside it.
+  releaseMemory();
   const { folders, counts } = flattenFolders(treeItems);
   let listedInFolders = 0;
   for (const n of counts.values()) listedInFolders += n;
