@@ -382,3 +382,23 @@ it('a folder replaced by a symbolic link while its push is out: the file is not 
   await expectConverged(w);
   await expectIdle(w);
 });
+
+it('a folder deleted here as the space moved a document into it: the document the service put in its parent is placed there, though every count stayed (chaos seed 1130099)', async () => {
+  // Projects/Sub renamed here: a new folder, Deep moved into it, and the old folder deleted.
+  applyLocal(w, [{ move: 'Projects/Sub', to: 'Projects/Subway' }]);
+  await fault({ kind: 'delay', delayMs: 400, match: { method: 'DELETE', path: '^/folders$' }, count: 1 });
+  const cycle = syncOnce(w.session.ctx);
+  await new Promise((r) => setTimeout(r, 150));
+  // Meanwhile the space puts Ideas into the old folder (the delete carries it up into Projects) and
+  // takes Plan out of Projects: Projects and Unsorted keep their counts.
+  await applyRemote(w, [
+    { method: 'PUT', path: '/documents/move', body: { documentIds: ['D-IDEA'], destination: { folderId: 'F-SUB' } } },
+    { method: 'PUT', path: '/documents/move', body: { documentIds: ['D-PLAN'], destination: { destination: 'unsorted' } } },
+  ]);
+  await cycle;
+  await syncOnce(w.session.ctx);
+  expect(w.session.journal.getDocument('D-IDEA')!.path).toBe('Projects/Ideas.md');
+  expect(w.session.journal.getDocument('D-PLAN')!.path).toBe('Unsorted/Plan.md');
+  await expectConverged(w);
+  await expectIdle(w);
+});

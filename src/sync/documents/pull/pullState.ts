@@ -60,3 +60,17 @@ export function shiftCounts(journal: Journal, shifts: ReadonlyArray<{ from: Cont
   }
   if (changed) writeCounts(journal, counts);
 }
+
+/**
+ * Forgets the recorded counts of `keys`: the next pull lists those containers whatever the counts
+ * say. For a change here whose effect on the space's membership is not known in full (a folder
+ * deleted here: the service moves whatever it held then, documents the space put there meanwhile
+ * included, into its parent), where shifting the counts would hide it.
+ */
+export function forgetCounts(journal: Journal, keys: Iterable<ContainerKey>): void {
+  const counts = readCounts(journal);
+  if (counts === null) return;
+  let changed = false;
+  for (const k of keys) changed = counts.delete(k) || changed;
+  if (changed) writeCounts(journal, counts);
+}

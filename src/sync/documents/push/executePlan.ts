@@ -20,6 +20,7 @@ import type { DocumentTask, PushPlan } from './PushPlan.js';
 import { isPerDocumentError, UNSENT } from '../../context/index.js';
 import { sendStep } from './sendStep.js';
 import { changesRemoteBlocks, recordRemoteHistory } from './recordRemoteHistory.js';
+import { forgetCounts } from '../pull/pullState.js';
 import { currentListing } from './currentListing.js';
 import type { Journal, ListingEntry } from '../../../journal/index.js';
 
@@ -284,7 +285,17 @@ class PlanRun {
     } else if (key === 'PUT /folders/move' && folders) {
       this.recordFolderMoves(new Set((s.body as { folderIds: string[] }).folderIds));
     } else if (key === 'DELETE /folders') {
-      for (const id of (s.body as { folderIds: string[] }).folderIds) {
+      const ids = (s.body as { folderIds: string[] }).folderIds;
+      // What each held when the service deleted it went to its parent (Unsorted for a top-level
+      // one), documents the space put there meanwhile included: those containers are listed again.
+      const deleted = new Set(ids);
+      const heirOf = (id: string): string => {
+        let parent = journal.getFolder(id)?.parentId ?? null;
+        while (parent !== null && deleted.has(parent)) parent = journal.getFolder(parent)?.parentId ?? null;
+        return parent ?? 'unsorted';
+      };
+      forgetCounts(journal, ids.map(heirOf));
+      for (const id of ids) {
         journal.deleteFolder(id);
         // A folder renamed here: what the journal still has under its old path (a subfolder the space
         // moved elsewhere meanwhile, so this push did not carry it) is where the rename took its
