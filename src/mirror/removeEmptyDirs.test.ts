@@ -25,6 +25,15 @@ describe('removeEmptyDirs', () => {
     expect(fs.existsSync(root())).toBe(true);
   });
 
+  it('stops at the first folder the caller may not remove, empty or not', async () => {
+    mk('Work/Note.assets');
+    const isAssets = (d: string) => d.endsWith('.assets');
+    expect(await removeEmptyDirs(root(), 'Work/Note.assets', isAssets)).toEqual(['Work/Note.assets']);
+    // Already gone: the walk goes up, and stops at the folder it may not remove.
+    expect(await removeEmptyDirs(root(), 'Work/Gone.assets', isAssets)).toEqual([]);
+    expect(fs.existsSync(path.join(root(), 'Work'))).toBe(true);
+  });
+
   it('keeps a folder holding a hidden file that is not litter, and never touches .spacesync', async () => {
     mk('A');
     put('A/.notes');

@@ -9,8 +9,13 @@ import { STATE_DIR } from '../stateDir.js';
 /** Files an OS drops into folders by itself; a folder holding only these counts as empty. */
 const LITTER = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 
-/** Returns the folders removed (posix, relative to the root), deepest first. */
-export async function removeEmptyDirs(root: string, relDir: string): Promise<string[]> {
+/**
+ * Returns the folders removed (posix, relative to the root), deepest first. `mayRemove`: the folders
+ * this caller may remove at all; the walk stops at the first it may not (a step that moved an asset
+ * out of a document's `.assets` folder removes that folder, never the space folder's directory
+ * above it, which would read as the folder deleted here).
+ */
+export async function removeEmptyDirs(root: string, relDir: string, mayRemove: (relDir: string) => boolean = () => true): Promise<string[]> {
   const removed: string[] = [];
   let segments = relDir.split('/');
   resolveInRoot(root, relDir);
@@ -19,6 +24,7 @@ export async function removeEmptyDirs(root: string, relDir: string): Promise<str
   if (linkOnTheWay(root, relDir) !== null) return removed;
   for (; segments.length > 0; segments = segments.slice(0, -1)) {
     const rel = segments.join('/');
+    if (!mayRemove(rel)) break;
     const abs = path.join(root, ...segments);
     let entries: string[];
     try {

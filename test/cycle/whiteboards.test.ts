@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { syncOnce } from '../../src/sync/index.js';
-import { syncWhiteboards } from '../../src/sync/whiteboards/index.js';
+import { syncWhiteboards, WHITEBOARD_BASE, type WhiteboardRecord } from '../../src/sync/whiteboards/index.js';
 import { sceneOfWhiteboard } from '../../src/core/whiteboards/sceneOfWhiteboard.js';
 import { closeWorld, openWorld, writesOf, type World } from '../push/pushHarness.js';
 
@@ -198,6 +198,22 @@ describe('whiteboards as .excalidraw files', () => {
     await w.space.clearRequests();
     expect((await cycle()).exitCode).toBe(0);
     expect(await writesOf(w.space)).toEqual([]);
+  });
+
+  it('a scene recorded at a place it no longer is: moving it removes no folder of the space, however empty (chaos seed 1120073)', async () => {
+    const made = await w.space.call('POST', '/folders', { folders: [{ name: 'Empty' }] });
+    await cycle();
+    expect(fs.existsSync(w.file('Empty'))).toBe(true);
+    // The record says the scene was in the folder's directory (its note moved out, the scene not where it was).
+    const key = `${WHITEBOARD_BASE}W-1`;
+    const rec = w.session.journal.getState<WhiteboardRecord>(key)!;
+    w.session.journal.setState(key, { ...rec, file: 'Empty/Roadmap.assets/whiteboard-W1.excalidraw' });
+    await syncWhiteboards(w.session.ctx);
+    expect(fs.existsSync(w.file('Empty'))).toBe(true);
+    await w.space.clearRequests();
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writesOf(w.space)).toEqual([]);
+    expect(((await w.space.call('GET', '/folders')).items as Array<{ id: string }>).map((f) => f.id)).toContain(made.items[0].id);
   });
 
   it('never takes the assets folder for a folder of documents', async () => {

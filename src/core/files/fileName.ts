@@ -12,6 +12,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** How a document's assets folder is named: its file's stem and this (`Roadmap.assets`). */
 export const ASSETS_SUFFIX = '.assets';
+/** Whether a directory is a document's `.assets` folder (by its name). */
+export const isAssetsDir = (relDir: string): boolean => relDir.endsWith(ASSETS_SUFFIX);
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?=\.|$)/i;
 

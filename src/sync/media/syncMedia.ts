@@ -12,7 +12,7 @@
 import { promises as fsp } from 'node:fs';
 import { assetFileOf, destinationOf, DOWNLOADED_TYPES, unsignedUrl } from '../../core/media/linkAssets.js';
 import { downloadDue, type DownloadRetry } from '../../core/media/downloadRetry.js';
-import { dirOfPath } from '../../core/files/fileName.js';
+import { dirOfPath, isAssetsDir } from '../../core/files/fileName.js';
 import type { BaseBlock } from '../../core/types.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite } from '../../mirror/index.js';
 import { assetDownloadsOf, MEDIA_BASE, pathExists, type DrawScene, type MediaRecord, type SyncContext } from '../context/index.js';
@@ -106,7 +106,7 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions): Promi
         const moved = await moveFileAtomic(root, rec.file, to, { ownWrites: ctx.ownWrites }).catch(() => null);
         // Moved with its whole .assets folder already (a file moved here takes it along): the record follows.
         if (moved?.ok || (!(await pathExists(root, rec.file)) && (await pathExists(root, to)))) {
-          await removeEmptyDirs(root, dirOfPath(rec.file)).catch(() => []);
+          await removeEmptyDirs(root, dirOfPath(rec.file), isAssetsDir).catch(() => []);
           rec = { ...rec, file: to };
           journal.setState(`${MEDIA_BASE}${id}`, rec);
         }
@@ -177,7 +177,7 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions): Promi
     if (now !== null && now.hash === rec.hash && !rec.uploaded) {
       ctx.ownWrites.note(rec.file, null);
       await fsp.rm(resolveForWrite(root, rec.file), { force: true });
-      await removeEmptyDirs(root, dirOfPath(rec.file)).catch(() => []);
+      await removeEmptyDirs(root, dirOfPath(rec.file), isAssetsDir).catch(() => []);
       result.removed.push(rec.file);
     }
     journal.deleteState(`${MEDIA_BASE}${id}`);

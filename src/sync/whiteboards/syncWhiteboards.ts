@@ -12,7 +12,7 @@ import { sceneOfWhiteboard } from '../../core/whiteboards/sceneOfWhiteboard.js';
 import { sceneFileOf } from '../../core/media/linkAssets.js';
 import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboards/whiteboardTypes.js';
 import { isSpacesyncError } from '../../errors.js';
-import { dirOfPath } from '../../core/files/fileName.js';
+import { dirOfPath, isAssetsDir } from '../../core/files/fileName.js';
 import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
 import { pathExists, saveLocalVersion, type SyncContext } from '../context/index.js';
 import { FILE_ONLY } from '../../log.js';
@@ -101,7 +101,7 @@ export async function syncWhiteboards(ctx: SyncContext): Promise<WhiteboardSyncR
     if (now !== null && now.hash === rec.fileHash) {
       await saveLocalVersion(ctx, { path: rec.file, docId: rec.docId, text: now.text ?? '', replacement: null, cause: 'delete' });
       await fsp.rm(resolveForWrite(ctx.root, rec.file), { force: true });
-      await removeEmptyDirs(ctx.root, dirOfPath(rec.file));
+      await removeEmptyDirs(ctx.root, dirOfPath(rec.file), isAssetsDir);
       result.removed.push(rec.file);
     }
     ctx.journal.deleteState(`${WHITEBOARD_BASE}${id}`);
@@ -127,7 +127,7 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
   // The document's file moved (renamed, or to another folder): its scene file moves with it.
   if (rec && rec.file !== file) {
     const moved = await moveFileAtomic(root, rec.file, file).catch(() => null);
-    if (moved) await removeEmptyDirs(root, dirOfPath(rec.file)).catch(() => []);
+    if (moved?.ok) await removeEmptyDirs(root, dirOfPath(rec.file), isAssetsDir).catch(() => []);
   }
   const local = await readMirrorFile(root, file);
   const localChanged = local !== null && local.hash !== rec?.fileHash;
