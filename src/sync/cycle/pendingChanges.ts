@@ -86,7 +86,7 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
     const claim = reading && !reading.undecodable && reading.frontMatterOk ? reading.claim : undefined;
     const owner = claim === undefined ? undefined : byId.get(claim);
     if (owner && underLink(owner.path)) continue;
-    strangers.push({ path: f.relPath, claim: reading && !reading.undecodable && reading.frontMatterOk ? reading.claim : undefined });
+    strangers.push({ path: f.relPath, claim });
   }
   const pairs = pairMoved(gone, strangers, (f) => f.claim);
   for (const { id, file } of pairs.moved) {
