@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isSpacesyncError } from '../errors.js';
 import { hashText } from './hashText.js';
 import { moveFileAtomic } from './moveFileAtomic.js';
 import { OwnWrites } from './OwnWrites.js';
@@ -53,6 +54,23 @@ describe('moveFileAtomic', () => {
     put('roadmap.md', 'r');
     expect(await moveFileAtomic(root(), 'roadmap.md', 'Roadmap.md')).toEqual({ ok: true, outcome: 'moved', hash: hashText('r') });
     expect(fs.readdirSync(root())).toEqual(['Roadmap.md']);
+  });
+
+  it('a folder swapped for a symbolic link since it looked: nothing moved through it (chaos seed 1170009)', async () => {
+    const outside = fs.mkdtempSync(path.join(path.dirname(root()), 'outside-'));
+    put('Alpha/A.md', 'a');
+    const own = new OwnWrites({
+      beforeWrite: () => {
+        if (fs.lstatSync(path.join(root(), 'Alpha')).isSymbolicLink()) return;
+        fs.renameSync(path.join(root(), 'Alpha'), path.join(outside, 'Alpha'));
+        fs.symlinkSync(path.join(outside, 'Alpha'), path.join(root(), 'Alpha'));
+      },
+    });
+    const err = await moveFileAtomic(root(), 'Alpha/A.md', 'Beta/A.md', { ownWrites: own }).catch((e: unknown) => e);
+    expect(isSpacesyncError(err, 'mirror_symlink')).toBe(true);
+    expect(fs.readdirSync(path.join(outside, 'Alpha'))).toEqual(['A.md']);
+    expect(exists('Beta/A.md')).toBe(false);
+    fs.rmSync(outside, { recursive: true });
   });
 
   it('notes the removal and the arrival for the watcher', async () => {

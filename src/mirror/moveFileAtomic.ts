@@ -1,7 +1,8 @@
 // Moves a mirror file by one rename (so it is never at both names, never at neither), creating
 // the target's folders, and never over a different file that is already there.
-import { promises as fsp } from 'node:fs';
+import fs, { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { isSpacesyncError } from '../errors.js';
 import { assertRoot } from './assertRoot.js';
 import { hashText } from './hashText.js';
 import { mirrorIoError } from './mirrorIoError.js';
@@ -59,16 +60,21 @@ export async function moveFileAtomic(root: string, from: string, to: string, opt
     }
     const hash = hashText(source);
     if (src === dst) return { ok: true, outcome: 'moved', hash };
+    await fsp.mkdir(path.dirname(dst), { recursive: true });
     if (opts.ownWrites) {
       opts.ownWrites.note(from, null);
       opts.ownWrites.note(to, hash);
     }
-    await fsp.mkdir(path.dirname(dst), { recursive: true });
-    await fsp.rename(src, dst);
+    // No link on the way now either (a folder swapped for one since the first look), checked with
+    // no await before the rename: a move never goes through a link.
+    resolveForWrite(root, from);
+    resolveForWrite(root, to);
+    fs.renameSync(src, dst);
     await syncDir(path.dirname(dst));
     if (path.dirname(dst) !== path.dirname(src)) await syncDir(path.dirname(src));
     return { ok: true, outcome: 'moved', hash };
   } catch (e) {
+    if (isSpacesyncError(e)) throw e;
     throw mirrorIoError(`move to "${to}"`, from, root, e);
   }
 }

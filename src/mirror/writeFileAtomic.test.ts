@@ -98,6 +98,24 @@ describe('writeFileAtomic', () => {
     expect(own.consume('A.md', hash)).toBe(true);
   });
 
+  it('a folder swapped for a symbolic link while the new text was written out: not written through it, the temp file removed (chaos seed 1170009)', async () => {
+    const outside = fs.mkdtempSync(path.join(path.dirname(root()), 'outside-'));
+    fs.mkdirSync(path.join(root(), 'Alpha'));
+    fs.writeFileSync(path.join(root(), 'Alpha', 'A.md'), 'as it was');
+    // The swap lands at the last moment before the rename (the watcher's note is taken then).
+    const own = new OwnWrites({
+      beforeWrite: () => {
+        fs.renameSync(path.join(root(), 'Alpha'), path.join(outside, 'Alpha'));
+        fs.symlinkSync(path.join(outside, 'Alpha'), path.join(root(), 'Alpha'));
+      },
+    });
+    const err = await writeFileAtomic(root(), 'Alpha/A.md', 'pulled', { ownWrites: own }).catch((e: unknown) => e);
+    expect(isSpacesyncError(err, 'mirror_symlink')).toBe(true);
+    expect(fs.readdirSync(path.join(outside, 'Alpha'))).toEqual(['A.md']);
+    expect(fs.readFileSync(path.join(outside, 'Alpha', 'A.md'), 'utf8')).toBe('as it was');
+    fs.rmSync(outside, { recursive: true });
+  });
+
   it('refuses a path that leaves the root, and reports a failed write with mirror_io, cleaning its temp file', async () => {
     await expect(writeFileAtomic(root(), '../outside.md', 'x')).rejects.toSatisfy((e) => isSpacesyncError(e, 'mirror_io'));
     await expect(writeFileAtomic(root(), 'a/./b.md', 'x')).rejects.toSatisfy((e) => isSpacesyncError(e, 'mirror_io'));

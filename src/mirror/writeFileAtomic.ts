@@ -2,6 +2,7 @@
 // a temp file beside it (ignored by the watcher), fsync, rename over, fsync the folder.
 import fs, { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { isSpacesyncError } from '../errors.js';
 import { assertRoot } from './assertRoot.js';
 import { hashText } from './hashText.js';
 import { mirrorIoError } from './mirrorIoError.js';
@@ -91,11 +92,15 @@ async function writeAtomic(
       return null;
     }
     opts.ownWrites?.note(relPath, hash);
+    // And no link on the way now: a folder swapped for a link while the temp file was written and
+    // synced is not written through (the check and the rename run back to back, as above).
+    resolveForWrite(root, relPath);
     fs.renameSync(tmp, abs);
     wroteTemp = false;
     await syncDir(dir);
   } catch (e) {
     if (wroteTemp) await fsp.unlink(tmp).catch(() => undefined);
+    if (isSpacesyncError(e)) throw e;
     throw mirrorIoError('write', relPath, root, e);
   }
   return hash;
