@@ -108,6 +108,8 @@ describe('a folder that is a symbolic link', () => {
   it('a file moved out of it the instant before it became a link is neither sent as new nor its document trashed once it is back (chaos seed 1100018)', async () => {
     const name = fs.readdirSync(path.join(kept, 'Meetings')).find((f) => f.endsWith('.md'))!;
     fs.renameSync(path.join(kept, 'Meetings', name), path.join(root, 'Work', name));
+    // A link typed to it where it is now names its document all the same (chaos seed 1160026).
+    fs.writeFileSync(path.join(root, 'Work', 'Links.md'), `See [it](<${name}>).\n`);
     await space.clearRequests();
     const session = await openSession(root, space);
     try {
@@ -116,7 +118,11 @@ describe('a folder that is a symbolic link', () => {
       session.close();
     }
     const r = await cycle();
-    expect(await writes()).toEqual([]);
+    expect(await writes()).toEqual(['POST /documents', 'POST /blocks']);
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const moved = fs.readFileSync(path.join(root, 'Work', name), 'utf8').match(/^id: (\S+)$/m)![1]!;
+    const links = docs.find((d) => d.title === 'Links')!;
+    expect(JSON.stringify(await space.call('GET', '/blocks', undefined, { id: links.id }))).toContain(`[it](block://${moved})`);
     expect(r.push.plan.heldBack).toContainEqual(expect.objectContaining({ path: `Work/${name}`, reason: 'link_claim' }));
     expect(r.push.plan.heldBack.find((h) => h.reason === 'link_claim')!.message).toBe(
       `"Work/${name}" names the document of "Work/Meetings/${name}", which is under the symbolic link "Work/Meetings": it may be that file, moved out, or a copy of it. It is not sent until the link is replaced with the real folder.`,

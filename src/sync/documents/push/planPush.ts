@@ -73,6 +73,8 @@ export function planPush(ctx: SyncContext, input: PlanPushInput, sides: PushSide
   // A file moved here names its document from where it is now, also before the push records it.
   // So does a new file once this plan creates its document (its ref, which the send makes its id).
   const localIds = new Map(scan.changed.filter((c) => c.local.path !== c.record.path).map((c) => [c.local.path, c.record.id]));
+  // And a file held back while its document's recorded file is under a link still names that document.
+  for (const h of scan.heldBack) if (h.reason === 'link_claim' && h.docId !== undefined) localIds.set(h.path, h.docId);
   // A typed link to a block (`Roadmap.md#^a1b2c3d4`, `Roadmap.md#Goals`) names it by its document's base.
   const anchors = new Map<string, Anchor>();
   // …or, for a block the base lacks, from the service's blocks this plan read to merge its document.

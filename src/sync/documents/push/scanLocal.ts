@@ -255,6 +255,7 @@ class MirrorScan {
         this.scan.heldBack.push({
           path: p,
           reason: 'link_claim',
+          docId: owner.id,
           message: `"${p}" names the document of "${owner.path}", which is under the symbolic link "${link}": it may be that file, moved out, or a copy of it. It is not sent until the link is replaced with the real folder.`,
         });
         continue;
