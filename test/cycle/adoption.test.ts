@@ -2,10 +2,12 @@
 // new notes: nothing is uploaded or merged again, a file that differs from its document becomes a
 // conflict copy, a file naming a document the space no longer has is held back.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../src/server/index.js';
-import { pushSaved, syncOnce } from '../../src/sync/index.js';
+import { FATAL_CODES, pushSaved, syncOnce } from '../../src/sync/index.js';
+import { isSpacesyncError } from '../../src/errors.js';
 import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
 
 const demo = readFixtureFile('fixtures/spaces/demo.json');
@@ -183,6 +185,28 @@ describe('a mirror without its journal', () => {
     expect(sent).toContain(`[the recipes](block://${recipes.id})`);
     expect(sent).not.toContain('(Recipes.md)');
     expect(fs.readFileSync(file('Work/Links.md'), 'utf8')).toContain('[the recipes](../Personal/Recipes.md)');
+  }, 60_000);
+
+  it('waits while a folder is a symbolic link: nothing read of the space or sent, the daemon not stopped; it runs once the folder is real again (chaos seed 1170026)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-outside-'));
+    try {
+      fs.renameSync(file('Personal'), path.join(outside, 'Personal'));
+      fs.symlinkSync(path.join(outside, 'Personal'), file('Personal'));
+      loseJournal();
+      await space.clearRequests();
+      const e = await cycle().catch((x: unknown) => x);
+      expect(isSpacesyncError(e, 'mirror_symlink')).toBe(true);
+      expect((e as Error).message).toContain('"Personal" is a symbolic link');
+      expect(FATAL_CODES.has('mirror_symlink')).toBe(false);
+      expect(await space.requests()).toEqual([]);
+      fs.rmSync(file('Personal'));
+      fs.renameSync(path.join(outside, 'Personal'), file('Personal'));
+      const r = await cycle();
+      expect(r.adoption).toMatchObject({ conflicts: [], written: [] });
+      expect(await writes()).toEqual([]);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('a note moved here with its .assets folder goes back with it, and no asset is uploaded again', async () => {

@@ -20,6 +20,7 @@ import {
   OwnWrites,
   readableHead,
   readMirrorFile,
+  scanMirror,
   writeFileAtomic,
 } from '../../mirror/index.js';
 import { stateRelPath } from '../../stateDir.js';
@@ -152,7 +153,8 @@ async function readSide(
 async function apply(ctx: SyncContext, plan: AdoptionPlan, result: AdoptionResult): Promise<void> {
   const move = async (from: string, to: string) => {
     const m = await moveFileAtomic(ctx.root, from, to, { ownWrites: ctx.ownWrites });
-    if (!m.ok) throw new SpacesyncError('mirror_io', `${m.message} The comparison of the folder with the space starts again on the next cycle.`);
+    // Changed here meanwhile (a file put at that place): not a broken mirror; the next cycle compares again.
+    if (!m.ok) throw new SpacesyncError('mirror_changed', `${m.message} The comparison of the folder with the space starts again on the next cycle.`);
   };
   const fromShadow = (p: string) => move(`${SHADOW}/${p}`, p);
   for (const step of plan.steps) {
@@ -202,6 +204,17 @@ export function adoptionPending(ctx: SyncContext): boolean {
 
 export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
   const { journal } = ctx;
+  // A symbolic link in the folder hides what is behind it, and nothing is written through it: the
+  // files there could be neither compared nor put in their place. The comparison waits (before it
+  // reads the whole space again for nothing), and nothing is sent meanwhile.
+  const { links } = await scanMirror(ctx.root, ctx.ignore);
+  if (links.length > 0) {
+    throw new SpacesyncError(
+      'mirror_symlink',
+      `The folder has no journal, so it is compared with the space file by file before anything is sent; but "${links[0]}"${links.length > 1 ? ` (and ${links.length - 1} more)` : ''} is a symbolic link, which spacesync never reads or writes through. The comparison waits until it is a real folder (or file) again, or is listed in "ignore" in the config.`,
+      { details: { links } },
+    );
+  }
   // What an adoption stopped halfway recorded describes the shadow folder, which starts anew.
   journal.forgetMirror([ADOPTION_PENDING]);
   const shadowRoot = path.join(ctx.root, ...SHADOW.split('/'));
@@ -233,7 +246,8 @@ export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
     await apply(ctx, plan, result);
     journal.transaction(() => {
       if (plan.orphans.length > 0) journal.setState(ADOPTION_ORPHANS, plan.orphans);
-      if (Object.keys(plan.formerPaths).length > 0) journal.setState(FORMER_PATHS, { ...journal.getState<Record<string, string>>(FORMER_PATHS), ...plan.formerPaths });
+      if (Object.keys(plan.formerPaths).length > 0)
+        journal.setState(FORMER_PATHS, { ...journal.getState<Record<string, string>>(FORMER_PATHS), ...plan.formerPaths });
       journal.deleteState(ADOPTION_PENDING);
     });
   }
