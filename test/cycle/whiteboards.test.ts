@@ -216,6 +216,20 @@ describe('whiteboards as .excalidraw files', () => {
     expect(((await w.space.call('GET', '/folders')).items as Array<{ id: string }>).map((f) => f.id)).toContain(made.items[0].id);
   });
 
+  it('a scene edited here with no record of its board (lost with a journal): the edit is sent, not the defaults the file left out as nulls (chaos seed 1170039)', async () => {
+    w.session.journal.deleteState(`${WHITEBOARD_BASE}W-1`);
+    const edited = scene();
+    edited.elements[0]!.x = 77;
+    writeScene(edited);
+    const r = await cycle();
+    expect(r.whiteboards?.failed ?? []).toEqual([]);
+    const sent = await whiteboardWrites();
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.map((q) => q.status)).toEqual(sent.map(() => 200));
+    expect((await remoteElements()).find((e) => e.id === 'e1')!.x).toBe(77);
+    expect((await remoteElements()).find((e) => e.id === 'e2')).toMatchObject({ height: 0, points: [[0, 0], [80, 0]] });
+  });
+
   it('never takes the assets folder for a folder of documents', async () => {
     const r = await cycle();
     expect(r.push.plan.heldBack).toEqual([]);

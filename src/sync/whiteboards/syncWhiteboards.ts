@@ -157,7 +157,9 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
     const read =
       local.text === null
         ? ({ ok: false, problem: 'it is not UTF-8 text' } as const)
-        : readScene(local.text, new Map((baseElements ?? []).map((e) => [e.id, e])));
+        : // The elements last agreed on tell a default the scene filled in from a value the service
+          // has; with no record of them (lost with a journal), the service's own elements do.
+          readScene(local.text, new Map((baseElements ?? remote.elements).map((e) => [e.id, e])));
     if (!read.ok) {
       const message = `The whiteboard file "${file}" was not synced: ${read.problem}. Nothing was sent and the file was left as it is; fix it (or delete it to get the space's version back), and the next cycle sends it.`;
       result.heldBack.push({ file, message });
