@@ -227,7 +227,13 @@ describe('whiteboards as .excalidraw files', () => {
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.map((q) => q.status)).toEqual(sent.map(() => 200));
     expect((await remoteElements()).find((e) => e.id === 'e1')!.x).toBe(77);
-    expect((await remoteElements()).find((e) => e.id === 'e2')).toMatchObject({ height: 0, points: [[0, 0], [80, 0]] });
+    expect((await remoteElements()).find((e) => e.id === 'e2')).toMatchObject({
+      height: 0,
+      points: [
+        [0, 0],
+        [80, 0],
+      ],
+    });
   });
 
   it('never takes the assets folder for a folder of documents', async () => {
