@@ -187,22 +187,30 @@ describe('a mirror without its journal', () => {
     expect(fs.readFileSync(file('Work/Links.md'), 'utf8')).toContain('[the recipes](../Personal/Recipes.md)');
   }, 60_000);
 
-  it('waits while a folder is a symbolic link: nothing read of the space or sent, the daemon not stopped; it runs once the folder is real again (chaos seed 1170026)', async () => {
+  it('waits while a folder it would write to is a symbolic link: nothing applied or sent, the daemon not stopped; it runs once the folder is real again (chaos seed 1170026)', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-outside-'));
     try {
       fs.renameSync(file('Personal'), path.join(outside, 'Personal'));
       fs.symlinkSync(path.join(outside, 'Personal'), file('Personal'));
+      const before = fs.readdirSync(path.join(outside, 'Personal')).sort();
+      // Elsewhere a file that differs from its document: it would become a conflict copy.
+      fs.appendFileSync(file('Work/Q3 goals.md'), '\nedited while the journal was away\n');
       loseJournal();
       await space.clearRequests();
       const e = await cycle().catch((x: unknown) => x);
       expect(isSpacesyncError(e, 'mirror_symlink')).toBe(true);
       expect((e as Error).message).toContain('"Personal" is a symbolic link');
       expect(FATAL_CODES.has('mirror_symlink')).toBe(false);
-      expect(await space.requests()).toEqual([]);
+      expect(await writes()).toEqual([]);
+      // Nothing of the adoption applied: no file moved aside or written, nothing behind the link touched.
+      expect(fs.readdirSync(path.join(outside, 'Personal')).sort()).toEqual(before);
+      expect(fs.existsSync(path.join(root, '.spacesync', 'adopt'))).toBe(false);
+      expect(fs.readdirSync(file('Work')).filter((n) => n.includes('conflict'))).toEqual([]);
+      expect(fs.readFileSync(file('Work/Q3 goals.md'), 'utf8')).toContain('edited while the journal was away');
       fs.rmSync(file('Personal'));
       fs.renameSync(path.join(outside, 'Personal'), file('Personal'));
       const r = await cycle();
-      expect(r.adoption).toMatchObject({ conflicts: [], written: [] });
+      expect(r.adoption).toMatchObject({ conflicts: [expect.objectContaining({ path: 'Work/Q3 goals.md' })], written: [] });
       expect(await writes()).toEqual([]);
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });

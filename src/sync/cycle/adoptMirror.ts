@@ -19,8 +19,8 @@ import {
   moveFileAtomic,
   OwnWrites,
   readableHead,
+  linkOnTheWay,
   readMirrorFile,
-  scanMirror,
   writeFileAtomic,
 } from '../../mirror/index.js';
 import { stateRelPath } from '../../stateDir.js';
@@ -197,6 +197,12 @@ async function apply(ctx: SyncContext, plan: AdoptionPlan, result: AdoptionResul
   }
 }
 
+/** The symbolic links on the way of the paths the plan's steps would write, move or remove. */
+function linksOfSteps(root: string, plan: AdoptionPlan): string[] {
+  const paths = plan.steps.flatMap((s) => (s.kind === 'aside' ? [s.from, s.to] : s.kind === 'moved' || s.kind === 'conflict' ? [s.path, s.from] : [s.path]));
+  return [...new Set(paths.flatMap((p) => linkOnTheWay(root, p) ?? []))];
+}
+
 /** Whether the next cycle must adopt the mirror first. */
 export function adoptionPending(ctx: SyncContext): boolean {
   return ctx.journal.getState(ADOPTION_PENDING) !== undefined;
@@ -204,17 +210,6 @@ export function adoptionPending(ctx: SyncContext): boolean {
 
 export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
   const { journal } = ctx;
-  // A symbolic link in the folder hides what is behind it, and nothing is written through it: the
-  // files there could be neither compared nor put in their place. The comparison waits (before it
-  // reads the whole space again for nothing), and nothing is sent meanwhile.
-  const { links } = await scanMirror(ctx.root, ctx.ignore);
-  if (links.length > 0) {
-    throw new SpacesyncError(
-      'mirror_symlink',
-      `The folder has no journal, so it is compared with the space file by file before anything is sent; but "${links[0]}"${links.length > 1 ? ` (and ${links.length - 1} more)` : ''} is a symbolic link, which spacesync never reads or writes through. The comparison waits until it is a real folder (or file) again, or is listed in "ignore" in the config.`,
-      { details: { links } },
-    );
-  }
   // What an adoption stopped halfway recorded describes the shadow folder, which starts anew.
   journal.forgetMirror([ADOPTION_PENDING]);
   const shadowRoot = path.join(ctx.root, ...SHADOW.split('/'));
@@ -227,6 +222,18 @@ export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
   const space = await readSide(ctx, shadowRoot, docAt, signed, 'space');
   const mirror = await readSide(ctx, ctx.root, new Map(), signed, 'mirror');
   const plan = planAdoption(space, mirror);
+  // A symbolic link hides what is behind it, and nothing is written through one: the files there can
+  // be neither compared nor put in their place. Nothing is applied (no adoption half done): it waits,
+  // and nothing is sent meanwhile.
+  const links = linksOfSteps(ctx.root, plan);
+  if (links.length > 0) {
+    await fsp.rm(shadowRoot, { recursive: true, force: true });
+    throw new SpacesyncError(
+      'mirror_symlink',
+      `The folder has no journal, so it is compared with the space file by file before anything is sent; but "${links[0]}"${links.length > 1 ? ` (and ${links.length - 1} more)` : ''} is a symbolic link, which spacesync never reads or writes through. The comparison waits until it is a real folder (or file) again, or is listed in "ignore" in the config.`,
+      { details: { links } },
+    );
+  }
   const result: AdoptionResult = {
     inStep: 0,
     written: [],
