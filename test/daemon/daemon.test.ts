@@ -279,6 +279,27 @@ describe('what the watcher reports', () => {
     await expectConverged(w);
   });
 
+  it('a held-back file gone with no word of the watcher: no push takes it for deleted, and the next poll cycle looks at the whole mirror (chaos seed 1180013)', async () => {
+    const watcher = toldWatcher();
+    await start(400, { fullScanMs: 60_000, watch: watcher.watch });
+    // Emptied to its front matter: held back (it would wipe its document).
+    fs.writeFileSync(w.file('Unsorted/Ideas.md'), w.read('Unsorted/Ideas.md').match(/^---\n[\s\S]*?\n---\n/)![0]);
+    watcher.report({ changed: ['Unsorted/Ideas.md'] });
+    await waitFor('it held back', () => pushes.some((p) => p.plan.heldBack.some((h) => h.path === 'Unsorted/Ideas.md' && h.reason === 'wipe')));
+    // Moved while the watcher said nothing (a daemon started after the move, say); then another
+    // file saved, whose push takes the held-back files along.
+    fs.renameSync(w.file('Unsorted/Ideas.md'), w.file('Home/Ideas.md'));
+    const cyclesBefore = cycles.length;
+    fs.writeFileSync(w.file('Unsorted/Note.md'), edited('second, saved'));
+    watcher.report({ changed: ['Unsorted/Note.md'] });
+    await waitFor('the save in the space', () => noteHas('second, saved'));
+    await waitFor('a poll cycle', () => cycles.length > cyclesBefore);
+    expect(await writesOf(w.space)).not.toContain('DELETE /documents');
+    expect(cycles.at(-1)!.push.plan.heldBack).toContainEqual(expect.objectContaining({ path: 'Home/Ideas.md', reason: 'wipe' }));
+    const trashed = (await w.space.call('GET', '/documents', undefined, { location: 'trash' })).items as Array<{ id: string }>;
+    expect(trashed.map((d) => d.id)).not.toContain('D-IDEA');
+  });
+
   it('a file the watcher names while a poll cycle runs is looked at after that cycle', async () => {
     const watcher = toldWatcher();
     await start(150, { fullScanMs: 60_000, watch: watcher.watch });

@@ -276,7 +276,7 @@ class Daemon {
     if (this.paths.size === 0 && due.length === 0) return null;
     // The held-back files go with every push: a decision held back for another file (a deletion
     // waiting while an unreadable file may be it, moved) is made again as soon as that file changes.
-    const held = readHeldBack(this.ctx.journal).map((h) => h.path);
+    const held = this.heldToLookAt();
     const w = { kind: 'push' as const, paths: new Set([...this.paths, ...due, ...held]) };
     this.paths.clear();
     for (const p of due) this.removals.delete(p);
@@ -300,8 +300,24 @@ class Daemon {
     if (!settled) for (const p of w.paths) this.retry.add(p);
   }
 
+  /**
+   * The held-back files to look at again with a push or a poll cycle. One that is gone with no word
+   * of the watcher (moved with its folder while no daemon watched, say) is not: a look at some paths
+   * would take it for deleted, and only a full scan sees where it went, so one is asked for. A held
+   * deletion's path is gone by nature and stays.
+   */
+  private heldToLookAt(): string[] {
+    const out: string[] = [];
+    for (const h of readHeldBack(this.ctx.journal)) {
+      if (h.reason === 'deletion' || h.reason === 'symlink' || existsSync(resolveInRoot(this.ctx.root, h.path))) out.push(h.path);
+      else this.fullDue = true;
+    }
+    return out;
+  }
+
   private nextCycle(now: number): Work {
     this.cycleDue = false;
+    const held = this.heldToLookAt();
     const full = this.fullDue || this.ctx.now().getTime() - this.lastFullAt >= this.fullScanMs;
     // Taken now: a folder change or a watcher error reported while this cycle runs asks for the
     // next full scan (this one may have looked before it); an unsettled full scan is asked again.
@@ -319,7 +335,7 @@ class Daemon {
       this.removals.delete(p);
     }
     if (full) return { kind: 'cycle', paths: null, taken };
-    for (const h of readHeldBack(this.ctx.journal)) taken.add(h.path);
+    for (const p of held) taken.add(p);
     return { kind: 'cycle', paths: taken, taken };
   }
 
