@@ -128,12 +128,18 @@ export function deletionHeldMessage(path: string, unreadable: readonly string[],
   const why: string[] = [];
   const until: string[] = [];
   if (unreadable.length > 0) {
-    why.push(unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it, moved` : `${unreadable.join(', ')} cannot be read and one may be it, moved`);
+    why.push(
+      unreadable.length === 1 ? `${unreadable[0]} cannot be read and may be it, moved` : `${unreadable.join(', ')} cannot be read and one may be it, moved`,
+    );
     until.push(unreadable.length === 1 ? 'that file is saved as UTF-8 or removed' : 'those files are saved as UTF-8 or removed');
   }
   if (links.length > 0) {
     const quoted = links.map((l) => `"${l}"`).join(', ');
-    why.push(links.length === 1 ? `the folder ${quoted} is a symbolic link it may have been moved into` : `the folders ${quoted} are symbolic links it may have been moved into`);
+    why.push(
+      links.length === 1
+        ? `the folder ${quoted} is a symbolic link it may have been moved into`
+        : `the folders ${quoted} are symbolic links it may have been moved into`,
+    );
     until.push(links.length === 1 ? 'the link is replaced with the real folder' : 'the links are replaced with the real folders');
   }
   return `"${path}" is gone, but ${why.join(', and ')}: its document is not moved to the trash until ${until.join(' and ')}.`;

@@ -45,7 +45,13 @@ export async function moveDirectory(root: string, from: string, to: string): Pro
     const code = (e as NodeJS.ErrnoException).code;
     // The folder (or the one it goes into) was moved or removed here meanwhile: the tree is looked
     // at again by the next cycle, which finds it where it is now. Not a broken mirror.
-    if ((code === 'ENOENT' || code === 'ENOTDIR') && (await fsp.stat(root).then((st) => st.isDirectory(), () => false))) {
+    if (
+      (code === 'ENOENT' || code === 'ENOTDIR') &&
+      (await fsp.stat(root).then(
+        (st) => st.isDirectory(),
+        () => false,
+      ))
+    ) {
       throw new SpacesyncError(
         'mirror_changed',
         `The folder "${from}" was not moved to "${to}": it (or the folder it goes into) was moved or removed here meanwhile (${code}). Nothing is lost; the next cycle looks at it where it is now.`,

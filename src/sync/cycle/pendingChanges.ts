@@ -95,7 +95,13 @@ export async function findLocalChanges(root: string, journal: Journal | undefine
   }
   for (const f of pairs.added) changes.push({ path: f.path, change: 'new' });
   // A file gone may have been moved under a folder of the space replaced by a link: not deleted either.
-  const links = journal && gone.size > 0 ? linksHolding(root, journal.listFolders().map((f) => f.path)) : [];
+  const links =
+    journal && gone.size > 0
+      ? linksHolding(
+          root,
+          journal.listFolders().map((f) => f.path),
+        )
+      : [];
   if (goneAreDeleted(gone.size, unreadable + links.length)) for (const r of gone.values()) changes.push({ path: r.path, change: 'missing', docId: r.id });
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { changes, otherFiles: scan.skipped.length, otherPaths: scan.skipped, links: scan.links, dirs: scan.dirs };

@@ -278,7 +278,13 @@ class MirrorScan {
     // A file that cannot be read may be one of these moved (its id unreadable), and so may a file
     // under a folder of the space replaced by a link: none is taken as deleted meanwhile.
     const unreadable = scan.heldBack.filter((h) => h.reason === 'undecodable' && h.docId === undefined).map((h) => h.path);
-    const links = gone.size === 0 ? [] : linksHolding(this.ctx.root, this.ctx.journal.listFolders().map((f) => f.path));
+    const links =
+      gone.size === 0
+        ? []
+        : linksHolding(
+            this.ctx.root,
+            this.ctx.journal.listFolders().map((f) => f.path),
+          );
     if (!goneAreDeleted(gone.size, unreadable.length + links.length)) {
       // Held back, not dropped: each is looked at again with the held-back files (every cycle of the
       // daemon, and each push), so the deletion goes out as soon as the reason is gone.
