@@ -16,10 +16,10 @@ import {
   freeConflictCopyPath,
   hashText,
   isBuiltinIgnored,
+  linkOnTheWay,
   moveFileAtomic,
   OwnWrites,
   readableHead,
-  linkOnTheWay,
   readMirrorFile,
   writeFileAtomic,
 } from '../../mirror/index.js';
