@@ -6,7 +6,7 @@ import { planPull } from '../../../core/pull/planPull.js';
 import { checkPullSafety, type SafetyRefusal } from '../../../core/push/safety.js';
 import type { LocalChange, PullPlan } from '../../../core/pull/PullPlan.js';
 import type { DocumentRecord, FolderRecord } from '../../../journal/index.js';
-import { linkOnTheWay, readMirrorFile } from '../../../mirror/index.js';
+import { linksHolding, readMirrorFile } from '../../../mirror/index.js';
 import type { SyncContext } from '../../context/index.js';
 import { detectLocalChanges } from './detectLocalChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
@@ -76,10 +76,7 @@ function* eachLayoutDocument(snapshot: RemoteSnapshot, known: ReadonlyMap<string
  */
 function heldByLinks(ctx: SyncContext, folders: readonly FolderRecord[]): (path: string) => boolean {
   const links = new Set(readHeldBack(ctx.journal).flatMap((h) => (h.reason === 'symlink' ? [h.path] : [])));
-  for (const dir of [...Object.values(BUILTIN_DIRS), ...folders.map((f) => f.path)]) {
-    const link = linkOnTheWay(ctx.root, dir);
-    if (link !== null) links.add(link);
-  }
+  for (const link of linksHolding(ctx.root, [...Object.values(BUILTIN_DIRS), ...folders.map((f) => f.path)])) links.add(link);
   if (links.size === 0) return () => false;
   return (p) => {
     for (let at = p; ; at = at.slice(0, at.lastIndexOf('/'))) {
