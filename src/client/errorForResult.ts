@@ -39,7 +39,29 @@ export function errorForResult(call: ApiCall, result: JobResult, ctx: ErrorConte
   const earlier = result.retriedAfter.some((c) => c !== '429')
     ? ' An earlier attempt broke off after it was sent, so the service may already have applied this request.'
     : '';
+  const answer: Answer = { call, result, ctx, make, req, status, service, said, details, earlier };
+  return accessError(answer) ?? statusError(answer);
+}
 
+/** A status answer, read: what the two halves of `errorForResult` below tell from. */
+interface Answer {
+  call: ApiCall;
+  result: JobResult;
+  ctx: ErrorContext;
+  make: (code: ErrorCode, message: string, details: Record<string, unknown>) => SpacesyncError;
+  /** The request as shown: method and path under the link. */
+  req: string;
+  status: number;
+  service: ServiceError;
+  /** What the service said, as shown: its status, code and message. */
+  said: string;
+  details: Record<string, unknown>;
+  /** A note when an earlier attempt may have been applied; empty otherwise. */
+  earlier: string;
+}
+
+/** The refusals of access: the rate limit, the key, the link's rights. Null for any other status. */
+function accessError({ call, result, ctx, make, req, status, service, said, details }: Answer): SpacesyncError | null {
   if (status === 429) {
     return make(
       'rate_limited',
@@ -76,6 +98,11 @@ export function errorForResult(call: ApiCall, result: JobResult, ctx: ErrorConte
       details,
     );
   }
+  return null;
+}
+
+/** Every other status: a route or thing not found, too large, the service failing, an invalid request. */
+function statusError({ call, result, make, req, status, service, said, details, earlier }: Answer): SpacesyncError {
   if (status === 404) {
     if (call.root) {
       return make('link_not_found', `The service does not know this connection link (404 on ${req}): it was deleted or revoked. ${NEW_LINK}`, details);
