@@ -50,10 +50,12 @@ export interface CollectionsApi {
   setActiveCollectionView(collectionId: string, input: { viewId: string }, options?: CallOptions): Promise<CollectionView>;
 }
 
+/** An answer checked as an object, typed as the call says. */
+const obj = <T>() => checkAs<T>(anyObject);
+/** The path of one collection. */
+const base = (id: string) => `/collections/${seg(id)}`;
+
 export function collectionsApi(send: Send): CollectionsApi {
-  const obj = <T>() => checkAs<T>(anyObject);
-  const itemsOf = checkAs<Items<CollectionItem>>(collectionItems);
-  const base = (id: string) => `/collections/${seg(id)}`;
   return {
     listCollections: (query = {}, options) =>
       send(
@@ -75,6 +77,17 @@ export function collectionsApi(send: Send): CollectionsApi {
         options,
         obj<CollectionSchemaResult>(),
       ),
+    ...collectionItemsApi(send),
+    ...collectionViewsApi(send),
+  };
+}
+
+/** A collection's items: the rows of its table. */
+function collectionItemsApi(
+  send: Send,
+): Pick<CollectionsApi, 'listCollectionItems' | 'addCollectionItems' | 'updateCollectionItems' | 'deleteCollectionItems'> {
+  const itemsOf = checkAs<Items<CollectionItem>>(collectionItems);
+  return {
     listCollectionItems: (collectionId, query = {}, options) =>
       send(
         { method: 'GET', endpoint: 'GET /collections/{collectionId}/items', path: `${base(collectionId)}/items`, query: { ...query }, blockCost: 0 },
@@ -111,6 +124,14 @@ export function collectionsApi(send: Send): CollectionsApi {
         options,
         check(idItems),
       ),
+  };
+}
+
+/** A collection's views: how its table is shown. */
+function collectionViewsApi(
+  send: Send,
+): Pick<CollectionsApi, 'listCollectionViews' | 'createCollectionView' | 'updateCollectionView' | 'deleteCollectionView' | 'setActiveCollectionView'> {
+  return {
     listCollectionViews: (collectionId, options) =>
       send(
         { method: 'GET', endpoint: 'GET /collections/{collectionId}/views', path: `${base(collectionId)}/views`, blockCost: 0 },
