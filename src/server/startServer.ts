@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import type { Clock } from './clock.js';
 import { ServerClock } from './clock.js';
 import { openStore, type Db } from './store/openStore.js';
-import { MEDIA_SECRET, readMeta, readSpace, writeMeta, writeSpace } from './store/space.js';
+import { MEDIA_SECRET, readMeta, readSpace, writeMeta, writeSpace, type SpaceSettings } from './store/space.js';
 import { Limits } from './limits/Limits.js';
 import { Faults } from './faults.js';
 import { RequestLog } from './requestLog.js';
@@ -141,8 +141,8 @@ export function isLoopbackHost(host: string): boolean {
   return mapped !== null && mapped[1]!.startsWith('127.');
 }
 
-export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const host = options.host ?? '127.0.0.1';
+/** Refuses, as usage errors, the options a command line can get wrong, before anything is opened; returns the public origin. */
+function checkOptions(options: StartServerOptions, host: string): string | undefined {
   if (options.admin === true && !isLoopbackHost(host) && options.adminAnyHost !== true) {
     throw new SpacesyncError(
       'usage',
@@ -160,23 +160,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw new SpacesyncError('usage', `The budget of request bodies in flight must be a whole number of bytes above 0, not ${inFlight}.`);
   }
   const publicOrigin = options.publicUrl === undefined ? undefined : publicOriginOf(options.publicUrl);
-  const timezone = options.timezone;
-  if (timezone !== undefined) {
+  if (options.timezone !== undefined) {
     try {
-      checkTimezone(timezone);
+      checkTimezone(options.timezone);
     } catch (e) {
       throw new SpacesyncError('usage', (e as Error).message);
     }
   }
-  let seed: SpaceFixture =
-    typeof options.seed === 'string' ? readFixtureFile(options.seed) : (options.seed ?? { version: 1, space: { id: newId(), name: 'My Space' } });
-  if (timezone !== undefined) seed = { ...seed, space: { ...seed.space, timezone } };
+  return publicOrigin;
+}
 
-  const clock = new ServerClock(options.clock);
-  const db = openStore(options.dataFile);
+/** The store and its space: a store without one is seeded; one that has a space keeps it, in the time zone asked for. */
+function openSpace(dataFile: string | undefined, seed: SpaceFixture, timezone: string | undefined, now: number): { db: Db; space: SpaceSettings } {
+  const db = openStore(dataFile);
   let space = readSpace(db);
   try {
-    if (!space) space = loadFixture(db, seed, clock.now());
+    if (!space) space = loadFixture(db, seed, now);
     else if (timezone !== undefined && space.timezone !== timezone) {
       space = { ...space, timezone };
       writeSpace(db, space);
@@ -185,6 +184,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     db.close();
     throw new SpacesyncError('usage', `The seed fixture cannot be loaded: ${(e as Error).message}`, { cause: e });
   }
+  return { db, space };
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const publicOrigin = checkOptions(options, host);
+  const timezone = options.timezone;
+  let seed: SpaceFixture =
+    typeof options.seed === 'string' ? readFixtureFile(options.seed) : (options.seed ?? { version: 1, space: { id: newId(), name: 'My Space' } });
+  if (timezone !== undefined) seed = { ...seed, space: { ...seed.space, timezone } };
+  const clock = new ServerClock(options.clock);
+  const { db, space } = openSpace(options.dataFile, seed, timezone, clock.now());
   const linkId = options.linkId ?? newLinkId();
   const logger =
     options.log === true
@@ -203,7 +214,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // A large seed is not kept for the server's life unless an admin reset may need it.
     seed: options.admin === true ? seed : undefined,
     logger,
-    limits: new Limits({ mode: options.limits ?? 'spec', scale }),
+    limits: new Limits({ mode: options.limits ?? 'spec', scale: options.limitScale ?? 1 }),
     faults: new Faults(),
     log: new RequestLog(),
     assetReads: [],

@@ -1,9 +1,9 @@
-// Writing blocks: insert prepared blocks at a target, make a block a parent, keep every
-// document's lastModifiedAt moving when any of its blocks changes.
+// Writing blocks: insert prepared blocks at a target, make a block a parent, delete blocks with
+// their content, keep every document's lastModifiedAt moving when any of its blocks changes.
 import type { RequestContext } from '../context.js';
 import type { BlockType } from '../../dialect/index.js';
 import { badRequest } from '../http/apiError.js';
-import { getBlock, insertBlock, openGap, updateBlockContent, type BlockRow } from '../store/blocks.js';
+import { deleteBlockRows, getBlock, insertBlock, openGap, subtreeIds, updateBlockContent, type BlockRow } from '../store/blocks.js';
 import { touchDocument } from '../store/documents.js';
 import { newId } from '../ids.js';
 import { parseData } from './blockData.js';
@@ -55,4 +55,17 @@ export function insertPrepared(ctx: RequestContext, parent: BlockRow, pos: numbe
   ctx.chargeBlocks(count);
   touchDocument(ctx.db, parent.doc_id, ctx.now);
   return ids;
+}
+
+/** Deletes, and charges, the block `find` gives for each id with the blocks below it; one id at a time: one below a block deleted before is not found. */
+export function deleteSubtrees(ctx: RequestContext, ids: Iterable<string>, find: (id: string) => BlockRow): void {
+  let count = 0;
+  for (const id of ids) {
+    const row = find(id);
+    const deleted = subtreeIds(ctx.db, row.id);
+    deleteBlockRows(ctx.db, deleted);
+    touchDocument(ctx.db, row.doc_id, ctx.now);
+    count += deleted.length;
+  }
+  ctx.chargeBlocks(count);
 }

@@ -4,28 +4,17 @@
 // Done or canceled inbox tasks move to the logbook: they leave scope `inbox` and join `logbook`.
 import { z } from 'zod';
 import { splitMarkdown } from '../../dialect/index.js';
-import type { ApiRouter } from '../http/router.js';
+import type { ApiRequest, ApiRouter } from '../http/router.js';
 import type { RequestContext } from '../context.js';
 import { ApiError, notFound, validationFailed } from '../http/apiError.js';
 import { parseBody } from '../http/body.js';
 import { queryString } from '../http/query.js';
 import { localDate, resolveDate } from '../dates.js';
-import {
-  deleteBlockRows,
-  documentBlocks,
-  getBlock,
-  openGap,
-  placeBlock,
-  setDocumentOf,
-  subtreeIds,
-  taskBlocks,
-  updateBlockContent,
-  type BlockRow,
-} from '../store/blocks.js';
+import { documentBlocks, getBlock, openGap, placeBlock, setDocumentOf, subtreeIds, taskBlocks, updateBlockContent, type BlockRow } from '../store/blocks.js';
 import { getDocument, inboxDocument, touchDocument, type DocumentRow } from '../store/documents.js';
 import { parseData } from '../model/blockData.js';
 import { applyUpdate, markdownOf, prepareNewBlock, type PreparedBlock } from '../model/blockInput.js';
-import { insertPrepared } from '../model/blockWrites.js';
+import { deleteSubtrees, insertPrepared } from '../model/blockWrites.js';
 import { createDocument, ensureDailyNote } from '../model/createDocument.js';
 import { isTask, taskCore, taskDate, taskInfoOf, taskJson, type TaskJson } from '../model/taskJson.js';
 import { INBOX_TITLE } from '../fixture/loadFixture.js';
@@ -147,135 +136,119 @@ function inScope(scope: Scope, row: BlockRow, doc: DocumentRow, today: string, d
 }
 
 export function registerTasks(api: ApiRouter): void {
-  api.get(
-    '/tasks',
-    (ctx, req) => {
-      const scope = queryString(req.query, 'scope');
-      if (scope === undefined) throw validationFailed([{ message: `'scope' is required: one of ${TASK_SCOPES.join(', ')}.`, path: ['scope'] }]);
-      if (!(TASK_SCOPES as readonly string[]).includes(scope))
-        throw validationFailed([{ message: `'scope' must be one of ${TASK_SCOPES.join(', ')}.`, path: ['scope'] }]);
-      const documentId = queryString(req.query, 'documentId');
-      if (scope === 'document') {
-        if (documentId === undefined) throw validationFailed([{ message: "'documentId' is required when 'scope' is document.", path: ['documentId'] }]);
-        const doc = getDocument(ctx.db, documentId);
-        if (!doc || doc.location === 'inbox') throw notFound(`Document ${documentId}`);
-      }
-      const today = localDate(ctx.now, ctx.space.timezone);
-      const docs = new Map<string, DocumentRow>();
-      const byDoc = new Map<string, BlockRow[]>();
-      for (const row of taskBlocks(ctx.db)) {
-        let doc = docs.get(row.doc_id);
-        if (!doc) docs.set(row.doc_id, (doc = getDocument(ctx.db, row.doc_id)!));
-        // Deleted documents hold no live tasks; they are listed only when asked for by id.
-        if (doc.location === 'trash' && scope !== 'document') continue;
-        if (!inScope(scope as Scope, row, doc, today, documentId)) continue;
-        const had = byDoc.get(doc.id);
-        if (had) had.push(row);
-        else byDoc.set(doc.id, [row]);
-      }
-      // Locations in creation order, tasks in reading order within each.
-      const items: TaskJson[] = [];
-      for (const doc of [...byDoc.keys()].map((id) => docs.get(id)!).sort((a, b) => a.seq - b.seq)) {
-        const wanted = new Set(byDoc.get(doc.id)!.map((r) => r.id));
-        for (const row of readingOrder(documentBlocks(ctx.db, doc.id), doc.id)) if (wanted.has(row.id)) items.push(taskJson(row, doc));
-      }
-      if (scope === 'active' || scope === 'upcoming') {
-        const day = (t: TaskJson) => t.taskInfo.scheduleDate ?? t.taskInfo.deadlineDate ?? '';
-        items.sort((a, b) => day(a).localeCompare(day(b)));
-      } else if (scope === 'logbook') {
-        const closed = (t: TaskJson) => t.completedAt ?? t.canceledAt ?? '';
-        items.sort((a, b) => closed(b).localeCompare(closed(a)));
-      }
-      ctx.chargeBlocks(items.length);
-      return { items };
-    },
-    { blockOperation: true },
-  );
+  api.get('/tasks', listTasks, { blockOperation: true });
+  api.post('/tasks', createTasks, { blockOperation: true });
+  api.put('/tasks', updateTasks, { blockOperation: true });
+  api.delete('/tasks', deleteTasks, { blockOperation: true });
+}
 
-  api.post(
-    '/tasks',
-    (ctx, req) => {
-      const body = parseBody(createBody, req.body);
-      // Tasks of one request for the same location keep their order at its top.
-      const placed = new Map<string, number>();
-      const ids = body.tasks.map((t, i) => {
-        const text = taskText(ctx, t.markdown, ['tasks', i, 'markdown']);
-        const prepared = prepareNewBlock(
-          { type: 'text', markdown: `- [ ] ${text}`, taskInfo: { state: 'todo', ...t.taskInfo } },
-          ctx.now,
-          ctx.space.timezone,
-          ctx.media,
-        );
-        const root = locationRoot(ctx, t.location, ['tasks', i, 'location']);
-        const pos = placed.get(root.id) ?? 0;
-        placed.set(root.id, pos + 1);
-        return insertPrepared(ctx, root, pos, prepared)[0]!;
-      });
-      return { items: ids.map((id) => taskCore(getBlock(ctx.db, id)!)) };
-    },
-    { blockOperation: true },
-  );
+/** `GET /tasks`: the tasks of a scope, by location then reading order, or by date for the dated scopes. */
+function listTasks(ctx: RequestContext, req: ApiRequest) {
+  const scope = queryString(req.query, 'scope');
+  if (scope === undefined) throw validationFailed([{ message: `'scope' is required: one of ${TASK_SCOPES.join(', ')}.`, path: ['scope'] }]);
+  if (!(TASK_SCOPES as readonly string[]).includes(scope))
+    throw validationFailed([{ message: `'scope' must be one of ${TASK_SCOPES.join(', ')}.`, path: ['scope'] }]);
+  const documentId = queryString(req.query, 'documentId');
+  if (scope === 'document') {
+    if (documentId === undefined) throw validationFailed([{ message: "'documentId' is required when 'scope' is document.", path: ['documentId'] }]);
+    const doc = getDocument(ctx.db, documentId);
+    if (!doc || doc.location === 'inbox') throw notFound(`Document ${documentId}`);
+  }
+  const today = localDate(ctx.now, ctx.space.timezone);
+  const docs = new Map<string, DocumentRow>();
+  const byDoc = new Map<string, BlockRow[]>();
+  for (const row of taskBlocks(ctx.db)) {
+    let doc = docs.get(row.doc_id);
+    if (!doc) docs.set(row.doc_id, (doc = getDocument(ctx.db, row.doc_id)!));
+    // Deleted documents hold no live tasks; they are listed only when asked for by id.
+    if (doc.location === 'trash' && scope !== 'document') continue;
+    if (!inScope(scope as Scope, row, doc, today, documentId)) continue;
+    const had = byDoc.get(doc.id);
+    if (had) had.push(row);
+    else byDoc.set(doc.id, [row]);
+  }
+  // Locations in creation order, tasks in reading order within each.
+  const items: TaskJson[] = [];
+  for (const doc of [...byDoc.keys()].map((id) => docs.get(id)!).sort((a, b) => a.seq - b.seq)) {
+    const wanted = new Set(byDoc.get(doc.id)!.map((r) => r.id));
+    for (const row of readingOrder(documentBlocks(ctx.db, doc.id), doc.id)) if (wanted.has(row.id)) items.push(taskJson(row, doc));
+  }
+  if (scope === 'active' || scope === 'upcoming') {
+    const day = (t: TaskJson) => t.taskInfo.scheduleDate ?? t.taskInfo.deadlineDate ?? '';
+    items.sort((a, b) => day(a).localeCompare(day(b)));
+  } else if (scope === 'logbook') {
+    const closed = (t: TaskJson) => t.completedAt ?? t.canceledAt ?? '';
+    items.sort((a, b) => closed(b).localeCompare(closed(a)));
+  }
+  ctx.chargeBlocks(items.length);
+  return { items };
+}
 
-  api.put(
-    '/tasks',
-    (ctx, req) => {
-      const body = parseBody(updateBody, req.body);
-      const rows = body.tasksToUpdate.map((u) => existingTask(ctx, u.id));
-      const items = body.tasksToUpdate.map((u, i) => {
-        let row = getBlock(ctx.db, rows[i]!.id)!;
-        const old = parseData(row.data);
-        let markdown: string | undefined;
-        if (u.markdown !== undefined) markdown = markdownOf('text', { ...old, body: taskText(ctx, u.markdown, ['tasksToUpdate', i, 'markdown']) });
-        const data = applyUpdate(
-          row,
-          { id: row.id, ...(markdown !== undefined ? { markdown } : {}), ...(u.taskInfo ? { taskInfo: u.taskInfo } : {}) },
-          ctx.now,
-          ctx.space.timezone,
-          ctx.media,
-        );
-        if (u.location) {
-          const root = locationRoot(ctx, u.location, ['tasksToUpdate', i, 'location']);
-          if (root.id !== row.doc_id) {
-            // At the top of its new location, the task stands on its own: no indentation.
-            delete data.indentationLevel;
-            openGap(ctx.db, root.id, 0, 1);
-            placeBlock(ctx.db, row.id, root.id, 0);
-            setDocumentOf(ctx.db, subtreeIds(ctx.db, row.id), root.doc_id);
-            touchDocument(ctx.db, row.doc_id, ctx.now);
-          }
-        }
-        updateBlockContent(ctx.db, row.id, {
-          type: row.type,
-          data: JSON.stringify(data),
-          markdown: markdownOf('text', data),
-          modifiedAt: ctx.now,
-          modifiedBy: ctx.space.userId,
-        });
-        row = getBlock(ctx.db, row.id)!;
+/** `POST /tasks`: tasks of one request for the same location keep their order at its top. */
+function createTasks(ctx: RequestContext, req: ApiRequest) {
+  const body = parseBody(createBody, req.body);
+  const placed = new Map<string, number>();
+  const ids = body.tasks.map((t, i) => {
+    const text = taskText(ctx, t.markdown, ['tasks', i, 'markdown']);
+    const prepared = prepareNewBlock(
+      { type: 'text', markdown: `- [ ] ${text}`, taskInfo: { state: 'todo', ...t.taskInfo } },
+      ctx.now,
+      ctx.space.timezone,
+      ctx.media,
+    );
+    const root = locationRoot(ctx, t.location, ['tasks', i, 'location']);
+    const pos = placed.get(root.id) ?? 0;
+    placed.set(root.id, pos + 1);
+    return insertPrepared(ctx, root, pos, prepared)[0]!;
+  });
+  return { items: ids.map((id) => taskCore(getBlock(ctx.db, id)!)) };
+}
+
+/** `PUT /tasks`: text, state and dates through the block update; a new location moves the task to its top. */
+function updateTasks(ctx: RequestContext, req: ApiRequest) {
+  const body = parseBody(updateBody, req.body);
+  const rows = body.tasksToUpdate.map((u) => existingTask(ctx, u.id));
+  const items = body.tasksToUpdate.map((u, i) => {
+    let row = getBlock(ctx.db, rows[i]!.id)!;
+    const old = parseData(row.data);
+    let markdown: string | undefined;
+    if (u.markdown !== undefined) markdown = markdownOf('text', { ...old, body: taskText(ctx, u.markdown, ['tasksToUpdate', i, 'markdown']) });
+    const data = applyUpdate(
+      row,
+      { id: row.id, ...(markdown !== undefined ? { markdown } : {}), ...(u.taskInfo ? { taskInfo: u.taskInfo } : {}) },
+      ctx.now,
+      ctx.space.timezone,
+      ctx.media,
+    );
+    if (u.location) {
+      const root = locationRoot(ctx, u.location, ['tasksToUpdate', i, 'location']);
+      if (root.id !== row.doc_id) {
+        // At the top of its new location, the task stands on its own: no indentation.
+        delete data.indentationLevel;
+        openGap(ctx.db, root.id, 0, 1);
+        placeBlock(ctx.db, row.id, root.id, 0);
+        setDocumentOf(ctx.db, subtreeIds(ctx.db, row.id), root.doc_id);
         touchDocument(ctx.db, row.doc_id, ctx.now);
-        return taskJson(row, getDocument(ctx.db, row.doc_id)!);
-      });
-      ctx.chargeBlocks(items.length);
-      return { items };
-    },
-    { blockOperation: true },
-  );
-
-  api.delete(
-    '/tasks',
-    (ctx, req) => {
-      const body = parseBody(deleteBody, req.body);
-      let count = 0;
-      for (const id of new Set(body.idsToDelete)) {
-        const row = existingTask(ctx, id);
-        const ids = subtreeIds(ctx.db, id);
-        deleteBlockRows(ctx.db, ids);
-        touchDocument(ctx.db, row.doc_id, ctx.now);
-        count += ids.length;
       }
-      ctx.chargeBlocks(count);
-      return { items: body.idsToDelete.map((id) => ({ id })) };
-    },
-    { blockOperation: true },
-  );
+    }
+    updateBlockContent(ctx.db, row.id, {
+      type: row.type,
+      data: JSON.stringify(data),
+      markdown: markdownOf('text', data),
+      modifiedAt: ctx.now,
+      modifiedBy: ctx.space.userId,
+    });
+    row = getBlock(ctx.db, row.id)!;
+    touchDocument(ctx.db, row.doc_id, ctx.now);
+    return taskJson(row, getDocument(ctx.db, row.doc_id)!);
+  });
+  ctx.chargeBlocks(items.length);
+  return { items };
+}
+
+/** `DELETE /tasks`: each task once, with the blocks under it. */
+function deleteTasks(ctx: RequestContext, req: ApiRequest) {
+  const body = parseBody(deleteBody, req.body);
+  deleteSubtrees(ctx, new Set(body.idsToDelete), (id) => existingTask(ctx, id));
+  return { items: body.idsToDelete.map((id) => ({ id })) };
 }
