@@ -3,7 +3,7 @@
 // Policy, the mirrors' data as JSON, their changes as server-sent events, and the actions of
 // actions.ts. Reading and acting go through the same code as `status`, `conflicts`, `history` and
 // `restore`, so it all works with or without a daemon running on the mirrors.
-import Fastify, { type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { isSpacesyncError } from '../errors.js';
 import { CONSOLE_ACTIONS, type ConsoleAction } from './actions.js';
 import { ChangeFeed } from './changeFeed.js';
@@ -73,6 +73,47 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
   const send = (reply: FastifyReply, a: Asset | undefined) =>
     a ? reply.type(a.type).send(a.body) : reply.code(404).type('text/plain; charset=utf-8').send('Not found.\n');
 
+  app.get('/', async (_req, reply) => send(reply, page.index));
+  app.get<{ Params: { file: string } }>('/app/:file', async (req, reply) => send(reply, page.app.get(req.params.file)));
+  app.get<{ Params: { file: string } }>('/vendor/:file', async (req, reply) => send(reply, page.vendor.get(req.params.file)));
+
+  registerMirrorApi(app, opts, { dirs, actions, feed, queues });
+
+  app.get('/api/events', (req, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    res.write('retry: 2000\n\n');
+    const unsubscribe = feed.subscribe((mirror) => res.write(`event: mirror\ndata: ${JSON.stringify({ id: mirror })}\n\n`));
+    const beat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
+    req.raw.on('close', () => {
+      clearInterval(beat);
+      unsubscribe();
+    });
+  });
+
+  await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
+  const address = app.server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    token,
+    close: async () => {
+      feed.stop();
+      await app.close();
+    },
+  };
+}
+
+/** The mirrors' API: their views, a file's history, and the actions, one at a time per mirror (`queues`). */
+function registerMirrorApi(
+  app: FastifyInstance,
+  opts: ConsoleOptions,
+  { dirs, actions, feed, queues }: { dirs: string[]; actions: readonly ConsoleAction[]; feed: ChangeFeed; queues: Array<Promise<void>> },
+): void {
   /** The mirror of `:id`, or a 404 answer. */
   const mirrorOf = (id: string, reply: FastifyReply): number | undefined => {
     const n = /^\d+$/.test(id) ? Number(id) : NaN;
@@ -89,10 +130,6 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
     opts.onError?.(`spacesync console: unexpected error: ${masked((e as Error)?.stack ?? String(e), dirs)}`);
     return reply.code(500).send({ error: { code: 'unexpected', message: 'An unexpected error; the console printed it where it runs.' } });
   };
-
-  app.get('/', async (_req, reply) => send(reply, page.index));
-  app.get<{ Params: { file: string } }>('/app/:file', async (req, reply) => send(reply, page.app.get(req.params.file)));
-  app.get<{ Params: { file: string } }>('/vendor/:file', async (req, reply) => send(reply, page.vendor.get(req.params.file)));
 
   app.get('/api/mirrors', async (_req, reply) => {
     try {
@@ -144,32 +181,4 @@ export async function startConsole(opts: ConsoleOptions): Promise<RunningConsole
       return failure(reply, e);
     }
   });
-
-  app.get('/api/events', (req, reply) => {
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
-    res.write('retry: 2000\n\n');
-    const unsubscribe = feed.subscribe((mirror) => res.write(`event: mirror\ndata: ${JSON.stringify({ id: mirror })}\n\n`));
-    const beat = setInterval(() => res.write(': still here\n\n'), HEARTBEAT_MS);
-    req.raw.on('close', () => {
-      clearInterval(beat);
-      unsubscribe();
-    });
-  });
-
-  await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
-  const address = app.server.address();
-  port = typeof address === 'object' && address ? address.port : 0;
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    url: `${origin}/?token=${token}`,
-    origin,
-    port,
-    token,
-    close: async () => {
-      feed.stop();
-      await app.close();
-    },
-  };
 }

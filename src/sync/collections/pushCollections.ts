@@ -111,20 +111,56 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
   }
   // Cells held back before and not touched since: said again, nothing read.
   const localHash = hashText(seg.markdown);
-  const held = ctx.journal.getState<Record<string, { local: string; messages: string[] }>>(HELD) ?? {};
+  const held = ctx.journal.getState<Held>(HELD) ?? {};
   const before = held[base.id];
   if (before?.local === localHash && before.messages.length > 0) {
     for (const m of before.messages) result.problems.push({ path, message: m });
     return 'done';
   }
 
-  const read = async () => {
-    result.requests++;
-    const tree = await ctx.client.getBlocks({ id: base.id }, { priority: 'user' });
-    return { tree, markdown: markdownOf(tree), ids: (tree.content ?? []).map((it) => it.id) };
-  };
-  const remote = await read();
+  const remote = await readCollection(ctx, result, base.id);
   if (!remote.tree.content) return 'done';
+  const plan = await planTable(ctx, result, base, baseTable, local, remote);
+
+  let now = remote;
+  const messages: string[] = [];
+  if (plan.kind === 'refused') {
+    messages.push(plan.message);
+    if (!plan.restore) {
+      for (const m of messages) result.problems.push({ path, message: m });
+      return 'done';
+    }
+  } else {
+    const sent = await sendItems(ctx, result, path, base.id, baseTable.name, plan);
+    messages.push(...plan.held);
+    // Settled by this push (the space's value kept, the file's in the history): news once, not a standing problem.
+    result.notes.push(...plan.conflicts.map((m) => `"${path}": ${m}`));
+    if (sent) now = await readCollection(ctx, result, base.id);
+  }
+  return recordTable(ctx, result, t, { now, plan, messages, held, localHash });
+}
+
+/** The cells held back of each table (by its block id): the file's table they were held in, and why. */
+type Held = Record<string, { local: string; messages: string[] }>;
+
+/** The space's collection as it is now: its tree, its table's markdown, its items' ids. */
+async function readCollection(ctx: SyncContext, result: CollectionPushResult, id: string) {
+  result.requests++;
+  const tree = await ctx.client.getBlocks({ id }, { priority: 'user' });
+  return { tree, markdown: markdownOf(tree), ids: (tree.content ?? []).map((it) => it.id) };
+}
+
+type Collection = Awaited<ReturnType<typeof readCollection>>;
+
+/** The table's item requests (core planCollectionPush), from its base, the file's table, the space's and the collection's schema. */
+async function planTable(
+  ctx: SyncContext,
+  result: CollectionPushResult,
+  base: BaseBlock,
+  baseTable: CollectionTable,
+  local: CollectionTable,
+  remote: Collection,
+): Promise<CollectionPush> {
   result.requests++;
   const schema = await ctx.client.getCollectionSchema(base.id, { format: 'schema' }, { priority: 'user' });
   const types = new Map<string, PropertyType>(
@@ -139,7 +175,7 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
     ]),
   );
   const recorded = readCollectionRows(ctx).get(base.id);
-  const plan: CollectionPush = planCollectionPush({
+  return planCollectionPush({
     name: baseTable.name,
     base: baseTable,
     ...(recorded?.hash === base.hash ? { baseIds: recorded.rows } : {}),
@@ -147,50 +183,56 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
     remote: { table: parseCollectionTable(remote.markdown), ids: remote.ids },
     types,
   });
+}
 
-  let now = remote;
-  const messages: string[] = [];
-  if (plan.kind === 'refused') {
-    messages.push(plan.message);
-    if (!plan.restore) {
-      for (const m of messages) result.problems.push({ path, message: m });
-      return 'done';
-    }
-  } else {
-    const id = base.id;
-    const sent = result.writes.length;
-    const flag = plan.allowNewSelectOptions ? { allowNewSelectOptions: true } : {};
-    if (plan.update.length > 0) {
-      result.requests++;
-      result.writes.push('PUT /collections/{collectionId}/items');
-      await ctx.client.updateCollectionItems(id, { itemsToUpdate: plan.update, ...flag }, { priority: 'user' });
-    }
-    if (plan.create.length > 0) {
-      result.requests++;
-      result.writes.push('POST /collections/{collectionId}/items');
-      await ctx.client.addCollectionItems(id, { items: plan.create, ...flag }, { priority: 'user' });
-    }
-    if (plan.remove.length > 0) {
-      result.requests++;
-      result.writes.push('DELETE /collections/{collectionId}/items');
-      await ctx.client.deleteCollectionItems(id, { idsToDelete: plan.remove }, { priority: 'user' });
-    }
-    if (result.writes.length > sent)
-      result.sent.push({ path, collection: baseTable.name, updated: plan.update.length, created: plan.create.length, removed: plan.remove.length });
-    if (plan.newOptions.length > 0)
-      ctx.logger.info({ path, options: plan.newOptions }, `"${path}": new select options added to the collection: ${plan.newOptions.join('; ')}.`);
-    messages.push(...plan.held);
-    // Settled by this push (the space's value kept, the file's in the history): news once, not a standing problem.
-    result.notes.push(...plan.conflicts.map((m) => `"${path}": ${m}`));
-    if (result.writes.length > sent) now = await read();
+/** Sends the plan's item requests (PUT, POST, DELETE …/items); true when some were sent. */
+async function sendItems(
+  ctx: SyncContext,
+  result: CollectionPushResult,
+  path: string,
+  id: string,
+  collection: string,
+  plan: Extract<CollectionPush, { kind: 'send' }>,
+): Promise<boolean> {
+  const sent = result.writes.length;
+  const flag = plan.allowNewSelectOptions ? { allowNewSelectOptions: true } : {};
+  if (plan.update.length > 0) {
+    result.requests++;
+    result.writes.push('PUT /collections/{collectionId}/items');
+    await ctx.client.updateCollectionItems(id, { itemsToUpdate: plan.update, ...flag }, { priority: 'user' });
   }
+  if (plan.create.length > 0) {
+    result.requests++;
+    result.writes.push('POST /collections/{collectionId}/items');
+    await ctx.client.addCollectionItems(id, { items: plan.create, ...flag }, { priority: 'user' });
+  }
+  if (plan.remove.length > 0) {
+    result.requests++;
+    result.writes.push('DELETE /collections/{collectionId}/items');
+    await ctx.client.deleteCollectionItems(id, { idsToDelete: plan.remove }, { priority: 'user' });
+  }
+  if (result.writes.length > sent)
+    result.sent.push({ path, collection, updated: plan.update.length, created: plan.create.length, removed: plan.remove.length });
+  if (plan.newOptions.length > 0)
+    ctx.logger.info({ path, options: plan.newOptions }, `"${path}": new select options added to the collection: ${plan.newOptions.join('; ')}.`);
+  return result.writes.length > sent;
+}
 
-  // The space's collection is the new base of the table, its rows tied to their items, unless the
-  // file was saved again while the requests were out: it cannot take the space's table then, and
-  // the space's table as base would make every change the space made meanwhile look like the file
-  // undoing it (the next push would send the file's old cells over them). It keeps the old base;
-  // what this push sent is found in the space and not sent again. (Cells held back keep the file
-  // as it is too, by design: the space's table is their base.)
+/**
+ * The space's collection is the new base of the table, its rows tied to their items, unless the
+ * file was saved again while the requests were out: it cannot take the space's table then, and
+ * the space's table as base would make every change the space made meanwhile look like the file
+ * undoing it (the next push would send the file's old cells over them). It keeps the old base;
+ * what this push sent is found in the space and not sent again. (Cells held back keep the file
+ * as it is too, by design: the space's table is their base.)
+ */
+async function recordTable(
+  ctx: SyncContext,
+  result: CollectionPushResult,
+  t: Table,
+  { now, plan, messages, held, localHash }: { now: Collection; plan: CollectionPush; messages: string[]; held: Held; localHash: string },
+): Promise<'done' | 'saved meanwhile'> {
+  const { path, base } = t;
   const markdown = now.markdown;
   const hash = hashBlock(markdown, base.kind);
   const blocks = ctx.journal.getBaseBlocks(t.doc).map((b) => (b.id === base.id ? { ...b, markdown, hash } : b));

@@ -51,50 +51,70 @@ async function holdsFiles(root: string): Promise<boolean> {
   return names.some((n) => !isBuiltinIgnored(n));
 }
 
+/** What the session holds, filled in as it is taken: given back if the opening fails. */
+interface Held {
+  lock?: Lock;
+  journal?: Journal;
+  ownership?: Ownership;
+}
+
+/**
+ * Takes the mirror: its lock, the temp files and downloads a killed run left cleared, the journal,
+ * the ownership. Read-only: the journal as it is (or one in memory), nothing on disk changed.
+ */
+async function takeMirror(root: string, o: SyncSessionOptions, now: () => Date, held: Held): Promise<{ journal: Journal; removedTempFiles: string[] }> {
+  let removedTempFiles: string[] = [];
+  let journal: Journal;
+  if (!o.readOnly) {
+    const lock = (held.lock = acquireLock(root));
+    removedTempFiles = await removeTempFiles(root);
+    // Downloads a killed run left unfinished: started again as needed.
+    await fsp.rm(statePath(root, 'downloads'), { recursive: true, force: true });
+    journal = held.journal = openJournal(journalPath(root), { now });
+    // A journal that never recorded a listing nor a document (none, an empty file, one made anew by
+    // a command that only looked) beside the files of a mirror: a journal lost, not a first sync.
+    if (!journal.hasListing() && journal.counts().documents === 0 && (await holdsFiles(root)))
+      journal.setState(ADOPTION_PENDING, { since: now().toISOString() });
+    held.ownership = new Ownership(root, lock, journalPath(root));
+  } else {
+    journal = held.journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });
+  }
+  return { journal, removedTempFiles };
+}
+
+/**
+ * The check before every request that writes: the mirror still this run's; in backup mode none
+ * leaves this run, whatever asks for it (a guard under the slices' own checks, which never ask).
+ */
+function writeGuard(own: Ownership | undefined, settings: SyncSettings): (() => void) | undefined {
+  const backup = settings.mode === 'backup';
+  return own || backup
+    ? () => {
+        own?.check();
+        if (backup)
+          throw new SpacesyncError(
+            'backup_mode',
+            'This mirror is a backup ("mode": "backup" in .spacesync/config.json): nothing is sent to the space. To send changes from here, set "mode": "two-way" first.',
+          );
+      }
+    : undefined;
+}
+
 export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSession> {
   const root = path.resolve(o.root);
   await assertRoot(root);
   const now = o.now ?? (() => new Date());
   const ignore = createIgnore(o.ignore ?? []);
-  let lock: Lock | undefined;
-  let journal: Journal | undefined;
-  let ownership: Ownership | undefined;
+  const held: Held = {};
   try {
-    let removedTempFiles: string[] = [];
-    if (!o.readOnly) {
-      lock = acquireLock(root);
-      removedTempFiles = await removeTempFiles(root);
-      // Downloads a killed run left unfinished: started again as needed.
-      await fsp.rm(statePath(root, 'downloads'), { recursive: true, force: true });
-      journal = openJournal(journalPath(root), { now });
-      // A journal that never recorded a listing nor a document (none, an empty file, one made anew by
-      // a command that only looked) beside the files of a mirror: a journal lost, not a first sync.
-      if (!journal.hasListing() && journal.counts().documents === 0 && (await holdsFiles(root)))
-        journal.setState(ADOPTION_PENDING, { since: now().toISOString() });
-      ownership = new Ownership(root, lock, journalPath(root));
-    } else {
-      journal = openJournal(existsSync(journalPath(root)) ? journalPath(root) : ':memory:', { now });
-    }
+    const { journal, removedTempFiles } = await takeMirror(root, o, now, held);
     // Losing the mirror (its lock or journal) stops the run as a stop request does: what waits is
     // dropped, what was sent is let finish; the cycle then ends with the ownership's error.
     const lost = new AbortController();
     const signal = o.signal ? AbortSignal.any([o.signal, lost.signal]) : lost.signal;
-    const own = ownership;
+    const own = held.ownership;
     const settings = { ...DEFAULT_SETTINGS, ...o.settings };
-    // Backup mode: no request that writes leaves this run, whatever asks for it (a guard under the
-    // slices' own checks, which never ask).
-    const backup = settings.mode === 'backup';
-    const beforeWrite =
-      own || backup
-        ? () => {
-            own?.check();
-            if (backup)
-              throw new SpacesyncError(
-                'backup_mode',
-                'This mirror is a backup ("mode": "backup" in .spacesync/config.json): nothing is sent to the space. To send changes from here, set "mode": "two-way" first.',
-              );
-          }
-        : undefined;
+    const beforeWrite = writeGuard(own, settings);
     own?.watch((e) => {
       o.logger.error({ err: e }, "the mirror is no longer this run's");
       lost.abort(e);
@@ -121,25 +141,24 @@ export async function openSyncSession(o: SyncSessionOptions): Promise<SyncSessio
       ...(o.readOnly ? { readOnly: true } : {}),
     };
     if (removedTempFiles.length > 0) o.logger.info({ files: removedTempFiles }, 'removed temp files left by an earlier run');
-    const j = journal;
-    const l = lock;
+    const l = held.lock;
     return {
       ctx,
       client,
-      journal: j,
+      journal,
       removedTempFiles,
       close() {
         own?.close();
         ctx.assets?.close();
         client.close();
-        j.close();
+        journal.close();
         l?.release();
       },
     };
   } catch (e) {
-    ownership?.close();
-    journal?.close();
-    lock?.release();
+    held.ownership?.close();
+    held.journal?.close();
+    held.lock?.release();
     throw e;
   }
 }

@@ -91,12 +91,32 @@ export async function relinkAnchors(ctx: SyncContext): Promise<string[]> {
       else journal.deleteState(ANCHORS_PENDING);
     });
   }
+  const { written, stillPending } = await rewriteFiles(ctx, rewrite, bases, plan.next);
+  if (stillPending.length !== rewrite.length) {
+    if (stillPending.length > 0) journal.setState(ANCHORS_PENDING, stillPending);
+    else journal.deleteState(ANCHORS_PENDING);
+  }
+  seen.set(journal, { generation: journal.baseGeneration(), dataVersion: journal.dataVersion(), missing });
+  return written;
+}
+
+/**
+ * Rewrites each document's file with its new links and markers, only while it holds what the sync
+ * last wrote or read (else it waits: `stillPending`), and records its new base.
+ */
+async function rewriteFiles(
+  ctx: SyncContext,
+  rewrite: readonly string[],
+  bases: ReadonlyMap<string, BaseBlock[]>,
+  nexts: ReadonlyMap<string, BaseBlock[]>,
+): Promise<{ written: string[]; stillPending: string[] }> {
+  const { journal } = ctx;
   const stillPending: string[] = [];
   const written: string[] = [];
   for (const id of rewrite) {
     const rec = journal.getDocument(id)!;
     const base = bases.get(id)!;
-    const next = plan.next.get(id)!;
+    const next = nexts.get(id)!;
     // Under a symbolic link (a folder replaced by one): neither read nor written through it; it waits.
     const file = linkOnTheWay(ctx.root, rec.path) === null ? await readMirrorFile(ctx.root, rec.path) : null;
     if (!file || file.text === null || file.hash !== rec.fileHash) {
@@ -123,10 +143,5 @@ export async function relinkAnchors(ctx: SyncContext): Promise<string[]> {
     written.push(rec.path);
     ctx.logger.info({ doc: id, path: rec.path }, 'links to blocks relinked');
   }
-  if (stillPending.length !== rewrite.length) {
-    if (stillPending.length > 0) journal.setState(ANCHORS_PENDING, stillPending);
-    else journal.deleteState(ANCHORS_PENDING);
-  }
-  seen.set(journal, { generation: journal.baseGeneration(), dataVersion: journal.dataVersion(), missing });
-  return written;
+  return { written, stillPending };
 }

@@ -63,6 +63,21 @@ async function freshUrl(ctx: SyncContext, id: string): Promise<string | null> {
   }
 }
 
+/** What the media step looks at and finds: the assets' records, the blocks still there, the downloads to start, the assets to upload again. */
+interface MediaLook {
+  result: MediaSyncResult;
+  /** Backup mode: an asset changed here is not uploaded again. */
+  backup: boolean;
+  /** Per document: the blocks whose line can link their asset now. */
+  relink: Map<string, Set<string>>;
+  /** The bases read meanwhile, for linking. */
+  bases: Map<string, BaseBlock[]>;
+  records: Map<string, MediaRecord>;
+  live: Set<string>;
+  wanted: Array<{ id: string; docId: string; url: string }>;
+  replaced: Array<{ docId: string; id: string; rec: MediaRecord }>;
+}
+
 export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions): Promise<MediaSyncResult> {
   const result = emptyResult();
   if (ctx.readOnly) return result;
@@ -71,117 +86,139 @@ export async function syncMedia(ctx: SyncContext, opts: SyncMediaOptions): Promi
   const up = backup ? { uploaded: [], failed: [] } : await uploadReferences(ctx, opts.drawScene);
   result.uploaded = up.uploaded;
   result.notUploaded = up.failed;
-  const { journal, root } = ctx;
+  const { journal } = ctx;
   const downloads = assetDownloadsOf(ctx);
   withAppliedInPull(ctx, result);
-  /** Per document: the blocks whose line can link their asset now. */
   const relink = new Map<string, Set<string>>();
-  /** The bases read meanwhile, for linking. */
   const bases = new Map<string, BaseBlock[]>();
   // What ended since the last look goes into place first: the records below then see it.
   await applyFetched(ctx, downloads.take(), result, relink, bases);
   const records = new Map(Object.entries(journal.statesWithPrefix<MediaRecord>(MEDIA_BASE)));
-  const live = new Set<string>();
-  const wanted: Array<{ id: string; docId: string; url: string }> = [];
-  const replaced: Array<{ docId: string; id: string; rec: MediaRecord }> = [];
+  const look: MediaLook = { result, backup, relink, bases, records, live: new Set(), wanted: [], replaced: [] };
+  await lookAtAssets(ctx, look);
+  if (!(await reuploadReplaced(ctx, look))) return result;
+
+  // Downloads beside the cycles; one that fails holds up nothing else.
+  for (const w of look.wanted) downloads.want(w.id, w.docId, w.url);
+  if (opts.wait !== false) await downloads.idle();
+  // What ended meanwhile (all of it, after a wait) goes into place now.
+  await applyFetched(ctx, downloads.take(), result, relink, bases);
+  await relinkAll(ctx, relink, result, bases);
+  await removeLeftAssets(ctx, look);
+  return result;
+}
+
+/** Looks at the asset of each media block of the documents: moved with its document, linked already, changed here, or to download. */
+async function lookAtAssets(ctx: SyncContext, look: MediaLook): Promise<void> {
+  const { journal, root } = ctx;
   for (const [docId, ids] of journal.documentsWithMedia()) {
     const doc = journal.getDocument(docId);
     if (!doc || doc.fileHash === null) continue;
     // Its file is not where the journal has it (moved or its folder renamed here, not yet pushed):
     // nothing is written beside it, or the old folder would come back and read as never renamed.
     if (!(await pathExists(root, doc.path))) {
-      for (const id of ids) live.add(id);
+      for (const id of ids) look.live.add(id);
       continue;
     }
-    const blocks = bases.get(docId) ?? journal.getBaseBlocks(docId);
+    const blocks = look.bases.get(docId) ?? journal.getBaseBlocks(docId);
     const base = new Map(blocks.map((b) => [b.id, b]));
     for (const id of ids) {
       const block = base.get(id);
       if (!block) continue;
-      live.add(id);
-      let rec = records.get(id);
-      // The document's file moved (renamed, or to another folder): its assets move with it.
-      if (rec && rec.file !== assetFileOf(doc.path, rec.name)) {
-        const to = assetFileOf(doc.path, rec.name);
-        const moved = await moveFileAtomic(root, rec.file, to, { ownWrites: ctx.ownWrites }).catch(() => null);
-        // Moved with its whole .assets folder already (a file moved here takes it along): the record follows.
-        if (moved?.ok || (!(await pathExists(root, rec.file)) && (await pathExists(root, to)))) {
-          await removeEmptyDirs(root, dirOfPath(rec.file), isAssetsDir).catch(() => []);
-          rec = { ...rec, file: to };
-          journal.setState(`${MEDIA_BASE}${id}`, rec);
-        }
-      }
-      const url = destinationOf(block.markdown);
-      // Just put in place by this step: its line is linked below.
-      if (url === null || relink.get(docId)?.has(id)) continue;
-      if (!/^https?:\/\//i.test(url)) {
-        // Linked already; an asset file deleted by hand is downloaded again, from a URL signed anew;
-        // one whose stat moved is hashed, and new bytes are uploaded (the block replaced).
-        const st = rec ? await assetStat(root, rec.file) : null;
-        if (rec && st === null && !(await pathExists(root, rec.file))) {
-          if (!downloadDue(journal.getState<DownloadRetry>(`${MEDIA_RETRY}${id}`), rec.url, ctx.now(), ctx.settings.assets.maxMiB)) {
-            result.waiting.push(id);
-            continue;
-          }
-          const fresh = await freshUrl(ctx, id);
-          if (fresh !== null && unsignedUrl(fresh) === rec.url) wanted.push({ id, docId, url: fresh });
-        } else if (!backup && rec && st !== null && (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs)) {
-          replaced.push({ docId, id, rec });
-        }
-        continue;
-      }
-      if (rec && rec.url === unsignedUrl(url) && (await readMirrorFile(root, rec.file))?.hash === rec.hash) {
-        if (rec.signedUrl !== url) journal.setState(`${MEDIA_BASE}${id}`, { ...rec, signedUrl: url });
-        relink.set(docId, (relink.get(docId) ?? new Set()).add(id));
-        bases.set(docId, blocks);
-        continue;
-      }
-      // An asset the file changed since the sync wrote it is not written over.
-      const old = rec ? await readMirrorFile(root, rec.file) : null;
-      if (rec && old !== null && old.hash !== rec.hash) {
-        const message = `"${rec.file}" changed since spacesync wrote it, so the new version from the space was not written over it; move or delete it and the next cycle downloads the space's version.`;
-        result.failed.push({ blockId: id, file: rec.file, message });
-        ctx.logger.warn({ ...FILE_ONLY, file: rec.file }, message); // the cycle's report says it
-        continue;
-      }
-      if (!due(ctx, id, url)) result.waiting.push(id);
-      else wanted.push({ id, docId, url });
+      look.live.add(id);
+      await lookAtAsset(ctx, look, { docId, path: doc.path, blocks }, block);
     }
   }
+}
 
-  for (const r of replaced) {
-    if (ctx.signal?.aborted) return result;
-    bases.delete(r.docId); // its base changes here: linking reads it again
+/** One media block's asset: its record follows a moved document, then it is linked, re-downloaded, uploaded again, or wanted. */
+async function lookAtAsset(ctx: SyncContext, look: MediaLook, doc: { docId: string; path: string; blocks: BaseBlock[] }, block: BaseBlock): Promise<void> {
+  const { journal, root } = ctx;
+  const { result, relink } = look;
+  const { docId, blocks } = doc;
+  const id = block.id;
+  let rec = look.records.get(id);
+  // The document's file moved (renamed, or to another folder): its assets move with it.
+  if (rec && rec.file !== assetFileOf(doc.path, rec.name)) {
+    const to = assetFileOf(doc.path, rec.name);
+    const moved = await moveFileAtomic(root, rec.file, to, { ownWrites: ctx.ownWrites }).catch(() => null);
+    // Moved with its whole .assets folder already (a file moved here takes it along): the record follows.
+    if (moved?.ok || (!(await pathExists(root, rec.file)) && (await pathExists(root, to)))) {
+      await removeEmptyDirs(root, dirOfPath(rec.file), isAssetsDir).catch(() => []);
+      rec = { ...rec, file: to };
+      journal.setState(`${MEDIA_BASE}${id}`, rec);
+    }
+  }
+  const url = destinationOf(block.markdown);
+  // Just put in place by this step: its line is linked below.
+  if (url === null || relink.get(docId)?.has(id)) return;
+  if (!/^https?:\/\//i.test(url)) {
+    // Linked already; an asset file deleted by hand is downloaded again, from a URL signed anew;
+    // one whose stat moved is hashed, and new bytes are uploaded (the block replaced).
+    const st = rec ? await assetStat(root, rec.file) : null;
+    if (rec && st === null && !(await pathExists(root, rec.file))) {
+      if (!downloadDue(journal.getState<DownloadRetry>(`${MEDIA_RETRY}${id}`), rec.url, ctx.now(), ctx.settings.assets.maxMiB)) {
+        result.waiting.push(id);
+        return;
+      }
+      const fresh = await freshUrl(ctx, id);
+      if (fresh !== null && unsignedUrl(fresh) === rec.url) look.wanted.push({ id, docId, url: fresh });
+    } else if (!look.backup && rec && st !== null && (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs)) {
+      look.replaced.push({ docId, id, rec });
+    }
+    return;
+  }
+  if (rec && rec.url === unsignedUrl(url) && (await readMirrorFile(root, rec.file))?.hash === rec.hash) {
+    if (rec.signedUrl !== url) journal.setState(`${MEDIA_BASE}${id}`, { ...rec, signedUrl: url });
+    relink.set(docId, (relink.get(docId) ?? new Set()).add(id));
+    look.bases.set(docId, blocks);
+    return;
+  }
+  // An asset the file changed since the sync wrote it is not written over.
+  const old = rec ? await readMirrorFile(root, rec.file) : null;
+  if (rec && old !== null && old.hash !== rec.hash) {
+    const message = `"${rec.file}" changed since spacesync wrote it, so the new version from the space was not written over it; move or delete it and the next cycle downloads the space's version.`;
+    result.failed.push({ blockId: id, file: rec.file, message });
+    ctx.logger.warn({ ...FILE_ONLY, file: rec.file }, message); // the cycle's report says it
+    return;
+  }
+  if (!due(ctx, id, url)) result.waiting.push(id);
+  else look.wanted.push({ id, docId, url });
+}
+
+/** Uploads again the assets whose file changed here (the block replaced); false when stopped. */
+async function reuploadReplaced(ctx: SyncContext, look: MediaLook): Promise<boolean> {
+  const { result } = look;
+  for (const r of look.replaced) {
+    if (ctx.signal?.aborted) return false;
+    look.bases.delete(r.docId); // its base changes here: linking reads it again
     const done = await reuploadAsset(ctx, r.docId, r.id, r.rec);
     if (!done.ok) {
       result.failed.push({ blockId: r.id, file: r.rec.file, message: done.message });
       ctx.logger.warn({ ...FILE_ONLY, file: r.rec.file, blockId: r.id }, done.message);
     } else if (done.blockId !== r.id) {
       result.uploaded.push(r.rec.file);
-      live.add(done.blockId);
+      look.live.add(done.blockId);
     }
   }
+  return true;
+}
 
-  // Downloads beside the cycles; one that fails holds up nothing else.
-  for (const w of wanted) downloads.want(w.id, w.docId, w.url);
-  if (opts.wait !== false) await downloads.idle();
-  // What ended meanwhile (all of it, after a wait) goes into place now.
-  await applyFetched(ctx, downloads.take(), result, relink, bases);
-  await relinkAll(ctx, relink, result, bases);
-
-  // Assets whose block left its document: their file goes too, when it holds what the sync wrote.
-  for (const [id, rec] of records) {
+/** Assets whose block left its document: their file goes too, when it holds what the sync wrote; so do their records. */
+async function removeLeftAssets(ctx: SyncContext, look: MediaLook): Promise<void> {
+  const { journal, root } = ctx;
+  const { live } = look;
+  for (const [id, rec] of look.records) {
     if (live.has(id)) continue;
-    if (ctx.signal?.aborted) return result;
+    if (ctx.signal?.aborted) return;
     const now = await readMirrorFile(root, rec.file);
     if (now !== null && now.hash === rec.hash && !rec.uploaded) {
       ctx.ownWrites.note(rec.file, null);
       await fsp.rm(resolveForWrite(root, rec.file), { force: true });
       await removeEmptyDirs(root, dirOfPath(rec.file), isAssetsDir).catch(() => []);
-      result.removed.push(rec.file);
+      look.result.removed.push(rec.file);
     }
     journal.deleteState(`${MEDIA_BASE}${id}`);
   }
   for (const key of Object.keys(journal.statesWithPrefix(MEDIA_RETRY))) if (!live.has(key.slice(MEDIA_RETRY.length))) journal.deleteState(key);
-  return result;
 }

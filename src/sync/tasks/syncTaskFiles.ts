@@ -119,7 +119,8 @@ async function strangers(ctx: SyncContext): Promise<string[]> {
     .sort();
 }
 
-async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskFilesResult): Promise<void> {
+/** The task files' record and the two files as they are (a stranger in Tasks/, a file not UTF-8: held back, and said). */
+async function readTaskFiles(ctx: SyncContext, result: TaskFilesResult) {
   const { journal, root } = ctx;
   for (const p of await strangers(ctx))
     result.held.push({
@@ -139,6 +140,13 @@ async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskF
         message: `"${path}" is not UTF-8 text (a bad byte at offset ${f.undecodable.offset}): it is neither sent nor written over. Save it as UTF-8.`,
       });
   }
+  return { state, inboxFile, logbookFile };
+}
+
+/** One look at the task files: the space's lists read when due, the inbox's edits sent, both files written from the space. */
+async function run(ctx: SyncContext, opts: { fullScan?: boolean }, result: TaskFilesResult): Promise<void> {
+  const { journal } = ctx;
+  const { state, inboxFile, logbookFile } = await readTaskFiles(ctx, result);
   // A missing file is written again from the space: deleting the file deletes no task.
   const inboxEdited = inboxFile !== null && !inboxFile.undecodable && inboxFile.hash !== state?.inboxHash;
   const logbookEdited = state !== null && logbookFile !== null && !logbookFile.undecodable && logbookFile.hash !== state.logbookHash;

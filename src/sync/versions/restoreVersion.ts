@@ -6,7 +6,7 @@
 // current bytes become a version themselves, so a restore can be undone.
 import { promises as fsp } from 'node:fs';
 import { SpacesyncError } from '../../errors.js';
-import type { HistoryBlock, HistoryRecord, Journal } from '../../journal/index.js';
+import type { DocumentRecord, HistoryBlock, HistoryRecord, Journal } from '../../journal/index.js';
 import { restoredBlocksOf } from '../../core/versions/withRestoredFields.js';
 import { isDocumentFile, moveFileAtomic, readMirrorFile, resolveInRoot, writeFileAtomic } from '../../mirror/index.js';
 import { bodyOf, frontMatterParts, withFrontMatter } from '../../core/files/fileText.js';
@@ -58,12 +58,54 @@ export function versionsOf(journal: Journal, relPath: string): HistoryRecord[] {
 export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> {
   const { root, journal, path: rel } = input;
   const versions = versionsOf(journal, rel);
-  const hint = `\`spacesync history "${rel}"\` lists them`;
   if (versions.length === 0)
     throw new SpacesyncError(
       'usage',
       `"${rel}" has no versions in the history (nothing the sync replaced or deleted of it is kept). Check the path: it is relative to the mirror folder.`,
     );
+  const { version, target, trashed } = chooseVersion(input, versions);
+
+  // The document's file now: where the record says, which is in Trash/ when the document was trashed.
+  const fromTrash = trashed && trashed.path !== target && (await readMirrorFile(root, trashed.path)) !== null ? trashed.path : null;
+  const current = await readMirrorFile(root, fromTrash ?? target);
+  const currentText = current?.text ?? undefined;
+  if (current && current.text === null)
+    throw new SpacesyncError(
+      'usage',
+      `"${fromTrash ?? target}" is not UTF-8 text, so it was not touched. Save it as UTF-8 (or move it away), then restore again.`,
+    );
+
+  const { text, blocks } = await textOf(input, version, target, fromTrash, currentText, trashed);
+  // A restored line that links a file of the document the sync removed with its block (a whiteboard's scene) gets that file back too.
+  const beside = isTrashNote(version) ? [] : await missingFilesOf(root, journal, target, text);
+  const plan: RestorePlan = { version, path: target, text, fromTrash, files: beside.map((b) => b.path), written: false };
+  if (input.dryRun) return plan;
+
+  if (fromTrash) {
+    const moved = await moveFileAtomic(root, fromTrash, target);
+    if (!moved.ok) throw new SpacesyncError('mirror_io', `${moved.message} Move "${target}" away, then restore again.`);
+  }
+  if (currentText !== undefined && currentText !== text) {
+    await saveLocalVersion(
+      { root, journal, now: input.now, settings: input.settings },
+      { path: target, docId: version.docId, text: currentText, replacement: text, cause: 'restore' },
+    );
+  }
+  if (currentText !== text) await writeFileAtomic(root, target, text);
+  for (const b of beside) await writeFileAtomic(root, b.path, b.text);
+  // What the lines of the restored blocks do not show goes with them when the push makes them again.
+  if (version.docId !== null && !isTrashNote(version)) noteRestoredBlocks(journal, version.docId, restoredBlocksOf(blocks));
+  plan.written = true;
+  return plan;
+}
+
+/** Where the user finds a file's versions. */
+const historyHint = (rel: string) => `\`spacesync history "${rel}"\` lists them`;
+
+/** The version to restore (by number, by time, else the newest), and where its text goes. */
+function chooseVersion(input: RestoreInput, versions: HistoryRecord[]): { version: HistoryRecord; target: string; trashed: DocumentRecord | undefined } {
+  const { journal, path: rel } = input;
+  const hint = historyHint(rel);
   // The document the file holds or held, and whether it is in the trash now.
   const docId = journal.getDocumentByPath(rel)?.id ?? versions.find((v) => v.docId !== null)?.docId ?? null;
   const rec = docId === null ? undefined : journal.getDocument(docId);
@@ -103,17 +145,20 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
         `"${rel}" has no version to restore: its document went to the trash and is out of it again${rec ? ` (in "${rec.path}")` : ''}; ${hint}.`,
       );
   }
+  return { version, target, trashed };
+}
 
-  // The document's file now: where the record says, which is in Trash/ when the document was trashed.
-  const fromTrash = trashed && trashed.path !== target && (await readMirrorFile(root, trashed.path)) !== null ? trashed.path : null;
-  const current = await readMirrorFile(root, fromTrash ?? target);
-  const currentText = current?.text ?? undefined;
-  if (current && current.text === null)
-    throw new SpacesyncError(
-      'usage',
-      `"${fromTrash ?? target}" is not UTF-8 text, so it was not touched. Save it as UTF-8 (or move it away), then restore again.`,
-    );
-
+/** The text the version gives the file, and its blocks as far as the history holds them. */
+async function textOf(
+  input: RestoreInput,
+  version: HistoryRecord,
+  target: string,
+  fromTrash: string | null,
+  currentText: string | undefined,
+  trashed: DocumentRecord | undefined,
+): Promise<{ text: string; blocks: readonly HistoryBlock[] }> {
+  const { root, journal, path: rel } = input;
+  const hint = historyHint(rel);
   let text: string;
   /** The version's blocks, as far as the history holds them: a remote version's all, a local one's with fields its lines do not show. */
   let blocks: readonly HistoryBlock[] = version.blocks ?? [];
@@ -140,27 +185,7 @@ export async function restoreVersion(input: RestoreInput): Promise<RestorePlan> 
     const fm = version.docId ? withFrontMatter(head + body, { id: version.docId }, target) : null;
     text = fm?.ok ? fm.text : head + body;
   }
-  // A restored line that links a file of the document the sync removed with its block (a whiteboard's scene) gets that file back too.
-  const beside = isTrashNote(version) ? [] : await missingFilesOf(root, journal, target, text);
-  const plan: RestorePlan = { version, path: target, text, fromTrash, files: beside.map((b) => b.path), written: false };
-  if (input.dryRun) return plan;
-
-  if (fromTrash) {
-    const moved = await moveFileAtomic(root, fromTrash, target);
-    if (!moved.ok) throw new SpacesyncError('mirror_io', `${moved.message} Move "${target}" away, then restore again.`);
-  }
-  if (currentText !== undefined && currentText !== text) {
-    await saveLocalVersion(
-      { root, journal, now: input.now, settings: input.settings },
-      { path: target, docId: version.docId, text: currentText, replacement: text, cause: 'restore' },
-    );
-  }
-  if (currentText !== text) await writeFileAtomic(root, target, text);
-  for (const b of beside) await writeFileAtomic(root, b.path, b.text);
-  // What the lines of the restored blocks do not show goes with them when the push makes them again.
-  if (version.docId !== null && !isTrashNote(version)) noteRestoredBlocks(journal, version.docId, restoredBlocksOf(blocks));
-  plan.written = true;
-  return plan;
+  return { text, blocks };
 }
 
 /** The files `text` (the document at `docPath`) links that are not there and that the history kept a version of, with that version's text. */

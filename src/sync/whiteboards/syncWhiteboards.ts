@@ -13,7 +13,15 @@ import { sceneFileOf } from '../../core/media/linkAssets.js';
 import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboards/whiteboardTypes.js';
 import { isSpacesyncError } from '../../errors.js';
 import { dirOfPath, isAssetsDir } from '../../core/files/fileName.js';
-import { moveFileAtomic, readMirrorFile, removeEmptyDirs, resolveForWrite, resolveInRoot, writeFileIfUnchanged } from '../../mirror/index.js';
+import {
+  moveFileAtomic,
+  readMirrorFile,
+  removeEmptyDirs,
+  resolveForWrite,
+  resolveInRoot,
+  writeFileIfUnchanged,
+  type MirrorFileContent,
+} from '../../mirror/index.js';
 import { pathExists, saveLocalVersion, type SyncContext } from '../context/index.js';
 import { FILE_ONLY } from '../../log.js';
 
@@ -117,6 +125,13 @@ interface Board {
   remoteAt: string | null;
 }
 
+/** The scene's content: its elements, with the board's appState and assets when it has them. */
+const contentOf = (elements: WhiteboardElement[], c: { appState?: Record<string, unknown>; assets?: Record<string, unknown> }): WhiteboardContent => ({
+  elements,
+  ...(c.appState ? { appState: c.appState } : {}),
+  ...(c.assets ? { assets: c.assets } : {}),
+});
+
 /**
  * `readRemote`: read the board even though its document's listing time did not move (that time is
  * taken only when the document is pulled, so a document held back or being edited keeps the old one).
@@ -141,33 +156,13 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
   if (remoteChanged) {
     result.requests++;
     const r = await ctx.client.getWhiteboardElements(id, { priority: 'poll' });
-    remote = {
-      elements: r.elements as WhiteboardElement[],
-      ...(r.appState ? { appState: r.appState } : {}),
-      ...(r.assets ? { assets: r.assets } : {}),
-    };
+    remote = contentOf(r.elements as WhiteboardElement[], r);
   } else {
-    remote = { elements: rec.elements, ...(rec.appState ? { appState: rec.appState } : {}), ...(rec.assets ? { assets: rec.assets } : {}) };
+    remote = contentOf(rec.elements, rec);
   }
   const baseElements = rec?.elements ?? null;
-  let localElements: WhiteboardElement[];
-  if (local === null) {
-    localElements = baseElements ?? remote.elements; // no file (new, or removed by hand): nothing to send
-  } else {
-    const read =
-      local.text === null
-        ? ({ ok: false, problem: 'it is not UTF-8 text' } as const)
-        : // The elements last agreed on tell a default the scene filled in from a value the service
-          // has; with no record of them (lost with a journal), the service's own elements do.
-          readScene(local.text, new Map((baseElements ?? remote.elements).map((e) => [e.id, e])));
-    if (!read.ok) {
-      const message = `The whiteboard file "${file}" was not synced: ${read.problem}. Nothing was sent and the file was left as it is; fix it (or delete it to get the space's version back), and the next cycle sends it.`;
-      result.heldBack.push({ file, message });
-      ctx.logger.warn({ ...FILE_ONLY, file }, message); // the cycle's report says it
-      return;
-    }
-    localElements = read.elements;
-  }
+  const localElements = localElementsOf(ctx, result, file, local, baseElements ?? remote.elements);
+  if (localElements === null) return;
   const localTime = local === null ? 0 : ((await fsp.stat(resolveInRoot(root, file)).catch(() => null))?.mtimeMs ?? 0);
   const remoteTime = board.remoteAt ? Date.parse(board.remoteAt) : 0;
   const m: WhiteboardMerge = backup
@@ -183,6 +178,51 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
     await saveLocalVersion(ctx, { path: file, docId: board.docId, text: sceneOfWhiteboard(remote), replacement: null, cause: 'conflict' });
   for (const c of m.conflicts) result.conflicts.push({ file, id: c.id, lost: c.lost });
 
+  const sent = await sendMerge(ctx, result, id, m, remoteChanged);
+  // An element the space deleted since the record, which this merge did not read: read the board
+  // and merge again (an edit beats a delete: the element is made anew), once.
+  if (sent === 'read again') return syncOne(ctx, result, board, rec, true);
+  await recordScene(ctx, result, board, rec, { local, localElements, baseElements, remote, m, sent });
+}
+
+/**
+ * The file's elements; with no file (new, or removed by hand) the base's (`known`: else the
+ * space's), so nothing is sent. Null when the scene cannot be read: held back, and said.
+ */
+function localElementsOf(
+  ctx: SyncContext,
+  result: WhiteboardSyncResult,
+  file: string,
+  local: MirrorFileContent | null,
+  known: WhiteboardElement[],
+): WhiteboardElement[] | null {
+  if (local === null) return known;
+  const read =
+    local.text === null
+      ? ({ ok: false, problem: 'it is not UTF-8 text' } as const)
+      : // The elements last agreed on tell a default the scene filled in from a value the service
+        // has; with no record of them (lost with a journal), the service's own elements do.
+        readScene(local.text, new Map(known.map((e) => [e.id, e])));
+  if (!read.ok) {
+    const message = `The whiteboard file "${file}" was not synced: ${read.problem}. Nothing was sent and the file was left as it is; fix it (or delete it to get the space's version back), and the next cycle sends it.`;
+    result.heldBack.push({ file, message });
+    ctx.logger.warn({ ...FILE_ONLY, file }, message); // the cycle's report says it
+    return null;
+  }
+  return read.elements;
+}
+
+/**
+ * Sends the merge's element requests (removed, changed, then new ones); true when some were sent.
+ * 'read again' when an element to remove or change was not found and the board was not read.
+ */
+async function sendMerge(
+  ctx: SyncContext,
+  result: WhiteboardSyncResult,
+  id: string,
+  m: WhiteboardMerge,
+  remoteChanged: boolean,
+): Promise<boolean | 'read again'> {
   let sent = false;
   try {
     for (const ids of chunks(m.remove)) {
@@ -196,9 +236,7 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
       sent = true;
     }
   } catch (e) {
-    // An element the space deleted since the record, which this merge did not read: read the board
-    // and merge again (an edit beats a delete: the element is made anew), once.
-    if (!remoteChanged && isSpacesyncError(e, 'not_found')) return syncOne(ctx, result, board, rec, true);
+    if (!remoteChanged && isSpacesyncError(e, 'not_found')) return 'read again';
     throw e;
   }
   for (const els of chunks(m.post)) {
@@ -206,7 +244,29 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
     await ctx.client.addWhiteboardElements(id, { elements: els }, { priority: 'user' });
     sent = true;
   }
+  return sent;
+}
 
+/** What syncOne read and merged, for the record. */
+interface Merged {
+  local: MirrorFileContent | null;
+  localElements: WhiteboardElement[];
+  baseElements: WhiteboardElement[] | null;
+  remote: WhiteboardContent;
+  m: WhiteboardMerge;
+  sent: boolean;
+}
+
+/** Writes the merged scene into the file (unless it says it already) and records it as the board's new base. */
+async function recordScene(
+  ctx: SyncContext,
+  result: WhiteboardSyncResult,
+  board: Board,
+  rec: WhiteboardRecord | undefined,
+  { local, localElements, baseElements, remote, m, sent }: Merged,
+): Promise<void> {
+  const { root } = ctx;
+  const { id, file } = board;
   if (sent) result.sent.push({ file, elements: m.remove.length + m.put.length + m.post.length });
   const merged: WhiteboardContent = { ...remote, elements: m.elements };
   let fileHash: string;
@@ -230,9 +290,7 @@ async function syncOne(ctx: SyncContext, result: WhiteboardSyncResult, board: Bo
     fileHash,
     // What this cycle sent moves the document's lastModifiedAt: the next look reads the elements again.
     remoteAt: board.remoteAt,
-    elements: m.elements,
-    ...(remote.appState ? { appState: remote.appState } : {}),
-    ...(remote.assets ? { assets: remote.assets } : {}),
+    ...contentOf(m.elements, remote),
   };
   ctx.journal.setState(`${WHITEBOARD_BASE}${id}`, next);
 }

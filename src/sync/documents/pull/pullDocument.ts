@@ -9,10 +9,10 @@ import { flattenRemote } from '../../../core/pull/flattenRemote.js';
 import { hashBlock } from '../../../core/merge/hashBlock.js';
 import { needsTitle } from '../../../core/pull/layout.js';
 import type { BaseBlock } from '../../../core/types.js';
-import { markdownEquals, segmentFile, type Segment } from '../../../dialect/index.js';
+import { markdownEquals, segmentFile, type Block, type Segment } from '../../../dialect/index.js';
 import { isSpacesyncError } from '../../../errors.js';
 import type { DocumentRecord } from '../../../journal/index.js';
-import { readMirrorFile, undecodableMessage, writeFileIfUnchanged } from '../../../mirror/index.js';
+import { readMirrorFile, undecodableMessage, writeFileIfUnchanged, type MirrorFileContent } from '../../../mirror/index.js';
 import { noteReadOnlyBlocks } from '../readOnlyBlocks.js';
 import {
   linkTargetsOf,
@@ -20,6 +20,7 @@ import {
   recordCollectionRows,
   saveLocalVersion,
   statOwnWrite,
+  type ArrivedAssets,
   type OwnWrite,
   type PullSteps,
   type SyncContext,
@@ -64,6 +65,25 @@ export interface PullOptions {
   /** Told of the file written, with its stat (the stat cache records it once the pull is over). */
   wrote?: (w: OwnWrite) => void;
 }
+
+/** A document read: its record, the answer as the file and the base will have it, and the file as it was after the answer. */
+interface PulledRead {
+  remote: RemoteDocument;
+  record: DocumentRecord;
+  path: string;
+  /** The journal holds the file's hash (it was written before). */
+  recorded: boolean;
+  oldBase: readonly BaseBlock[];
+  block: Block;
+  base: BaseBlock[];
+  rows: CollectionRows[];
+  want: FrontMatterFields;
+  existing: Extract<MirrorFileContent, { text: string }> | null;
+  arrived: ArrivedAssets | null;
+}
+
+/** The text the file gets, and how it was made. */
+type FileText = { text: string; mode: 'new' | 'splice' | 'render' };
 
 /** `steps`: the media slice's, for the document's assets (the cycle's). */
 export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opts: PullOptions, steps: PullSteps): Promise<PullOutcome> {
@@ -112,13 +132,24 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     if (recorded) return { kind: 'localPending', path, reason: 'edited' };
     return { kind: 'blocked', path, message: `${undecodableMessage(path, existing.undecodable)} The document "${remote.title}" is written there once it is.` };
   }
-  let text: string;
-  let mode: 'new' | 'splice' | 'render';
+  const read: PulledRead = { remote, record, path, recorded, oldBase, block, base, rows, want, existing, arrived };
+  const next = await textOf(ctx, read, opts);
+  if ('kind' in next) return next;
+  return writePulled(ctx, read, next, opts, steps);
+}
+
+/**
+ * The file's text to write and how it was made: the space's version rendered whole (backup mode over a
+ * change here), the changed blocks spliced into an untouched file, or a new file; else what the pull
+ * does instead (the file changed here, or is not this document's).
+ */
+async function textOf(ctx: SyncContext, read: PulledRead, opts: PullOptions): Promise<FileText | PullOutcome> {
+  const { remote, record, path, recorded, oldBase, block, base, rows, want, existing, arrived } = read;
   if (recorded && opts.overwrite && (existing === null || existing.hash !== record.fileHash)) {
-    text = composeFile(block, want);
-    mode = 'render';
+    const text = composeFile(block, want);
     if (existing !== null && existing.text !== text)
       await saveLocalVersion(ctx, { path, docId: remote.id, text: existing.text, replacement: text, cause: 'backup' });
+    return { text, mode: 'render' };
   } else if (recorded) {
     if (existing === null) return { kind: 'localPending', path, reason: 'missing' };
     if (existing.hash !== record.fileHash) {
@@ -133,11 +164,9 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
     const splice = spliceFile(existing.text, oldBase, base, block);
     const fm = withFrontMatter(splice.text, want, path);
     if (!fm.ok) return { kind: 'blocked', path, message: fm.problem };
-    text = fm.text;
-    mode = splice.mode;
+    return { text: fm.text, mode: splice.mode };
   } else {
-    text = composeFile(block, want);
-    mode = 'new';
+    const text = composeFile(block, want);
     if (existing !== null && existing.text !== text) {
       await arrived?.discard();
       const fm = parseFrontMatter(frontMatterParts(existing.text)?.inner, path);
@@ -149,8 +178,14 @@ export async function pullDocument(ctx: SyncContext, remote: RemoteDocument, opt
         message: `"${path}" already exists and is not the file of document "${remote.title}" (${remote.id}), so it was not overwritten. Rename or move that file; the document is written there on the next cycle.`,
       };
     }
+    return { text, mode: 'new' };
   }
+}
 
+/** Writes the file (only over what was read) and records the document's new base with the file's hash. */
+async function writePulled(ctx: SyncContext, read: PulledRead, { text, mode }: FileText, opts: PullOptions, steps: PullSteps): Promise<PullOutcome> {
+  const { journal, root } = ctx;
+  const { remote, record, path, recorded, base, rows, existing, arrived } = read;
   let fileHash: string;
   let outcome: PullOutcome;
   await arrived?.place();

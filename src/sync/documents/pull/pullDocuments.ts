@@ -8,17 +8,17 @@ import type { LocalChange, PullPlan } from '../../../core/pull/PullPlan.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { FILE_ONLY } from '../../../log.js';
 import type { PullSteps, SyncContext } from '../../context/index.js';
-import { applyLayout, nothingLaidOut, type Move } from './applyLayout.js';
+import { applyLayout, nothingLaidOut, type LayoutOutcome, type Move } from './applyLayout.js';
 import { LayoutMemo } from './LayoutMemo.js';
 import type { SafetyRefusal } from '../../../core/push/safety.js';
 import type { RemoteSnapshot } from './listRemote.js';
-import { CommitBatcher } from './CommitBatcher.js';
+import { EditsTurn, PulledRecords } from './pullTurns.js';
 import { pullDocument, type PullOutcome } from './pullDocument.js';
 import { isPerDocumentError } from '../../context/index.js';
 import { isStopped, stoppedBeforeStart } from '../../context/index.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
-import { readPullPlan } from './readPullPlan.js';
+import { readPullPlan, type PullReading } from './readPullPlan.js';
 import { pullOrder } from '../../../core/pull/pullOrder.js';
 import { listRecent } from './listRecent.js';
 import { ListingMemo, treePrint } from './ListingMemo.js';
@@ -26,7 +26,7 @@ import { detectLocalChanges } from './detectLocalChanges.js';
 import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../../core/remoteTypes.js';
 import { assertRoot } from '../../../mirror/index.js';
-import { recordOwnWrites, releaseMemory, type OwnWrite } from '../../context/index.js';
+import { recordOwnWrites, releaseMemory } from '../../context/index.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -137,6 +137,28 @@ function recordCounts(ctx: SyncContext, snapshot: RemoteSnapshot, unsettled: Rea
 /** The garbage a pull may build up before it is collected (releaseMemory). */
 const PULL_GARBAGE_BYTES = 32 * 1024 * 1024;
 
+/** Counts what the read of a document did into the cycle's result. */
+function recordOutcome(ctx: SyncContext, result: PullCycleResult, remoteChanged: ReadonlySet<string>, id: string, o: PullOutcome): void {
+  switch (o.kind) {
+    case 'written':
+      result.written.push({ id, path: o.path, mode: o.mode, ...(o.overwrote ? { overwrote: true } : {}) });
+      break;
+    case 'unchanged':
+      result.unchanged.push(id);
+      break;
+    case 'localPending':
+      result.localPending.push({ id, path: o.path, change: o.reason, remoteChanged: remoteChanged.has(id) });
+      break;
+    case 'blocked':
+      result.blocked.push({ id, path: o.path, message: o.message });
+      break;
+    case 'gone':
+      break; // gone between the listing and the read: the next listing says where
+  }
+  ctx.logger.debug({ doc: id, outcome: o.kind, path: o.path }, 'pulled');
+}
+
+/** Reads the documents, a few at a time, with the edits saved meanwhile pushed between them (EditsTurn). */
 async function pullAll(
   ctx: SyncContext,
   ids: readonly string[],
@@ -152,81 +174,32 @@ async function pullAll(
   let fatal: { error: unknown } | undefined;
   const report = () => ctx.onProgress?.({ done, total: ids.length, waitingFor: ctx.client.waitingFor() });
   report();
-  const handle = (id: string, o: PullOutcome) => {
-    switch (o.kind) {
-      case 'written':
-        result.written.push({ id, path: o.path, mode: o.mode, ...(o.overwrote ? { overwrote: true } : {}) });
-        break;
-      case 'unchanged':
-        result.unchanged.push(id);
-        break;
-      case 'localPending':
-        result.localPending.push({ id, path: o.path, change: o.reason, remoteChanged: remoteChanged.has(id) });
-        break;
-      case 'blocked':
-        result.blocked.push({ id, path: o.path, message: o.message });
-        break;
-      case 'gone':
-        break; // gone between the listing and the read: the next listing says where
-    }
-    ctx.logger.debug({ doc: id, outcome: o.kind, path: o.path }, 'pulled');
-  };
-  const batcher = new CommitBatcher(ctx.journal);
-  /** The files written, recorded in the stat cache once the pull is over (the next scan need not read them). */
-  const own: OwnWrite[] = [];
-  const wrote = (w: OwnWrite) => void own.push(w);
-  const commits: Array<Promise<void>> = [];
-  /** Documents pulled and recorded: the media step may link their assets while the pull goes on. */
-  const recorded = new Set<string>();
-  const commitOf = (id: string) => (write: () => void) => {
-    const p = batcher.add(write);
-    commits.push(p.then(() => void recorded.add(id)));
-    return Promise.resolve();
-  };
-  /**
-   * Documents whose answer arrived and that are not yet recorded: edits waiting go first once these
-   * are done. A document still waiting for its answer (the budget) does not hold them up: its
-   * answer waits for them instead, and the document is read against the record they leave.
-   */
-  const underWay = new Set<Promise<unknown>>();
-  let yielding: Promise<void> | null = null;
-  /** Pushes of edits run so far: a document whose read was out meanwhile checks its record again. */
-  let yields = 0;
-  const edits = ctx.editsWaiting;
-  const letEditsGo = async () => {
-    if (!yielding && edits?.waiting()) {
-      yielding = (async () => {
-        await Promise.allSettled([...underWay]);
-        // The documents pulled so far recorded first: the push merges each edit with its base.
-        batcher.flush();
-        await Promise.all(commits);
-        yields++;
-        await edits.push();
-      })().finally(() => (yielding = null));
-    }
-    await yielding;
-  };
-  const stopListening = edits?.onSaved(() => void letEditsGo());
+  const records = new PulledRecords(ctx.journal);
+  const turn = new EditsTurn(ctx.editsWaiting, records);
+  const stopListening = ctx.editsWaiting?.onSaved(() => void turn.letEditsGo());
   const pullOne = (id: string) => {
-    const before = yields;
+    const before = turn.yields;
     const answered = async () => {
-      await yielding;
-      underWay.add(one);
-      return yields !== before;
+      await turn.yielding;
+      turn.underWay.add(one);
+      return turn.yields !== before;
     };
     const one = (async () => {
-      handle(
-        id,
-        await pullDocument(ctx, snapshot.documents.get(id)!, { priority, commit: commitOf(id), overwrite: overwrite.has(id), wrote, answered }, steps),
+      const outcome = await pullDocument(
+        ctx,
+        snapshot.documents.get(id)!,
+        { priority, commit: records.commitOf(id), overwrite: overwrite.has(id), wrote: records.wrote, answered },
+        steps,
       );
+      recordOutcome(ctx, result, remoteChanged, id, outcome);
       // The assets that came in meanwhile go into place now, while the next reads wait for their budget.
-      await steps.applyBesidePull(ctx, (doc) => recorded.has(doc));
+      await steps.applyBesidePull(ctx, (doc) => records.recorded.has(doc));
     })();
     return one;
   };
   const worker = async () => {
     for (;;) {
-      await letEditsGo();
+      await turn.letEditsGo();
       if (fatal !== undefined || ctx.signal?.aborted || next >= ids.length) break;
       const id = ids[next++]!;
       const one = pullOne(id);
@@ -243,7 +216,7 @@ async function pullAll(
         result.failed.push({ id, path: ctx.journal.getDocument(id)?.path ?? id, code: err.code, message: err.message });
         ctx.logger.warn({ ...FILE_ONLY, doc: id, code: err.code }, err.message); // reported with the cycle
       } finally {
-        underWay.delete(one);
+        turn.underWay.delete(one);
       }
       done++;
       report();
@@ -257,29 +230,16 @@ async function pullAll(
   } finally {
     stopListening?.();
   }
-  await yielding;
-  batcher.flush();
-  await Promise.all(commits);
-  await recordOwnWrites(ctx, own);
+  await turn.yielding;
+  await records.settle();
+  await recordOwnWrites(ctx, records.own);
   if (fatal) throw fatal.error;
   if (ctx.signal?.aborted && done < ids.length) result.aborted = true;
 }
 
-/**
- * The documents' pull; `steps`: the other slices' steps inside it (the cycle's, which relinks the
- * anchors right after it: cycle/pullAndPush.ts).
- */
-export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, steps: PullSteps): Promise<PullCycleResult> {
+/** The plan read, or null when the cycle ends before it (a quiet poll, a stop): `result` then says why. */
+async function readCycle(ctx: SyncContext, opts: PullCycleOptions, result: PullCycleResult, finish: () => PullCycleResult): Promise<PullReading | null> {
   const { journal } = ctx;
-  const result = emptyPullResult(ctx.now().toISOString());
-  const requestsBefore = ctx.client.stats().total;
-  const finish = () => {
-    result.finishedAt = ctx.now().toISOString();
-    result.requests = ctx.client.stats().total - requestsBefore;
-    return result;
-  };
-  await assertRoot(ctx.root);
-  let reading: Awaited<ReturnType<typeof readPullPlan>>;
   try {
     if (ctx.signal?.aborted) throw stoppedBeforeStart();
     // A poll (the watcher names the files to look at) first asks only for the recent changes.
@@ -292,29 +252,30 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
       result.plan = { folders: [], documents: [], unsettled: [] };
       finish();
       ctx.logger.debug({ requests: result.requests }, 'quiet poll');
-      return result;
+      return null;
     }
     // From here on the cycle changes things: the memo holds again only if it settles everything.
     ListingMemo.forget(journal);
-    reading = await readPullPlan(ctx, { ...opts, adoptCreates: true, recent });
+    return await readPullPlan(ctx, { ...opts, adoptCreates: true, recent });
   } catch (e) {
     if (!isStopped(ctx, e)) throw e;
     result.aborted = true;
-    return finish();
+    finish();
+    return null;
   }
-  const { snapshot, records } = reading;
-  result.fullScan = snapshot.fullScan;
-  result.listed = snapshot.read;
-  if (reading.refused) {
-    result.refused = reading.refused;
-    ctx.logger.warn({ ...FILE_ONLY, reason: result.refused.reason }, result.refused.message); // the command says it
-    return finish();
-  }
-  const plan = reading.plan!;
-  result.plan = plan;
-  const byId = new Map(records.map((r) => [r.id, r]));
+}
 
-  const shape = reading.quiet ? nothingLaidOut() : await applyLayout(ctx, snapshot, reading.layout!, plan);
+/** Shapes the tree (folders, moves, new records), has the links follow the moves, and records the listing's counts. */
+async function layOut(
+  ctx: SyncContext,
+  reading: PullReading,
+  result: PullCycleResult,
+  steps: PullSteps,
+  byId: ReadonlyMap<string, DocumentRecord>,
+): Promise<LayoutOutcome> {
+  const { journal } = ctx;
+  const { snapshot, plan } = reading;
+  const shape = reading.quiet ? nothingLaidOut() : await applyLayout(ctx, snapshot, reading.layout!, plan!);
   if (!reading.quiet) {
     const whole = shape.unsettled.size + shape.blocked.length + shape.ignored.length + shape.recovered.length + snapshot.unplaced.length === 0;
     if (whole) LayoutMemo.remember(journal, reading.layoutInput!, snapshot.folders, reading.layout!);
@@ -341,9 +302,16 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
       );
     }
   });
+  return shape;
+}
 
-  // The documents read, in the journal's order: written, brought up to date, or (changed on both
-  // sides) read to see whether the file already says what the service says.
+/**
+ * The documents read, in the journal's order: written, brought up to date, or (changed on both
+ * sides) read to see whether the file already says what the service says; those kept as they are
+ * go to `localPending`.
+ */
+function documentsToRead(ctx: SyncContext, plan: PullPlan, snapshot: RemoteSnapshot, result: PullCycleResult) {
+  const { journal } = ctx;
   const reads = new Set<string>();
   const remoteChanged = new Set<string>();
   const purgeIds: string[] = [];
@@ -365,10 +333,12 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
     ctx.now(),
   );
   result.remoteChanged = inJournal.filter((r) => remoteChanged.has(r.id)).map((r) => r.id);
-  const bulk = toPull.length > 8 || records.length === 0;
-  const overwrite = new Set(plan.documents.flatMap((s) => (s.kind === 'write' && s.reason === 'backup_overwrite' ? [s.id] : [])));
-  await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged, steps, overwrite);
+  return { toPull, remoteChanged, purgeIds };
+}
 
+/** After the reads: the purges, the folders left empty removed, the moved files edited meanwhile kept as local changes. */
+async function tidyUp(ctx: SyncContext, result: PullCycleResult, shape: LayoutOutcome, purgeIds: readonly string[]): Promise<void> {
+  const { journal } = ctx;
   if (!result.aborted) {
     const purge = await purgeDocuments(ctx, purgeIds);
     result.purged = purge.purged;
@@ -384,7 +354,11 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
     if (!result.localPending.some((p) => p.id === id))
       result.localPending.push({ id, path: journal.getDocument(id)?.path ?? path, change: 'edited', remoteChanged: false });
   }
+}
 
+/** Records the listing and the cycle's counts; a listing whose every change was applied is remembered for the next poll. */
+function recordCycle(ctx: SyncContext, result: PullCycleResult, snapshot: RemoteSnapshot, shape: LayoutOutcome): void {
+  const { journal } = ctx;
   // Every change of this listing applied: the next poll compares the recent changes with it.
   const settled =
     !result.aborted &&
@@ -403,6 +377,42 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
     });
   });
   if (settled) ListingMemo.remember(journal, { takenAt: snapshot.takenAt, documents: snapshot.documents, tree: treePrint(snapshot.folders, snapshot.counts) });
+}
+
+/**
+ * The documents' pull; `steps`: the other slices' steps inside it (the cycle's, which relinks the
+ * anchors right after it: cycle/pullAndPush.ts).
+ */
+export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, steps: PullSteps): Promise<PullCycleResult> {
+  const result = emptyPullResult(ctx.now().toISOString());
+  const requestsBefore = ctx.client.stats().total;
+  const finish = () => {
+    result.finishedAt = ctx.now().toISOString();
+    result.requests = ctx.client.stats().total - requestsBefore;
+    return result;
+  };
+  await assertRoot(ctx.root);
+  const reading = await readCycle(ctx, opts, result, finish);
+  if (reading === null) return result;
+  const { snapshot, records } = reading;
+  result.fullScan = snapshot.fullScan;
+  result.listed = snapshot.read;
+  if (reading.refused) {
+    result.refused = reading.refused;
+    ctx.logger.warn({ ...FILE_ONLY, reason: result.refused.reason }, result.refused.message); // the command says it
+    return finish();
+  }
+  const plan = reading.plan!;
+  result.plan = plan;
+  const byId = new Map(records.map((r) => [r.id, r]));
+
+  const shape = await layOut(ctx, reading, result, steps, byId);
+  const { toPull, remoteChanged, purgeIds } = documentsToRead(ctx, plan, snapshot, result);
+  const bulk = toPull.length > 8 || records.length === 0;
+  const overwrite = new Set(plan.documents.flatMap((s) => (s.kind === 'write' && s.reason === 'backup_overwrite' ? [s.id] : [])));
+  await pullAll(ctx, toPull, snapshot, bulk ? 'bulk' : 'poll', result, remoteChanged, steps, overwrite);
+  await tidyUp(ctx, result, shape, purgeIds);
+  recordCycle(ctx, result, snapshot, shape);
   finish();
   ctx.logger.info(
     {

@@ -95,26 +95,7 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   const clear = () => intents.forEach((i) => journal.clearIntent(i));
   const details = { blocks: out.conflicts, ...(t.decision.titleConflict ? { title: t.decision.titleConflict } : {}) };
 
-  if (t.local === null || t.decision.rewrite) {
-    // The file is gone (to the trash), or the service's version comes back over a delete.
-    let p = t.next.path;
-    let fileHash: string | null = null;
-    if (t.local && r && t.local.path !== r.path && !(await pathExists(ctx.root, r.path))) {
-      // Trashed here against an edit there: the file goes back where it was, for the pull to update.
-      const moved = await moveFileAtomic(ctx.root, t.local.path, r.path, { ownWrites: ctx.ownWrites });
-      if (moved.ok) {
-        p = r.path;
-        fileHash = r.fileHash;
-      }
-    }
-    if (fileHash === null && t.next.location === 'trash') p = trashPath(ctx, { id, path: p });
-    out.path = p;
-    journal.transaction(() => {
-      journal.upsertDocument({ ...fields, path: p, fileHash });
-      clear();
-    });
-    return out;
-  }
+  if (t.local === null || t.decision.rewrite) return recordGone(ctx, t, out, fields, clear);
 
   // The answers link other documents by id (`block://`); the file and base show them relatively, and
   // a block other files link to with its marker, which the answers never hold.
@@ -134,6 +115,78 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
   const alignment = alignFile(target, base, readOnlyBlocks(ctx));
   target = alignment.text;
 
+  const written = await writeFinal(ctx, local, r, id, target, conflictCopy, out);
+  const linked = written.linked;
+  let fileHash = written.fileHash;
+  if (fileHash === null) {
+    if (linked || t.file?.merge.fileChanged || !(await pathExists(ctx.root, local.path))) {
+      // Edited (or removed) while its push was out, and the merge had more for the file: read again next cycle.
+      out.state = 'pending';
+      journal.transaction(() => {
+        if (r === null) journal.upsertDocument({ ...fields, path: local.path, fileHash: UNSENT });
+        if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details });
+      });
+      return out;
+    }
+    // The newer text builds on what was sent: the next cycle sends the difference.
+    fileHash = local.hash;
+  }
+  if (!alignment.aligned) fileHash = UNSENT;
+
+  journal.transaction(() => {
+    journal.upsertDocument({ ...fields, path: local.path, fileHash });
+    if (t.file) journal.replaceBaseBlocks(id, base);
+    // A restore's note of fields to send went with this push (withRestoredFields).
+    forgetRestoredBlocks(journal, id);
+    clear();
+    if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details });
+  });
+  return out;
+}
+
+/** The file is gone (to the trash), or the service's version comes back over a delete: only the record changes. */
+async function recordGone(
+  ctx: SyncContext,
+  t: DocumentTask,
+  out: DocumentOutcome,
+  fields: Omit<DocumentRecord, 'path' | 'fileHash' | 'syncedAt'>,
+  clear: () => void,
+): Promise<DocumentOutcome> {
+  const { journal } = ctx;
+  const r = t.record;
+  const id = fields.id;
+  let p = t.next.path;
+  let fileHash: string | null = null;
+  if (t.local && r && t.local.path !== r.path && !(await pathExists(ctx.root, r.path))) {
+    // Trashed here against an edit there: the file goes back where it was, for the pull to update.
+    const moved = await moveFileAtomic(ctx.root, t.local.path, r.path, { ownWrites: ctx.ownWrites });
+    if (moved.ok) {
+      p = r.path;
+      fileHash = r.fileHash;
+    }
+  }
+  if (fileHash === null && t.next.location === 'trash') p = trashPath(ctx, { id, path: p });
+  out.path = p;
+  journal.transaction(() => {
+    journal.upsertDocument({ ...fields, path: p, fileHash });
+    clear();
+  });
+  return out;
+}
+
+/**
+ * Writes the new text over the bytes planned from, the user's kept as a version first. `fileHash`:
+ * null while the file is not known to hold what was planned; `linked`: a symbolic link is on the way.
+ */
+async function writeFinal(
+  ctx: SyncContext,
+  local: NonNullable<DocumentTask['local']>,
+  r: DocumentRecord | null,
+  id: string,
+  target: string,
+  conflictCopy: string | null,
+  out: DocumentOutcome,
+): Promise<{ fileHash: string | null; linked: boolean }> {
   // A folder on the way replaced by a symbolic link since the scan: nothing is read or written
   // through it, and the document waits with its intents (the next cycle holds the folder back).
   let linked = linkOnTheWay(ctx.root, local.path) !== null;
@@ -159,28 +212,5 @@ export async function finalizeDocument(ctx: SyncContext, t: DocumentTask, run: R
       }
     }
   }
-  if (fileHash === null) {
-    if (linked || t.file?.merge.fileChanged || !(await pathExists(ctx.root, local.path))) {
-      // Edited (or removed) while its push was out, and the merge had more for the file: read again next cycle.
-      out.state = 'pending';
-      journal.transaction(() => {
-        if (r === null) journal.upsertDocument({ ...fields, path: local.path, fileHash: UNSENT });
-        if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details });
-      });
-      return out;
-    }
-    // The newer text builds on what was sent: the next cycle sends the difference.
-    fileHash = local.hash;
-  }
-  if (!alignment.aligned) fileHash = UNSENT;
-
-  journal.transaction(() => {
-    journal.upsertDocument({ ...fields, path: local.path, fileHash });
-    if (t.file) journal.replaceBaseBlocks(id, base);
-    // A restore's note of fields to send went with this push (withRestoredFields).
-    forgetRestoredBlocks(journal, id);
-    clear();
-    if (out.conflictCopy) journal.addConflict({ docId: id, path: local.path, copyPath: out.conflictCopy, details });
-  });
-  return out;
+  return { fileHash, linked };
 }
