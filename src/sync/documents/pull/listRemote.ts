@@ -76,50 +76,96 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
   const fullScan = opts.fullScan === true || previous === null || due;
 
   const containers: ContainerKey[] = [...BUILTIN_CONTAINERS, DAILY_NOTES, ...folders.map((f) => f.id)];
-  const reads = new Map<ContainerKey, ContainerRead>();
-  const read: ContainerKey[] = [];
-  const readAll = async (keys: readonly ContainerKey[], probe = false) => {
-    await Promise.all(
-      keys
-        .filter((k) => !reads.has(k))
-        .map(async (key) => {
-          // A container the counts say is empty needs no request; a probe asks anyway.
-          if (!probe && (counts.get(key) ?? 0) === 0) {
-            reads.set(key, { ids: [] });
-            return;
-          }
-          read.push(key);
-          if (key === DAILY_NOTES) {
-            const r = await client.listDocuments({ location: 'daily_notes' }, { priority: 'poll' });
-            const dates = new Map<string, string>();
-            for (const d of r.items) if (d.dailyNoteDate) dates.set(d.id, d.dailyNoteDate);
-            reads.set(key, { ids: r.items.map((d) => d.id), dates });
-          } else if (key === 'unsorted' || key === 'templates' || key === 'trash') {
-            const r = await client.listDocuments({ location: key }, { priority: 'poll' });
-            reads.set(key, { ids: r.items.map((d) => d.id) });
-          } else {
-            const r = await client.listDocuments({ folderId: key }, { priority: 'poll' });
-            reads.set(key, { ids: r.items.map((d) => d.id) });
-          }
-        }),
-    );
-  };
-
-  const changed = fullScan ? containers : containers.filter((k) => previous?.get(k) !== counts.get(k));
-  await readAll(changed);
+  const look: Look = { ctx, counts, reads: new Map(), read: [] };
+  await readContainers(look, fullScan ? containers : containers.filter((k) => previous?.get(k) !== counts.get(k)));
   const folderParents = new Map(folders.map((f) => [f.id, f.parentId]));
-  const place = () => placeDocuments({ ids: documents.keys(), known, folderParents, reads });
+  const place = () => placeDocuments({ ids: documents.keys(), known, folderParents, reads: look.reads });
   let placed = place();
+  const below = subfoldersToRead(folders, look, known, placed.placements, folderParents);
+  if (below.length > 0) {
+    await readContainers(look, below);
+    placed = place();
+  }
 
-  // A folder's listing may name its subfolders' documents too (recursive: it names more documents
-  // than the folder's own count). A document that came into such a folder's subtree (new, or from
-  // elsewhere) may then sit in a subfolder not read this cycle, whose count another document kept by
-  // leaving it; so may one beyond the folder's own count; and when the folder's own count is not the
-  // number of its documents known to be in it, one known deeper came up (its subfolder's count kept
-  // by another coming in from below). Those subfolders are read, so nothing is placed a level too
-  // high or too low. A direct-only listing names the folder's own documents: nothing to read.
+  // Documents no listing placed yet: a new daily note is the likely one, then look everywhere.
+  // Documents a full scan could not place before are looked for again only at the next full scan.
+  const unplaceable = readUnplaceable(journal);
+  const looking = () => placed.unplaced.some((id) => fullScan || !unplaceable.has(id));
+  if (looking() && !look.reads.has(DAILY_NOTES)) {
+    await readContainers(look, [DAILY_NOTES], true);
+    placed = place();
+  }
+  if (looking() && containers.some((k) => !look.reads.has(k))) {
+    await readContainers(look, containers);
+    placed = place();
+  }
+  look.read.sort();
+  return {
+    takenAt,
+    documents,
+    placements: placed.placements,
+    unplaced: placed.unplaced,
+    folders,
+    counts,
+    read: look.read,
+    fullScan: fullScan || containers.every((k) => look.reads.has(k)),
+  };
+}
+
+/** The membership listings of one look at the space: what the counts say, and what was read so far. */
+interface Look {
+  ctx: SyncContext;
+  counts: ReadonlyMap<ContainerKey, number>;
+  reads: Map<ContainerKey, ContainerRead>;
+  /** Containers read with a request, in the order they were asked. */
+  read: ContainerKey[];
+}
+
+/** Lists the members of the containers not read yet; one the counts say is empty needs no request, unless `probe`. */
+async function readContainers(look: Look, keys: readonly ContainerKey[], probe = false): Promise<void> {
+  const { client } = look.ctx;
+  await Promise.all(
+    keys
+      .filter((k) => !look.reads.has(k))
+      .map(async (key) => {
+        if (!probe && (look.counts.get(key) ?? 0) === 0) {
+          look.reads.set(key, { ids: [] });
+          return;
+        }
+        look.read.push(key);
+        if (key === DAILY_NOTES) {
+          const r = await client.listDocuments({ location: 'daily_notes' }, { priority: 'poll' });
+          const dates = new Map<string, string>();
+          for (const d of r.items) if (d.dailyNoteDate) dates.set(d.id, d.dailyNoteDate);
+          look.reads.set(key, { ids: r.items.map((d) => d.id), dates });
+        } else {
+          const r = await (key === 'unsorted' || key === 'templates' || key === 'trash'
+            ? client.listDocuments({ location: key }, { priority: 'poll' })
+            : client.listDocuments({ folderId: key }, { priority: 'poll' }));
+          look.reads.set(key, { ids: r.items.map((d) => d.id) });
+        }
+      }),
+  );
+}
+
+/**
+ * A folder's listing may name its subfolders' documents too (recursive: it names more documents
+ * than the folder's own count). A document that came into such a folder's subtree (new, or from
+ * elsewhere) may then sit in a subfolder not read this cycle, whose count another document kept by
+ * leaving it; so may one beyond the folder's own count; and when the folder's own count is not the
+ * number of its documents known to be in it, one known deeper came up (its subfolder's count kept
+ * by another coming in from below). Those subfolders are read, so nothing is placed a level too
+ * high or too low. A direct-only listing names the folder's own documents: nothing to read.
+ */
+function subfoldersToRead(
+  folders: readonly RemoteFolder[],
+  { reads, counts }: Look,
+  known: ReadonlyMap<string, Placement>,
+  placements: ReadonlyMap<string, Placement>,
+  folderParents: ReadonlyMap<string, string | null>,
+): ContainerKey[] {
   const placedIn = new Map<ContainerKey, number>();
-  for (const p of placed.placements.values()) placedIn.set(containerOf(p), (placedIn.get(containerOf(p)) ?? 0) + 1);
+  for (const p of placements.values()) placedIn.set(containerOf(p), (placedIn.get(containerOf(p)) ?? 0) + 1);
   const unreadBelow = new Set<ContainerKey>();
   for (const f of folders) {
     const r = reads.get(f.id);
@@ -137,34 +183,7 @@ export async function listRemote(ctx: SyncContext, opts: ListRemoteOptions = {})
     }).length;
     if ((placedIn.get(f.id) ?? 0) > own || knownHere !== own || r.ids.some((id) => !inSubtree(id))) for (const d of below) unreadBelow.add(d.id);
   }
-  if (unreadBelow.size > 0) {
-    await readAll([...unreadBelow]);
-    placed = place();
-  }
-
-  // Documents no listing placed yet: a new daily note is the likely one, then look everywhere.
-  // Documents a full scan could not place before are looked for again only at the next full scan.
-  const unplaceable = readUnplaceable(journal);
-  const looking = () => placed.unplaced.some((id) => fullScan || !unplaceable.has(id));
-  if (looking() && !reads.has(DAILY_NOTES)) {
-    await readAll([DAILY_NOTES], true);
-    placed = place();
-  }
-  if (looking() && containers.some((k) => !reads.has(k))) {
-    await readAll(containers);
-    placed = place();
-  }
-  read.sort();
-  return {
-    takenAt,
-    documents,
-    placements: placed.placements,
-    unplaced: placed.unplaced,
-    folders,
-    counts,
-    read,
-    fullScan: fullScan || containers.every((k) => reads.has(k)),
-  };
+  return [...unreadBelow];
 }
 
 function isUnder(key: ContainerKey, ancestor: ContainerKey, parents: ReadonlyMap<string, string | null>): boolean {
