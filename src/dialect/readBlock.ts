@@ -51,6 +51,7 @@ export function languageOf(info: string): CodeLanguage | undefined {
   return ALIASES[word] ?? 'other';
 }
 
+// The callout wrapper and the indentation are read off first: they apply to a block of any type.
 export function readBlock(markdown: string): ParsedBlock {
   let s = markdown.includes('\r') ? markdown.replace(/\r\n/g, '\n') : markdown;
   const lead = leading(s, 0, s.length);
@@ -68,27 +69,27 @@ export function readBlock(markdown: string): ParsedBlock {
     cols += inner.cols;
     s = s.slice(inner.p);
   }
+  const b = readShaped(s, cols) ?? readText(s, decorations);
   const level = levelOf(cols);
-  const common = (b: ParsedBlock): ParsedBlock => {
-    if (level > 0) b.indentationLevel = level;
-    if (decorations.length) b.decorations = decorations;
-    return b;
-  };
+  if (level > 0) b.indentationLevel = level;
+  if (decorations.length) b.decorations = decorations;
+  return b;
+}
+
+// Code (a fence, or a `$$…$$` formula block), a line, a table: the blocks whose first lines say
+// their type. Undefined for text and images.
+function readShaped(s: string, cols: number): ParsedBlock | undefined {
   const nl = s.indexOf('\n');
   const first = nl < 0 ? s : s.slice(0, nl);
-  // Code: a fence, or a `$$…$$` formula block.
   const fence = FENCE.exec(first);
   if (fence) {
     const run = fence[1] ?? fence[3]!;
-    const lines = s
-      .split('\n')
-      .slice(1)
-      .map((l) => l.slice(skipColumns(l, 0, l.length, cols)));
+    const lines = outdent(s.split('\n').slice(1), cols, 0);
     const close = new RegExp(`^[ \\t]*${run[0] === '`' ? '`' : '~'}{${run.length},}[ \\t]*$`);
     if (lines.length > 0 && close.test(lines[lines.length - 1]!)) lines.pop();
     const rawCode = lines.join('\n');
     const language = languageOf(fence[2] ?? fence[4] ?? '');
-    return common({ type: 'code', body: rawCode, rawCode, ...(language ? { language } : {}) });
+    return { type: 'code', body: rawCode, rawCode, ...(language ? { language } : {}) };
   }
   const formula = /^\$\$([\s\S]*)\$\$[ \t]*$/.exec(s);
   if (formula && s.length >= 4) {
@@ -96,26 +97,28 @@ export function readBlock(markdown: string): ParsedBlock {
       .replace(/^[ \t]*\n/, '')
       .replace(/\n[ \t]*$/, '')
       .split('\n');
-    const rawCode = lines.map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols)))).join('\n');
-    return common({ type: 'code', body: rawCode, rawCode, language: 'math_formula' });
+    const rawCode = outdent(lines, cols, 1).join('\n');
+    return { type: 'code', body: rawCode, rawCode, language: 'math_formula' };
   }
   if (nl < 0 && THEMATIC.test(first.trimEnd())) {
     const t = first.trimEnd();
     const lineStyle = /^\*+$/.test(t) ? (t.length >= 7 ? 'pageBreak' : LINE_BY_STARS[t.length]!) : 'regular';
-    return common({ type: 'line', body: '', ...(lineStyle !== 'regular' ? { lineStyle } : {}) });
+    return { type: 'line', body: '', ...(lineStyle !== 'regular' ? { lineStyle } : {}) };
   }
-  if (nl >= 0 && first.includes('|')) {
-    const second = s.slice(nl + 1).split('\n')[0] ?? '';
-    if (isDelimiterRow(second.trim())) {
-      const body = normalizeInline(
-        s
-          .split('\n')
-          .map((l, i) => (i === 0 ? l : l.slice(skipColumns(l, 0, l.length, cols))))
-          .join('\n'),
-      );
-      return common({ type: 'table', body });
-    }
-  }
+  if (nl >= 0 && first.includes('|') && isDelimiterRow((s.slice(nl + 1).split('\n')[0] ?? '').trim()))
+    return { type: 'table', body: normalizeInline(outdent(s.split('\n'), cols, 1).join('\n')) };
+  return undefined;
+}
+
+// The continuation lines of an indented block carry its indentation: removed from line `from` on.
+function outdent(lines: string[], cols: number, from: number): string[] {
+  return lines.map((l, i) => (i < from ? l : l.slice(skipColumns(l, 0, l.length, cols))));
+}
+
+// Text with its markers (quote, list item, heading, caption) read off, or an image when nothing
+// marks it and it is one media link.
+function readText(text: string, decorations: NonNullable<ParsedBlock['decorations']>): ParsedBlock {
+  let s = text;
   const block: ParsedBlock = { type: 'text', body: '' };
   let plain = true;
   if (s.startsWith('>')) {
@@ -143,18 +146,12 @@ export function readBlock(markdown: string): ParsedBlock {
     s = s.trimEnd().slice(9, -10);
     plain = false;
   }
-  if (plain) {
-    const media = MEDIA.exec(s);
-    if (media) {
-      const alt = media[1]!;
-      return common({
-        type: 'image',
-        body: '',
-        url: media[2]!.startsWith('<') ? media[2]!.slice(1, -1) : media[2]!,
-        ...(alt && alt !== 'Image' ? { altText: alt } : {}),
-      });
-    }
+  const media = plain ? MEDIA.exec(s) : null;
+  if (media) {
+    const alt = media[1]!;
+    const url = media[2]!.startsWith('<') ? media[2]!.slice(1, -1) : media[2]!;
+    return { type: 'image', body: '', url, ...(alt && alt !== 'Image' ? { altText: alt } : {}) };
   }
   block.body = normalizeInline(s);
-  return common(block);
+  return block;
 }

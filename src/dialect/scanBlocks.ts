@@ -1,8 +1,8 @@
 // The dialect's line scanner: cuts markdown into blocks by the service's own rules (blank line
 // between paragraphs, one line per list item, two spaces per level, page/card/callout wrappers).
 // One pass over the lines, no markdown library: CommonMark reads two-space nesting differently.
-import { dedent, leading, levelOf, makeLines, skipColumns } from './lines.js';
-import { COLLECTION_OPEN, FENCE, isDelimiterRow, lineKind } from './lineKind.js';
+import { dedent, leading, levelOf, makeLines, skipColumns, type Line } from './lines.js';
+import { COLLECTION_OPEN, FENCE, isDelimiterRow, lineKind, type LineKind } from './lineKind.js';
 import { dialectError } from './dialectError.js';
 import { leaf, lineNumberAt, MAX_DEPTH, nextOf, trimmedRest, type Ctx, type Region, type RegionScan, type ScanNode } from './scanContext.js';
 import { scanWrapper } from './scanWrapper.js';
@@ -49,28 +49,20 @@ export function scanBlocks(text: string, strict: boolean, from = 0, firstItemRul
   return res.nodes;
 }
 
+/** A region being scanned: its nodes so far and the paragraph, list item or quote being read. */
+interface RegionState {
+  ctx: Ctx;
+  r: Region;
+  nodes: ScanNode[];
+  // The open block: its first line, last line, flags.
+  cur: { first: number; last: number; list: boolean; quote: boolean; q: number; level: number; emptyList: boolean } | null;
+}
+
+// One region's lines (a file body, a wrapper's content, a callout's inside) cut into blocks, in one pass.
 export function scanRegion(ctx: Ctx, r: Region): RegionScan {
-  const { text, strict } = ctx;
+  const { text } = ctx;
   const L = r.lines;
-  const nodes: ScanNode[] = [];
-  // The paragraph, list item or quote being read: its first line, last line, flags.
-  let cur: { first: number; last: number; list: boolean; quote: boolean; q: number; level: number; emptyList: boolean } | null = null;
-  const flush = () => {
-    if (!cur) return;
-    const end = L[cur.last]!.e;
-    const single = cur.first === cur.last;
-    nodes.push({
-      kind: 'block',
-      start: cur.q,
-      end,
-      level: cur.level,
-      base: r.base,
-      markdown: dedent(text.slice(cur.q, end), r.base),
-      ...(cur.list ? { list: true } : {}),
-      ...(cur.emptyList && single ? { emptyList: true } : {}),
-    });
-    cur = null;
-  };
+  const s: RegionState = { ctx, r, nodes: [], cur: null };
   let i = r.from;
   for (; i < L.length; i++) {
     const line = L[i]!;
@@ -78,140 +70,143 @@ export function scanRegion(ctx: Ctx, r: Region): RegionScan {
     const q = skipColumns(text, line.s, line.e, r.base);
     const { p, cols } = leading(text, q, line.e);
     if (p >= line.e) {
-      flush();
+      flush(s);
       continue;
     }
     const rest = text.slice(p, line.e);
     if (r.stopAtContent && rest.trimEnd() === '</content>') {
-      flush();
-      return { nodes: fillEmpties(ctx, nodes, r.start, line.s, r.inCallout, r.base), next: i, closed: true, end: line.s };
+      flush(s);
+      return { nodes: fillEmpties(ctx, s.nodes, r.start, line.s, r.inCallout, r.base), next: i, closed: true, end: line.s };
     }
-    const level = levelOf(cols);
-    let kind = lineKind(rest);
-    if (kind === 'text' && rest.includes('|') && i + 1 < L.length) {
-      const nl = L[i + 1]!;
-      const nq = skipColumns(text, nl.s, nl.e, r.base);
-      if (isDelimiterRow(text.slice(leading(text, nq, nl.e).p, nl.e))) {
-        flush();
-        let k = i + 2;
-        while (k < L.length) {
-          const kl = L[k]!;
-          const kp = leading(text, kl.s, kl.e).p;
-          if (kp >= kl.e || !text.slice(kp, kl.e).includes('|') || lineKind(text.slice(kp, kl.e)) !== 'text') break;
-          k++;
-        }
-        nodes.push(leaf(text, q, L[k - 1]!.e, level, r.base));
-        i = k - 1;
-        continue;
-      }
+    const kind = lineKind(rest);
+    const last = leafAt(s, i, q, p, cols, rest, kind);
+    if (last >= 0) i = last;
+    // A list item starts a block of its own, a quote line continues only a quote; anything else
+    // continues the open block or starts a paragraph.
+    else if (s.cur && kind !== 'list' && (kind !== 'quote' || s.cur.quote)) s.cur.last = i;
+    else {
+      flush(s);
+      const list = kind === 'list';
+      s.cur = { first: i, last: i, list, quote: kind === 'quote', q, level: levelOf(cols), emptyList: list && EMPTY_ITEM.test(rest) };
     }
-    if (strict && kind === 'text' && (/^<content>\s*$/.test(rest) || rest.startsWith('<pageTitle>'))) {
-      throw dialectError(
-        lineNumberAt(ctx, p),
-        `"${rest.trim().slice(0, 40)}" is outside a <page> or <card>`,
-        'Put <pageTitle> and <content> right inside a <page>…</page> or <card>…</card> wrapper',
-      );
-    }
-    if (r.inCallout && (kind === 'wrapper' || kind === 'callout' || kind === 'collection')) kind = 'text';
-    switch (kind) {
-      case 'fence': {
-        flush();
-        const m = FENCE.exec(rest)!;
-        const run = m[1] ?? m[3] ?? '```';
-        const close = new RegExp(`^${run[0] === '`' ? '`' : '~'}{${run.length},}[ \\t]*$`);
-        let k = i + 1;
-        while (k < L.length && !close.test(trimmedRest(text, L[k]!))) k++;
-        const last = Math.min(k, L.length - 1);
-        nodes.push(leaf(text, q, L[last]!.e, level, r.base));
-        i = last;
-        continue;
-      }
-      case 'math': {
-        const t = rest.trimEnd();
-        if (t.length >= 4 && t.endsWith('$$') && t !== '$$') {
-          flush();
-          nodes.push(leaf(text, q, line.e, level, r.base));
-          continue;
-        }
-        const k = nextOf(ctx, L).math[i + 1]!;
-        if (k >= 0) {
-          flush();
-          nodes.push(leaf(text, q, L[k]!.e, level, r.base));
-          i = k;
-          continue;
-        }
-        break;
-      }
-      case 'wrapper': {
-        const key = (L === ctx.lines ? i : L[i]!.s) * 1024 + Math.min(r.base, 1023);
-        const tryIt = r.depth < MAX_DEPTH && ctx.budget > 0 && L === ctx.lines && ctx.wrapperClosers[i + 1]! > 0 && !ctx.failed.has(key);
-        const w = tryIt ? scanWrapper(ctx, r, i, q, cols, rest) : null;
-        if (tryIt && !w) ctx.failed.add(key);
-        if (w) {
-          flush();
-          nodes.push(w.node);
-          i = w.last;
-          continue;
-        }
-        if (strict)
-          throw dialectError(
-            lineNumberAt(ctx, p),
-            `the ${rest.trim().slice(0, 40)} wrapper is not closed or not well formed`,
-            'Write <pageTitle>…</pageTitle>, then <content>, the blocks, </content>, and the closing tag, each on its own line',
-          );
-        break;
-      }
-      case 'collection': {
-        if (strict) throw outputOnly(ctx, p, rest);
-        const k = L === ctx.lines ? ctx.collectionEnd[i]! : -1;
-        if (k >= 0) {
-          flush();
-          nodes.push({ ...leaf(text, q, L[k]!.e, level, r.base), kind: 'readonly' });
-          i = k;
-          continue;
-        }
-        break;
-      }
-      case 'callout': {
-        const c = scanCallout(ctx, r, i, q, p, level);
-        if (c) {
-          flush();
-          nodes.push(c.node);
-          i = c.last;
-          continue;
-        }
-        if (strict) throw dialectError(lineNumberAt(ctx, p), '<callout> is never closed', 'Close it with </callout>');
-        break;
-      }
-      case 'close':
-        if (strict) throw dialectError(lineNumberAt(ctx, p), `${rest.trim()} closes nothing that is open`, 'Remove it or add the opening tag');
-        break;
-      case 'line':
-      case 'heading':
-        flush();
-        nodes.push(leaf(text, q, line.e, level, r.base));
-        continue;
-      case 'list':
-        flush();
-        cur = { first: i, last: i, list: true, quote: false, q, level, emptyList: /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX-]\])?[ \t]*$/.test(rest) };
-        continue;
-      case 'quote':
-        if (cur?.quote) {
-          cur.last = i;
-          continue;
-        }
-        flush();
-        cur = { first: i, last: i, list: false, quote: true, q, level, emptyList: false };
-        continue;
-      default:
-        break;
-    }
-    // Anything else continues the open block or starts a paragraph.
-    if (cur) cur.last = i;
-    else cur = { first: i, last: i, list: false, quote: false, q, level, emptyList: false };
   }
-  flush();
-  return { nodes: fillEmpties(ctx, nodes, r.start, r.end, r.inCallout, r.base), next: i, closed: false, end: r.end };
+  flush(s);
+  return { nodes: fillEmpties(ctx, s.nodes, r.start, r.end, r.inCallout, r.base), next: i, closed: false, end: r.end };
+}
+
+const EMPTY_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX-]\])?[ \t]*$/;
+
+// The blocks read whole from their first line (a table, a fence, math, a wrapper, a collection, a
+// callout, one line): the last line of the one added, or -1 when the line opens or continues a
+// paragraph, list item or quote.
+function leafAt(s: RegionState, i: number, q: number, p: number, cols: number, rest: string, kind: LineKind): number {
+  const { ctx, r } = s;
+  const { text, strict } = ctx;
+  const L = r.lines;
+  const level = levelOf(cols);
+  if (kind === 'text' && rest.includes('|') && i + 1 < L.length) {
+    const k = tableEnd(ctx, L, i, r.base);
+    if (k >= 0) return add(s, q, level, k);
+  }
+  if (strict && kind === 'text' && (/^<content>\s*$/.test(rest) || rest.startsWith('<pageTitle>'))) {
+    throw dialectError(
+      lineNumberAt(ctx, p),
+      `"${rest.trim().slice(0, 40)}" is outside a <page> or <card>`,
+      'Put <pageTitle> and <content> right inside a <page>…</page> or <card>…</card> wrapper',
+    );
+  }
+  if (r.inCallout && (kind === 'wrapper' || kind === 'callout' || kind === 'collection')) kind = 'text';
+  switch (kind) {
+    case 'fence': {
+      const m = FENCE.exec(rest)!;
+      const run = m[1] ?? m[3] ?? '```';
+      const close = new RegExp(`^${run[0] === '`' ? '`' : '~'}{${run.length},}[ \\t]*$`);
+      let k = i + 1;
+      while (k < L.length && !close.test(trimmedRest(text, L[k]!))) k++;
+      return add(s, q, level, Math.min(k, L.length - 1));
+    }
+    case 'math': {
+      const t = rest.trimEnd();
+      const k = t.length >= 4 && t.endsWith('$$') && t !== '$$' ? i : nextOf(ctx, L).math[i + 1]!;
+      return k >= 0 ? add(s, q, level, k) : -1;
+    }
+    case 'wrapper': {
+      const key = (L === ctx.lines ? i : L[i]!.s) * 1024 + Math.min(r.base, 1023);
+      const tryIt = r.depth < MAX_DEPTH && ctx.budget > 0 && L === ctx.lines && ctx.wrapperClosers[i + 1]! > 0 && !ctx.failed.has(key);
+      const w = tryIt ? scanWrapper(ctx, r, i, q, cols, rest) : null;
+      if (tryIt && !w) ctx.failed.add(key);
+      if (w) return add(s, q, level, w.last, w.node);
+      if (strict)
+        throw dialectError(
+          lineNumberAt(ctx, p),
+          `the ${rest.trim().slice(0, 40)} wrapper is not closed or not well formed`,
+          'Write <pageTitle>…</pageTitle>, then <content>, the blocks, </content>, and the closing tag, each on its own line',
+        );
+      return -1;
+    }
+    case 'collection': {
+      if (strict) throw outputOnly(ctx, p, rest);
+      const k = L === ctx.lines ? ctx.collectionEnd[i]! : -1;
+      return k >= 0 ? add(s, q, level, k, { ...leaf(text, q, L[k]!.e, level, r.base), kind: 'readonly' }) : -1;
+    }
+    case 'callout': {
+      const c = scanCallout(ctx, r, i, q, p, level);
+      if (c) return add(s, q, level, c.last, c.node);
+      if (strict) throw dialectError(lineNumberAt(ctx, p), '<callout> is never closed', 'Close it with </callout>');
+      return -1;
+    }
+    case 'close':
+      if (strict) throw dialectError(lineNumberAt(ctx, p), `${rest.trim()} closes nothing that is open`, 'Remove it or add the opening tag');
+      return -1;
+    case 'line':
+    case 'heading':
+      return add(s, q, level, i);
+    default:
+      return -1;
+  }
+}
+
+// A table: a line with a pipe over a delimiter row, then the lines with a pipe. Its last line, or
+// -1 when the next line is no delimiter row.
+function tableEnd(ctx: Ctx, L: Line[], i: number, base: number): number {
+  const { text } = ctx;
+  const nl = L[i + 1]!;
+  const nq = skipColumns(text, nl.s, nl.e, base);
+  if (!isDelimiterRow(text.slice(leading(text, nq, nl.e).p, nl.e))) return -1;
+  let k = i + 2;
+  for (; k < L.length; k++) {
+    const kl = L[k]!;
+    const kp = leading(text, kl.s, kl.e).p;
+    if (kp >= kl.e || !text.slice(kp, kl.e).includes('|') || lineKind(text.slice(kp, kl.e)) !== 'text') break;
+  }
+  return k - 1;
+}
+
+// A block read whole ends the open one. It runs from `q` to the end of line `last`, unless its own
+// scanner read it (`node`); the scan goes on after `last`.
+function add(s: RegionState, q: number, level: number, last: number, node?: ScanNode): number {
+  flush(s);
+  s.nodes.push(node ?? leaf(s.ctx.text, q, s.r.lines[last]!.e, level, s.r.base));
+  return last;
+}
+
+// The open paragraph, list item or quote becomes a node.
+function flush(s: RegionState): void {
+  const { cur, r } = s;
+  if (!cur) return;
+  const end = r.lines[cur.last]!.e;
+  const single = cur.first === cur.last;
+  s.nodes.push({
+    kind: 'block',
+    start: cur.q,
+    end,
+    level: cur.level,
+    base: r.base,
+    markdown: dedent(s.ctx.text.slice(cur.q, end), r.base),
+    ...(cur.list ? { list: true } : {}),
+    ...(cur.emptyList && single ? { emptyList: true } : {}),
+  });
+  s.cur = null;
 }
 
 function outputOnly(ctx: Ctx, p: number, rest: string) {

@@ -62,6 +62,15 @@ const MULTI = new Set(['multiSelect', 'multi_select', 'multiselect']);
 
 const sameKeys = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
 
+type Send = Extract<CollectionPush, { kind: 'send' }>;
+/** What the decisions of one push share: the schema, the collection's name, the push so far. */
+interface PushState {
+  keys: readonly string[];
+  types: ReadonlyMap<string, PropertyType>;
+  what: string;
+  out: Send;
+}
+
 export function planCollectionPush(input: CollectionPushInput): CollectionPush {
   const { base, local, remote, types, name } = input;
   const what = `collection "${name}"`;
@@ -79,103 +88,103 @@ export function planCollectionPush(input: CollectionPushInput): CollectionPush {
       message: `the items' content after the table of the ${what} changed; it is read-only in the file. Nothing was sent; undo that change, or edit the item's page in the app`,
     };
   }
-  const keys = base.keys;
   // Base row → item id.
   let ids: Array<string | undefined>;
   if (input.baseIds && input.baseIds.length === base.rows.length) ids = [...input.baseIds];
   else ids = alignRows(base.rows, remote.table.rows).map((j) => (j === undefined ? undefined : remote.ids[j]));
   const remoteRow = new Map<string, readonly string[]>(remote.ids.map((id, j) => [id, remote.table.rows[j]!]));
   const toLocal = alignRows(base.rows, local.rows);
-  const paired = new Set(toLocal.filter((j): j is number => j !== undefined));
-
-  const out = { update: [] as ItemUpdate[], create: [] as ItemCreate[], remove: [] as string[], allowNewSelectOptions: false, newOptions: [] as string[] };
-  const held: string[] = [];
-  const conflicts: string[] = [];
-  const rowName = (row: readonly string[]) => `row "${row[0] || '(no title)'}"`;
-
-  /** The value to send for column c (0: the title) of `row`, or undefined when it cannot be sent. */
-  const valueOf = (row: readonly string[], c: number): { value: unknown } | undefined => {
-    if (c === 0) {
-      const v = cellValue(row[0]!, undefined, TITLE_COLUMN);
-      return 'value' in v ? { value: v.value ?? '' } : undefined;
-    }
-    const key = keys[c - 1]!;
-    const t = types.get(key);
-    if (!t) {
-      held.push(
-        `${rowName(row)}, column ${key} of the ${what}: ${key} is not a property of the collection's schema, so its cells are not sent. Change it in the app`,
-      );
-      return undefined;
-    }
-    const v = cellValue(row[c]!, t.type, key);
-    if ('problem' in v) {
-      held.push(`${rowName(row)}, column ${key} of the ${what}: ${v.problem}. The file keeps the cell until it is fixed`);
-      return undefined;
-    }
-    const fresh = (o: unknown) => typeof o === 'string' && t.options !== undefined && !t.options.includes(o);
-    const added = SELECT.has(t.type) ? [v.value].filter(fresh) : MULTI.has(t.type) && Array.isArray(v.value) ? v.value.filter(fresh) : [];
-    for (const o of added as string[]) {
-      out.allowNewSelectOptions = true;
-      const note = `${key}: ${o}`;
-      if (!out.newOptions.includes(note)) out.newOptions.push(note);
-    }
-    return v;
-  };
-
-  const createFrom = (row: readonly string[]) => {
-    const title = valueOf(row, 0);
-    if (!title) return;
-    const properties: Record<string, unknown> = {};
-    keys.forEach((k, i) => {
-      if (row[i + 1] === '') return;
-      const v = valueOf(row, i + 1);
-      if (v && v.value !== null) properties[k] = v.value;
-    });
-    out.create.push({ title: title.value as string, properties });
-  };
-
+  const out: Send = { kind: 'send', update: [], create: [], remove: [], allowNewSelectOptions: false, newOptions: [], held: [], conflicts: [] };
+  const s: PushState = { keys: base.keys, types, what, out };
   base.rows.forEach((b, i) => {
     const id = ids[i];
     const j = toLocal[i];
     const r = id === undefined ? undefined : remoteRow.get(id);
+    // Gone from the file: deleted unless the space changed it meanwhile (an edit beats a delete).
     if (j === undefined) {
-      // Gone from the file: deleted unless the space changed it meanwhile (an edit beats a delete).
       if (id !== undefined && r !== undefined && r.every((cell, c) => cell === b[c])) out.remove.push(id);
-      return;
-    }
-    const l = local.rows[j]!;
-    const changed = l.map((cell, c) => c).filter((c) => l[c] !== b[c]);
-    if (changed.length === 0) return;
-    if (r === undefined) {
+    } else if (r === undefined) {
       // The space deleted it, the file changed it: the edit wins, the row is created again.
-      createFrom(l);
-      return;
-    }
-    const update: ItemUpdate = { id: id!, properties: {} };
-    for (const c of changed) {
-      if (r[c] === l[c]) continue;
-      if (r[c] !== b[c]) {
-        conflicts.push(
-          `${rowName(l)}, column ${c === 0 ? TITLE_COLUMN : keys[c - 1]} of the ${what} changed in the file and in the space: the space's "${r[c]}" is kept, the file's "${l[c]}" is in the history (spacesync history <file>)`,
-        );
-        continue;
-      }
-      const v = valueOf(l, c);
-      if (!v) continue;
-      if (c === 0) update.title = v.value as string;
-      else update.properties[keys[c - 1]!] = v.value;
-    }
-    if (update.title !== undefined || Object.keys(update.properties).length > 0) out.update.push(update);
+      if (local.rows[j]!.some((cell, c) => cell !== b[c])) createFrom(s, local.rows[j]!);
+    } else updateRow(s, id!, b, local.rows[j]!, r);
   });
   // A row new in the file that the space already has, new there too (the same row added on both
   // sides, or a creation a stopped run sent but did not record), is not created twice.
+  const paired = new Set(toLocal.filter((j): j is number => j !== undefined));
   const known = new Set(ids.filter((x): x is string => x !== undefined));
   const fresh = remote.ids.flatMap((id, k) => (known.has(id) ? [] : [JSON.stringify(remote.table.rows[k])]));
   local.rows.forEach((l, j) => {
     if (paired.has(j)) return;
     const same = fresh.indexOf(JSON.stringify(l));
     if (same >= 0) fresh.splice(same, 1);
-    else createFrom(l);
+    else createFrom(s, l);
   });
-  return { kind: 'send', ...out, held, conflicts };
+  return out;
 }
+
+// Three-way per cell: a cell changed only in the file is sent (only the changed properties),
+// changed on both sides to different values keeps the space's (reported).
+function updateRow(s: PushState, id: string, b: readonly string[], l: readonly string[], r: readonly string[]): void {
+  const update: ItemUpdate = { id, properties: {} };
+  l.forEach((cell, c) => {
+    if (cell === b[c] || r[c] === cell) return;
+    const column = c === 0 ? TITLE_COLUMN : s.keys[c - 1]!;
+    if (r[c] !== b[c]) {
+      s.out.conflicts.push(
+        `${rowName(l)}, column ${column} of the ${s.what} changed in the file and in the space: the space's "${r[c]}" is kept, the file's "${cell}" is in the history (spacesync history <file>)`,
+      );
+      return;
+    }
+    const v = valueOf(s, l, c);
+    if (!v) return;
+    if (c === 0) update.title = v.value as string;
+    else update.properties[column] = v.value;
+  });
+  if (update.title !== undefined || Object.keys(update.properties).length > 0) s.out.update.push(update);
+}
+
+// A row new in the file, or one the space deleted that the file changed: created with its title
+// and its cells that are not empty.
+function createFrom(s: PushState, row: readonly string[]): void {
+  const title = valueOf(s, row, 0);
+  if (!title) return;
+  const properties: Record<string, unknown> = {};
+  s.keys.forEach((k, i) => {
+    if (row[i + 1] === '') return;
+    const v = valueOf(s, row, i + 1);
+    if (v && v.value !== null) properties[k] = v.value;
+  });
+  s.out.create.push({ title: title.value as string, properties });
+}
+
+/** The value to send for column c (0: the title) of `row`, or undefined when it cannot be sent (held, with why). */
+function valueOf(s: PushState, row: readonly string[], c: number): { value: unknown } | undefined {
+  if (c === 0) {
+    const v = cellValue(row[0]!, undefined, TITLE_COLUMN);
+    return 'value' in v ? { value: v.value ?? '' } : undefined;
+  }
+  const key = s.keys[c - 1]!;
+  const t = s.types.get(key);
+  if (!t) {
+    s.out.held.push(
+      `${rowName(row)}, column ${key} of the ${s.what}: ${key} is not a property of the collection's schema, so its cells are not sent. Change it in the app`,
+    );
+    return undefined;
+  }
+  const v = cellValue(row[c]!, t.type, key);
+  if ('problem' in v) {
+    s.out.held.push(`${rowName(row)}, column ${key} of the ${s.what}: ${v.problem}. The file keeps the cell until it is fixed`);
+    return undefined;
+  }
+  // A select value that is not an option yet is sent with allowNewSelectOptions, and reported.
+  const fresh = (o: unknown) => typeof o === 'string' && t.options !== undefined && !t.options.includes(o);
+  const added = SELECT.has(t.type) ? [v.value].filter(fresh) : MULTI.has(t.type) && Array.isArray(v.value) ? v.value.filter(fresh) : [];
+  for (const o of added as string[]) {
+    s.out.allowNewSelectOptions = true;
+    const note = `${key}: ${o}`;
+    if (!s.out.newOptions.includes(note)) s.out.newOptions.push(note);
+  }
+  return v;
+}
+
+const rowName = (row: readonly string[]) => `row "${row[0] || '(no title)'}"`;

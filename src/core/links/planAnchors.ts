@@ -59,8 +59,10 @@ export function anchorResolver(table: AnchorTable, former: readonly FormerAnchor
   return (doc, fragment) => byKey.get(keyOf(doc, fragment));
 }
 
+type Resolve = ReturnType<typeof anchorResolver>;
+
 /** The destination `dest` of a link in the file `path` as a block inside a document: its id; undefined when it is no such link. */
-function linkedBlock(dest: string, path: string, input: PlanAnchorsInput, resolve: ReturnType<typeof anchorResolver>): string | undefined {
+function linkedBlock(dest: string, path: string, input: PlanAnchorsInput, resolve: Resolve): string | undefined {
   const d = dest.startsWith('<') ? dest.slice(1, -1) : dest;
   if (d.startsWith('block://')) {
     const id = d.slice('block://'.length);
@@ -76,29 +78,7 @@ function linkedBlock(dest: string, path: string, input: PlanAnchorsInput, resolv
 export function planAnchors(input: PlanAnchorsInput): AnchorPlan {
   const resolve = anchorResolver(input.table, input.former);
   const candidates = [...new Set(input.candidates)];
-
-  // The blocks linked now, from every candidate's base.
-  const linked = new Set<string>();
-  for (const id of candidates) {
-    const d = input.doc(id);
-    for (const b of d?.base ?? []) {
-      if (!holdsDocumentLinks(b.type) || !b.markdown.includes('](')) continue;
-      mapDestinations(b.markdown, (dest) => {
-        const block = linkedBlock(dest, d!.path, input, resolve);
-        if (block !== undefined) linked.add(block);
-        return dest;
-      });
-    }
-  }
-
-  // Their anchors, from their documents as they are now; a block the mirror has nowhere has none.
-  const table: Record<string, Anchor> = {};
-  for (const block of [...linked].sort()) {
-    const doc = input.documentOf(block);
-    const base = doc === undefined ? undefined : input.doc(doc)?.base;
-    const fragment = base && anchorOf(block, base);
-    if (doc !== undefined && fragment !== undefined) table[block] = { doc, fragment };
-  }
+  const table = anchorsNow(input, candidates, resolve);
 
   // The names blocks lose are remembered: a file not rewritten yet still says them.
   const byKey = new Map(input.former.map((f) => [keyOf(f.doc, f.fragment), f]));
@@ -111,39 +91,13 @@ export function planAnchors(input: PlanAnchorsInput): AnchorPlan {
   }
   const former = [...byKey.values()].slice(-KEPT_FORMER);
 
-  // Each document's base as the pull would now show it: links to anchors as the new table names them,
-  // a link to a block the mirror no longer has as the space holds it, markers where they belong.
+  // The markers a block may carry: those its anchors, now and before, name.
   const owned = new Map<string, Set<string>>();
   const own = (block: string, fragment: string) => {
     if (fragment.startsWith('^')) owned.set(block, (owned.get(block) ?? new Set()).add(fragment.slice(1)));
   };
   for (const [block, a] of [...Object.entries(input.table), ...Object.entries(table)]) own(block, a.fragment);
   for (const f of input.former) own(f.block, f.fragment);
-
-  const anchored = (b: BaseBlock, path: string): string => {
-    let md = b.markdown;
-    if (holdsDocumentLinks(b.type) && md.includes('](')) {
-      md = mapDestinations(md, (dest) => {
-        // A link to a document that had no file here when it was written (its folder a symbolic link,
-        // held back): now that it has one, the relative link a pull would write.
-        const d = dest.startsWith('<') ? dest.slice(1, -1) : dest;
-        const target = d.startsWith('block://') ? input.targets.pathOf(d.slice('block://'.length)) : undefined;
-        if (target !== undefined) return written(relativePath(path, target));
-        const block = linkedBlock(dest, path, input, resolve);
-        if (block === undefined) return dest;
-        const now = table[block];
-        if (now === undefined) return /^<?block:\/\//.test(dest) ? dest : `block://${block}`;
-        return anchorLink(path, now, input.targets) ?? dest;
-      });
-    }
-    if (b.kind === 'block') {
-      const marker = markerOf(md);
-      if (marker !== undefined && owned.get(b.id)?.has(marker)) md = withoutMarker(md, marker);
-      const fragment = table[b.id]?.fragment;
-      if (fragment?.startsWith('^') && carriesMarker(b.kind, b.type, md)) md = withMarker(md, fragment.slice(1));
-    }
-    return md;
-  };
 
   const next = new Map<string, BaseBlock[]>();
   const docs = new Set([...candidates, ...Object.values(input.table).map((a) => a.doc), ...Object.values(table).map((a) => a.doc)]);
@@ -152,7 +106,7 @@ export function planAnchors(input: PlanAnchorsInput): AnchorPlan {
     if (!d) continue;
     let changed = false;
     const base = d.base.map((b) => {
-      const markdown = anchored(b, d.path);
+      const markdown = anchored(b, d.path, input, resolve, table, owned);
       if (markdown === b.markdown) return b;
       changed = true;
       return { ...b, markdown, hash: hashBlock(markdown, b.kind, cardLayoutOf(b).layout) };
@@ -160,4 +114,56 @@ export function planAnchors(input: PlanAnchorsInput): AnchorPlan {
     if (changed) next.set(id, base);
   }
   return { table, former, next };
+}
+
+// The blocks linked now, from every candidate's base, and their anchors, from their documents as
+// they are now; a block the mirror has nowhere has none.
+function anchorsNow(input: PlanAnchorsInput, candidates: readonly string[], resolve: Resolve): Record<string, Anchor> {
+  const linked = new Set<string>();
+  for (const id of candidates) {
+    const d = input.doc(id);
+    for (const b of d?.base ?? []) {
+      if (!holdsDocumentLinks(b.type) || !b.markdown.includes('](')) continue;
+      mapDestinations(b.markdown, (dest) => {
+        const block = linkedBlock(dest, d!.path, input, resolve);
+        if (block !== undefined) linked.add(block);
+        return dest;
+      });
+    }
+  }
+  const table: Record<string, Anchor> = {};
+  for (const block of [...linked].sort()) {
+    const doc = input.documentOf(block);
+    const base = doc === undefined ? undefined : input.doc(doc)?.base;
+    const fragment = base && anchorOf(block, base);
+    if (doc !== undefined && fragment !== undefined) table[block] = { doc, fragment };
+  }
+  return table;
+}
+
+// A block's markdown as the pull would now show it: links to anchors as the new table names them,
+// a link to a block the mirror no longer has as the space holds it, markers where they belong.
+function anchored(b: BaseBlock, path: string, input: PlanAnchorsInput, resolve: Resolve, table: AnchorTable, owned: ReadonlyMap<string, Set<string>>): string {
+  let md = b.markdown;
+  if (holdsDocumentLinks(b.type) && md.includes('](')) {
+    md = mapDestinations(md, (dest) => {
+      // A link to a document that had no file here when it was written (its folder a symbolic link,
+      // held back): now that it has one, the relative link a pull would write.
+      const d = dest.startsWith('<') ? dest.slice(1, -1) : dest;
+      const target = d.startsWith('block://') ? input.targets.pathOf(d.slice('block://'.length)) : undefined;
+      if (target !== undefined) return written(relativePath(path, target));
+      const block = linkedBlock(dest, path, input, resolve);
+      if (block === undefined) return dest;
+      const now = table[block];
+      if (now === undefined) return /^<?block:\/\//.test(dest) ? dest : `block://${block}`;
+      return anchorLink(path, now, input.targets) ?? dest;
+    });
+  }
+  if (b.kind === 'block') {
+    const marker = markerOf(md);
+    if (marker !== undefined && owned.get(b.id)?.has(marker)) md = withoutMarker(md, marker);
+    const fragment = table[b.id]?.fragment;
+    if (fragment?.startsWith('^') && carriesMarker(b.kind, b.type, md)) md = withMarker(md, fragment.slice(1));
+  }
+  return md;
 }

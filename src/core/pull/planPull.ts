@@ -3,7 +3,7 @@
 // are or blocked, each with its reason. Pure: the shell reads the world before and runs the plan.
 import { detectRemoteChanges } from './detectRemoteChanges.js';
 import type { Layout } from './layout.js';
-import type { DocumentStep, FolderStep, LocalChange, PullFolderRecord, PullPlan, PullRecord } from './PullPlan.js';
+import type { BlockedReason, DocumentStep, FolderStep, LocalChange, PullFolderRecord, PullPlan, PullRecord } from './PullPlan.js';
 import { containerOf, samePlacement, type ContainerKey, type Placement, type RemoteDocument, type RemoteFolder } from '../remoteTypes.js';
 
 export interface PullInput {
@@ -44,15 +44,40 @@ function carriedBy(folders: ReadonlyArray<{ from: string; to: string }>): (path:
   };
 }
 
-export function planPull(input: PullInput): PullPlan {
-  const { listing, layout, local } = input;
-  const held = input.held ?? (() => false);
-  const folders: FolderStep[] = [];
-  const documents: DocumentStep[] = [];
-  const unsettled = new Set<ContainerKey>();
+/** What the steps of the documents share: the input, the steps so far, the containers left unsettled. */
+interface PullState {
+  input: PullInput;
+  held: (path: string) => boolean;
+  documents: DocumentStep[];
+  unsettled: Set<ContainerKey>;
+  byId: Map<string, PullRecord>;
+  /** Where each recorded file is once the folders moved, then once the documents moved. */
+  at: Map<string, string>;
+  /** Missing files found, unchanged, where the layout puts them: only recorded there. */
+  found: Set<string>;
+  holders?: Map<string, string>;
+}
+type Move = Extract<DocumentStep, { kind: 'move' }>;
+type Located = Extract<DocumentStep, { path: string }>;
 
-  // ── folders ── Invariant: every listed folder ends at its layout path; a gone one is removed.
-  for (const dir of input.missingDirs) folders.push({ kind: 'create', id: dir, path: dir });
+export function planPull(input: PullInput): PullPlan {
+  const held = input.held ?? (() => false);
+  const { folders, carry, heldFolders } = planFolders(input, held);
+  const byId = new Map(input.records.map((r) => [r.id, r]));
+  const at = new Map(input.records.map((r) => [r.id, carry(r.path)]));
+  const s: PullState = { input, held, documents: [], unsettled: new Set(), byId, at, found: new Set() };
+  const { moves, added } = locateDocuments(s, heldFolders);
+  const fresh = settleMoves(s, moves, added);
+  for (const id of input.listing.unplaced) unsettle(s, byId.get(id));
+  planContent(s, fresh);
+  return { folders, documents: s.documents, unsettled: [...s.unsettled].sort() };
+}
+
+// Invariant: every listed folder ends at its layout path; a gone one is removed. The documents
+// need where the folder moves carry their files and which folders a symbolic link holds.
+function planFolders(input: PullInput, held: (path: string) => boolean) {
+  const { listing, layout } = input;
+  const folders: FolderStep[] = input.missingDirs.map((dir) => ({ kind: 'create', id: dir, path: dir }));
   const listedFolders = new Set(listing.folders.map((f) => f.id));
   const kept = input.folderRecords.filter((r) => listedFolders.has(r.id));
   const carry = carriedBy(kept.map((r) => ({ from: r.path, to: layout.folders.get(r.id)! })));
@@ -83,129 +108,131 @@ export function planPull(input: PullInput): PullPlan {
       if (from !== to) folders.push({ kind: 'move', id: f.id, from, to });
     }
   }
+  return { folders, carry, heldFolders };
+}
 
-  // ── documents: where each file is, then where it goes ── Invariant: a file moves only to a
-  // path nothing else keeps; a file changed here never moves alone (its folder may carry it).
-  const byId = new Map(input.records.map((r) => [r.id, r]));
-  const at = new Map(input.records.map((r) => [r.id, carry(r.path)]));
-  const unsettle = (...ps: Placement[]) => ps.forEach((p) => unsettled.add(containerOf(p)));
-  const found = new Set<string>();
-  const moves = new Map<string, Extract<DocumentStep, { kind: 'move' }>>();
+// Where each file is, then where it goes. Invariant: a file changed here never moves alone (its
+// folder may carry it); a held or ignored path is blocked. The moves are settled after.
+function locateDocuments(s: PullState, heldFolders: ReadonlySet<string>) {
+  const { listing, layout, local } = s.input;
+  const moves = new Map<string, Move>();
   const added: string[] = [];
-  // Who keeps each path (the last one recorded there, as the journal's unique path allows one).
-  // Built when first asked (nothing is asked when nothing moves or is added), again once moves are placed.
-  let holders: Map<string, string> | undefined;
-  const holderAt = (path: string, except: string) => {
-    holders ??= new Map([...at].map(([id, p]) => [p, id] as const));
-    const id = holders.get(path);
-    return id === except ? undefined : id;
-  };
   for (const [id, placement] of listing.placements) {
     const target = layout.documents.get(id);
     if (target === undefined) continue;
-    const rec = byId.get(id);
-    const cur = rec ? at.get(id)! : undefined;
+    const rec = s.byId.get(id);
+    const cur = rec ? s.at.get(id)! : undefined;
     // Where it is, as it was placed, not changed here: no step whether its path is ignored or not
     // (an idle poll's every document), so the ignore rules are not asked.
     if (rec && cur === target && !local.has(id) && samePlacement(rec, placement)) continue;
-    if (held(target) || (cur !== undefined && held(cur)) || (placement.folderId !== null && heldFolders.has(placement.folderId))) {
-      documents.push({ kind: 'blocked', id, path: cur ?? target, reason: 'symlink' });
-      unsettle(placement, ...(rec ? [rec] : []));
+    if (s.held(target) || (cur !== undefined && s.held(cur)) || (placement.folderId !== null && heldFolders.has(placement.folderId))) {
+      block(s, id, cur ?? target, 'symlink', placement, rec);
       continue;
     }
-    if (input.ignored(target)) {
-      if (!rec || cur !== target) {
-        documents.push({ kind: 'blocked', id, path: target, reason: 'ignored' });
-        unsettle(placement, ...(rec ? [rec] : []));
-      }
+    if (s.input.ignored(target)) {
+      if (!rec || cur !== target) block(s, id, target, 'ignored', placement, rec);
       continue;
     }
     if (!rec) added.push(id);
     else if (local.has(id)) {
-      if (local.get(id) === 'missing' && cur !== target && rec.fileHash !== null && input.found.has(id) && holderAt(target, id) === undefined) {
+      if (local.get(id) === 'missing' && cur !== target && rec.fileHash !== null && s.input.found.has(id) && holderAt(s, target, id) === undefined) {
         moves.set(id, { kind: 'move', id, from: cur!, to: target, placement, reason: 'found_there' });
-        found.add(id);
+        s.found.add(id);
         continue;
       }
-      if (cur !== target || !samePlacement(rec, placement)) unsettle(placement, rec);
+      if (cur !== target || !samePlacement(rec, placement)) unsettle(s, placement, rec);
     } else if (cur !== target) {
       moves.set(id, { kind: 'move', id, from: cur!, to: target, placement, reason: samePlacement(rec, placement) ? 'name_changed' : 'placement_changed' });
-    } else if (!samePlacement(rec, placement)) documents.push({ kind: 'place', id, path: cur, placement });
+    } else if (!samePlacement(rec, placement)) s.documents.push({ kind: 'place', id, path: cur, placement });
   }
-  // A move into a path that a file keeps (changed here, blocked, or not moving) waits; names
-  // traded among moving files are not in the way (one steps aside while they are run).
+  return { moves, added };
+}
+
+// Invariant: a file moves only to a path nothing else keeps. A move into a path that a file keeps
+// (changed here, blocked, or not moving) waits; names traded among moving files are not in the
+// way (one steps aside while they are run). The new documents then take the paths left free.
+function settleMoves(s: PullState, moves: Map<string, Move>, added: readonly string[]): Set<string> {
   for (let changed = true; changed;) {
     changed = false;
     for (const m of moves.values()) {
       if (m.reason === 'found_there') continue;
-      const holder = holderAt(m.to, m.id);
+      const holder = holderAt(s, m.to, m.id);
       if (holder === undefined || moves.has(holder)) continue;
       moves.delete(m.id);
-      documents.push({ kind: 'blocked', id: m.id, path: m.from, reason: 'path_held' });
-      unsettle(m.placement, byId.get(m.id)!);
+      block(s, m.id, m.from, 'path_held', m.placement, s.byId.get(m.id));
       changed = true;
     }
   }
   // A document with no file yet only has its record moved.
   for (const m of moves.values()) {
-    documents.push(byId.get(m.id)!.fileHash === null ? { kind: 'place', id: m.id, path: m.to, placement: m.placement } : m);
+    s.documents.push(s.byId.get(m.id)!.fileHash === null ? { kind: 'place', id: m.id, path: m.to, placement: m.placement } : m);
   }
-  for (const d of documents) if (d.kind === 'place') at.set(d.id, d.path);
-  for (const m of moves.values()) at.set(m.id, m.to);
-  holders = undefined;
+  for (const d of s.documents) if (d.kind === 'place') s.at.set(d.id, d.path);
+  for (const m of moves.values()) s.at.set(m.id, m.to);
+  s.holders = undefined;
   const fresh = new Set<string>();
   for (const id of added) {
-    const path = layout.documents.get(id)!;
-    if (holderAt(path, id) !== undefined) {
-      documents.push({ kind: 'blocked', id, path, reason: 'path_held' });
-      unsettle(listing.placements.get(id)!);
-    } else fresh.add(id);
+    const path = s.input.layout.documents.get(id)!;
+    if (holderAt(s, path, id) !== undefined) block(s, id, path, 'path_held', s.input.listing.placements.get(id));
+    else fresh.add(id);
   }
-  for (const id of listing.unplaced) {
-    const r = byId.get(id);
-    if (r) unsettle(r);
-  }
+  return fresh;
+}
 
-  // ── content ── Invariant: a file changed here is never written over; only a file that already
-  // says what the space says is taken as is.
-  const { changed, purged } = detectRemoteChanges(input.records, listing.documents);
+// Invariant: a file changed here is never written over; only a file that already says what the
+// space says is taken as is. The content steps come last, each kind sorted by path.
+function planContent(s: PullState, fresh: ReadonlySet<string>): void {
+  const { input, held, at, found } = s;
+  const { changed, purged } = detectRemoteChanges(input.records, input.listing.documents);
   const remoteChanged = new Set(changed);
-  type Located = Extract<DocumentStep, { path: string }>;
   const content: Located[] = [];
-  const blockedIds = new Set(documents.filter((d) => d.kind === 'blocked').map((d) => d.id));
+  const blockedIds = new Set(s.documents.filter((d) => d.kind === 'blocked').map((d) => d.id));
   for (const id of changed) {
     const path = at.get(id)!;
     if (held(path)) {
-      if (!blockedIds.has(id)) documents.push({ kind: 'blocked', id, path, reason: 'symlink' });
-      unsettle(byId.get(id)!);
+      if (!blockedIds.has(id)) s.documents.push({ kind: 'blocked', id, path, reason: 'symlink' });
+      unsettle(s, s.byId.get(id)!);
       continue;
     }
-    const change = found.has(id) ? undefined : local.get(id);
-    if (change !== undefined) continue;
-    if (byId.get(id)!.fileHash === null) content.push({ kind: 'write', id, path, reason: 'never_written' });
+    if (!found.has(id) && input.local.has(id)) continue;
+    if (s.byId.get(id)!.fileHash === null) content.push({ kind: 'write', id, path, reason: 'never_written' });
     else content.push({ kind: 'splice', id, path, reason: 'remote_changed' });
   }
-  for (const id of fresh) content.push({ kind: 'write', id, path: layout.documents.get(id)!, reason: 'new_document' });
+  for (const id of fresh) content.push({ kind: 'write', id, path: input.layout.documents.get(id)!, reason: 'new_document' });
   const keeps: Located[] = [];
-  for (const [id, change] of local) {
+  for (const [id, change] of input.local) {
     if (found.has(id)) continue;
     const both = remoteChanged.has(id);
     if (input.backup && both && !held(at.get(id)!)) {
       content.push({ kind: 'write', id, path: at.get(id)!, reason: 'backup_overwrite' });
       continue;
     }
-    keeps.push({
-      kind: 'keep',
-      id,
-      path: at.get(id)!,
-      change,
-      remoteChanged: both,
-      check: both && change === 'edited',
-      reason: both ? 'changed_both_sides' : 'changed_here',
-    });
+    const reason = both ? 'changed_both_sides' : 'changed_here';
+    keeps.push({ kind: 'keep', id, path: at.get(id)!, change, remoteChanged: both, check: both && change === 'edited', reason });
   }
-  const purges: Located[] = purged.filter((id) => local.get(id) !== 'edited' && !held(at.get(id)!)).map((id) => ({ kind: 'purge', id, path: at.get(id)! }));
+  const purges: Located[] = purged
+    .filter((id) => input.local.get(id) !== 'edited' && !held(at.get(id)!))
+    .map((id) => ({ kind: 'purge', id, path: at.get(id)! }));
   const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  documents.push(...content.sort(byPath), ...keeps.sort(byPath), ...purges.sort(byPath));
-  return { folders, documents, unsettled: [...unsettled].sort() };
+  s.documents.push(...content.sort(byPath), ...keeps.sort(byPath), ...purges.sort(byPath));
+}
+
+// Who keeps a path, other than `except` (the last one recorded there, as the journal's unique path
+// allows one). Built when first asked (nothing is asked when nothing moves or is added), again once
+// the moves are placed.
+function holderAt(s: PullState, path: string, except: string): string | undefined {
+  s.holders ??= new Map([...s.at].map(([id, p]) => [p, id] as const));
+  const id = s.holders.get(path);
+  return id === except ? undefined : id;
+}
+
+// A step that cannot be taken this cycle: it is tried again on the next, its containers listed again.
+function block(s: PullState, id: string, path: string, reason: BlockedReason, ...ps: Array<Placement | undefined>): void {
+  s.documents.push({ kind: 'blocked', id, path, reason });
+  unsettle(s, ...ps);
+}
+
+// A container whose membership change this plan does not apply is listed again next cycle.
+function unsettle(s: PullState, ...ps: Array<Placement | undefined>): void {
+  for (const p of ps) if (p) s.unsettled.add(containerOf(p));
 }
