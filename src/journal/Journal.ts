@@ -175,9 +175,21 @@ const LISTING_PRINT = 'listing.print';
 
 /** A fingerprint of a listing, entry by entry in order. */
 function listingPrint(items: ReadonlyMap<string, ListingEntry>): string {
-  const parts: string[] = [];
-  for (const [id, e] of items) parts.push(id, e.title, e.lastModifiedAt ?? '');
-  return createHash('sha1').update(parts.join('\u0000')).digest('base64');
+  // Hashed as it is read, in pieces of some 64 KiB: the fields of 50,000 documents joined first
+  // were a string of megabytes at the cycle's peak. The bytes hashed are the same: the fields in
+  // order, separated by NUL.
+  const hash = createHash('sha1');
+  let piece = '';
+  let sep = '';
+  for (const [id, e] of items) {
+    piece += `${sep}${id}\u0000${e.title}\u0000${e.lastModifiedAt ?? ''}`;
+    sep = '\u0000';
+    if (piece.length >= 65_536) {
+      hash.update(piece);
+      piece = '';
+    }
+  }
+  return hash.update(piece).digest('base64');
 }
 
 /** JSON that round-trips: `undefined` would be dropped silently, so it is refused. */
