@@ -12,7 +12,7 @@ import { detectLocalChanges } from './detectLocalChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
 import type { RecentListing } from './listRecent.js';
 import { LayoutMemo } from './LayoutMemo.js';
-import { isDirectory } from '../../context/index.js';
+import { isDirectory, releaseMemory } from '../../context/index.js';
 import { deletesApproved, readApprovals, readHeldBack, useApprovals } from '../../context/index.js';
 import { resolveIntents } from '../push/resolveIntents.js';
 
@@ -115,6 +115,9 @@ export async function readPullPlan(ctx: SyncContext, opts: ReadPullOptions = {})
     } else return { snapshot, records, refused, local: new Map(), layout: null, layoutInput: null, quiet: false, plan: null };
   }
   const local = await detectLocalChanges(ctx, opts.localCandidates);
+  // The listing's parse and the look at every file are garbage now: collected before the layout
+  // builds its own (beside 50,000 documents the cycle's peak is where both would meet).
+  releaseMemory();
   const byId = new Map(records.map((r) => [r.id, r]));
   const folderRecords = ctx.journal.listFolders();
   const quiet =
