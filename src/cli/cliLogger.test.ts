@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SpacesyncError } from '../errors.js';
-import { createCliLogger, formatRecord, logFilePath } from './cliLogger.js';
+import { createCliLogger, formatRecord } from './cliLogger.js';
+import { logFilePath } from '../stateDir.js';
 import { FILE_ONLY } from '../log.js';
 
 const LINK = 'https://space.example/links/ABCDEF123456SECRET/api/v1';

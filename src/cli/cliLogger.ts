@@ -10,8 +10,6 @@ import { RotatingFile } from './rotatingFile.js';
 import { logFilePath } from '../stateDir.js';
 import { writeAboveBar } from './progressBar.js';
 
-export { logFilePath };
-
 export interface TerminalStream {
   write(text: string): unknown;
   isTTY?: boolean;
