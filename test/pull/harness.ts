@@ -19,7 +19,7 @@ import { markdownEquals, segmentFile, type Block, type Segment } from '../../src
 import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type LoggedRequest, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
 import { openSyncSession, runPull, type SyncSession } from '../../src/sync/index.js';
-import { type SyncSessionOptions } from '../../src/sync/context/index.js';
+import type { SyncSessionOptions } from '../../src/sync/context/openSyncSession.js';
 import { frontMatterParts } from '../../src/core/files/fileText.js';
 
 export const START = Date.parse('2026-09-05T10:00:00Z');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/mirror/index.js';
 import { runPull, type SyncSession } from '../../src/sync/index.js';
-import { detectLocalChanges } from '../../src/sync/documents/index.js';
+import { detectLocalChanges } from '../../src/sync/documents/pull/detectLocalChanges.js';
 import { demoSpace } from './demoSpace.js';
 import { describeRequests, usePulledMirror, type Space } from './harness.js';
 

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/log.js';
 import { startServer, type FaultSpec, type LoggedRequest, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
 import type { FixtureBlock } from '../../src/server/fixture/types.js';
 import { openSyncSession } from '../../src/sync/index.js';
-import { journalPath } from '../../src/sync/context/index.js';
+import { journalPath } from '../../src/stateDir.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import { unpackVersion } from '../../src/sync/context/versionsDir.js';
 import { spawnCli, type CliProcess, type CliResult } from '../cli/cliHarness.js';
