@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SpacesyncError } from '../errors.js';
-import { createCliLogger, formatRecord, logFilePath, SHOW } from './cliLogger.js';
+import { createCliLogger, formatRecord } from './cliLogger.js';
+import { logFilePath } from '../stateDir.js';
 import { FILE_ONLY } from '../log.js';
 
 const LINK = 'https://space.example/links/ABCDEF123456SECRET/api/v1';
@@ -26,21 +27,19 @@ const fileLines = (r: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('createCliLogger', () => {
-  it('writes JSON lines to .spacesync/logs/spacesync.log and only warnings and SHOW lines to the terminal', () => {
+  it('writes JSON lines to .spacesync/logs/spacesync.log and only warnings to the terminal', () => {
     const r = root();
     const t = terminal();
     const { logger, file, close } = createCliLogger({ root: r, level: 'info', terminal: t.stream });
     logger.debug('detail');
     logger.info({ doc: 'D1' }, 'pulled quietly');
-    logger.info({ ...SHOW, written: 2 }, 'Pulled 2 documents');
     logger.warn('the space refused a request');
     close();
     expect(file).toBe(logFilePath(r));
-    expect(fileLines(r).map((l) => l.msg)).toEqual(['pulled quietly', 'Pulled 2 documents', 'the space refused a request']);
+    expect(fileLines(r).map((l) => l.msg)).toEqual(['pulled quietly', 'the space refused a request']);
     expect(fileLines(r)[0]).toMatchObject({ doc: 'D1', level: 30 });
-    expect(t.lines).toHaveLength(2);
-    expect(t.lines[0]).toMatch(/^\d\d:\d\d:\d\d Pulled 2 documents$/);
-    expect(t.lines[1]).toMatch(/^\d\d:\d\d:\d\d warning: the space refused a request$/);
+    expect(t.lines).toHaveLength(1);
+    expect(t.lines[0]).toMatch(/^\d\d:\d\d:\d\d warning: the space refused a request$/);
     expect(fs.statSync(logFilePath(r)).mode & 0o777).toBe(0o600);
   });
 
@@ -88,11 +87,11 @@ describe('createCliLogger', () => {
     expect(all).toContain('/links/ABCD…/api/v1');
   });
 
-  it('the configured level holds for both: warn keeps info out of the file and SHOW lines off the terminal', () => {
+  it('the configured level holds for both: warn keeps info out of the file and off the terminal', () => {
     const r = root();
     const t = terminal();
     const { logger, close } = createCliLogger({ root: r, level: 'warn', terminal: t.stream });
-    logger.info(SHOW, 'Pulled 2 documents');
+    logger.info('Pulled 2 documents');
     logger.warn('careful');
     close();
     expect(fileLines(r).map((l) => l.msg)).toEqual(['careful']);

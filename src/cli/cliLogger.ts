@@ -1,6 +1,6 @@
 // The logger of a command that keeps running (sync, demo): JSON lines to
-// `.spacesync/logs/spacesync.log` (rotated by size), and a quiet terminal: warnings and errors,
-// plus the short info lines marked with SHOW; `--verbose` adds debug lines with their fields.
+// `.spacesync/logs/spacesync.log` (rotated by size), and a quiet terminal: warnings and errors;
+// `--verbose` adds info and debug lines with their fields.
 // Every record is redacted by createLogger before it reaches either, so the link never appears.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,11 +9,6 @@ import { createLogger, type Logger } from '../log.js';
 import { RotatingFile } from './rotatingFile.js';
 import { logFilePath } from '../stateDir.js';
 import { writeAboveBar } from './progressBar.js';
-
-/** Bindings that put an info line on the terminal as well: `logger.info(SHOW, 'Pulled 3 documents')`. */
-export const SHOW = { show: true } as const;
-
-export { logFilePath };
 
 export interface TerminalStream {
   write(text: string): unknown;
@@ -93,9 +88,8 @@ export function createCliLogger(options: CliLoggerOptions): CliLogger {
   const verbose = options.verbose === true;
   const color = options.colorize ?? terminal.isTTY === true;
   const configured = levelValue(options.level);
-  // The terminal is quiet: warnings and up, info lines marked SHOW, everything with --verbose.
+  // The terminal is quiet: warnings and up, everything with --verbose.
   const terminalFloor = verbose ? Math.min(configured, LEVEL.debug!) : Math.max(configured, LEVEL.warn!);
-  const showFloor = Math.max(configured, LEVEL.info!);
 
   let file: RotatingFile | undefined;
   try {
@@ -134,11 +128,11 @@ export function createCliLogger(options: CliLoggerOptions): CliLogger {
       }
       if (file && rec.level >= configured) file.write(line.endsWith('\n') ? line : `${line}\n`);
       // FILE_ONLY records (show: false) were already told to the user by the command itself.
-      const shown = rec.show === false ? verbose : rec.level >= terminalFloor || (rec.show === true && rec.level >= showFloor);
+      const shown = rec.show === false ? verbose : rec.level >= terminalFloor;
       if (shown) say(formatRecord(rec, { verbose, color }));
     },
   };
-  const floor = Math.min(file ? configured : Infinity, terminalFloor, showFloor);
+  const floor = Math.min(file ? configured : Infinity, terminalFloor);
   const level = (Object.entries(LEVEL).find(([, v]) => v === floor)?.[0] ?? 'silent') as LevelWithSilent;
   const logger = createLogger({ level, secrets: options.secrets ?? [], destination });
   return {

@@ -5,7 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import type { ExitHolder, Register, Wrap } from './types.js';
 
-export type { Action, ExitHolder, Wrap } from './types.js';
+export type { ExitHolder } from './types.js';
 
 /** In the order `--help` lists them. */
 const COMMANDS: Record<string, () => Promise<Register>> = {

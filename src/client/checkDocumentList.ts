@@ -1,6 +1,6 @@
 // The document listing's check, written out by hand: the whole space's listing (10,000 items and
 // more) is read on every poll, and a schema library's per-item parse of it cost more than the rest
-// of an idle poll. It accepts and refuses what the `documentList` schema does (schemas.ts): an
+// of an idle poll. It accepts and refuses what a schema would (its test holds one to compare): an
 // `items` array of objects with a non-empty string `id`, a string `title` (missing reads as empty)
 // and, when present, string `dailyNoteDate`, `lastModifiedAt`, `createdAt` and `clickableLink`.
 // Unknown fields are kept. A wrong shape is a `bad_response` naming the first item at fault.

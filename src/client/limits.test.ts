@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullJitter } from './backoff.js';
+import { fullJitter } from './scheduler.js';
 import { DEFAULT_LIMITS, resolveLimits } from './limits.js';
 
 describe('resolveLimits', () => {

@@ -3,12 +3,26 @@
 // first, Retry-After is obeyed, and failed attempts are retried only when retrying is safe.
 import { SpacesyncError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { fullJitter, type BackoffOptions } from './backoff.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SchedulerLimits } from './limits.js';
 import { blockBudgetReport, requestBudgetReport, retryAfterMs, type BudgetReport } from './rateHeaders.js';
 import { emptyStats, type Counters, type Priority, type SchedulerStats, type WaitReason } from './schedulerStats.js';
 import { UsageWindow, type UsageEntry } from './usageWindow.js';
+
+export interface BackoffOptions {
+  baseMs: number;
+  capMs: number;
+}
+
+/**
+ * The wait before retry number `attempt` (1 = first retry): exponential backoff with full jitter, a
+ * uniformly random wait below an exponentially growing cap, so that clients which failed together
+ * do not retry together. `random` returns [0, 1).
+ */
+export function fullJitter(attempt: number, options: BackoffOptions, random: () => number): number {
+  const ceiling = Math.min(options.capMs, options.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * ceiling);
+}
 
 /** Requests a one-block edit needs (the listing, the write): what background work leaves free in a window (within the reserve). */
 const USER_SLOTS = 2;

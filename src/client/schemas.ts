@@ -1,5 +1,6 @@
 // Checks on the answers whose wrong shape would corrupt the journal: blocks (ids, markdown,
-// children), document and folder listings, and the ids returned by writes. Unknown fields are
+// children), folder listings, and the ids returned by writes (the document listing's check is
+// written out by hand, checkDocumentList.ts). Unknown fields are
 // kept; a block type the service adds later passes as a string rather than failing a whole sync.
 import { z } from 'zod';
 
@@ -39,16 +40,6 @@ export const idStrings = items(z.string().min(1));
 /** Lists whose items the journal does not keep: the envelope is checked, the items are objects. */
 export const objectItems = items(z.looseObject({}));
 
-export const documentListItem = z.looseObject({
-  id: z.string().min(1),
-  // Titles can be empty; a missing title reads as empty.
-  title: z.string().default(''),
-  dailyNoteDate: z.string().optional(),
-  lastModifiedAt: z.string().optional(),
-  createdAt: z.string().optional(),
-  clickableLink: z.string().optional(),
-});
-export const documentList = items(documentListItem);
 export const createdDocuments = items(z.looseObject({ id: z.string().min(1), title: z.string().default(''), clickableLink: z.string().optional() }));
 const documentDestination = z.union([z.looseObject({ destination: z.string() }), z.looseObject({ folderId: z.string() })]);
 export const movedDocuments = items(z.looseObject({ id: z.string().min(1), destination: documentDestination }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frontMatter } from './frontMatter.js';
 import { segmentFile } from './segmentFile.js';
-import { joinSegments } from './joinSegments.js';
+import { joinSegments } from '../../test/support/joinSegments.js';
 
 describe('frontMatter', () => {
   it('reads YAML between --- lines at the start and keeps the raw text', () => {

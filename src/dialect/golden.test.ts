@@ -9,7 +9,7 @@ import { splitMarkdown } from './splitMarkdown.js';
 import { renderBlockMarkdown } from './renderBlockMarkdown.js';
 import { renderFileBody } from './renderFileBody.js';
 import { segmentFile } from './segmentFile.js';
-import { joinSegments } from './joinSegments.js';
+import { joinSegments } from '../../test/support/joinSegments.js';
 import { markdownEquals } from './canonicalMarkdown.js';
 import { parseBlockMarkdown } from './parseBlockMarkdown.js';
 import { splitTaskDates } from './taskDates.js';

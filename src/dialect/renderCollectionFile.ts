@@ -2,10 +2,14 @@
 // with it, else (the depth limit left them out) the service's output-only form (its own markdown when
 // it sent one), read-only. Item
 // content is laid out by the function passed in (renderBlocks), so this file imports neither.
-import { collectionName } from './collectionName.js';
 import { renderCollectionTable } from './renderCollectionTable.js';
 import { renderCollectionWith, type RenderContent } from './renderCollectionWith.js';
 import type { BlockFields } from './types.js';
+
+/** A collection's name: the block's `title`, or the `<title>` the service writes into its markdown (the block JSON has no field for it). */
+function collectionName(f: Pick<BlockFields, 'title' | 'markdown'>): string | undefined {
+  return f.title ?? /^<collection>\n[ \t]*<title>(.*)<\/title>/.exec(f.markdown ?? '')?.[1];
+}
 
 export function renderCollectionFile(f: BlockFields, renderContent: RenderContent): string {
   if (!f.content && f.markdown?.startsWith('<collection>')) return f.markdown;

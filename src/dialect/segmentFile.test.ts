@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import spec from 'commonmark-spec';
 import { segmentFile } from './segmentFile.js';
-import { joinSegments } from './joinSegments.js';
+import { joinSegments } from '../../test/support/joinSegments.js';
 import { renderFileBody } from './renderFileBody.js';
 import { renderCollection } from './renderCollection.js';
 import { isPageLike } from './renderBlockMarkdown.js';

@@ -233,7 +233,7 @@ export interface Segment {
   children: Segment[];
 }
 
-/** A file cut into front matter and block segments; joinSegments puts it back together byte for byte. */
+/** A file cut into front matter and block segments, which put back together give the file byte for byte. */
 export interface FileSegments {
   frontMatter: {
     raw: string;

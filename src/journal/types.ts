@@ -5,8 +5,6 @@ import type { BaseBlock, BlockKind } from '../core/types.js';
 /** Where a document lives in the space. `folder` means a user folder named by `folderId`. */
 export type DocumentLocation = 'unsorted' | 'templates' | 'trash' | 'daily_notes' | 'folder';
 
-export const DOCUMENT_LOCATIONS: readonly DocumentLocation[] = ['unsorted', 'templates', 'trash', 'daily_notes', 'folder'];
-
 export interface DocumentRecord {
   id: string;
   /** Posix path of the file, relative to the mirror root. Unique: one file holds one document. */

@@ -33,8 +33,6 @@ export interface Lock {
 export interface AcquireLockOptions {
   /** Another host's lock older than this (by its last refresh) is stale. Default: 2 hours. */
   staleAfterMs?: number;
-  /** How often the holder refreshes its lock. Default: 5 minutes. */
-  heartbeatMs?: number;
   now?: () => Date;
 }
 
@@ -159,7 +157,7 @@ export function acquireLock(root: string, opts: AcquireLockOptions = {}): Lock {
       /* a missing lock is noticed by release() and the next start */
     }
   };
-  const timer = setInterval(refresh, opts.heartbeatMs ?? 5 * 60_000);
+  const timer = setInterval(refresh, 5 * 60_000); // the holder's refresh, every 5 minutes
   timer.unref();
   return {
     file,

@@ -22,13 +22,6 @@ export function resolveInRoot(root: string, relPath: string): string {
   return path.join(root, ...segments);
 }
 
-/** The posix path of `abs` relative to `root`, or null when it is the root itself or outside it. */
-export function relativeToRoot(root: string, abs: string): string | null {
-  const rel = path.relative(root, abs);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return null;
-  return rel.split(path.sep).join('/');
-}
-
 /**
  * The first entry on the way to `relPath` (its folders, and the entry itself with `last`) that is a
  * symbolic link, as a mirror path; null when there is none. Entries that do not exist end the look.

@@ -2,7 +2,6 @@
 // one transaction per request, the service's error shapes, and the admin routes for tests.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, validationFailed, type ApiErrorBody } from './http/apiError.js';
-import { html404 } from './http/html404.js';
 import { RawBody, type ApiHandler, type ApiRouter, type RouteOptions } from './http/router.js';
 import type { Query } from './http/query.js';
 import { createContext } from './context.js';
@@ -184,6 +183,22 @@ function logCall(state: ServerState, req: FastifyRequest, call: ApiCall, status:
     blocksCharged: call.blocksCharged,
   });
   state.logger?.info({ method: req.method, path, status, blocks: call.blocksCharged }, 'request');
+}
+
+/** The page an unknown route answers with: HTML, as the live service's web framework sends it. */
+function html404(method: string, path: string): string {
+  const esc = path.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Error</title>
+</head>
+<body>
+<pre>Cannot ${method} ${esc}</pre>
+</body>
+</html>
+`;
 }
 
 /** Unknown routes answer the service's HTML 404; errors answer in the service's shapes, an unexpected one as a logged 500. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyReport } from '../../src/core/report/cycleReport.js';
-import { REPORT_KEYS } from '../../src/sync/index.js';
+import { REPORT_KEYS } from '../../src/sync/cycle/recordReport.js';
 import { openJournal } from '../../src/journal/index.js';
 import { startConsole, type RunningConsole } from '../../src/console/server.js';
 import { spawnCli } from '../cli/cliHarness.js';

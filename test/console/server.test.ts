@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyReport, type CycleReport } from '../../src/core/report/cycleReport.js';
-import { REPORT_KEYS } from '../../src/sync/index.js';
+import { REPORT_KEYS } from '../../src/sync/cycle/recordReport.js';
 import { openJournal } from '../../src/journal/index.js';
 import { startConsole, type RunningConsole } from '../../src/console/server.js';
 import { cookieName } from '../../src/console/guard.js';

@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../src/server/index.js';
-import { FATAL_CODES, pushSaved, syncOnce } from '../../src/sync/index.js';
+import { syncOnce } from '../../src/sync/index.js';
+import { FATAL_CODES } from '../../src/sync/daemon/index.js';
+import { pushSaved } from '../../src/sync/cycle/index.js';
 import { isSpacesyncError } from '../../src/errors.js';
 import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
 

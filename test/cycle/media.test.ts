@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { execFileSync } from 'node:child_process';
-import { afterReport, lookedAt, syncOnce, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
+import { afterReport, lookedAt, syncOnce, type SyncSession } from '../../src/sync/index.js';
+import { type SyncOnceResult } from '../../src/sync/cycle/index.js';
 import { captureLogger, makeRoot, openSession, readTree, startSpace, type CapturedLogger, type Space } from '../pull/harness.js';
 import { adminFetch } from '../client/admin.js';
 

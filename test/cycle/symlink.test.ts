@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFixtureFile } from '../../src/server/index.js';
-import { findLocalChanges, pushSaved, syncOnce } from '../../src/sync/index.js';
+import { findLocalChanges, syncOnce } from '../../src/sync/index.js';
+import { pushSaved } from '../../src/sync/cycle/index.js';
 import { makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 
 const demo = readFixtureFile('fixtures/spaces/demo.json');

@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSpace } from '../../src/server/index.js';
-import { runDaemon, type DaemonHandle, type PushResult, type SyncOnceResult, type SyncSession } from '../../src/sync/index.js';
+import { runDaemon, type SyncSession } from '../../src/sync/index.js';
+import { type DaemonHandle } from '../../src/sync/daemon/index.js';
+import { type PushResult } from '../../src/sync/documents/index.js';
+import { type SyncOnceResult } from '../../src/sync/cycle/index.js';
 import { makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 
 const DOCS = 60;

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { SpaceFixture } from '../../src/server/index.js';
-import { runDaemon, type DaemonHandle, type SyncSession } from '../../src/sync/index.js';
+import { runDaemon, type SyncSession } from '../../src/sync/index.js';
+import { type DaemonHandle } from '../../src/sync/daemon/index.js';
 import { armFault, adminFetch } from '../client/admin.js';
 import { makeRoot, openSession, startSpace, type Space } from '../pull/harness.js';
 

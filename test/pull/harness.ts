@@ -18,7 +18,8 @@ import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { startServer, type LoggedRequest, type RunningServer, type SpaceFixture } from '../../src/server/index.js';
-import { openSyncSession, runPull, type SyncSession, type SyncSessionOptions } from '../../src/sync/index.js';
+import { openSyncSession, runPull, type SyncSession } from '../../src/sync/index.js';
+import type { SyncSessionOptions } from '../../src/sync/context/openSyncSession.js';
 import { frontMatterParts } from '../../src/core/files/fileText.js';
 
 export const START = Date.parse('2026-09-05T10:00:00Z');

@@ -10,7 +10,7 @@ import { openJournal } from '../../src/journal/index.js';
 import { openJournalForReading } from '../../src/journal/openJournalForReading.js';
 import { isTempFileName } from '../../src/mirror/index.js';
 import { generateSpace } from '../../src/server/index.js';
-import { journalPath } from '../../src/sync/index.js';
+import { journalPath } from '../../src/stateDir.js';
 import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { parseFrontMatter } from '../../src/core/files/frontMatter.js';
 import { expectMirrorMatches, makeRoot, startSpace, type Space } from './harness.js';

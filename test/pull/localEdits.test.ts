@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/mirror/index.js';
-import { detectLocalChanges, runPull, type SyncSession } from '../../src/sync/index.js';
+import { runPull, type SyncSession } from '../../src/sync/index.js';
+import { detectLocalChanges } from '../../src/sync/documents/pull/detectLocalChanges.js';
 import { demoSpace } from './demoSpace.js';
 import { describeRequests, usePulledMirror, type Space } from './harness.js';
 

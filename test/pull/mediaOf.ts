@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { MediaLink } from '../../src/core/media/linkAssets.js';
 import { openJournal } from '../../src/journal/index.js';
-import { journalPath } from '../../src/sync/index.js';
+import { journalPath } from '../../src/stateDir.js';
 import { MEDIA_BASE, type MediaRecord } from '../../src/sync/context/index.js';
 
 /** The media assets the mirror at `root` downloaded, by block id, as its journal records them: the files link them where the space has signed URLs. */

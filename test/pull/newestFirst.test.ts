@@ -1,7 +1,8 @@
 // A pull reads the newest documents first: the last week's daily notes, then every other document
 // most recently modified first, so that in a large space what the user opens first arrives first.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { FixtureDocument, SpaceFixture } from '../../src/server/index.js';
+import type { SpaceFixture } from '../../src/server/index.js';
+import type { FixtureDocument } from '../../src/server/fixture/types.js';
 import { runPull, type SyncSession } from '../../src/sync/index.js';
 import { makeRoot, openSession, START, startSpace, type Space } from './harness.js';
 import fs from 'node:fs';

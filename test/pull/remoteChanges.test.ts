@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runPull, type PullCycleResult, type SyncSession } from '../../src/sync/index.js';
+import { runPull, type SyncSession } from '../../src/sync/index.js';
+import { type PullCycleResult } from '../../src/sync/documents/index.js';
 import { demoSpace } from './demoSpace.js';
 import { describeRequests, expectMirrorMatches, readTree, usePulledMirror, type Space } from './harness.js';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { SyncSession } from '../../src/sync/index.js';
-import type { SyncOnceResult } from '../../src/sync/index.js';
+import type { SyncOnceResult } from '../../src/sync/cycle/index.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import { pushCollections } from '../../src/sync/collections/pushCollections.js';
 import { pushLocal } from '../../src/sync/index.js';

@@ -18,7 +18,7 @@ import { openJournal } from '../../src/journal/index.js';
 import { isConflictCopy } from '../../src/mirror/index.js';
 import { generateSpace, type FaultSpec, type LoggedRequest, type SpaceFixture } from '../../src/server/index.js';
 import type { FixtureFolder } from '../../src/server/fixture/types.js';
-import { journalPath } from '../../src/sync/index.js';
+import { journalPath } from '../../src/stateDir.js';
 import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { unpackVersion } from '../../src/sync/context/versionsDir.js';
 import type { CliResult } from '../cli/cliHarness.js';

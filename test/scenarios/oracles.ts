@@ -15,7 +15,7 @@ import { openJournal } from '../../src/journal/index.js';
 import { hashText, isConflictCopy } from '../../src/mirror/index.js';
 import type { LoggedRequest, SpaceFixture } from '../../src/server/index.js';
 import type { FixtureBlock, FixtureFolder } from '../../src/server/fixture/types.js';
-import { journalPath } from '../../src/sync/index.js';
+import { journalPath } from '../../src/stateDir.js';
 import { mediaOf } from '../pull/mediaOf.js';
 import { frontMatterParts } from '../../src/core/files/fileText.js';
 import { normalizeLine, type Entry } from './texts.js';

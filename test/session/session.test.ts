@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempFileName } from '../../src/mirror/index.js';
-import { readPullPlan, runPull, summarizePullPlan, type SyncSession } from '../../src/sync/index.js';
+import { runPull, summarizePullPlan, type SyncSession } from '../../src/sync/index.js';
+import { readPullPlan } from '../../src/sync/documents/index.js';
 import { demoSpace } from '../pull/demoSpace.js';
 import { makeRoot, openSession, readTree, startSpace, type Space } from '../pull/harness.js';
 

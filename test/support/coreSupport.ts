@@ -48,6 +48,11 @@ export function localOfSpecs(specs: readonly Spec[]): LocalBlock[] {
   });
 }
 
+/** Whether a change set sends nothing. */
+export function isEmptyChangeSet(c: ChangeSet): boolean {
+  return c.edits.length === 0 && c.moves.length === 0 && c.inserts.length === 0 && c.lateMoves.length === 0 && c.deletes.length === 0;
+}
+
 /** Runs a change set against a document's blocks the way the service does (edits → moves → inserts → late moves → deletes). */
 export function applyChanges(current: readonly RemoteBlock[], cs: ChangeSet, idFor: (ref: string) => string = (r) => r): RemoteBlock[] {
   interface N {

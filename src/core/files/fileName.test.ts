@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { capBytes, collisionKey, dirOfPath, EMPTY_TITLE, fileNameFor, fileStem, MAX_STEM_BYTES, stemOfPath, suffixedStem, utf8Length } from './fileName.js';
+import { capBytes, collisionKey, dirOfPath, EMPTY_TITLE, fileStem, MAX_STEM_BYTES, stemOfPath, suffixedStem, utf8Length } from './fileName.js';
 
 describe('fileStem', () => {
   it('keeps an ordinary title as it is', () => {
     expect(fileStem('Roadmap 2027')).toBe('Roadmap 2027');
-    expect(fileNameFor('Roadmap')).toBe('Roadmap.md');
   });
 
   it('replaces characters a file system or editor cannot hold', () => {

@@ -56,21 +56,11 @@ export function fileStem(title: string, maxBytes = MAX_STEM_BYTES): string {
   return s.replace(WINDOWS_RESERVED, '$1_');
 }
 
-/** `<stem>.md` for a title. */
-export function fileNameFor(title: string): string {
-  return `${fileStem(title)}.md`;
-}
-
 /** A stem with a distinguishing suffix, `Roadmap (1a2b3c4d)`, still under the byte cap. */
 export function suffixedStem(stem: string, suffix: string): string {
   const tail = ` (${suffix})`;
   const base = fixEnds(capBytes(stem, MAX_STEM_BYTES - utf8Length(tail)));
   return `${base === '' ? EMPTY_TITLE : base}${tail}`;
-}
-
-/** Whether a file name (stem) carries the title exactly, so the front matter need not repeat it. */
-export function stemCarriesTitle(stem: string, title: string): boolean {
-  return stem === title;
 }
 
 /**

@@ -288,8 +288,3 @@ function cardSide(node: MergedNode, cur: RemoteBlock | undefined, record: Remote
   if (layout !== undefined) record.cardLayout = layout;
   return send;
 }
-
-/** Whether a change set sends nothing. */
-export function isEmptyChangeSet(c: ChangeSet): boolean {
-  return c.edits.length === 0 && c.moves.length === 0 && c.inserts.length === 0 && c.lateMoves.length === 0 && c.deletes.length === 0;
-}

@@ -2,11 +2,11 @@
 // converges, is the identity on equal sides, and a second run changes nothing.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isEmptyChangeSet } from './changeSet.js';
 import type { MergedNode } from './merge.js';
 import {
   applyChanges,
   applyOps,
+  isEmptyChangeSet,
   runMerge,
   outlineOfLocal,
   outlineOfMerged,

@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { changeSetOf, isEmptyChangeSet } from './changeSet.js';
+import { changeSetOf } from './changeSet.js';
 import { coreDialect } from './coreDialect.js';
 import { diffDocument } from './diff.js';
 import { mergeDocument } from './merge.js';
-import { applyChanges, baseOf, blk, localOfSpecs, outlineOfMerged, outlineOfRemote, pg, remoteOf, ro, type Spec } from '../../../test/support/coreSupport.js';
+import {
+  applyChanges,
+  baseOf,
+  blk,
+  isEmptyChangeSet,
+  localOfSpecs,
+  outlineOfMerged,
+  outlineOfRemote,
+  pg,
+  remoteOf,
+  ro,
+  type Spec,
+} from '../../../test/support/coreSupport.js';
 import type { LocalBlock, RemoteBlock } from '../types.js';
 
 function run(baseSpecs: Spec[], local: LocalBlock[], remoteSpecs?: Spec[] | RemoteBlock[]) {

@@ -3,7 +3,7 @@
 // file shows exactly the merged document, and merging a side with itself is the identity.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isEmptyChangeSet } from './changeSet.js';
+import { isEmptyChangeSet } from '../../../test/support/coreSupport.js';
 import { hashBlock } from './hashBlock.js';
 import type { MergedNode } from './merge.js';
 import type { BaseBlock, RemoteBlock } from '../types.js';

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coreDialect } from '../merge/coreDialect.js';
-import { diffDocument } from '../merge/diff.js';
-import { checkDocumentWipe, checkPullSafety, checkSafety, roundTripProblems, WIPE_MIN_BLOCKS, type SafetyInput } from './safety.js';
-import { baseOf, blk, ro } from '../../../test/support/coreSupport.js';
+import { checkDocumentWipe, checkPullSafety, checkSafety, WIPE_MIN_BLOCKS, type SafetyInput } from './safety.js';
 
 const calm: SafetyInput = {
   known: 10,
@@ -80,22 +77,6 @@ describe('checkPullSafety', () => {
   it('lets --force and a first run through', () => {
     expect(checkPullSafety({ ...pull, listed: 0, force: true })).toBeNull();
     expect(checkPullSafety({ ...pull, known: 0, listed: 0 })).toBeNull();
-  });
-});
-
-describe('roundTripProblems', () => {
-  it('reports new and edited blocks the service would split or refuse, and output-only edits', () => {
-    const base = baseOf([
-      ['A', 'one'],
-      ['B', 'the second paragraph'],
-    ]);
-    const d = diffDocument(base, [blk('one'), blk('the second paragraph\n\nand a third'), blk('x\n\ny'), ro('<collection></collection>')], {
-      equals: coreDialect.equals,
-    });
-    const p = roundTripProblems(d.nodes, coreDialect);
-    expect(p.map((x) => x.id)).toEqual(['B', undefined, undefined]);
-    expect(p[0]!.message).toContain('not sent');
-    expect(p[2]!.message).toContain('output-only');
   });
 });
 

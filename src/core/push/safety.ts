@@ -2,10 +2,7 @@
 // delete (either way), a missing or empty mirror, an empty listing where the journal knows documents.
 // A refusal is data whose message names the numbers and how the person goes ahead: `spacesync
 // approve` (which a running daemon takes at its next cycle; status and the console name it whole,
-// with the folder), or `sync --once --force` when no daemon runs; and what cannot round-trip is reported.
-import { createAction, editAction } from './sendability.js';
-import type { DiffNode } from '../merge/diff.js';
-import type { CoreDialect } from '../types.js';
+// with the folder), or `sync --once --force` when no daemon runs.
 
 export interface SafetyInput {
   /** Documents the journal knows. */
@@ -145,36 +142,4 @@ export function checkDocumentWipe(s: DocumentWipeInput): SafetyVerdict {
     );
   }
   return { ok: true };
-}
-
-export interface RoundTripProblem {
-  /** The block's id when it exists on the service. */
-  id?: string;
-  markdown: string;
-  message: string;
-}
-
-/**
- * Blocks of a file that cannot be sent as they are (the service would split or refuse them, or they
- * are output-only): these are not pushed, and are reported. The merge holds them back the same way.
- */
-export function roundTripProblems(nodes: readonly DiffNode[], dialect: CoreDialect): RoundTripProblem[] {
-  const out: RoundTripProblem[] = [];
-  const walk = (list: readonly DiffNode[]) => {
-    for (const n of list) {
-      if (n.id === null) {
-        const a = createAction(n.local, dialect);
-        if (a.action === 'hold') {
-          out.push({ markdown: n.local.markdown, message: `Not sent: ${a.reason}.` });
-          continue;
-        }
-      } else if (n.changed) {
-        const a = editAction(n.base!, n.local, dialect);
-        if (a.action === 'hold') out.push({ id: n.id, markdown: n.local.markdown, message: `This edit is not sent: ${a.reason}.` });
-      }
-      walk(n.children);
-    }
-  };
-  walk(nodes);
-  return out;
 }

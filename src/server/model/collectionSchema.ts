@@ -226,8 +226,3 @@ export function addOption(p: SchemaProperty, name: string): void {
   const options = p.options ?? (p.options = []);
   options.push({ name, color: OPTION_COLORS[options.length % OPTION_COLORS.length]! });
 }
-
-export function unknownPropertyError(s: StoredSchema, key: string, path: Array<string | number>) {
-  const known = s.properties.map((p) => p.key);
-  return validationFailed([{ message: `Unknown property '${key}': the collection's property keys are ${known.length ? known.join(', ') : '(none)'}.`, path }]);
-}

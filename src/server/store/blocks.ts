@@ -29,10 +29,6 @@ export function childBlocks(db: Db, parentId: string): BlockRow[] {
   return stmt(db, 'SELECT * FROM blocks WHERE parent_id = ? ORDER BY pos').all(parentId) as BlockRow[];
 }
 
-export function childCount(db: Db, parentId: string): number {
-  return (stmt(db, 'SELECT COUNT(*) AS n FROM blocks WHERE parent_id = ?').get(parentId) as { n: number }).n;
-}
-
 export function lastPos(db: Db, parentId: string): number {
   return (stmt(db, 'SELECT COALESCE(MAX(pos), -1) AS m FROM blocks WHERE parent_id = ?').get(parentId) as { m: number }).m;
 }
@@ -95,19 +91,6 @@ export function deleteBlockRows(db: Db, ids: readonly string[]): void {
   const s = stmt(db, 'DELETE FROM blocks WHERE id = ?');
   // Children first, so no row is ever left pointing at a deleted parent mid-statement.
   for (let i = ids.length - 1; i >= 0; i--) s.run(ids[i]!);
-}
-
-/** The ancestors of a block, root first (the block itself excluded). */
-export function ancestorIds(db: Db, id: string): string[] {
-  const rows = stmt(
-    db,
-    `
-    WITH RECURSIVE up(id, parent_id, depth) AS (
-      SELECT id, parent_id, 0 FROM blocks WHERE id = ?
-      UNION ALL SELECT b.id, b.parent_id, up.depth + 1 FROM blocks b JOIN up ON b.id = up.parent_id)
-    SELECT id FROM up WHERE depth > 0 ORDER BY depth DESC`,
-  ).all(id) as Array<{ id: string }>;
-  return rows.map((r) => r.id);
 }
 
 /** Every block with list style task (a task, wherever it lives). */

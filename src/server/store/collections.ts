@@ -22,10 +22,6 @@ export function getCollection(db: Db, blockId: string): CollectionRow | undefine
   return stmt(db, 'SELECT * FROM collections WHERE block_id = ?').get(blockId) as CollectionRow | undefined;
 }
 
-export function allCollections(db: Db): CollectionRow[] {
-  return stmt(db, 'SELECT * FROM collections').all() as CollectionRow[];
-}
-
 export function insertCollection(db: Db, c: CollectionRow): void {
   stmt(db, 'INSERT INTO collections (block_id, name, schema, active_view_id) VALUES (@block_id, @name, @schema, @active_view_id)').run(c);
 }

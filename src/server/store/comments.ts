@@ -16,7 +16,3 @@ export function commentsOf(db: Db, blockId: string): CommentRow[] {
 export function insertComment(db: Db, c: CommentRow): void {
   stmt(db, 'INSERT INTO comments (id, block_id, content, created_at, created_by) VALUES (@id, @block_id, @content, @created_at, @created_by)').run(c);
 }
-
-export function allComments(db: Db): CommentRow[] {
-  return stmt(db, 'SELECT * FROM comments ORDER BY created_at, id').all() as CommentRow[];
-}

@@ -16,10 +16,10 @@ export {
   type DeletesApproval,
   type FileApproval,
 } from './approvals.js';
-export { DEFAULT_SETTINGS, type PullClient, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
+export { DEFAULT_SETTINGS, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
 export { assetDownloadsOf, type AssetDownloads, type FetchedAsset } from './AssetDownloads.js';
 export { assetExtension, type Fetched } from './fetchAsset.js';
-export { readCollectionRows, recordCollectionRows, type RecordedRows } from './collectionRows.js';
+export { readCollectionRows, recordCollectionRows } from './collectionRows.js';
 export { ADOPTION_ORPHANS, readBackupKept, readHeldBack, readOrphans, recordBackupKept, recordHeldBack, type HeldBackFile } from './heldBackState.js';
 export { isPerDocumentError } from './isPerDocumentError.js';
 export { isStopped, stoppedBeforeStart } from './isStopped.js';
@@ -35,15 +35,14 @@ export {
   RELINK_PENDING,
   RELINK_PENDING_FROM,
   recordTypedAnchors,
-  type DocumentMove,
 } from './linkTargetsOf.js';
 export { MEDIA_BASE, mediaRecordOf, type MediaRecord } from './mediaRecords.js';
 export { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
-export { ADOPTION_PENDING, journalPath, openSyncSession, type SyncSession, type SyncSessionOptions } from './openSyncSession.js';
+export { ADOPTION_PENDING, openSyncSession, type SyncSession } from './openSyncSession.js';
 export { releaseMemory } from './releaseMemory.js';
 export { forgetRestoredBlocks, noteRestoredBlocks, restoredBlocks } from './restoredBlocks.js';
 export { saveLocalVersion } from './saveLocalVersion.js';
 export type { ArrivedAssets, DrawInput, DrawScene, PullSteps, PushSteps } from './sliceSteps.js';
 export { UNSENT } from './unsent.js';
-export { referencedExists, uploadDialect } from './uploadDialect.js';
-export { packVersion, unpackVersion, versionFilePath, VERSIONS_DIR } from './versionsDir.js';
+export { uploadDialect } from './uploadDialect.js';
+export { unpackVersion, VERSIONS_DIR } from './versionsDir.js';

@@ -36,8 +36,6 @@ export interface SyncSession {
   close(): void;
 }
 
-export { journalPath };
-
 /**
  * State key: the mirror was found without a journal (none, an empty one) while it holds files:
  * the next cycle adopts it (cycle/adoptMirror) before anything else. Kept until the adoption ends,

@@ -1,8 +1,9 @@
-// Puts a cut file back together from its pieces: front matter, separators, segments (recursively).
-import type { FileSegments, Segment } from './types.js';
+// Puts a cut file back together from its pieces: front matter, separators, segments (recursively):
+// what the tests hold segmentFile to, byte for byte.
+import type { FileSegments, Segment } from '../../src/dialect/types.js';
 
 /** A segment's bytes: a page or card from its open tag, children, separators and close tag; any other block its text. */
-export function joinSegment(s: Segment): string {
+function joinSegment(s: Segment): string {
   if (s.open === undefined || s.close === undefined || !s.separators) return s.text;
   let out = s.open;
   s.children.forEach((c, i) => {
