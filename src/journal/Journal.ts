@@ -259,10 +259,6 @@ export class Journal {
     this.db.close();
   }
 
-  get isOpen(): boolean {
-    return this.db.open;
-  }
-
   // ── documents ────────────────────────────────────────────────────────────────────────────────
 
   /**
@@ -341,12 +337,6 @@ export class Journal {
     this.baseReplaced(id);
     for (const [prefix] of BLOCK_INDEXES) this.deleteState(`${prefix}${id}`);
     return this.sql('DELETE FROM documents WHERE id = ?').run(packId(id)).changes > 0;
-  }
-
-  /** Records that the document's file now lives at `path`. Returns whether the document was known. */
-  renameDocumentPath(id: string, path: string): boolean {
-    this.documentsChanged();
-    return this.sql('UPDATE documents SET path = ?, synced_at = ? WHERE id = ?').run(path, packTime(this.stamp()), packId(id)).changes > 0;
   }
 
   /**
@@ -645,16 +635,6 @@ export class Journal {
     return this.sql('DELETE FROM state WHERE key = ?').run(key).changes > 0;
   }
 
-  /** Adds `by` to a numeric state value (0 when absent) and returns the new value. */
-  incrementCounter(key: string, by = 1): number {
-    return this.transaction(() => {
-      const current = this.getState<unknown>(key);
-      const next = (typeof current === 'number' ? current : 0) + by;
-      this.setState(key, next);
-      return next;
-    });
-  }
-
   /** The state values whose key starts with `prefix`, by the rest of their key. */
   statesWithPrefix<T = unknown>(prefix: string): Record<string, T> {
     const rows = this.sql('SELECT key, value FROM state WHERE substr(key, 1, length(?)) = ? ORDER BY key').all(prefix, prefix) as Array<{
@@ -703,11 +683,6 @@ export class Journal {
         ? this.sql('SELECT * FROM history WHERE path = ? OR doc_id = ? ORDER BY id DESC').all(filter.path ?? null, packId(filter.docId ?? null))
         : this.sql('SELECT * FROM history ORDER BY id DESC').all();
     return (rows as HistoryRow[]).map(toHistory);
-  }
-
-  getHistory(id: number): HistoryRecord | undefined {
-    const r = this.sql('SELECT * FROM history WHERE id = ?').get(id) as HistoryRow | undefined;
-    return r ? toHistory(r) : undefined;
   }
 
   /** Oldest first, without the blocks: what retention weighs. */

@@ -198,7 +198,7 @@ it("moves a schema-6 journal's ids, times, version files and block lists into th
     expect(j.listHistory({ docId: D1 }).map((h) => h.id)).toEqual([2, 1]);
     expect(j.historySizes().map((h) => [h.at, h.versionFile])).toEqual(versions.map((v) => [v.at, v.versionFile]));
     // Written and rewritten through the journal: the same values come back.
-    j.renameDocumentPath(D1, 'Area/Moved.md');
+    j.upsertDocument({ ...j.getDocument(D1)!, path: 'Area/Moved.md' });
     j.setFileHash(D1, null);
     expect(j.getDocument(D1)).toMatchObject({ path: 'Area/Moved.md', fileHash: null, folderId: F1 });
     j.upsertDocument({ ...documents[0]!, title: 'Renamed' });
