@@ -5,10 +5,10 @@
 import type { Command } from 'commander';
 import { withJsonErrors } from './jsonError.js';
 import type { Wrap } from './types.js';
-import { loadConfig, requireLink } from '../config.js';
-import { createLogger } from '../log.js';
+import { loadConfig, requireLink, type Config } from '../config.js';
+import { createLogger, type Logger } from '../log.js';
 import { Writable } from 'node:stream';
-import { openSyncSession, planCycle, summarizePullPlan, type CyclePlan } from '../sync/index.js';
+import { openSyncSession, planCycle, summarizePullPlan, type CyclePlan, type SyncSession } from '../sync/index.js';
 import type { Change } from '../core/report/cycleReport.js';
 import { indentedList } from './format.js';
 
@@ -93,6 +93,40 @@ export function describeCyclePlan(plan: CyclePlan): string[] {
   return lines;
 }
 
+/**
+ * A session with the config's settings, the one a run and a plan open alike: the plan checks what
+ * the run would (its limits on deletes and assets, the mode, the versions kept). `readOnly` for a
+ * plan or a dry run.
+ */
+export function openConfiguredSession(
+  config: Config,
+  link: string,
+  logger: Logger,
+  opts: { readOnly: boolean; force?: boolean; signal?: AbortSignal },
+): Promise<SyncSession> {
+  return openSyncSession({
+    root: config.dir,
+    link,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    logger,
+    readOnly: opts.readOnly,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ignore: config.ignore,
+    budget: config.budget,
+    settings: {
+      maxDeletePercent: config.maxDeletePercent,
+      fullScanMinutes: config.poll.fullScanMinutes,
+      trashRetentionDays: config.trashRetentionDays,
+      force: opts.force === true,
+      // Off only to measure what the stat cache saves (the benchmarks).
+      statCache: process.env.SPACESYNC_STAT_CACHE !== 'off',
+      versions: config.versions,
+      assets: config.assets,
+      mode: config.mode,
+    },
+  });
+}
+
 async function runPlan(flags: PlanFlags): Promise<number> {
   const config = loadConfig({
     flags: {
@@ -103,21 +137,7 @@ async function runPlan(flags: PlanFlags): Promise<number> {
   });
   const link = requireLink(config);
   const logger = createLogger({ level: 'silent', secrets: [link], destination: new Writable({ write: (_c, _e, cb) => cb() }) });
-  const session = await openSyncSession({
-    root: config.dir,
-    link,
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    logger,
-    readOnly: true,
-    ignore: config.ignore,
-    budget: config.budget,
-    settings: {
-      maxDeletePercent: config.maxDeletePercent,
-      fullScanMinutes: config.poll.fullScanMinutes,
-      trashRetentionDays: config.trashRetentionDays,
-      mode: config.mode,
-    },
-  });
+  const session = await openConfiguredSession(config, link, logger, { readOnly: true });
   try {
     const plan = await planCycle(session.ctx);
     if (flags.json) out(JSON.stringify(planJson(plan), null, 2));

@@ -15,14 +15,14 @@ import { loadConfig, requireLink, type Config } from '../config.js';
 import { parseMode } from './init.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
 import { recordStatusError } from '../journal/daemonStatus.js';
-import { FILE_ONLY, type Logger } from '../log.js';
+import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
-import { openSyncSession, planCycle, type PullProgress, type SyncSession } from '../sync/index.js';
+import { planCycle, type PullProgress, type SyncSession } from '../sync/index.js';
 import { lookedAt, readLastLook, syncOnce } from '../sync/index.js';
 import { runDaemon } from '../sync/index.js';
 import { afterReport, GIT_PUSH_STATE, GitPusher, pushProblem, saveStats, type GitPushState } from '../sync/index.js';
 import type { CycleReport, Problem } from '../core/report/cycleReport.js';
-import { describeCyclePlan } from './plan.js';
+import { describeCyclePlan, openConfiguredSession } from './plan.js';
 import { nameList, shellQuote } from './format.js';
 import { describeReport } from './describeCycle.js';
 import { describeOutage } from './describeOutage.js';
@@ -236,31 +236,6 @@ async function daemon(session: SyncSession, config: Config, link: string, signal
   return 0;
 }
 
-/** The sync's session, with the config's settings (read-only for a dry run). */
-function openSession(config: Config, link: string, logger: Logger, signal: AbortSignal, flags: SyncFlags): Promise<SyncSession> {
-  return openSyncSession({
-    root: config.dir,
-    link,
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    logger,
-    readOnly: flags.dryRun === true,
-    signal,
-    ignore: config.ignore,
-    budget: config.budget,
-    settings: {
-      maxDeletePercent: config.maxDeletePercent,
-      fullScanMinutes: config.poll.fullScanMinutes,
-      trashRetentionDays: config.trashRetentionDays,
-      force: flags.force === true,
-      // Off only to measure what the stat cache saves (the benchmarks).
-      statCache: process.env.SPACESYNC_STAT_CACHE !== 'off',
-      versions: config.versions,
-      assets: config.assets,
-      mode: config.mode,
-    },
-  });
-}
-
 async function runSync(flags: SyncFlags): Promise<number> {
   const config = loadConfig({
     flags: {
@@ -288,7 +263,7 @@ async function runSync(flags: SyncFlags): Promise<number> {
   });
   const logger = log.logger;
   const abort = new AbortController();
-  const session = await openSession(config, link, logger, abort.signal, flags);
+  const session = await openConfiguredSession(config, link, logger, { readOnly: flags.dryRun === true, force: flags.force === true, signal: abort.signal });
   // The first SIGINT/SIGTERM stops: waits end at once, a request already sent finishes (or times
   // out) and is recorded. The second ends the process at once: the journal is written in
   // transactions and files by rename, and the intents of requests without a recorded answer make
