@@ -65,6 +65,12 @@ describe('the oracles report what they exist for', () => {
     expect(checkBudget(w, [req(t0 + 100, { status: 429 }), req(t0 + 1100)])).toEqual([]);
     // In flight when the 429 came (arrived before it), answered late after a delay: not a breach.
     expect(checkBudget(w, [req(t0 + 100, { status: 429 }), req(t0 + 650, { receivedAt: t0 + 60 })])).toEqual([]);
+    // A 429 whose answer was logged late (the server's loop busy): the client's wait began when it read
+    // the answer, before that; the floor counts from the 429's arrival.
+    expect(checkBudget(w, [req(t0 + 140, { status: 429, receivedAt: t0 + 100 }), req(t0 + 1105)])).toEqual([]);
+    expect(checkBudget(w, [req(t0 + 140, { status: 429, receivedAt: t0 + 100 }), req(t0 + 1060)]).join('\n')).toMatch(
+      /not honoured: GET \/documents at \+920 ms/,
+    );
   });
 
   it("O5 and O6: a block changed behind the sync's back", async () => {

@@ -226,7 +226,10 @@ export function checkBudget(w: World, log: readonly LoggedRequest[]): string[] {
   // Retry-After: nothing from the same process arrives before the floor. A request that arrived
   // before the 429 went out was already in flight (it may be answered later, after a delay it met):
   // arrival, not answer, is what the client controls. 100 ms for the 429 to reach the client and
-  // a request it sent before to reach the server, on a loaded machine.
+  // a request it sent before to reach the server, on a loaded machine. The floor counts from the
+  // 429's own arrival: its answer left then at the earliest, and the time logged for the answer
+  // (`t`) is taken once the server's loop gets round to it, tens of ms late on a loaded machine,
+  // after the client may already have read the answer and begun its wait.
   for (const r of got429) {
     const candidates = w.faults.filter((f) => f.spec.kind === '429' && (f.used ?? 1) > 0 && f.at <= r.t && matches(f.spec.match, r));
     if (candidates.length === 0 || candidates.some((f) => f.spec.retryAfter === null)) continue;
@@ -236,7 +239,7 @@ export function checkBudget(w: World, log: readonly LoggedRequest[]): string[] {
       (q) =>
         q !== r &&
         q.receivedAt > r.t + 100 &&
-        q.receivedAt < r.t + floorMs - 30 &&
+        q.receivedAt < r.receivedAt + floorMs - 30 &&
         (!seg || (q.t >= seg.start && q.t <= (seg.end ?? Number.POSITIVE_INFINITY))),
     );
     if (early.length > 0)
