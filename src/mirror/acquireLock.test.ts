@@ -100,6 +100,24 @@ describe('acquireLock', () => {
     lock.release();
   });
 
+  it('is ours while unchanged, and not once the same file is rewritten with another holder of the same length', () => {
+    const lock = acquireLock(root());
+    expect(lock.isOurs()).toBe(true);
+    expect(lock.isOurs()).toBe(true);
+    const text = fs.readFileSync(lockPath(root()), 'utf8');
+    const ino = fs.statSync(lockPath(root())).ino;
+    // Another holder's info, written over the same file (same inode) with exactly as many bytes.
+    const other = text.replace(/"pid":\d+/, (m) => `"pid":${'9'.repeat(m.length - 6)}`);
+    expect(other.length).toBe(text.length);
+    expect(other).not.toBe(text);
+    fs.writeFileSync(lockPath(root()), other);
+    expect(fs.statSync(lockPath(root())).ino).toBe(ino);
+    expect(lock.isOurs()).toBe(false);
+    fs.rmSync(lockPath(root()));
+    expect(lock.isOurs()).toBe(false);
+    lock.release();
+  });
+
   it('refreshes its mtime, and does not remove a lock someone else took over', () => {
     let now = new Date('2026-11-21T10:00:00Z');
     const lock = acquireLock(root(), { now: () => now });
