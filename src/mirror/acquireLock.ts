@@ -18,7 +18,7 @@ export interface LockInfo {
 export interface Lock {
   readonly file: string;
   readonly info: LockInfo;
-  /** Marks the lock alive (its mtime); done by itself every `heartbeatMs`. */
+  /** Marks the lock alive (its mtime); done by itself every 5 minutes. */
   refresh(): void;
   /**
    * Whether the lock file is still this holder's: false once it was deleted (a `git clean -fdx`, a
