@@ -274,6 +274,39 @@ describe('a mirror without its journal', () => {
     expect(fs.existsSync(file('Personal/Recipes.md'))).toBe(true);
   }, 60_000);
 
+  it('a document put in the trash between the listing and the look at its folder is compared again, not taken for an orphan and sent (chaos seed 1310077)', async () => {
+    const docs = (await space.call('GET', '/documents')).items as Array<{ id: string; title: string }>;
+    const recipes = docs.find((d) => d.title === 'Recipes')!;
+    // The trash emptied (the service purges it after 30 days): no folder of the trash to read.
+    space.clock.t += 31 * 86_400_000;
+    expect((await cycle()).exitCode).toBe(0);
+    loseJournal();
+    const session = await openSession(root, space);
+    // The space lists it, then it goes to the trash before any folder's members are read.
+    const list = session.ctx.client.listDocuments.bind(session.ctx.client);
+    let trashed: Promise<unknown> | undefined;
+    session.ctx.client.listDocuments = async (query, opts) => {
+      if (query && ('location' in query || 'folderId' in query)) await (trashed ??= space.call('DELETE', '/documents', { documentIds: [recipes.id] }));
+      return list(query, opts);
+    };
+    await space.clearRequests();
+    try {
+      const err = await syncOnce(session.ctx).catch((e: unknown) => e);
+      expect(isSpacesyncError(err) && err.code).toBe('server');
+      expect((err as Error).message).toContain('"Personal/Recipes.md" names moved in the space while it was compared');
+    } finally {
+      session.close();
+    }
+    expect(trashed).toBeDefined();
+    // The next cycle finds it in the trash: the file goes there, as a pull would have moved it.
+    const r = await cycle();
+    expect(r.adoption).toMatchObject({ orphans: [], moved: [{ from: 'Personal/Recipes.md', to: 'Trash/Recipes.md' }] });
+    expect(r.exitCode).toBe(0);
+    expect((await cycle()).exitCode).toBe(0);
+    expect(await writes()).toEqual(['DELETE /documents']);
+    expect(fs.existsSync(file('Personal/Recipes.md'))).toBe(false);
+  }, 60_000);
+
   it('an adoption stopped halfway starts over: what it recorded and left in .spacesync/adopt/ is forgotten', async () => {
     loseJournal();
     const first = await openSession(root, space);

@@ -84,8 +84,11 @@ async function listDirs(root: string, dir = ''): Promise<string[]> {
   return out;
 }
 
-/** The space's version of the mirror, pulled into the shadow folder as a first pull writes it. */
-async function pullBeside(ctx: SyncContext, shadowRoot: string): Promise<void> {
+/**
+ * The space's version of the mirror, pulled into the shadow folder as a first pull writes it; returns
+ * the documents the space listed that no container held (moving while it was looked at).
+ */
+async function pullBeside(ctx: SyncContext, shadowRoot: string): Promise<ReadonlySet<string>> {
   const own = ctx.ownership;
   // No push of saved files while the shadow pull runs (the daemon's editsWaiting): the folder has no
   // base until the adoption is done, and a push without one would send the files as new content.
@@ -105,6 +108,7 @@ async function pullBeside(ctx: SyncContext, shadowRoot: string): Promise<void> {
     await syncWhiteboards(shadow);
     await syncMedia(shadow, { wait: true, drawScene: drawWhiteboard });
     await syncTaskFiles(shadow, { fullScan: true });
+    return new Set(pull.unplaced);
   } finally {
     shadow.assets?.close();
   }
@@ -215,13 +219,24 @@ export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
   const shadowRoot = path.join(ctx.root, ...SHADOW.split('/'));
   await fsp.rm(shadowRoot, { recursive: true, force: true });
   await fsp.mkdir(shadowRoot, { recursive: true });
-  await pullBeside(ctx, shadowRoot);
+  const unplaced = await pullBeside(ctx, shadowRoot);
 
   const docAt = new Map(journal.listDocuments().map((r) => [r.path, r.id]));
   const signed: Signed = new Map();
   const space = await readSide(ctx, shadowRoot, docAt, signed, 'space');
   const mirror = await readSide(ctx, ctx.root, new Map(), signed, 'mirror');
   const plan = planAdoption(space, mirror);
+  // A file naming a document the space listed but had in no folder (moved or put in the trash between
+  // the listing and the look at its folders) is no orphan: the next cycle compares again, with that
+  // document at its new place (chaos seed 1310077: taken for an orphan, then for a copy, and sent).
+  const moving = plan.orphans.filter((o) => unplaced.has(o.docId));
+  if (moving.length > 0) {
+    await fsp.rm(shadowRoot, { recursive: true, force: true });
+    throw new SpacesyncError(
+      'server',
+      `The folder has no journal, so it is compared with the space before anything is sent; but the document "${moving[0]!.path}" names moved in the space while it was compared. Nothing in the folder was changed; the next cycle starts the comparison again.`,
+    );
+  }
   // A symbolic link hides what is behind it, and nothing is written through one: the files there can
   // be neither compared nor put in their place. Nothing is applied (no adoption half done): it waits,
   // and nothing is sent meanwhile.
