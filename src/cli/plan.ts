@@ -1,4 +1,4 @@
-// `spacesync plan`: what a cycle would do, changing nothing: every slice's plan (sync/cycle/planCycle)
+// `spacesync plan`: what a cycle would do, changing nothing: every slice's plan (sync/cycle/slices.ts: planCycle)
 // — the requests the push would send in the order it sends them, what each kind of content would
 // change on either side, every file it would write, move or remove, what it holds back and why, and
 // any refusal. `spacesync sync --dry-run` prints the same.

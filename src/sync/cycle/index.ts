@@ -4,7 +4,8 @@
 export { syncOnce, type SyncOnceResult } from './syncOnce.js';
 export { lookedAt, readLastChange, readLastLook, readProblems, readRecentReports, recordReport, type StandingProblem } from './recordReport.js';
 export { applyEndedDownloads, pushSaved } from './syncOnce.js';
-export { planCycle, type CyclePlan } from './planCycle.js';
+export { planCycle } from './slices.js';
+export type { CyclePlan } from './cyclePlan.js';
 export { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from './pendingChanges.js';
 export { applyRevert, planRevert, type RevertItem } from './revert.js';
 export { pushLocal, runPull } from './pullAndPush.js';

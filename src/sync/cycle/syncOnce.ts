@@ -1,22 +1,19 @@
-// One full cycle, both ways, its slices in order: the collection tables' push, the documents' push
-// (local changes first, merged with the space's where both changed, checked by the safety rules),
-// the documents' pull (what only the space changed), then the slices after the documents
-// (cycle/slices.ts: whiteboards, media, task files). Pushing first means a local rename or delete is
-// never undone by a pull that did not know of it yet. Each slice returns what it did as data; the
-// cycle's report is their parts joined in the same order, and the exit code comes from them too.
-import { releaseMemory, type SyncContext } from '../context/index.js';
-import { listRemote } from '../documents/index.js';
-import { pruneVersions } from '../versions/index.js';
-import { collectionsPart, pushCollections, type CollectionPushResult } from '../collections/index.js';
-import { emptyPlan, pullPart, pushPart, type PullCycleOptions, type PullCycleResult, type PushResult } from '../documents/index.js';
-import type { DocumentRecord } from '../../journal/index.js';
+// One full cycle, both ways: the slices in order (cycle/slices.ts: the versions' retention, the
+// collection tables' push, the documents' push, local changes first, merged with the space's where
+// both changed and checked by the safety rules, the documents' pull, then whiteboards, media, task
+// files), until one refuses. Each slice returns what it did as data; the cycle's report is their
+// parts joined in the same order, and the exit code comes from them too.
+import type { SyncContext } from '../context/index.js';
+import { collectionsPart, pushCollections } from '../collections/index.js';
+import { emptyPlan, pushPart, type PullCycleOptions, type PushResult } from '../documents/index.js';
 import type { SafetyRefusal } from '../../core/push/safety.js';
 import { applyDownloads, mediaPart, type MediaSyncResult } from '../media/index.js';
 import { emptyReport, joinReport, type CycleReport, type Problem } from '../../core/report/cycleReport.js';
+import type { CollectionPushResult } from '../collections/index.js';
 import { adoptionPending, adoptMirror, describeAdoption, type AdoptionResult } from './adoptMirror.js';
-import { pushLocal, runPull } from './pullAndPush.js';
+import { pushLocal } from './pullAndPush.js';
 import { isBackup, keptHere } from './backupMode.js';
-import { afterDocumentsParts, afterDocumentsUnsettled, noneAfterDocuments, runAfterDocuments, type AfterDocumentsResults } from './slices.js';
+import { noResults, NO_TABLES, refusalOf, runSlices, slicesParts, slicesUnsettled, tableFiles, type CycleSoFar, type SliceResults } from './slices.js';
 
 export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates'> {
   /**
@@ -31,20 +28,14 @@ export interface SyncOnceOptions extends Omit<PullCycleOptions, 'localCandidates
   downloads?: 'wait' | 'background';
 }
 
-/**
- * What the cycle did: each slice's result as data (`whiteboards`, `media`, `tasks`: the slices after
- * the documents, cycle/slices.ts; null when the push or the pull was refused, or the slice had nothing to do).
- */
-export interface SyncOnceResult extends AfterDocumentsResults {
+/** What the cycle did: each slice's result as data (cycle/slices.ts; null when a refusal came before it, or it had nothing to do). */
+export interface SyncOnceResult extends SliceResults {
   /** What the cycle did, every slice's part of it: what the terminal, status, the log and git say. */
   report: CycleReport;
   /** The mirror was found without its journal and compared with the space first (cycle/adoptMirror). */
   adoption?: AdoptionResult;
-  /** The collection tables' push, before the documents'. */
   tables: CollectionPushResult;
   push: PushResult;
-  /** Null when the push was refused (nothing changed on either side). */
-  pull: PullCycleResult | null;
   /**
    * 0 in sync, 1 an error left something undone, 2 refused by a safety check (a file that would
    * wipe its document included), 3 conflicts kept, 4 something here held back and not sent (a file
@@ -53,37 +44,27 @@ export interface SyncOnceResult extends AfterDocumentsResults {
   exitCode: 0 | 1 | 2 | 3 | 4;
 }
 
-function combinePushes(first: PushResult, again: PushResult): PushResult {
-  const a = first.outcome!;
-  const b = again.outcome;
-  const anchored = [...(first.anchored ?? []), ...(again.anchored ?? [])];
-  const more = anchored.length > 0 ? { anchored } : {};
-  if (!b) return { ...again, outcome: { ...a, failed: again.plan.refused ? a.failed : [] }, requests: first.requests + again.requests, ...more };
-  return {
-    plan: again.plan,
-    outcome: {
-      sent: [...a.sent, ...b.sent],
-      documents: [...a.documents, ...b.documents],
-      failed: b.failed,
-      stale: b.stale,
-      blocksWritten: a.blocksWritten + b.blocksWritten,
-      conflicts: a.conflicts + b.conflicts,
-      aborted: b.aborted,
-    },
-    requests: first.requests + again.requests,
-    ...more,
-  };
-}
-
 export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Promise<SyncOnceResult> {
-  const { paths, downloads, ...cycleOpts } = opts;
+  const { paths, downloads, ...pullOptions } = opts;
   ctx.ownership?.check();
   const startedAt = ctx.now().toISOString();
   // Without a journal there is no base: the mirror is adopted before anything is sent.
   const adoption = !ctx.readOnly && adoptionPending(ctx) ? await adoptMirror(ctx) : undefined;
-  const first = !ctx.journal.hasListing();
-  const result = await cycle(ctx, adoption ? undefined : paths, downloads, cycleOpts);
-  result.report = reportOf(ctx, startedAt, result, first);
+  const cycle: CycleSoFar = { paths: adoption ? undefined : paths, downloads, pullOptions, first: !ctx.journal.hasListing(), results: noResults() };
+  await runSlices(ctx, cycle);
+  const { push, pull, tasks } = cycle.results;
+  // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
+  // A quiet poll that pushed nothing wrote nothing.
+  if (pull && (!pull.quiet || push!.outcome !== null || (tasks !== null && !tasks.quiet))) ctx.journal.checkpoint();
+  const result: SyncOnceResult = {
+    ...cycle.results,
+    tables: cycle.results.tables!,
+    push: push!,
+    report: emptyReport('cycle', startedAt),
+    exitCode: exitCodeOf(cycle.results),
+  };
+  const refusal = refusalOf(cycle.results);
+  result.report = withRefusal(joinReport(emptyReport('cycle', startedAt), ...slicesParts(ctx, cycle)), refusal, ctx.now().toISOString());
   if (adoption) {
     result.adoption = adoption;
     result.report = joinReport(result.report, {
@@ -97,87 +78,24 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   return result;
 }
 
-async function cycle(
-  ctx: SyncContext,
-  paths: readonly string[] | undefined,
-  downloads: SyncOnceOptions['downloads'],
-  cycleOpts: Omit<PullCycleOptions, 'localCandidates'>,
-): Promise<SyncOnceResult> {
-  const only = paths ? { paths } : {};
-  // The push asks for a full listing only when there is something to push.
-  const listing = async () => {
-    const snapshot = await listRemote(ctx);
-    return { documents: snapshot.documents, placements: snapshot.placements, folders: snapshot.folders };
-  };
-  await pruneVersions(ctx);
-  // Backup mode sends nothing: what changed here is kept and held back, the pull runs as ever.
-  if (isBackup(ctx)) return afterPush(ctx, paths, downloads, cycleOpts, NO_TABLES, await keptHere(ctx, paths));
-  // Edited collection tables first: their item requests, then the blocks' push sees them in sync.
-  const tables = await pushCollections(ctx, only);
-  let push = await pushLocal(ctx, { listing, ...only });
-  if ((push.outcome?.failed.length ?? 0) + (push.outcome?.stale.length ?? 0) > 0 && !ctx.signal?.aborted) {
-    // A failed request may have been applied all the same: its documents are read again and
-    // merged at once (their intents say so), never sent again blindly. Documents the space changed
-    // while the push waited are merged with that change.
-    const again = await pushLocal(ctx, { listing, ...only });
-    push = combinePushes(push, again);
-  }
-  return afterPush(ctx, paths, downloads, cycleOpts, tables, push);
-}
-
-const NO_TABLES: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [], notes: [] };
-
-/** The cycle once the push is done (or, in backup mode, only looked at): the pull and the slices after it. */
-async function afterPush(
-  ctx: SyncContext,
-  paths: readonly string[] | undefined,
-  downloads: SyncOnceOptions['downloads'],
-  cycleOpts: Omit<PullCycleOptions, 'localCandidates'>,
-  tables: CollectionPushResult,
-  push: PushResult,
-): Promise<SyncOnceResult> {
-  const none = emptyReport('cycle', ctx.now().toISOString());
-  if (push.plan.refused) return { report: none, tables, push, pull: null, ...noneAfterDocuments(), exitCode: 2 };
-  // A full scan's garbage (every file's stat) is collected before the listing comes in beside it.
-  releaseMemory();
-  const pull = await runPull(ctx, paths ? { ...cycleOpts, localCandidates: recordsAt(ctx, paths) } : cycleOpts);
-  // Once the documents are settled, the slices after them, in order (cycle/slices.ts).
-  const after = pull.refused ? noneAfterDocuments() : await runAfterDocuments(ctx, { pull, paths, downloads });
-  // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
-  // A quiet poll that pushed nothing wrote nothing.
-  if (!pull.quiet || push.outcome !== null || (after.tasks !== null && !after.tasks.quiet)) ctx.journal.checkpoint();
-  const o = push.outcome;
+/** The run's exit code, from what its slices did. */
+function exitCodeOf(r: SliceResults): SyncOnceResult['exitCode'] {
+  const push = r.push!;
+  if (refusalOf(r)) return 2;
   const held = (reason: string) => push.plan.heldBack.some((h) => h.reason === reason);
   // Backup mode's changes here are the mode's point, not a problem of the run.
   const heldOther = push.plan.heldBack.some((h) => h.reason !== 'backup');
-  let exitCode: SyncOnceResult['exitCode'] = 0;
-  if (pull.refused) exitCode = 2;
-  else if ((o?.failed.length ?? 0) + pull.failed.length + pull.blocked.length + afterDocumentsUnsettled(after) > 0) exitCode = 1;
-  else if (held('wipe')) exitCode = 2;
-  else if (held('undecodable')) exitCode = 4;
-  else if ((o?.conflicts ?? 0) > 0) exitCode = 3;
+  if (slicesUnsettled(r) > 0) return 1;
+  if (held('wipe')) return 2;
+  if (held('undecodable')) return 4;
+  if ((push.outcome?.conflicts ?? 0) > 0) return 3;
   // Something else here was held back or not sent (the files keep it): the run is not "in step".
-  else if (heldOther || unsent(pushPart(push, tableFiles(tables)).problems!) + tables.problems.length > 0) exitCode = 4;
-  return { report: none, tables, push, pull, ...after, exitCode };
+  if (heldOther || unsent(pushPart(push, tableFiles(r.tables)).problems!) + (r.tables?.problems.length ?? 0) > 0) return 4;
+  return 0;
 }
 
 /** The problems of the push besides the changes backup mode keeps here. */
 const unsent = (problems: readonly Problem[]) => problems.filter((p) => !p.key.startsWith('held:backup:')).length;
-
-/** The files whose collection tables the tables' push reported on. */
-const tableFiles = (t: CollectionPushResult): Set<string> => new Set(t.problems.map((p) => p.path));
-
-/** The cycle's report: each slice's part, in the order the slices ran. `first`: the mirror's first pull. */
-function reportOf(ctx: SyncContext, startedAt: string, r: SyncOnceResult, first: boolean): CycleReport {
-  const report = joinReport(
-    emptyReport('cycle', startedAt),
-    collectionsPart(r.tables),
-    pushPart(r.push, tableFiles(r.tables)),
-    ...(r.pull ? [pullPart(ctx, r.pull, first)] : []),
-    ...afterDocumentsParts(r),
-  );
-  return withRefusal(report, r.push.plan.refused ?? r.pull?.refused ?? null, ctx.now().toISOString());
-}
 
 /** A refusal is the report's and a problem of it: said when it stops a cycle, and when a cycle goes through again. */
 function withRefusal(report: CycleReport, refusal: SafetyRefusal | null, finishedAt: string): CycleReport {
@@ -214,14 +132,4 @@ export async function applyEndedDownloads(ctx: SyncContext): Promise<{ media: Me
   const startedAt = ctx.now().toISOString();
   const media = await applyDownloads(ctx);
   return { media, report: { ...joinReport(emptyReport('media', startedAt), mediaPart(media)), finishedAt: ctx.now().toISOString() } };
-}
-
-/** The documents recorded at these paths (after the push, which may have moved some). */
-function recordsAt(ctx: SyncContext, paths: readonly string[]): DocumentRecord[] {
-  const records = new Map<string, DocumentRecord>();
-  for (const p of new Set(paths)) {
-    const r = ctx.journal.getDocumentByPath(p);
-    if (r) records.set(r.id, r);
-  }
-  return [...records.values()];
 }

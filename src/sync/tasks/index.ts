@@ -1,5 +1,5 @@
 // The task inbox and its logbook as two files under Tasks/ (core/tasks/taskFiles.ts).
 export { syncTaskFiles, type TaskFilesResult } from './syncTaskFiles.js';
 export { readTaskFilesState, writeTaskFilesState } from './taskFilesState.js';
-export { tasksPart } from './report.js';
+export { tasksPart, tasksPlan } from './report.js';
 export { entryOf } from './syncTaskFiles.js';

@@ -1,8 +1,11 @@
-// The whiteboards' part of a cycle's report: scene files whose edits were sent, scene files written
-// with the space's changes, boards whose scene file went with them; files held back as problems.
+// What the whiteboards' slice says: its part of a cycle's report (scene files whose edits were sent,
+// scene files written with the space's changes, boards whose scene file went with them; files held
+// back as problems), and its part of the cycle's plan (the scene files edited here).
 import path from 'node:path';
 import type { Change, Problem, ReportPart } from '../../core/report/cycleReport.js';
-import type { WhiteboardSyncResult } from './syncWhiteboards.js';
+import { readMirrorFile } from '../../mirror/index.js';
+import type { SyncContext } from '../context/index.js';
+import { WHITEBOARD_BASE, type WhiteboardRecord, type WhiteboardSyncResult } from './syncWhiteboards.js';
 
 const title = (file: string) => path.posix.basename(file).replace(/\.excalidraw$/, '');
 
@@ -36,4 +39,14 @@ export function whiteboardsPart(w: WhiteboardSyncResult): ReportPart {
     ),
     requests: w.requests,
   };
+}
+
+/** Scene files edited here: their boards would be sent (the file is rewritten only when the space changed the board too). */
+export async function whiteboardsPlan(ctx: SyncContext): Promise<{ changes: Change[]; write: string[] }> {
+  const changes: Change[] = [];
+  for (const rec of Object.values(ctx.journal.statesWithPrefix<WhiteboardRecord>(WHITEBOARD_BASE))) {
+    const now = await readMirrorFile(ctx.root, rec.file);
+    if (now !== null && now.hash !== rec.fileHash) changes.push({ kind: 'scene', side: 'local', action: 'updated', path: rec.file, title: title(rec.file) });
+  }
+  return { changes, write: [] };
 }

@@ -1,9 +1,9 @@
-// One plan for the cycle: what `spacesync plan`, `plan --json` and `sync --dry-run` print. Every
-// slice's plan in the order the cycle runs them: the tables' and the documents' push (requests,
-// what is held back, refusals), the documents' pull (files written, moved, removed), then what the
-// other slices would write beside them: assets downloaded and uploaded, whiteboards' scene files,
-// the task files. It reads (listings, the documents it would write, each asset's headers) and
-// writes nothing, sends no writing request.
+// One plan for the cycle: what `spacesync plan`, `plan --json` and `sync --dry-run` print, each
+// slice adding its part in the order the cycle runs them (cycle/slices.ts: planCycle). Here, its
+// shape and the documents' parts: the push's (requests, what is held back, refusals, files it
+// rewrites) and the pull's (files written, moved, removed, and the assets and scene files of the
+// documents it writes). Planning reads (listings, the documents it would write, each asset's
+// headers) and writes nothing, sends no writing request.
 import { linkAssets, assetFileOf, destinationOf, mediaName, sceneFileOf, unsignedUrl, DOWNLOADED_TYPES } from '../../core/media/linkAssets.js';
 import type { Change, Problem } from '../../core/report/cycleReport.js';
 import type { SafetyRefusal } from '../../core/push/safety.js';
@@ -11,10 +11,9 @@ import type { Block } from '../../dialect/index.js';
 import { promises as fsp } from 'node:fs';
 import { isBuiltinIgnored, readMirrorFile } from '../../mirror/index.js';
 import { assetExtension, mediaRecordOf, type SyncContext } from '../context/index.js';
-import { listRemote, overwriteDetail, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
+import { emptyPlan, listRemote, overwriteDetail, pushPart, readPullPlan, type PushResult } from '../documents/index.js';
 import { pushLocal } from './pullAndPush.js';
 import { isBackup, keptHere } from './backupMode.js';
-import { afterDocumentsInOrder } from './slices.js';
 import type { PullPlan } from '../../core/pull/PullPlan.js';
 
 export interface CyclePlan {
@@ -42,9 +41,7 @@ export interface CyclePlan {
   push: PushResult['plan'];
 }
 
-const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
-
-const emptyPlan = (): CyclePlan => ({
+export const emptyCyclePlan = (): CyclePlan => ({
   refusal: null,
   changes: [],
   files: { write: [], move: [], remove: [] },
@@ -56,73 +53,42 @@ const emptyPlan = (): CyclePlan => ({
   notes: [],
   reads: 0,
   pull: null,
-  push: { refused: null, heldBack: [], steps: [], tasks: [], folders: null, problems: [], pendingIntents: 0, reads: 0 },
+  push: emptyPlan(),
 });
 
 /** A mirror of files whose journal never synced (none, or an empty one): the next cycle adopts it first. */
-async function adoptionAhead(ctx: SyncContext): Promise<boolean> {
+export async function adoptionAhead(ctx: SyncContext): Promise<boolean> {
   if (ctx.journal.hasListing() || ctx.journal.counts().documents > 0) return false;
   const names = await fsp.readdir(ctx.root).catch(() => [] as string[]);
   return names.some((n) => !isBuiltinIgnored(n));
 }
 
-/** What a whole cycle would do, changing nothing. */
-export async function planCycle(ctx: SyncContext): Promise<CyclePlan> {
-  const before = ctx.client.stats().total;
+/** The documents' push: the requests it would send, what it holds back or refuses, by title, and the files it would write. */
+export async function documentsPushPlan(ctx: SyncContext, plan: CyclePlan): Promise<void> {
   const listing = async () => {
     const s = await listRemote(ctx);
     return { documents: s.documents, placements: s.placements, folders: s.folders };
   };
-  if (await adoptionAhead(ctx)) {
-    // Without a journal the cycle compares the folder with the space before anything else; what it
-    // then sends or writes depends on what that finds.
-    return {
-      ...emptyPlan(),
-      notes: [
-        "No journal: the next sync first compares every file of the folder with the space (an adoption). Files equal to the space are in step; files that differ are kept as conflict copies beside the space's version; nothing is sent or uploaded again. It then syncs as usual.",
-      ],
-      reads: ctx.client.stats().total - before,
-    };
-  }
   const backup = isBackup(ctx);
   const push = backup ? await keptHere(ctx) : await pushLocal(ctx, { dryRun: true, listing });
-  const plan: CyclePlan = {
-    refusal: push.plan.refused,
-    changes: [],
-    files: { write: [], move: [], remove: [] },
-    folders: { create: [], move: [], remove: [] },
-    requests: push.plan.steps.filter((s) => s.method !== 'GET').map((s) => ({ method: s.method, path: s.path, describe: s.describe })),
-    problems: [...(pushPart(push).problems ?? [])],
-    conflicts: push.plan.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path),
-    pendingIntents: push.plan.pendingIntents,
-    notes: backup
-      ? [
-          'Backup mode: nothing is sent to the space; what changed here stays in its files, and a document the space changed too is written over (the file kept in the version history).',
-        ]
-      : [],
-    reads: 0,
-    pull: null,
-    push: push.plan,
-  };
-  if (!push.plan.refused) {
-    planPushFiles(push, plan);
-    const reading = await readPullPlan(ctx);
-    if (reading.refused) plan.refusal = reading.refused;
-    else if (reading.plan) await planPullFiles(ctx, reading.plan, plan);
-    // The slices after the documents, in the cycle's order, each saying what it would do.
-    for (const [, slice] of afterDocumentsInOrder()) {
-      const part = await slice.plan?.(ctx);
-      if (part) {
-        plan.changes.push(...part.changes);
-        plan.files.write.push(...part.write);
-      }
-    }
-  }
-  if (plan.refusal) plan.problems.push({ key: `refusal:${plan.refusal.reason}`, path: '', severity: 'held', message: plan.refusal.message });
-  plan.reads = ctx.client.stats().total - before;
-  plan.files.write = sorted(plan.files.write);
-  plan.files.remove = sorted(plan.files.remove);
-  return plan;
+  plan.push = push.plan;
+  plan.refusal = push.plan.refused;
+  plan.requests.push(...push.plan.steps.filter((s) => s.method !== 'GET').map((s) => ({ method: s.method, path: s.path, describe: s.describe })));
+  plan.problems.push(...(pushPart(push).problems ?? []));
+  plan.conflicts.push(...push.plan.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path));
+  plan.pendingIntents = push.plan.pendingIntents;
+  if (backup)
+    plan.notes.push(
+      'Backup mode: nothing is sent to the space; what changed here stays in its files, and a document the space changed too is written over (the file kept in the version history).',
+    );
+  if (!push.plan.refused) planPushFiles(push, plan);
+}
+
+/** The documents' pull: files written, moved and removed, with the assets and scene files of those it writes; or its refusal. */
+export async function documentsPullPlan(ctx: SyncContext, plan: CyclePlan): Promise<void> {
+  const reading = await readPullPlan(ctx);
+  if (reading.refused) plan.refusal = reading.refused;
+  else if (reading.plan) await planPullFiles(ctx, reading.plan, plan);
 }
 
 /** The push's side: what it sends, by title, and the files it would write (a merge's result, a file brought back, a conflict copy). */
