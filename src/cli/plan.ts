@@ -70,7 +70,7 @@ export function describeCyclePlan(plan: CyclePlan): string[] {
   if (plan.requests.length === 0) lines.push('Nothing to send: no change here needs the space.');
   else {
     lines.push(`Would send ${plan.requests.length} request${plan.requests.length === 1 ? '' : 's'}, in this order:`);
-    plan.push.steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.describe}`));
+    plan.requests.forEach((r, i) => lines.push(`  ${i + 1}. ${r.describe}`));
   }
   const sections: Array<[string, string[]]> = [
     ['send (changed here)', plan.changes.filter((c) => c.side === 'local').map(what)],

@@ -10,7 +10,7 @@ import type { SyncSession } from '../../src/sync/index.js';
 import type { SyncOnceResult } from '../../src/sync/cycle/index.js';
 import { syncOnce } from '../../src/sync/cycle/syncOnce.js';
 import { pushCollections } from '../../src/sync/collections/pushCollections.js';
-import { pushLocal } from '../../src/sync/index.js';
+import { planCycle, pushLocal } from '../../src/sync/index.js';
 import { versionsOf } from '../../src/sync/versions/index.js';
 import { describeRequests, usePulledMirror, type Space } from '../pull/harness.js';
 import { collectionSpace as fixture } from './collectionSpace.js';
@@ -71,6 +71,29 @@ it('sends an edited cell as a PUT of that property only (a cell the app changed 
   const again = await cycle();
   expect(again.writes).toEqual([]);
   expect(read()).toBe(after);
+});
+
+it("is in the cycle's plan: the table's item request and, when the space changed the table too, its file written; nothing sent by the plan", async () => {
+  edit('| Dune | Reading | 2026-12-01 | 412 |', '| Dune | Paused | 2026-12-01 | 412 |');
+  const planned = async () => {
+    await space.clearRequests();
+    const p = await planCycle({ ...session.ctx, readOnly: true });
+    expect(describeRequests(await space.requests()).filter((q) => !q.startsWith('GET '))).toEqual([]);
+    return p;
+  };
+  const alone = await planned();
+  expect(alone.changes).toContainEqual(
+    expect.objectContaining({ kind: 'table', side: 'local', action: 'updated', path: FILE, title: 'Reading list', detail: '1 row changed' }),
+  );
+  expect(alone.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['PUT /collections/{collectionId}/items']);
+  expect(alone.files.write).not.toContain(FILE);
+  await space.call('PUT', '/collections/C1/items', { itemsToUpdate: [{ id: 'I1', properties: { pages: 500 } }] });
+  const both = await planned();
+  expect(both.files.write).toContain(FILE);
+  const before = read();
+  const ran = await cycle();
+  expect(ran.writes).toEqual(['PUT /collections/C1/items']);
+  expect(read()).not.toBe(before);
 });
 
 it('sends a cell edited back to what the file held when it was last synced, after a run stopped between the table and the blocks', async () => {

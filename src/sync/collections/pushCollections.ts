@@ -29,15 +29,18 @@ export interface CollectionPushResult {
   problems: Array<{ path: string; message: string }>;
   /** Said once: a cell changed on both sides, whose space's value was kept (the file's went to the history). */
   notes: string[];
+  /** A plan (`dryRun`): the files whose table would be written with the space's changes. */
+  rewrites?: string[];
 }
 
 const HELD = 'collectionHeld';
 const isTable = (markdown: string) => markdown.startsWith('<collection name=');
 const flatten = (segs: readonly Segment[]): Segment[] => segs.flatMap((s) => [s, ...flatten(s.children)]);
 
-export async function pushCollections(ctx: SyncContext, opts: { paths?: readonly string[] } = {}): Promise<CollectionPushResult> {
-  const result: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [], notes: [] };
-  if (ctx.readOnly) return result;
+/** `dryRun`: reads and plans each edited table, sends and writes nothing (the cycle's plan). */
+export async function pushCollections(ctx: SyncContext, opts: { paths?: readonly string[]; dryRun?: boolean } = {}): Promise<CollectionPushResult> {
+  const result: CollectionPushResult = { requests: 0, writes: [], sent: [], problems: [], notes: [], ...(opts.dryRun ? { rewrites: [] } : {}) };
+  if (ctx.readOnly && !opts.dryRun) return result;
   const docs = new Set([...readCollectionRows(ctx).values()].map((r) => r.doc));
   const only = opts.paths ? new Set(opts.paths) : null;
   // A file whose stat is the one recorded with its synced hash is not read (the blocks' scan records stats).
@@ -121,6 +124,13 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
   const remote = await readCollection(ctx, result, base.id);
   if (!remote.tree.content) return 'done';
   const plan = await planTable(ctx, result, base, baseTable, local, remote);
+  if (result.rewrites) {
+    // A plan: what would be sent and held back; the file is written when the space changed the table too.
+    if (plan.kind === 'send') await sendItems(ctx, result, path, base.id, baseTable.name, plan);
+    for (const m of plan.kind === 'send' ? plan.held : [plan.message]) result.problems.push({ path, message: m });
+    if (remote.markdown !== base.markdown || plan.kind === 'refused') result.rewrites.push(path);
+    return 'done';
+  }
 
   let now = remote;
   const messages: string[] = [];
@@ -196,21 +206,21 @@ async function sendItems(
 ): Promise<boolean> {
   const sent = result.writes.length;
   const flag = plan.allowNewSelectOptions ? { allowNewSelectOptions: true } : {};
-  if (plan.update.length > 0) {
+  // A plan (`rewrites`) counts the requests, sending none.
+  const send = async (what: string, request: () => Promise<unknown>) => {
+    result.writes.push(what);
+    if (result.rewrites) return;
     result.requests++;
-    result.writes.push('PUT /collections/{collectionId}/items');
-    await ctx.client.updateCollectionItems(id, { itemsToUpdate: plan.update, ...flag }, { priority: 'user' });
-  }
-  if (plan.create.length > 0) {
-    result.requests++;
-    result.writes.push('POST /collections/{collectionId}/items');
-    await ctx.client.addCollectionItems(id, { items: plan.create, ...flag }, { priority: 'user' });
-  }
-  if (plan.remove.length > 0) {
-    result.requests++;
-    result.writes.push('DELETE /collections/{collectionId}/items');
-    await ctx.client.deleteCollectionItems(id, { idsToDelete: plan.remove }, { priority: 'user' });
-  }
+    await request();
+  };
+  if (plan.update.length > 0)
+    await send('PUT /collections/{collectionId}/items', () =>
+      ctx.client.updateCollectionItems(id, { itemsToUpdate: plan.update, ...flag }, { priority: 'user' }),
+    );
+  if (plan.create.length > 0)
+    await send('POST /collections/{collectionId}/items', () => ctx.client.addCollectionItems(id, { items: plan.create, ...flag }, { priority: 'user' }));
+  if (plan.remove.length > 0)
+    await send('DELETE /collections/{collectionId}/items', () => ctx.client.deleteCollectionItems(id, { idsToDelete: plan.remove }, { priority: 'user' }));
   if (result.writes.length > sent)
     result.sent.push({ path, collection, updated: plan.update.length, created: plan.create.length, removed: plan.remove.length });
   if (plan.newOptions.length > 0)

@@ -77,6 +77,15 @@ export const SLICES: { [K in keyof CycleResults]: Slice<CycleResults[K]> } = {
   tables: {
     run: async (ctx, c) => (isBackup(ctx) ? NO_TABLES : pushCollections(ctx, only(c))),
     part: collectionsPart,
+    plan: async (ctx, into) => {
+      if (isBackup(ctx)) return;
+      const r = await pushCollections(ctx, { dryRun: true });
+      const part = collectionsPart(r);
+      into.changes.push(...(part.changes ?? []));
+      into.problems.push(...(part.problems ?? []));
+      into.requests.push(...r.writes.map((w) => ({ method: w.split(' ')[0]!, path: w.split(' ')[1]!, describe: `${w} (a collection table edited here)` })));
+      into.files.write.push(...(r.rewrites ?? []));
+    },
   },
   // The documents' push, before their pull: a local rename or delete is never undone by a pull
   // that did not know of it yet. Backup mode only looks at what changed here, and keeps it.
