@@ -35,9 +35,10 @@ export function saveStats(ctx: SyncContext, startedAt: string): void {
 /**
  * Keeps the refusal of a cycle (or of a push of saved files) where `spacesync status` shows it, with
  * what it would have deleted; a full cycle that was not refused clears it. A push that was not
- * refused says nothing about the rest of the folder: it leaves it.
+ * refused says nothing about the rest of the folder, nor does a cycle cut short by a stop (it may
+ * have ended before the check): they leave it.
  */
 function noteRefusal(ctx: SyncContext, report: CycleReport): void {
-  if (!report.refusal && report.scope !== 'cycle') return;
+  if (!report.refusal && (report.scope !== 'cycle' || ctx.signal?.aborted)) return;
   recordRefusal(ctx.journal, report.refusal && { at: report.finishedAt, ...report.refusal, key: deletesKey(report.refusal.deletes) });
 }
