@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LAUNCHD_WRAPPER, launchdAgent, launchdLabel, launchdProgramArguments } from './launchdAgent.js';
-import { NO_RESTART_EXIT_CODES } from './noRestartExitCodes.js';
+import { NO_RESTART_EXIT_CODES } from './serviceHost.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-launchd-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -15,7 +15,6 @@ const script = path.join(tmp, 'fake spacesync.mjs');
 fs.writeFileSync(
   script,
   `
-import fs from 'node:fs';
 if (process.env.EXIT_CODE) process.exit(Number(process.env.EXIT_CODE));
 process.on('SIGTERM', () => { fs.writeFileSync(process.env.TERMED, process.argv.slice(2).join(' ')); process.exit(0); });
 fs.writeFileSync(process.env.READY, '');
