@@ -15,6 +15,7 @@ const script = path.join(tmp, 'fake spacesync.mjs');
 fs.writeFileSync(
   script,
   `
+import fs from 'node:fs';
 if (process.env.EXIT_CODE) process.exit(Number(process.env.EXIT_CODE));
 process.on('SIGTERM', () => { fs.writeFileSync(process.env.TERMED, process.argv.slice(2).join(' ')); process.exit(0); });
 fs.writeFileSync(process.env.READY, '');
