@@ -7,8 +7,19 @@ import { SpacesyncError } from '../errors.js';
 import type { Journal } from '../journal/index.js';
 import { readRefusal, type StatusRefusal } from '../journal/daemonStatus.js';
 import { readHeldBack, recordApprovals, type DeletesApproval, type FileApproval, type HeldBackFile } from '../sync/index.js';
-import { approvable } from './approveCommand.js';
-import { count } from './format.js';
+import { count, shellQuote } from './format.js';
+
+// The command line that approves what a safety check held back, as every surface names it (the
+// terminal's lines, status, the desktop notice): a whole line to paste, with the folder, so it can
+// be followed from anywhere and whether or not a daemon runs.
+/** A held-back file an approval can let through: one that would wipe its document, held back with its hash. */
+export const approvable = (h: HeldBackFile): h is HeldBackFile & { hash: string } => h.reason === 'wipe' && typeof h.hash === 'string';
+
+/** `spacesync approve 'Notes/Plan.md' --dir /notes`, or with `deletes`, `spacesync approve --deletes --dir /notes`. */
+export function approveCommand(root: string, what: { files: readonly string[] } | { deletes: true }): string {
+  const args = 'deletes' in what ? ['--deletes'] : what.files.map(shellQuote);
+  return ['spacesync approve', ...args, `--dir ${shellQuote(root)}`].join(' ');
+}
 
 /** What waits for the person's approval: the held-back files an approval lets through, and the refused cycle. */
 export interface AwaitingApproval {

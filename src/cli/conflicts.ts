@@ -8,9 +8,7 @@ import type { ConflictRecord } from '../journal/index.js';
 import { readMirrorFile } from '../mirror/index.js';
 import { findConflict, KEEPS, settleConflict, type Keep } from './settleConflict.js';
 import { diffBlocks, fileBlocks, formatDiff, type DiffBlock, type DiffLine } from './blockDiff.js';
-import { withJsonErrors } from './jsonError.js';
-import { shellQuote } from './format.js';
-import { ago, localTime } from './format.js';
+import { withJsonErrors, shellQuote, ago, localTime } from './format.js';
 import { openMirrorState } from './openMirrorState.js';
 
 interface ConflictsFlags {

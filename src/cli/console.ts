@@ -19,7 +19,7 @@ interface ConsoleFlags {
 async function mirrorsOf(flags: ConsoleFlags): Promise<string[]> {
   const real = (d: string) => (existsSync(d) ? realpathSync(d) : path.resolve(d));
   if (flags.dir.length > 0) return [...new Set(flags.dir.map(real))];
-  const { listServices } = await import('../service/listServices.js');
+  const { listServices } = await import('../service/installService.js');
   const { systemServiceHost } = await import('../service/serviceHost.js');
   const here = process.env.SPACESYNC_DIR || process.cwd();
   const dirs = [...listServices(systemServiceHost()).map((s) => s.dir), ...(existsSync(path.join(here, STATE_DIR)) ? [here] : [])];

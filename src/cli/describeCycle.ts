@@ -3,7 +3,8 @@
 // conflicts, the problems that appeared and those that cleared (each said once, not at every poll).
 import path from 'node:path';
 import type { Change, CycleReport, Problem } from '../core/report/cycleReport.js';
-import { count, indentedList, nameList } from './format.js';
+import { count, indentedList, nameList, duration } from './format.js';
+import type { OutageEvent } from '../sync/index.js';
 
 const placeOf = (p: string) => (path.posix.dirname(p) === '.' ? 'the top level' : `${path.posix.dirname(p)}/`);
 const quoted = (s: string) => `"${s}"`;
@@ -136,4 +137,19 @@ export function describeReport(r: CycleReport, problems: { appeared: readonly Pr
   for (const p of problems.cleared) out.push(clearedLine(p));
   if (out.length === 0 && err.length === 0 && idle !== null) out.push(idle.replace('{requests}', count(r.requests, 'request')));
   return { out, err };
+}
+
+// The daemon's two lines about a space out of reach: one when it starts (what failed and what to
+// check, and that edits are kept), one when it ends (how long it lasted, the edits that went out).
+// The failed looks between them are the log file's, not the terminal's.
+/** The line an outage event prints, with its stream; null for a look that failed while it lasts. */
+export function describeOutage(e: OutageEvent): { stream: 'out' | 'err'; line: string } | null {
+  if (e.kind === 'failed') return null;
+  if (e.kind === 'started')
+    return {
+      stream: 'err',
+      line: `spacesync: the space is unreachable: retrying every few seconds; edits are kept and sent when it is back. ${e.error.message}`,
+    };
+  const sent = e.sent > 0 ? `; ${count(e.sent, 'edit')} sent` : '';
+  return { stream: 'out', line: `spacesync: the space is reachable again after ${duration(e.downMs)}${sent}.` };
 }

@@ -1,6 +1,8 @@
 // The words and shapes every command's output shares: counts with their noun, names listed up to a
 // few, indented lists cut at a maximum, times as a person reads them, a path quoted for a shell line.
 // One module, so "3 documents", "A, B and 4 more" and "5 min ago" read the same in every command.
+import { isSpacesyncError } from '../errors.js';
+import { redactText } from '../redact.js';
 
 /** How many names a line shows before it counts the rest. */
 export const NAMED = 3;
@@ -63,4 +65,29 @@ export function byteSize(n: number): string {
   if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
   return `${n} byte${n === 1 ? '' : 's'}`;
+}
+
+// The exit code of an error, and, for `--json`, the error as a JSON object on stdout: a script that
+// asked for JSON gets JSON whatever happened (`{"error": {"code", "message", "exitCode"}}`).
+/** 2 refused by a safety check, 64 a usage mistake, 1 any other error. */
+export function exitCodeOf(e: unknown): number {
+  if (!isSpacesyncError(e)) return 1;
+  if (e.code === 'refused_safety') return 2;
+  if (e.code === 'usage') return 64;
+  return 1;
+}
+
+/**
+ * Runs a command's action; with `json`, an error it throws is printed as a JSON object on stdout
+ * (the link masked) and becomes the exit code, instead of a line on stderr and nothing on stdout.
+ */
+export async function withJsonErrors(json: boolean | undefined, action: () => Promise<number>): Promise<number> {
+  try {
+    return await action();
+  } catch (e) {
+    if (!json || !isSpacesyncError(e)) throw e;
+    const exitCode = exitCodeOf(e);
+    process.stdout.write(`${JSON.stringify({ error: { code: e.code, message: redactText(e.message), exitCode } }, null, 2)}\n`);
+    return exitCode;
+  }
 }

@@ -6,8 +6,7 @@ import type { Command } from 'commander';
 import type { Wrap } from './types.js';
 import type { HistoryRecord } from '../journal/index.js';
 import { versionsOf } from '../sync/index.js';
-import { withJsonErrors } from './jsonError.js';
-import { localTime } from './format.js';
+import { withJsonErrors, localTime } from './format.js';
 import { openMirrorState } from './openMirrorState.js';
 
 interface HistoryFlags {

@@ -3,7 +3,7 @@
 import { buildProgram, CommanderError, type ExitHolder } from './program.js';
 import { isSpacesyncError } from '../errors.js';
 import { redactText } from '../redact.js';
-import { exitCodeOf } from './jsonError.js';
+import { exitCodeOf } from './format.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   const exit: ExitHolder = { code: 0 };

@@ -3,14 +3,13 @@
 // change on either side, every file it would write, move or remove, what it holds back and why, and
 // any refusal. `spacesync sync --dry-run` prints the same.
 import type { Command } from 'commander';
-import { withJsonErrors } from './jsonError.js';
+import { withJsonErrors, indentedList } from './format.js';
 import type { Wrap } from './types.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
 import { createLogger, type Logger } from '../log.js';
 import { Writable } from 'node:stream';
 import { openSyncSession, planCycle, summarizePullPlan, type CyclePlan, type SyncSession } from '../sync/index.js';
 import type { Change } from '../core/report/cycleReport.js';
-import { indentedList } from './format.js';
 
 interface PlanFlags {
   dir?: string;

@@ -4,10 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SpacesyncError } from '../errors.js';
-import { installService } from '../service/installService.js';
-import { listServices, type ServiceState } from '../service/listServices.js';
+import { installService, listServices, type ServiceState, uninstallService } from '../service/installService.js';
 import { systemServiceHost } from '../service/serviceHost.js';
-import { uninstallService } from '../service/uninstallService.js';
 import type { Wrap } from './types.js';
 
 interface DirFlags {

@@ -26,18 +26,20 @@ import {
   readProblems,
   type GitPushState,
   type StandingProblem,
+  findLocalChanges,
+  findRemoteChanges,
+  type LocalPendingChange,
+  type RemotePendingChange,
 } from '../sync/index.js';
 import { bySide, type CycleReport } from '../core/report/cycleReport.js';
 import type { HeldBackFile } from '../sync/index.js';
 import { describeLink } from '../redact.js';
-import { withJsonErrors } from './jsonError.js';
-import { ago, byteSize, count as plural, indentedList, localTime, shellQuote } from './format.js';
+import { withJsonErrors, ago, byteSize, count as plural, indentedList, localTime, shellQuote } from './format.js';
 import { openMirrorState } from './openMirrorState.js';
-import { findLocalChanges, findRemoteChanges, type LocalPendingChange, type RemotePendingChange } from '../sync/index.js';
 import { STATE_DIR, statePath } from '../stateDir.js';
 import { demoCommand } from './ownCommand.js';
 import { measureAssets, type AssetSizes } from './measureAssets.js';
-import { approvable, approveCommand } from './approveCommand.js';
+import { approvable, approveCommand } from './approval.js';
 
 interface StatusFlags {
   dir?: string;

@@ -14,21 +14,29 @@ import { createCliLogger } from './cliLogger.js';
 import { loadConfig, requireLink, type Config } from '../config.js';
 import { parseMode } from './init.js';
 import { isSpacesyncError, SpacesyncError } from '../errors.js';
-import { recordStatusError } from '../journal/daemonStatus.js';
+import { recordStatusError, readStatusErrors, reachability } from '../journal/daemonStatus.js';
 import { FILE_ONLY } from '../log.js';
 import { describeLink, redactText } from '../redact.js';
-import { planCycle, type PullProgress, type SyncSession } from '../sync/index.js';
-import { lookedAt, readLastLook, syncOnce } from '../sync/index.js';
-import { runDaemon } from '../sync/index.js';
-import { afterReport, GIT_PUSH_STATE, GitPusher, pushProblem, saveStats, type GitPushState } from '../sync/index.js';
+import {
+  planCycle,
+  type PullProgress,
+  type SyncSession,
+  lookedAt,
+  readLastLook,
+  syncOnce,
+  runDaemon,
+  afterReport,
+  GIT_PUSH_STATE,
+  GitPusher,
+  pushProblem,
+  saveStats,
+  type GitPushState,
+} from '../sync/index.js';
 import type { CycleReport, Problem } from '../core/report/cycleReport.js';
 import { describeCyclePlan, openConfiguredSession } from './plan.js';
 import { nameList, shellQuote } from './format.js';
-import { describeReport } from './describeCycle.js';
-import { describeOutage } from './describeOutage.js';
+import { describeReport, describeOutage } from './describeCycle.js';
 import { conflictNotice, createNotifier, gitPushNotice, heldBackNotice, unreachableNotice } from '../console/notify.js';
-import { reachability } from '../console/reachability.js';
-import { readStatusErrors } from '../journal/daemonStatus.js';
 
 interface SyncFlags {
   link?: string;

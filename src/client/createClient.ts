@@ -8,16 +8,13 @@ import { VERSION } from '../version.js';
 import { encodeQuery, type ApiCall, type CallOptions, type Parse, type Send } from './apiCall.js';
 import { blocksApi } from './api/blocksApi.js';
 import { collectionsApi } from './api/collectionsApi.js';
-import { documentsApi } from './api/documentsApi.js';
-import { foldersApi } from './api/foldersApi.js';
-import { otherApi } from './api/otherApi.js';
-import { tasksApi } from './api/tasksApi.js';
-import type { Clock } from './clock.js';
+import { documentsApi, foldersApi } from './api/documentsApi.js';
+import { otherApi, tasksApi } from './api/otherApi.js';
+import type { Clock, SchedulerStats, WaitReason } from './scheduler.js';
 export type { CallOptions } from './apiCall.js';
 import { errorForResult, type ErrorContext } from './errorForResult.js';
 import { resolveLimits, type LimitsInput, type SchedulerLimits } from './limits.js';
 import { Scheduler, type AttemptOutcome } from './scheduler.js';
-import type { SchedulerStats, WaitReason } from './schedulerStats.js';
 import { httpTransport, TransportError, type Transport } from './transport.js';
 
 export interface ClientOptions {

@@ -3,11 +3,68 @@
 // first, Retry-After is obeyed, and failed attempts are retried only when retrying is safe.
 import { SpacesyncError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { systemClock, type Clock } from './clock.js';
-import type { SchedulerLimits } from './limits.js';
-import { blockBudgetReport, requestBudgetReport, retryAfterMs, type BudgetReport } from './rateHeaders.js';
-import { emptyStats, type Counters, type Priority, type SchedulerStats, type WaitReason } from './schedulerStats.js';
+import { blockBudgetReport, requestBudgetReport, retryAfterMs, type BudgetReport, type SchedulerLimits } from './limits.js';
 import { UsageWindow, type UsageEntry } from './usageWindow.js';
+
+// The scheduler's counters, read by `spacesync status` and the benchmarks.
+/** user edits, then remote changes to recently touched documents, then polling, then bulk pulls. */
+export type Priority = 'user' | 'recent' | 'poll' | 'bulk';
+
+/** What the first request in line is waiting for. */
+export type WaitReason = 'retry-after' | 'in-flight' | 'address' | 'space' | 'blocks';
+
+export interface BudgetView {
+  used: number;
+  limit: number;
+  windowMs: number;
+}
+
+export interface SchedulerStats {
+  /** Attempts by endpoint (`GET /blocks`) and outcome (`200`, `429`, `reset`, `timeout`, `connect`). */
+  requests: Record<string, Record<string, number>>;
+  /** All attempts, retries included (each one counts against the budgets). */
+  total: number;
+  /** 429 answers. */
+  rateLimited: number;
+  retries: number;
+  /** Blocks read or written by successful requests (counted from answers where possible). */
+  blocksSpent: number;
+  /** Sum over requests of the time each spent queued before it was sent. */
+  queuedMs: number;
+  /** Wall time during which work was queued but held back by a budget or Retry-After. */
+  stalledMs: number;
+  queued: Record<Priority, number>;
+  inFlight: number;
+  waitingFor: WaitReason | undefined;
+  /** Until when a Retry-After holds every request of the space. */
+  retryAfterUntil: number | undefined;
+  budgets: { space: BudgetView; address: BudgetView; blocks: BudgetView };
+}
+
+export type Counters = Pick<SchedulerStats, 'requests' | 'total' | 'rateLimited' | 'retries' | 'blocksSpent' | 'queuedMs' | 'stalledMs'>;
+
+export function emptyStats(): Counters {
+  return { requests: {}, total: 0, rateLimited: 0, retries: 0, blocksSpent: 0, queuedMs: 0, stalledMs: 0 };
+}
+
+// Time as the scheduler sees it: the wall clock in production, a manual one in unit tests,
+// so budgets, backoff and Retry-After can be tested without waiting.
+export interface Clock {
+  /** Milliseconds since the epoch (the wall clock, so HTTP dates in Retry-After compare with it). */
+  now(): number;
+  /** Calls `fn` after `ms`; returns a function that cancels it. */
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    // A budget wait exists only while a request is queued, so it keeps the process alive: a
+    // program awaiting that request must not exit half way. close() cancels it.
+    const t = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(t);
+  },
+};
 
 export interface BackoffOptions {
   baseMs: number;
@@ -26,7 +83,6 @@ export function fullJitter(attempt: number, options: BackoffOptions, random: () 
 
 /** Requests a one-block edit needs (the listing, the write): what background work leaves free in a window (within the reserve). */
 const USER_SLOTS = 2;
-export type { Priority };
 export const PRIORITIES: readonly Priority[] = ['user', 'recent', 'poll', 'bulk'];
 
 export interface AttemptResponse {

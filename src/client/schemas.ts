@@ -1,8 +1,11 @@
 // Checks on the answers whose wrong shape would corrupt the journal: blocks (ids, markdown,
 // children), folder listings, and the ids returned by writes (the document listing's check is
-// written out by hand, checkDocumentList.ts). Unknown fields are
+// written out by hand, checkDocumentList below). Unknown fields are
 // kept; a block type the service adds later passes as a string rather than failing a whole sync.
 import { z } from 'zod';
+import { SpacesyncError } from '../errors.js';
+import type { Parse } from './apiCall.js';
+import type { DocumentListItem, Items } from '../wire/types.js';
 
 const taskInfo = z.looseObject({ state: z.enum(['todo', 'done', 'canceled']) });
 
@@ -96,3 +99,54 @@ export function countBlocks(value: unknown): number {
   if (Array.isArray(content)) for (const child of content) n += countBlocks(child);
   return n;
 }
+
+// Validation of answers with zod: a wrong shape is a `bad_response`, never a corrupted journal.
+/** Validates the answer against `schema`; a mismatch is a `bad_response`, never a corrupted journal. */
+export function check<S extends z.ZodType>(schema: S): Parse<z.infer<S>> {
+  return (value) => {
+    const r = schema.safeParse(value);
+    if (r.success) return r.data;
+    const where = r.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`)
+      .join('; ');
+    throw new SpacesyncError('bad_response', `unexpected shape (${where})`);
+  };
+}
+
+/** `check`, with the result typed as the wire type `T` (the schema checks what the journal relies on). */
+export function checkAs<T>(schema: z.ZodType): Parse<T> {
+  return check(schema) as Parse<T>;
+}
+
+// The document listing's check, written out by hand: the whole space's listing (10,000 items and
+// more) is read on every poll, and a schema library's per-item parse of it cost more than the rest
+// of an idle poll. It accepts and refuses what a schema would (its test holds one to compare): an
+// `items` array of objects with a non-empty string `id`, a string `title` (missing reads as empty)
+// and, when present, string `dailyNoteDate`, `lastModifiedAt`, `createdAt` and `clickableLink`.
+// Unknown fields are kept. A wrong shape is a `bad_response` naming the first item at fault.
+const OPTIONAL_STRINGS = ['dailyNoteDate', 'lastModifiedAt', 'createdAt', 'clickableLink'] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function refuse(where: string, what: string): never {
+  throw new SpacesyncError('bad_response', `unexpected shape (${where}: ${what})`);
+}
+
+export const checkDocumentList: Parse<Items<DocumentListItem>> = (value) => {
+  if (!isObject(value)) refuse('(top)', 'expected an object');
+  const items = value.items;
+  if (!Array.isArray(items)) refuse('items', 'expected an array');
+  for (let i = 0; i < items.length; i++) {
+    const item: unknown = items[i];
+    if (!isObject(item)) refuse(`items.${i}`, 'expected an object');
+    if (typeof item.id !== 'string' || item.id.length === 0) refuse(`items.${i}.id`, 'expected a non-empty string');
+    if (item.title === undefined) item.title = '';
+    else if (typeof item.title !== 'string') refuse(`items.${i}.title`, 'expected a string');
+    for (const key of OPTIONAL_STRINGS) {
+      const v = item[key];
+      if (v !== undefined && typeof v !== 'string') refuse(`items.${i}.${key}`, 'expected a string');
+    }
+  }
+  return value as unknown as Items<DocumentListItem>;
+};

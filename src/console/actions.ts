@@ -7,19 +7,16 @@
 // a held-back wipe or a refused cycle (`spacesync approve`) is one.
 import { SpacesyncError } from '../errors.js';
 import type { HistoryRecord } from '../journal/index.js';
-import type { HeldBackFile } from '../sync/index.js';
+import type { HeldBackFile, LocalPendingChange } from '../sync/index.js';
 import type { StatusRefusal } from '../journal/daemonStatus.js';
-import { approve } from '../cli/approval.js';
+import { approve, approvable } from '../cli/approval.js';
 import { whoActs } from '../cli/approve.js';
-import { approvable } from '../cli/approveCommand.js';
-import { count } from '../cli/format.js';
+import { count, localTime } from '../cli/format.js';
 import { restoreVersion } from '../sync/index.js';
 import type { ConflictView } from '../cli/conflicts.js';
 import { describeVersion } from '../cli/history.js';
-import { localTime } from '../cli/format.js';
 import { openMirrorState } from '../cli/openMirrorState.js';
 import { revertLine, revertMirror } from '../cli/revert.js';
-import type { LocalPendingChange } from '../sync/index.js';
 import { KEEPS, settleConflict, type Keep } from '../cli/settleConflict.js';
 
 /** A button: the action it posts, with these arguments. */

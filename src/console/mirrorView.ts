@@ -20,7 +20,7 @@ import { isSpacesyncError } from '../errors.js';
 import { redactValue } from '../redact.js';
 import { offersFor, type ConsoleAction, type Offer } from './actions.js';
 import { readActivity, type ActivityReport } from './activity.js';
-import { reachability } from './reachability.js';
+import { reachability } from '../journal/daemonStatus.js';
 import { recordedBlocks, threeWay, type ThreeWayRow } from './threeWay.js';
 
 /** How many versions the mirror's history list shows, newest first. */

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import type { ConflictRecord } from '../journal/index.js';
 import type { HeldBackFile } from '../sync/index.js';
 import { localTime, shellQuote } from '../cli/format.js';
-import { approveCommand } from '../cli/approveCommand.js';
-import { desktopSession } from './desktopSession.js';
-import type { Reachability } from './reachability.js';
+import { approveCommand } from '../cli/approval.js';
+import { desktopSession } from './openBrowser.js';
+import type { Reachability } from '../journal/daemonStatus.js';
 
 export interface Notice {
   /** Told once per key: the same key again shows nothing. */

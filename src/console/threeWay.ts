@@ -3,8 +3,7 @@
 // document's file) and yours (in the copy). Each changed block shows, word by word, what each side
 // did to the base; where the record keeps no base, yours shows what it changed of the space's.
 import { canonicalMarkdown } from '../dialect/index.js';
-import { blockRows } from './blockRows.js';
-import { inlineDiff, type Run } from './inlineDiff.js';
+import { blockRows, inlineDiff, type Run } from './blockRows.js';
 
 export type ThreeWayRow =
   | { row: 'same'; kind: string; depth: number; text: string }

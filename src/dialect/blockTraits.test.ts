@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BLOCK_TRAITS, traitsOf, typesWhere } from './blockTraits.js';
-import { renderBlockMarkdown } from './renderBlockMarkdown.js';
-import { RENDER_HANDLERS } from './renderHandlers.js';
+import { renderBlockMarkdown, RENDER_HANDLERS } from './renderBlocks.js';
 import { BLOCK_TYPES, type BlockType } from './types.js';
 
 describe('block type traits', () => {

@@ -1,11 +1,27 @@
-// Canonical equality of two block markdowns: equal when they differ only by forms the service
-// normalises, so a file never ping-pongs with the service.
+// The service's canonical form of a block's markdown, and canonical equality of two block markdowns: equal when
+// they differ only by forms the service normalises, so a file never ping-pongs with the service.
 import { createRequire } from 'node:module';
 import type { Root } from 'mdast';
-import { normalizeMarkdown } from './normalizeMarkdown.js';
 import { parseBlockMarkdown } from './parseBlockMarkdown.js';
 import { dateSuffix, splitTaskDates } from './taskDates.js';
 import type { ParsedBlock } from './types.js';
+import { renderBlockMarkdown } from './renderBlocks.js';
+import { normalizeInline } from './readBlock.js';
+import { isSpacesyncError } from '../errors.js';
+
+/**
+ * The service's canonical form of one block's markdown, what it answers after a write: `_x_` → `*x*`, `==x==` → a yellow highlight, `---` → `*****`, list markers and prefixes in their
+ * canonical spelling, CRLF → LF; trailing spaces are kept. Markdown that is not one valid block
+ * gets only the inline and line-ending normalisations.
+ */
+export function normalizeMarkdown(markdown: string): string {
+  try {
+    return renderBlockMarkdown(parseBlockMarkdown(markdown));
+  } catch (e) {
+    if (!isSpacesyncError(e, 'dialect_input')) throw e;
+    return normalizeInline(markdown.replace(/\r\n/g, '\n'));
+  }
+}
 
 const LIMIT = 20_000;
 const canonicalCache = new Map<string, string>();

@@ -5,10 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderCollection } from './renderCollection.js';
-import { parseCollectionTable } from './parseCollectionTable.js';
-import { cellText } from './cellText.js';
-import { cellValue } from './cellValue.js';
+import { renderCollection } from './renderBlocks.js';
+import { parseCollectionTable, cellValue } from './parseCollectionTable.js';
+import { cellText } from './renderCollectionTable.js';
 import { segmentFile } from './segmentFile.js';
 import type { Block } from './types.js';
 

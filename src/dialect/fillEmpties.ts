@@ -1,6 +1,5 @@
 // Empty paragraphs between, before and after blocks, from the newlines of each gap.
-import { dialectError } from './dialectError.js';
-import { lineNumberAt, type Ctx, type ScanNode } from './scanContext.js';
+import { dialectError, lineNumberAt, type Ctx, type ScanNode } from './scanContext.js';
 
 /**
  * Empty paragraphs are real blocks. Rendering separates blocks by one blank line and ends with one

@@ -1,20 +1,13 @@
 // The space's markdown dialect: one definition for the server and the sync engine.
 export * from './types.js';
-export { parseBlockMarkdown } from './parseBlockMarkdown.js';
-export { renderBlockMarkdown, isPageLike } from './renderBlockMarkdown.js';
+export { parseBlockMarkdown, splitMarkdown } from './parseBlockMarkdown.js';
+export { renderBlockMarkdown, isPageLike, renderDocumentMarkdown, renderFileBody, renderCollection } from './renderBlocks.js';
 export { traitsOf, typesWhere } from './blockTraits.js';
-export { splitMarkdown } from './splitMarkdown.js';
 export { canonicalMarkdown, markdownEquals } from './canonicalMarkdown.js';
-export { renderDocumentMarkdown } from './renderDocumentMarkdown.js';
-export { renderFileBody } from './renderFileBody.js';
-export { renderCollection } from './renderCollection.js';
 export { TITLE_COLUMN } from './renderCollectionTable.js';
-export { parseCollectionTable, type CollectionTable } from './parseCollectionTable.js';
-export { cellValue } from './cellValue.js';
-export { segmentFile } from './segmentFile.js';
+export { parseCollectionTable, cellValue, type CollectionTable } from './parseCollectionTable.js';
+export { segmentFile, frontMatter } from './segmentFile.js';
 export { replaceSegment } from './replaceSegment.js';
-export { frontMatter } from './frontMatter.js';
-export { CARD_LAYOUTS } from './cardLayouts.js';
 export { splitTaskDates, isTaskMarkdown, withTaskDates, dateSuffix, sameTaskDates, type TaskDates } from './taskDates.js';
 export { markerOf, withMarker, withoutMarker } from './blockIdMarker.js';
 export { headingText, headingSlug } from './headingText.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCollectionTable, splitRow } from './parseCollectionTable.js';
-import { cellValue } from './cellValue.js';
+import { parseCollectionTable, splitRow, cellValue } from './parseCollectionTable.js';
 import { isSpacesyncError } from '../errors.js';
 
 const table = (...lines: string[]) => ['<collection name="T">', '', ...lines, '', '</collection>'].join('\n');

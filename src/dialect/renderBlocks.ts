@@ -1,12 +1,20 @@
-// Renders a list of sibling blocks the way a file body and a text rendering lay them out:
-// a blank line between blocks, one newline between consecutive list items.
-import type { Block } from './types.js';
-import { isPageLike } from './isPageLike.js';
+// Blocks as markdown: each block by the handler of its type, and a list of sibling blocks the way a file body and a
+// text rendering lay them out: a blank line between blocks, one newline between consecutive list items.
+import type { Block, BlockFields, BlockType, LineStyle, TextStyle } from './types.js';
 import { lineKind } from './lineKind.js';
-import { renderCollectionFile } from './renderCollectionFile.js';
-import { renderCollectionWith } from './renderCollectionWith.js';
-import { renderWith, type RenderState } from './renderHandlers.js';
+import { renderCollectionFile, renderCollectionWith, type RenderContent } from './renderCollectionTable.js';
 import { withTaskDates } from './taskDates.js';
+import { readBlock } from './readBlock.js';
+
+/**
+ * Whether a block is shown as a `<page>`/`<card>` wrapper (its markdown is then its title): a page,
+ * a text block styled page or card, or a text block that has children (the service makes it a page).
+ */
+export function isPageLike(b: Pick<BlockFields, 'type' | 'textStyle' | 'content'>): boolean {
+  if (b.type === 'page') return true;
+  if (b.type !== undefined && b.type !== 'text') return false;
+  return b.textStyle === 'page' || b.textStyle === 'card' || (b.content !== undefined && b.content.length > 0);
+}
 
 /** `file`: `<page>`/`<card>` wrappers without ids or extra indentation; `text`: the `Accept: text/markdown` form. */
 export type RenderMode = 'file' | 'text';
@@ -72,4 +80,101 @@ export function renderBlocks(blocks: readonly Block[], mode: RenderMode = 'file'
     prev = { block: b, md };
   }
   return out;
+}
+
+// Block fields → the `markdown` the service returns for that block: one handler per block type
+// (Record<BlockType, …>, so a new type does not type-check without one). A handler that needs other
+// blocks rendered (a collection's items) gets renderBlocks through the state, not by an import.
+export interface RenderState {
+  renderBlocks: RenderContent;
+}
+
+export type RenderHandler = (f: BlockFields, state: RenderState) => string;
+
+const STARS: Record<LineStyle, number> = { extraLight: 3, light: 4, regular: 5, strong: 6, pageBreak: 7 };
+const HEADING: Partial<Record<TextStyle, string>> = { h1: '# ', h2: '## ', h3: '### ', h4: '#### ' };
+const TASK = { todo: '- [ ] ', done: '- [x] ', canceled: '- [-] ' } as const;
+const LIST = { bullet: '- ', numbered: '1. ', toggle: '+ ' } as const;
+
+/** The longest run of `ch` that starts a line of `code`, so a fence can be longer. */
+function longestFenceRun(code: string, ch: string): number {
+  let max = 0;
+  for (const m of code.matchAll(ch === '`' ? /^[ \t]*(`{3,})/gm : /^[ \t]*(~{3,})/gm)) max = Math.max(max, m[1]!.length);
+  return max;
+}
+
+/** A wrapper's (or an item's) markdown is its title. */
+const title: RenderHandler = (f) => f.body ?? f.markdown ?? f.title ?? '';
+
+/** A block of one level: its text at its indentation, inside `<callout>` when it has that decoration. */
+const leaf =
+  (inner: (f: BlockFields, indent: string) => string): RenderHandler =>
+  (f) => {
+    const indent = '  '.repeat(Math.max(0, Math.min(5, f.indentationLevel ?? 0)));
+    const text = inner(f, indent);
+    return indent + (f.decorations?.includes('callout') ? `<callout>${text}</callout>` : text);
+  };
+
+/** Continuation lines of a multi-line block sit at the block's indentation. */
+const indentRest = (text: string, indent: string) =>
+  text
+    .split('\n')
+    .map((l, i) => (i === 0 || l === '' ? l : indent + l))
+    .join('\n');
+
+const image = (fallback: string) => leaf((f) => `![${f.altText || fallback}](${f.url ?? ''})`);
+
+const paragraph = leaf((f, indent) => {
+  const body = f.body ?? (f.markdown !== undefined ? readBlock(f.markdown).body : '');
+  const quote = f.decorations?.includes('quote') ?? false;
+  const list = f.listStyle === 'task' ? TASK[f.taskInfo?.state ?? 'todo'] : f.listStyle && f.listStyle !== 'none' ? LIST[f.listStyle] : '';
+  const text = f.textStyle === 'caption' ? `<caption>${body}</caption>` : (HEADING[f.textStyle ?? 'body'] ?? '') + body;
+  return (quote ? '> ' : '') + list + (quote ? text.replace(/\n/g, `\n${indent}> `) : text);
+});
+
+export const RENDER_HANDLERS: Readonly<Record<BlockType, RenderHandler>> = {
+  text: (f, state) => (isPageLike(f) ? title(f, state) : paragraph(f, state)),
+  page: title,
+  collectionItem: title,
+  collection: (f, state) => renderCollectionWith(f, state.renderBlocks),
+  line: leaf((f) => '*'.repeat(STARS[f.lineStyle ?? 'regular'] ?? 5)),
+  code: leaf((f, indent) => {
+    const code = f.rawCode ?? f.body ?? '';
+    const fence = '`'.repeat(Math.max(3, longestFenceRun(code, '`') + 1));
+    return [`${fence}${f.language ?? ''}`, ...(code === '' ? [] : code.split('\n')), fence].map((l, i) => (i === 0 || l === '' ? l : indent + l)).join('\n');
+  }),
+  table: leaf((f, indent) => indentRest(f.body ?? f.markdown ?? '', indent)),
+  image: image('Image'),
+  video: image('Image'),
+  drawing: image('Image'),
+  whiteboard: image('Whiteboard'),
+  file: leaf((f) => `[${f.fileName ?? ''}](${f.url ?? ''})`),
+  richUrl: leaf((f) => `[${f.title ?? ''}](${f.url ?? ''})`),
+};
+
+/** The handler of the block's type; a type this version does not know renders as text. */
+export function renderWith(f: BlockFields, state: RenderState): string {
+  const handler = (f.type !== undefined && Object.hasOwn(RENDER_HANDLERS, f.type) ? RENDER_HANDLERS[f.type] : undefined) ?? RENDER_HANDLERS.text;
+  return handler(f, state);
+}
+
+// Block fields → the `markdown` field the service returns for that block (defaults omitted), by the
+// handler of its type (RENDER_HANDLERS).
+export function renderBlockMarkdown(f: BlockFields): string {
+  return renderWith(f, { renderBlocks: (blocks) => renderBlocks(blocks) });
+}
+
+// A whole document as `GET /blocks` with `Accept: text/markdown` renders it.
+export function renderDocumentMarkdown(root: Block): string {
+  return renderWrapper({ ...root, indentationLevel: 0 }, 'text', true);
+}
+
+// The mirror file body of a document: its top-level blocks, wrappers without ids, one final newline.
+export function renderFileBody(blocks: readonly Block[]): string {
+  return blocks.length === 0 ? '' : `${renderBlocks(blocks, 'file')}\n`;
+}
+
+// A collection as a file shows it (renderCollectionFile), its items' content laid out by renderBlocks.
+export function renderCollection(f: BlockFields): string {
+  return renderCollectionFile(f, (blocks) => renderBlocks(blocks));
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { replaceSegment } from './replaceSegment.js';
 import { segmentFile } from './segmentFile.js';
-import { renderFileBody } from './renderFileBody.js';
+import { renderFileBody } from './renderBlocks.js';
 import { blockTree } from '../../test/support/dialectArbitraries.js';
 import type { Segment } from './types.js';
 

@@ -3,8 +3,7 @@
 // One pass over the lines, no markdown library: CommonMark reads two-space nesting differently.
 import { dedent, leading, levelOf, makeLines, skipColumns, type Line } from './lines.js';
 import { COLLECTION_OPEN, FENCE, isDelimiterRow, lineKind, type LineKind } from './lineKind.js';
-import { dialectError } from './dialectError.js';
-import { leaf, lineNumberAt, MAX_DEPTH, nextOf, trimmedRest, type Ctx, type Region, type RegionScan, type ScanNode } from './scanContext.js';
+import { dialectError, leaf, lineNumberAt, MAX_DEPTH, nextOf, trimmedRest, type Ctx, type Region, type RegionScan, type ScanNode } from './scanContext.js';
 import { scanWrapper } from './scanWrapper.js';
 import { scanCallout } from './scanCallout.js';
 import { fillEmpties } from './fillEmpties.js';

@@ -1,5 +1,6 @@
 // The scanner's shared state and helpers: the file's lines, lookup tables built once, limits.
 import { dedent, leading, type Line } from './lines.js';
+import { SpacesyncError } from '../errors.js';
 
 /** One block found by the scanner; offsets are UTF-16 indices into the scanned text. */
 export interface ScanNode {
@@ -99,4 +100,9 @@ export function lineNumberAt(ctx: { lines: Line[] }, offset: number): number {
 
 export function leaf(text: string, start: number, end: number, level: number, base: number): ScanNode {
   return { kind: 'block', start, end, level, base, markdown: dedent(text.slice(start, end), base) };
+}
+
+// The typed error for markdown the service would refuse, naming the line.
+export function dialectError(line: number, problem: string, fix: string): SpacesyncError {
+  return new SpacesyncError('dialect_input', `Markdown line ${line}: ${problem}. ${fix}`, { details: { line } });
 }

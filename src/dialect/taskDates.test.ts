@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitTaskDates, withTaskDates } from './taskDates.js';
 import { canonicalMarkdown, markdownEquals } from './canonicalMarkdown.js';
-import { renderFileBody } from './renderFileBody.js';
-import { renderDocumentMarkdown } from './renderDocumentMarkdown.js';
+import { renderFileBody, renderDocumentMarkdown } from './renderBlocks.js';
 
 describe('task dates in the file', () => {
   it('renders the dates at the end of a task line, schedule then deadline', () => {

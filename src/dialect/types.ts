@@ -1,7 +1,7 @@
 // The block model of the Space API, as the service sends it in JSON (docs/api.md "Resources",
 // docs/api.md "Blocks as JSON"). Keys whose value is the default are omitted on the wire.
 
-/** Every block type of the service; each has its traits (blockTraits.ts) and its renderer (renderHandlers.ts). */
+/** Every block type of the service; each has its traits (blockTraits.ts) and its renderer (RENDER_HANDLERS in renderBlocks.ts). */
 export const BLOCK_TYPES = [
   'text',
   'page',
@@ -30,6 +30,9 @@ export type TaskState = 'todo' | 'done' | 'canceled';
 export type MediaPreview = 'fit' | 'fill';
 export type MediaWidth = 'auto' | 'fullWidth';
 export type AttachmentSize = 'small' | 'regular' | 'card';
+
+// The card layouts of the block model, as a runtime list.
+export const CARD_LAYOUTS: readonly CardLayout[] = ['small', 'square', 'regular', 'large'];
 
 export const CODE_LANGUAGES = [
   'ada',

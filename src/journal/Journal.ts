@@ -20,7 +20,7 @@ import {
 } from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks } from './blockCodec.js';
 import { orderBlocks } from './orderBlocks.js';
-import { ANCHOR_LINKS_OF, BLOCK_INDEXES, LINKS_OF, MEDIA_OF, WHITEBOARDS_OF } from './blockIndexes.js';
+import { ANCHOR_LINKS_OF, BLOCK_INDEXES, LINKS_OF, MEDIA_OF, WHITEBOARDS_OF } from './types.js';
 
 export { ANCHOR_LINKS_OF, LINKS_OF, MEDIA_OF, WHITEBOARDS_OF };
 import {

@@ -1,8 +1,7 @@
 import { brotliCompressSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { hashBlock } from '../core/merge/hashBlock.js';
-import { BLOCK_DICTIONARY } from './blockDictionary.js';
-import { decodeBase, decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
+import { BLOCK_DICTIONARY, decodeBase, decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
 import type { BaseBlock } from './types.js';
 
 const block = (id: string, parentId: string | null, position: number, over: Partial<CodedBlock> = {}): CodedBlock => ({

@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3';
 import { packHash, packId, packNs, packTime, packVersionFile, unpackId } from './compactValues.js';
 import { decodeBase, decodeBlocks, encodeBase, encodeBlocks, type CodedBlock } from './blockCodec.js';
-import { BLOCK_INDEXES } from './blockIndexes.js';
+import { BLOCK_INDEXES } from './types.js';
 import type { BaseBlock } from './types.js';
 
 /** Marks a database file as a spacesync journal (PRAGMA application_id): "SpSy". */

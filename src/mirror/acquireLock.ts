@@ -6,7 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SpacesyncError } from '../errors.js';
 import { assertRootSync } from './assertRoot.js';
-import { mirrorIoError } from './mirrorIoError.js';
+import { mirrorIoError } from './readMirrorFile.js';
 import { lockPath } from '../stateDir.js';
 
 export interface LockInfo {

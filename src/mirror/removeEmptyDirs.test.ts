@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeEmptyDirs } from './removeEmptyDirs.js';
-import { removeTempFiles } from './removeTempFiles.js';
+import { removeTempFiles } from './atomicWrites.js';
 import { useTempDir } from '../../test/support/testDir.js';
 
 const root = useTempDir();

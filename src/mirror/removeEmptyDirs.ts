@@ -2,7 +2,7 @@
 // becomes empty in turn, up to but never including the mirror root.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { mirrorIoError } from './mirrorIoError.js';
+import { mirrorIoError } from './readMirrorFile.js';
 import { linkOnTheWay, resolveInRoot } from './resolveInRoot.js';
 import { STATE_DIR } from '../stateDir.js';
 

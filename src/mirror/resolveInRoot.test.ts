@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isSpacesyncError } from '../errors.js';
 import { linkOnTheWay, resolveForWrite, resolveInRoot } from './resolveInRoot.js';
 import { useTempDir } from '../../test/support/testDir.js';
-import { writeFileAtomic } from './writeFileAtomic.js';
-import { isTempFileName, tempFileName } from './tempFileName.js';
+import { writeFileAtomic, isTempFileName, tempFileName } from './atomicWrites.js';
 
 describe('resolveInRoot', () => {
   it('joins a relative posix path under the root', () => {

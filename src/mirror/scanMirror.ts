@@ -4,7 +4,7 @@ import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { assertRoot } from './assertRoot.js';
 import type { Ignore } from './createIgnore.js';
-import { mirrorIoError } from './mirrorIoError.js';
+import { mirrorIoError } from './readMirrorFile.js';
 
 export interface MirrorFile {
   /** Posix path relative to the root, as the file system spells it. */

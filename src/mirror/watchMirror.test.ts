@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIgnore } from './createIgnore.js';
-import { moveFileAtomic } from './moveFileAtomic.js';
+import { moveFileAtomic, writeFileAtomic } from './atomicWrites.js';
 import { OwnWrites } from './OwnWrites.js';
 import { useTempDir } from '../../test/support/testDir.js';
 import { watchMirror, type MirrorChanges, type MirrorWatcher, type WatchMirrorOptions } from './watchMirror.js';
-import { writeFileAtomic } from './writeFileAtomic.js';
 
 const root = useTempDir('spacesync-watch-');
 const abs = (rel: string) => path.join(root(), ...rel.split('/'));

@@ -10,7 +10,7 @@
 import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Ignore } from './createIgnore.js';
-import { hashText } from './hashText.js';
+import { hashText } from './readMirrorFile.js';
 import type { OwnWrites } from './OwnWrites.js';
 import { isDocumentFile } from './scanMirror.js';
 

@@ -6,7 +6,7 @@ import { RawBody, type ApiHandler, type ApiRouter, type RouteOptions } from './h
 import type { Query } from './http/query.js';
 import { createContext } from './context.js';
 import type { ServerState } from './ServerState.js';
-import { purgeExpiredTrash } from './model/purgeTrash.js';
+import { purgeExpiredTrash } from './store/documents.js';
 import { registerConnection } from './routes/connection.js';
 import { registerFolders } from './routes/folders.js';
 import { registerDocuments } from './routes/documents.js';

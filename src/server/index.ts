@@ -2,6 +2,6 @@
 // and the generator of large spaces for benchmarks.
 export { startServer, readFixtureFile, type StartServerOptions, type RunningServer } from './startServer.js';
 export type { FaultSpec } from './faults.js';
-export type { LoggedRequest } from './requestLog.js';
+export type { LoggedRequest } from './ServerState.js';
 export type { SpaceFixture } from './fixture/types.js';
 export { generateSpace } from './fixture/generateSpace.js';

@@ -4,10 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installService } from './installService.js';
-import { listServices } from './listServices.js';
+import { installService, listServices, uninstallService } from './installService.js';
 import type { ControlResult, ServiceHost } from './serviceHost.js';
-import { uninstallService } from './uninstallService.js';
 
 let tmp: string;
 beforeEach(() => {

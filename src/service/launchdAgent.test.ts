@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LAUNCHD_WRAPPER, launchdAgent, launchdLabel, launchdProgramArguments } from './launchdAgent.js';
-import { NO_RESTART_EXIT_CODES } from './noRestartExitCodes.js';
+import { NO_RESTART_EXIT_CODES } from './serviceHost.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-launchd-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -4,9 +4,8 @@
 // small sh wrapper that turns the codes waiting for a person (NO_RESTART_EXIT_CODES) into a clean
 // exit, which KeepAlive { SuccessfulExit: false } does not restart: the systemd unit's
 // RestartPreventExitStatus, the same way. The wrapper passes SIGTERM/SIGINT/SIGHUP on to the daemon.
-import { NO_RESTART_EXIT_CODES } from './noRestartExitCodes.js';
-import type { ServiceTarget } from './serviceTarget.js';
-import { systemdEscapePath } from './systemdEscapePath.js';
+import { NO_RESTART_EXIT_CODES, type ServiceTarget } from './serviceHost.js';
+import { systemdEscapePath } from './systemdUnit.js';
 import { statePath } from '../stateDir.js';
 
 export function launchdLabel(dir: string): string {

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NO_RESTART_EXIT_CODES } from './noRestartExitCodes.js';
-import { SYSTEMD_TEMPLATE, systemdUnit, systemdUnitName } from './systemdUnit.js';
+import { NO_RESTART_EXIT_CODES } from './serviceHost.js';
+import { SYSTEMD_TEMPLATE, systemdUnit, systemdUnitName, systemdEscapePath, unescapeSystemdPath } from './systemdUnit.js';
 
 const hasVerify = spawnSync('systemd-analyze', ['--version']).status === 0;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-unit-'));
@@ -88,5 +88,29 @@ describe('the systemd unit', () => {
     fs.copyFileSync(SYSTEMD_TEMPLATE, path.join(units, 'spacesync@.service'));
     verify(path.join(units, 'spacesync@.service'));
     verify(path.join(units, systemdUnitName(target('My Notes-2').dir)));
+  });
+});
+
+const PATHS = ['/home/you/Notes', '/home/you/My Notes-2', '/', '/a/.hidden/b', '/x/ünï/é%$', '/a//b/', '/a/b.c:d_e', '/.dot', "/it's/a\\b"];
+const hasTool = spawnSync('systemd-escape', ['--version']).status === 0;
+
+describe('systemdEscapePath', () => {
+  it.each([
+    ['/home/you/Notes', 'home-you-Notes'],
+    ['/home/you/My Notes-2', 'home-you-My\\x20Notes\\x2d2'],
+    ['/', '-'],
+    ['/a//b/', 'a-b'],
+    ['/.dot', '\\x2edot'],
+    ['/x/ü%', 'x-\\xc3\\xbc\\x25'],
+  ])('%s is the instance name %s', (p, escaped) => {
+    expect(systemdEscapePath(p)).toBe(escaped);
+  });
+
+  it.each(PATHS)('unescapes %s back to the folder', (p) => {
+    expect(unescapeSystemdPath(systemdEscapePath(p))).toBe(p === '/' ? '/' : `/${p.split('/').filter(Boolean).join('/')}`);
+  });
+
+  it.skipIf(!hasTool)('writes what `systemd-escape --path` writes', () => {
+    for (const p of PATHS) expect(systemdEscapePath(p), p).toBe(spawnSync('systemd-escape', ['--path', p], { encoding: 'utf8' }).stdout.trim());
   });
 });

@@ -6,8 +6,7 @@
 // template's, word for word.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ServiceTarget } from './serviceTarget.js';
-import { systemdEscapePath } from './systemdEscapePath.js';
+import type { ServiceTarget } from './serviceHost.js';
 
 /** The template in the package, beside dist/ and src/. */
 export const SYSTEMD_TEMPLATE = fileURLToPath(new URL('../../systemd/spacesync@.service', import.meta.url));
@@ -43,4 +42,40 @@ export function systemdUnit(target: ServiceTarget, template = readFileSync(SYSTE
   let unit = fill(template, /^(#.*\n)+(?=\[Unit\])/, () => `${header}\n`);
   unit = fill(unit, /^Description=.*%f.*$/, (line) => line.replace('%f', () => target.dir.replace(/%/g, '%%')));
   return fill(unit, /^ExecStart=.*$/, () => execStart);
+}
+
+// A folder's path as a systemd unit instance name, the way `systemd-escape --path` writes it:
+// slashes become "-", and every byte outside [A-Za-z0-9:_.] (and a leading ".") becomes \xNN.
+// unescapeSystemdPath turns it back.
+export function systemdEscapePath(absolutePath: string): string {
+  const trimmed = absolutePath
+    .split('/')
+    .filter((part) => part !== '' && part !== '.')
+    .join('/');
+  if (trimmed === '') return '-';
+  let out = '';
+  const bytes = Buffer.from(trimmed, 'utf8');
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    const c = String.fromCharCode(b);
+    if (c === '/') out += '-';
+    else if (/[A-Za-z0-9:_]/.test(c) || (c === '.' && i > 0)) out += c;
+    else out += `\\x${b.toString(16).padStart(2, '0')}`;
+  }
+  return out;
+}
+
+export function unescapeSystemdPath(escaped: string): string {
+  if (escaped === '-') return '/';
+  const bytes: number[] = [];
+  for (let i = 0; i < escaped.length; i++) {
+    const c = escaped[i]!;
+    const hex = /^\\x([0-9a-fA-F]{2})/.exec(escaped.slice(i));
+    if (hex) {
+      bytes.push(parseInt(hex[1]!, 16));
+      i += 3;
+    } else if (c === '-') bytes.push(0x2f);
+    else bytes.push(...Buffer.from(c, 'utf8'));
+  }
+  return `/${Buffer.from(bytes).toString('utf8')}`;
 }

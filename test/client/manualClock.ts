@@ -1,5 +1,5 @@
 // A clock that moves only when a test says so: timers fire in time order during advance().
-import type { Clock } from '../../src/client/clock.js';
+import type { Clock } from '../../src/client/scheduler.js';
 
 export interface ManualClock extends Clock {
   advance(ms: number): Promise<void>;

@@ -1,8 +1,7 @@
 // The console's diff views: a block's words (jsdiff), two versions block by block, and a conflict's
 // three versions with the base its record keeps.
 import { describe, expect, it } from 'vitest';
-import { blockRows } from '../../src/console/blockRows.js';
-import { inlineDiff } from '../../src/console/inlineDiff.js';
+import { blockRows, inlineDiff } from '../../src/console/blockRows.js';
 import { recordedBlocks, threeWay } from '../../src/console/threeWay.js';
 
 const doc = (...blocks: string[]) => `---\nid: D-1\n---\n${blocks.join('\n\n')}\n`;

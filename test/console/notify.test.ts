@@ -14,7 +14,7 @@ import {
   UNREACHABLE_NOTICE_MS,
   type NotifierOptions,
 } from '../../src/console/notify.js';
-import { reachability } from '../../src/console/reachability.js';
+import { reachability } from '../../src/journal/daemonStatus.js';
 
 /** A folder on PATH with `name` as a script that appends its arguments (one per line, then a blank line) to a log. */
 function fakeTool(name: string, exitCode = 0): { bin: string; log: string; calls(): string[][] } {

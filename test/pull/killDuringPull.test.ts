@@ -7,7 +7,7 @@ import { flattenRemote } from '../../src/core/pull/flattenRemote.js';
 import { sameContent } from '../../src/core/merge/blockContent.js';
 import { markdownEquals, segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import { openJournal } from '../../src/journal/index.js';
-import { openJournalForReading } from '../../src/journal/openJournalForReading.js';
+import { openJournalForReading } from '../../src/journal/openJournal.js';
 import { isTempFileName } from '../../src/mirror/index.js';
 import { generateSpace } from '../../src/server/index.js';
 import { journalPath } from '../../src/stateDir.js';

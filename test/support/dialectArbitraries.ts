@@ -1,7 +1,7 @@
 // fast-check generators for the dialect's property tests: canonical block trees and dialect-like text.
 import fc from 'fast-check';
 import type { Block, BlockFields, CardLayout, LineStyle, TextStyle } from '../../src/dialect/types.js';
-import { renderBlockMarkdown } from '../../src/dialect/renderBlockMarkdown.js';
+import { renderBlockMarkdown } from '../../src/dialect/renderBlocks.js';
 
 const word = fc.constantFrom(
   'alpha',

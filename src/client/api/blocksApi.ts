@@ -1,8 +1,7 @@
 // Blocks: read a document (JSON or rendered markdown), insert, update, delete, move, search.
 import type { Block } from '../../dialect/types.js';
 import type { ApiCall, CallOptions, Send } from '../apiCall.js';
-import { check, checkAs } from '../check.js';
-import { blockSchema, blocksResult, countBlocks, idItems, objectItems } from '../schemas.js';
+import { check, checkAs, blockSchema, blocksResult, countBlocks, idItems, objectItems } from '../schemas.js';
 import type { BlockSearchHit, BlockUpdate, CreateBlocksInput, GetBlocksQuery, IdItem, Items, Position, SearchBlocksQuery } from '../../wire/types.js';
 
 /** What an unread document is assumed to cost before any document has been read. */

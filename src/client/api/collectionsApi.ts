@@ -1,7 +1,6 @@
 // Collections: their list, schema, items and stored views (several endpoints are experimental).
 import { seg, type CallOptions, type Send } from '../apiCall.js';
-import { check, checkAs } from '../check.js';
-import { anyObject, collectionItems, idItems, objectItems } from '../schemas.js';
+import { check, checkAs, anyObject, collectionItems, idItems, objectItems } from '../schemas.js';
 import type {
   CollectionItem,
   CollectionListItem,

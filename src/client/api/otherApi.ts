@@ -1,7 +1,18 @@
-// The connection, comments, reminders, uploads and whiteboards.
+// The connection, comments, reminders, tasks, uploads and whiteboards.
 import { seg, type CallOptions, type Send } from '../apiCall.js';
-import { check, checkAs } from '../check.js';
-import { anyObject, connectionInfo, idStrings, objectItems, reminderPage, uploadResult, whiteboardContent } from '../schemas.js';
+import {
+  check,
+  checkAs,
+  anyObject,
+  connectionInfo,
+  idStrings,
+  objectItems,
+  reminderPage,
+  uploadResult,
+  whiteboardContent,
+  idItems,
+  tasks,
+} from '../schemas.js';
 import type {
   ConnectionInfo,
   Items,
@@ -12,6 +23,11 @@ import type {
   UploadTarget,
   WhiteboardContent,
   WhiteboardElement,
+  IdItem,
+  NewTask,
+  Task,
+  TaskScope,
+  TaskUpdate,
 } from '../../wire/types.js';
 
 export interface OtherApi {
@@ -107,5 +123,26 @@ export function otherApi(send: Send): OtherApi {
         obj<{ deletedCount: number; remainingCount: number }>(),
       );
     },
+  };
+}
+
+// Tasks across the inbox, daily notes and documents.
+export interface TasksApi {
+  /** `documentId` is required with scope `document`. */
+  listTasks(query: { scope: TaskScope; documentId?: string }, options?: CallOptions): Promise<Items<Task>>;
+  createTasks(input: { tasks: NewTask[] }, options?: CallOptions): Promise<Items<Task>>;
+  updateTasks(input: { tasksToUpdate: TaskUpdate[] }, options?: CallOptions): Promise<Items<Task>>;
+  deleteTasks(input: { idsToDelete: string[] }, options?: CallOptions): Promise<Items<IdItem>>;
+}
+
+export function tasksApi(send: Send): TasksApi {
+  const taskItems = checkAs<Items<Task>>(tasks);
+  return {
+    listTasks: (query, options) =>
+      send({ method: 'GET', endpoint: 'GET /tasks', path: '/tasks', query: { ...query }, blockCost: 0, root: query.scope !== 'document' }, options, taskItems),
+    createTasks: (input, options) => send({ method: 'POST', endpoint: 'POST /tasks', path: '/tasks', json: input, blockCost: 0 }, options, taskItems),
+    updateTasks: (input, options) =>
+      send({ method: 'PUT', endpoint: 'PUT /tasks', path: '/tasks', json: input, blockCost: input.tasksToUpdate.length }, options, taskItems),
+    deleteTasks: (input, options) => send({ method: 'DELETE', endpoint: 'DELETE /tasks', path: '/tasks', json: input, blockCost: 0 }, options, check(idItems)),
   };
 }

@@ -1,7 +1,8 @@
-// Reading query parameters the way the service does: unknown ones ignored, arrays as repeated
+// Reading a request: its body checked with zod (parseBody), its query parameters the way the service does: unknown ones ignored, arrays as repeated
 // keys or a single value, booleans `true`/`false`, dates `YYYY-MM-DD`/`today`/`tomorrow`/`yesterday`.
-import { validationFailed } from './apiError.js';
+import { validationFailed, ApiError } from './apiError.js';
 import { resolveDate } from '../dates.js';
+import type { z } from 'zod';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -42,4 +43,19 @@ export function queryDate(q: Query, name: string, now: number, timezone: string)
   const d = resolveDate(v, now, timezone);
   if (d === undefined) throw validationFailed([{ message: `'${name}' must be YYYY-MM-DD, today, tomorrow or yesterday.`, path: [name] }]);
   return d;
+}
+
+// Request bodies are checked with zod; a failure is the service's VALIDATION_ERROR issue list.
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  throw new ApiError(400, {
+    error: 'Validation failed',
+    code: 'VALIDATION_ERROR',
+    details: r.error.issues.map((i) => ({
+      code: i.code === 'custom' ? 'custom' : i.code,
+      message: i.message,
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    })),
+  });
 }

@@ -3,11 +3,9 @@
 // cut them), `metadata` on request.
 import type { Block, BlockMetadata } from '../../dialect/types.js';
 import type { RequestContext } from '../context.js';
-import type { BlockRow } from '../store/blocks.js';
+import { commentsOf, type BlockRow } from '../store/blocks.js';
 import { DATA_KEYS, parseData } from './blockData.js';
-import { clickableLink } from './links.js';
 import { isoTime } from '../dates.js';
-import { commentsOf } from '../store/comments.js';
 
 const PAGE_LIKE = (type: string, textStyle: unknown) => type === 'page' || (type === 'text' && (textStyle === 'card' || textStyle === 'page'));
 
@@ -78,4 +76,19 @@ function metadataOf(ctx: RequestContext, row: BlockRow): BlockMetadata {
     comments: commentsOf(ctx.db, row.id).map((c) => ({ id: c.id, content: c.content, createdAt: isoTime(c.created_at), createdBy: c.created_by })),
     clickableLink: clickableLink(ctx.space.id, row.doc_id, row.id),
   };
+}
+
+// Clickable links into the client app: `{app_scheme}://open?spaceId=<space>&documentId=<doc>`.
+// The scheme is the one the service's own clients and the desktop app expect (docs/server.md,
+// "Where the server differs from the live service": this value is kept, not ours).
+export const APP_SCHEME = 'craftdocs';
+
+export function clickableLink(spaceId: string, documentId: string, blockId?: string): string {
+  const base = `${APP_SCHEME}://open?spaceId=${encodeURIComponent(spaceId)}&documentId=${encodeURIComponent(documentId)}`;
+  return blockId === undefined || blockId === documentId ? base : `${base}&blockId=${encodeURIComponent(blockId)}`;
+}
+
+/** `urlTemplates.app`: the space filled in, one `{blockId}` placeholder (a document's id is its root block's). */
+export function appUrlTemplate(spaceId: string): string {
+  return `${APP_SCHEME}://open?spaceId=${encodeURIComponent(spaceId)}&blockId={blockId}`;
 }

@@ -5,7 +5,7 @@ import type { BlockType } from '../../dialect/index.js';
 import { badRequest } from '../http/apiError.js';
 import { deleteBlockRows, getBlock, insertBlock, openGap, subtreeIds, updateBlockContent, type BlockRow } from '../store/blocks.js';
 import { touchDocument } from '../store/documents.js';
-import { newId } from '../ids.js';
+import { newId } from '../store/openStore.js';
 import { parseData } from './blockData.js';
 import { markdownOf, pageDataFromText, pageLike, type PreparedBlock } from './blockInput.js';
 

@@ -3,7 +3,7 @@
 // the JSON Schema of the item payload (`format=json-schema-items`).
 import { z } from 'zod';
 import { validationFailed } from '../http/apiError.js';
-import { newId } from '../ids.js';
+import { newId } from '../store/openStore.js';
 
 export interface SchemaOption {
   name: string;

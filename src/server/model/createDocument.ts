@@ -1,9 +1,8 @@
 // A new document is a document row plus its root page block (document id = root block id).
 import type { RequestContext } from '../context.js';
-import { newId } from '../ids.js';
-import { dailyNote, insertDocument, type DocumentRow, type StoredLocation } from '../store/documents.js';
+import { newId } from '../store/openStore.js';
+import { dailyNote, insertDocument, type DocumentRow, type StoredLocation, getDocument } from '../store/documents.js';
 import { insertBlock } from '../store/blocks.js';
-import { getDocument } from '../store/documents.js';
 import { dailyNoteTitle } from '../dates.js';
 
 export function createDocument(ctx: RequestContext, d: { title: string; location: StoredLocation; folderId: string | null; dailyNoteDate?: string }): string {

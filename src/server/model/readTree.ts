@@ -5,7 +5,7 @@ import { documentBlocks, getBlock, type BlockRow } from '../store/blocks.js';
 import { blockJson } from './blockJson.js';
 import { parseData, type BlockData } from './blockData.js';
 import { markdownOf } from './blockInput.js';
-import { collectionFields } from './collectionFields.js';
+import { collectionFields } from './collection.js';
 import { contentPreview, itemsPreview } from './previews.js';
 
 /** Types that hold children, so they show `content` (possibly empty) when expanded. */

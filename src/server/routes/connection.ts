@@ -1,7 +1,7 @@
 // `GET /connection`: the space, its time zone and local time, the service's UTC clock.
 import type { ApiRouter } from '../http/router.js';
 import { friendlyDate, localDateTime, utcSeconds } from '../dates.js';
-import { appUrlTemplate } from '../model/links.js';
+import { appUrlTemplate } from '../model/blockJson.js';
 
 export function registerConnection(api: ApiRouter): void {
   api.get('/connection', (ctx) => ({

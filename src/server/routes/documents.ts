@@ -2,15 +2,45 @@
 import { z } from 'zod';
 import type { ApiRouter } from '../http/router.js';
 import { badRequest, notFound } from '../http/apiError.js';
-import { parseBody } from '../http/body.js';
-import { queryBool } from '../http/query.js';
-import { getDocument, setDocumentLocation } from '../store/documents.js';
+import { parseBody, queryBool } from '../http/query.js';
+import { getDocument, setDocumentLocation, type StoredLocation } from '../store/documents.js';
 import { createDocument } from '../model/createDocument.js';
-import { destinationSchema, resolveDestination } from '../model/destination.js';
 import { selectDocuments } from '../model/selectDocuments.js';
-import { clickableLink } from '../model/links.js';
+import { clickableLink } from '../model/blockJson.js';
 import { isoTime } from '../dates.js';
 import { registerDocumentSearch } from './documentsSearch.js';
+import type { RequestContext } from '../context.js';
+import { getFolder } from '../store/folders.js';
+
+// Where a document goes on create or move: `{destination: 'unsorted' | 'templates'}` or
+// `{folderId}`; never trash (docs/api.md "Document location").
+export const destinationSchema = z.union([z.object({ destination: z.string().min(1) }), z.object({ folderId: z.string().min(1) }), z.string().min(1)]);
+
+export type DestinationInput = z.infer<typeof destinationSchema>;
+
+export interface ResolvedDestination {
+  location: StoredLocation;
+  folderId: string | null;
+  /** The destination as results echo it. */
+  echo: { destination: string } | { folderId: string };
+}
+
+export function resolveDestination(ctx: RequestContext, input: DestinationInput | undefined, action: 'created' | 'moved'): ResolvedDestination {
+  const raw = input ?? { destination: 'unsorted' };
+  const key = typeof raw === 'string' ? raw : 'destination' in raw ? raw.destination : raw.folderId;
+  if (key === 'trash') {
+    throw badRequest(
+      action === 'created'
+        ? 'Documents cannot be created in trash: create them in unsorted, templates or a folder.'
+        : 'Documents cannot be moved to trash: use DELETE /documents to delete them.',
+    );
+  }
+  if (key === 'unsorted' || key === 'templates') return { location: key, folderId: null, echo: { destination: key } };
+  if (key === 'daily_notes') throw badRequest(`Documents cannot be ${action} in daily notes.`);
+  if (typeof raw !== 'string' && 'destination' in raw) throw badRequest(`Unknown destination '${key}': use unsorted, templates or {folderId}.`);
+  if (!getFolder(ctx.db, key)) throw notFound(`Folder ${key}`);
+  return { location: 'folder', folderId: key, echo: { folderId: key } };
+}
 
 const createBody = z.object({
   documents: z.array(z.object({ title: z.string() })).min(1),

@@ -9,8 +9,7 @@ import { selectDocuments } from '../model/selectDocuments.js';
 import { documentBlocks, type BlockRow } from '../store/blocks.js';
 import { blockJson } from '../model/blockJson.js';
 import { childrenIndex } from '../model/readTree.js';
-import { compileRe2, literalMatcher, type Matcher } from '../model/matchers.js';
-import { snippet } from '../model/snippet.js';
+import { compileRe2, literalMatcher, type Matcher, snippet } from '../model/matchers.js';
 
 const TOP = 50;
 

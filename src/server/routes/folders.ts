@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { ApiRouter } from '../http/router.js';
 import type { RequestContext } from '../context.js';
 import { badRequest, notFound } from '../http/apiError.js';
-import { parseBody } from '../http/body.js';
-import { newId } from '../ids.js';
+import { parseBody } from '../http/query.js';
+import { newId } from '../store/openStore.js';
 import {
   BUILT_IN_FOLDERS,
   deleteFolder,

@@ -6,9 +6,8 @@ import { z } from 'zod';
 import type { ApiRouter } from '../http/router.js';
 import type { RequestContext } from '../context.js';
 import { ApiError, notFound, validationFailed } from '../http/apiError.js';
-import { parseBody } from '../http/body.js';
-import { queryInt, queryString } from '../http/query.js';
-import { newId } from '../ids.js';
+import { parseBody, queryInt, queryString } from '../http/query.js';
+import { newId } from '../store/openStore.js';
 import { isoTime } from '../dates.js';
 import { getBlock } from '../store/blocks.js';
 import {

@@ -5,9 +5,8 @@
 import type { ApiRouter } from '../http/router.js';
 import { validationFailed } from '../http/apiError.js';
 import { UploadedFile } from '../http/uploadFile.js';
-import { parseBody } from '../http/body.js';
-import { queryString } from '../http/query.js';
-import { newId } from '../ids.js';
+import { parseBody, queryString } from '../http/query.js';
+import { newId } from '../store/openStore.js';
 import { insertAssetFromFile } from '../store/assets.js';
 import { insertPrepared } from '../model/blockWrites.js';
 import { positionSchema, resolveTarget } from '../model/position.js';

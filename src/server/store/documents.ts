@@ -99,3 +99,12 @@ export function expiredTrash(db: Db, before: number): string[] {
 export function deleteDocument(db: Db, id: string): void {
   stmt(db, 'DELETE FROM documents WHERE id = ?').run(id);
 }
+
+// Documents are purged from trash 30 days after they were deleted.
+export const TRASH_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function purgeExpiredTrash(db: Db, now: number): number {
+  const ids = expiredTrash(db, now - TRASH_RETENTION_MS);
+  for (const id of ids) deleteDocument(db, id);
+  return ids.length;
+}

@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { migrate } from './schema.js';
+import { randomUUID } from 'node:crypto';
 
 export type { Db };
 
@@ -42,4 +43,9 @@ export function stmt(db: Db, sql: string): Database.Statement {
     m.set(sql, s);
   }
   return s;
+}
+
+// New ids look like the service's: upper-case UUIDs, opaque to every client.
+export function newId(): string {
+  return randomUUID().toUpperCase();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServerClock } from './clock.js';
+import { ServerClock } from './ServerState.js';
 
 describe('ServerClock', () => {
   it('follows its base clock, shifted by set and advance', () => {

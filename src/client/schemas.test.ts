@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SpacesyncError } from '../errors.js';
-import { check } from './check.js';
-import { checkDocumentList } from './checkDocumentList.js';
-import { items } from './schemas.js';
+import { check, items, checkDocumentList } from './schemas.js';
 
 /** The listing's check as a schema: what the check written out by hand must agree with. */
 const documentList = items(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeStrict, firstInvalidUtf8, readableHead } from './decodeStrict.js';
+import { decodeStrict, firstInvalidUtf8, readableHead } from './readMirrorFile.js';
 
 const bytes = (hex: string) => Buffer.from(hex.replace(/\s+/g, ''), 'hex');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeInline } from './normalizeInline.js';
+import { normalizeInline } from './readBlock.js';
 
 describe('normalizeInline', () => {
   it.each([
