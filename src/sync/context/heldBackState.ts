@@ -78,3 +78,6 @@ export function recordBackupKept(journal: Journal, kept: Record<string, string |
   if (Object.keys(next).length === 0) journal.deleteState(BACKUP_KEPT);
   else journal.setState(BACKUP_KEPT, next);
 }
+
+/** The file hash recorded when a file holds changes that were not sent: never a real hash, so the file stays pending. */
+export const UNSENT = 'unsent';

@@ -19,10 +19,8 @@ export {
 export { DEFAULT_SETTINGS, type PullProgress, type SyncContext, type SyncSettings } from './SyncContext.js';
 export { assetDownloadsOf, type AssetDownloads, type FetchedAsset } from './AssetDownloads.js';
 export { assetExtension, type Fetched } from './fetchAsset.js';
-export { readCollectionRows, recordCollectionRows } from './collectionRows.js';
-export { ADOPTION_ORPHANS, readBackupKept, readHeldBack, readOrphans, recordBackupKept, recordHeldBack, type HeldBackFile } from './heldBackState.js';
-export { isPerDocumentError } from './isPerDocumentError.js';
-export { isStopped, stoppedBeforeStart } from './isStopped.js';
+export { ADOPTION_ORPHANS, readBackupKept, readHeldBack, readOrphans, recordBackupKept, recordHeldBack, UNSENT, type HeldBackFile } from './heldBackState.js';
+export { isPerDocumentError, isStopped, stoppedBeforeStart } from './stops.js';
 export {
   ANCHORS,
   ANCHORS_PENDING,
@@ -36,13 +34,12 @@ export {
   RELINK_PENDING_FROM,
   recordTypedAnchors,
 } from './linkTargetsOf.js';
-export { MEDIA_BASE, mediaRecordOf, type MediaRecord } from './mediaRecords.js';
+export { MEDIA_BASE, mediaRecordOf, readCollectionRows, recordCollectionRows, type MediaRecord } from './records.js';
 export { ensureDirectory, isDirectory, moveDirectory, pathExists } from './moveDirectory.js';
 export { ADOPTION_PENDING, openSyncSession, type SyncSession } from './openSyncSession.js';
 export { releaseMemory } from './releaseMemory.js';
 export { forgetRestoredBlocks, noteRestoredBlocks, restoredBlocks } from './restoredBlocks.js';
 export { saveLocalVersion } from './saveLocalVersion.js';
 export type { ArrivedAssets, DrawInput, DrawScene, PullSteps, PushSteps } from './sliceSteps.js';
-export { UNSENT } from './unsent.js';
 export { uploadDialect } from './uploadDialect.js';
 export { unpackVersion, VERSIONS_DIR } from './versionsDir.js';

@@ -5,7 +5,7 @@ import type { BaseBlock } from '../../core/types.js';
 import type { Block } from '../../dialect/index.js';
 import type { Intent } from '../../journal/index.js';
 import type { Position } from '../../wire/index.js';
-import type { MediaRecord } from './mediaRecords.js';
+import type { MediaRecord } from './records.js';
 import type { SyncContext } from './SyncContext.js';
 
 /** A new document's assets that came in while it was read (the media slice's awaitNewAssets). */

@@ -1,5 +1,5 @@
 // What the journal keeps of the downloads that wait for a retry, and what the media step reports:
-// shared by the steps of src/sync/media (the assets' records are context/mediaRecords).
+// shared by the steps of src/sync/media (the assets' records are context/records.ts).
 import type { DownloadRetry } from '../../core/media/downloadRetry.js';
 import type { Journal } from '../../journal/index.js';
 
