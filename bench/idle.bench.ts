@@ -16,7 +16,7 @@ import { openSyncSession } from '../src/sync/index.js';
 import { scanLocal } from '../src/sync/documents/push/scanLocal.js';
 import { syncOnce } from '../src/sync/cycle/syncOnce.js';
 import { benchTempDir, type Figure } from './figure.js';
-import { ListingMemo } from '../src/sync/documents/pull/ListingMemo.js';
+import { ListingMemo } from '../src/sync/documents/pull/pullMemos.js';
 import { startServerProcess } from './serverProcess.js';
 import { builtCommand } from './builtCommand.js';
 

@@ -2,4 +2,4 @@
 // pruned by age and count, listed and restored by `spacesync history` / `restore`.
 export { pruneVersions } from './pruneVersions.js';
 export { restoreVersion, versionsOf } from './restoreVersion.js';
-export { renderVersion } from './renderVersion.js';
+export { renderVersion } from './restoreVersion.js';

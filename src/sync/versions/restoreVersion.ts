@@ -3,18 +3,18 @@
 // touched), with the fields their lines do not show (a colour, a rich URL's own) noted for that
 // push, and a whiteboard's scene removed with its block written back beside the document. A
 // document in the trash has its file moved back out first, so the cycle restores it. The file's
-// current bytes become a version themselves, so a restore can be undone.
+// current bytes become a version themselves, so a restore can be undone. Here too: what a remote
+// version stands for (its blocks over the base) and its text as a file body (history and console).
 import { promises as fsp } from 'node:fs';
 import { SpacesyncError } from '../../errors.js';
-import type { DocumentRecord, HistoryBlock, HistoryRecord, Journal } from '../../journal/index.js';
+import type { DocumentRecord, HistoryBlock, HistoryRecord, Journal, BaseBlock } from '../../journal/index.js';
 import { restoredBlocksOf } from '../../core/versions/withRestoredFields.js';
 import { isDocumentFile, moveFileAtomic, readMirrorFile, resolveInRoot, writeFileAtomic } from '../../mirror/index.js';
 import { bodyOf, frontMatterParts, withFrontMatter } from '../../core/files/fileText.js';
 import { localReferenceOf, resolveReference } from '../../core/media/localReference.js';
-import { segmentFile, type Segment } from '../../dialect/index.js';
-import { renderVersion } from './renderVersion.js';
-import { versionBlocks } from './versionBlocks.js';
+import { segmentFile, type Segment, renderFileBody, type Block, type BlockType } from '../../dialect/index.js';
 import { noteRestoredBlocks, saveLocalVersion, type SyncSettings, unpackVersion } from '../context/index.js';
+import { cardLayoutOf } from '../../core/merge/cardLayout.js';
 
 export interface RestoreInput {
   root: string;
@@ -202,4 +202,85 @@ async function missingFilesOf(root: string, journal: Journal, docPath: string, t
     if (bytes !== null) out.push({ path: file, text: unpackVersion(kept.versionFile!, bytes) });
   }
   return out;
+}
+
+/**
+ * The blocks a remote version stands for. Since the journal's schema 4 a remote version keeps only
+ * the blocks the push overwrote or deleted (each marked, a deleted block's subtree with it), so it
+ * is read over the document's base as the journal holds it now: overwritten blocks get their old
+ * markdown and type back, deleted ones go back under their parent at their position, every other
+ * block stays as it is (with its card layout and the fields the file does not show). A version recorded before (the whole document, unchanged blocks unmarked)
+ * is already whole.
+ */
+export function versionBlocks(recorded: readonly HistoryBlock[], base: readonly BaseBlock[]): HistoryBlock[] {
+  if (recorded.some((b) => b.change === undefined)) return [...recorded];
+  const old = new Map(recorded.map((b) => [b.id, b]));
+  const blocks = new Map<string, HistoryBlock>();
+  for (const b of base) {
+    const before = old.get(b.id);
+    // A base block's card layout is in its hash; an edit sent the markdown only, so the fields the file does not show are the base's.
+    const layout = before?.cardLayout ?? cardLayoutOf(b).layout;
+    const unshown = before?.unshown ?? b.unshown;
+    blocks.set(b.id, {
+      id: b.id,
+      parentId: b.parentId,
+      position: b.position,
+      level: b.level,
+      kind: b.kind,
+      type: b.type,
+      markdown: b.markdown,
+      ...(layout !== undefined ? { cardLayout: layout } : {}),
+      ...(unshown !== undefined ? { unshown } : {}),
+      ...(before ? { type: before.type, markdown: before.markdown, change: before.change } : {}),
+    });
+  }
+  // Blocks no longer in the base come back at their recorded place; a parent gone too puts them at the root.
+  const back = recorded.filter((b) => !blocks.has(b.id));
+  for (const b of back) blocks.set(b.id, { ...b });
+  for (const b of back) if (b.parentId !== null && !blocks.has(b.parentId)) blocks.set(b.id, { ...b, parentId: null, level: 0 });
+  // Siblings in order: the base's among themselves, each block brought back at its recorded index.
+  const children = new Map<string | null, HistoryBlock[]>();
+  const returning = new Set(back.map((b) => b.id));
+  for (const b of blocks.values()) {
+    const had = children.get(b.parentId);
+    if (had) had.push(b);
+    else children.set(b.parentId, [b]);
+  }
+  const out: HistoryBlock[] = [];
+  for (const siblings of children.values()) {
+    const staying = siblings.filter((b) => !returning.has(b.id)).sort((x, y) => x.position - y.position);
+    const coming = siblings.filter((b) => returning.has(b.id)).sort((x, y) => x.position - y.position);
+    for (const b of coming) staying.splice(Math.min(b.position, staying.length), 0, b);
+    staying.forEach((b, i) => out.push({ ...b, position: i }));
+  }
+  return out;
+}
+
+/**
+ * A remote version (the document as the space held it before a push changed it) as a file body:
+ * the flat blocks of the history rebuilt into their tree and rendered as the pull renders a file.
+ */
+export function renderVersion(blocks: readonly HistoryBlock[]): string {
+  const children = new Map<string | null, HistoryBlock[]>();
+  for (const b of blocks) {
+    const had = children.get(b.parentId);
+    if (had) had.push(b);
+    else children.set(b.parentId, [b]);
+  }
+  const make = (b: HistoryBlock): Block => {
+    const kids = (children.get(b.id) ?? []).sort((x, y) => x.position - y.position).map(make);
+    if (b.kind === 'page' || b.kind === 'card') {
+      return {
+        id: b.id,
+        type: 'page',
+        markdown: b.markdown,
+        content: kids,
+        ...(b.kind === 'card' ? { textStyle: 'card' as const } : {}),
+        ...(b.cardLayout ? { cardLayout: b.cardLayout as Block['cardLayout'] } : {}),
+      };
+    }
+    // Its markdown is the block as the file shows it; listStyle only lets list items sit on consecutive lines.
+    return { id: b.id, type: b.type as BlockType, markdown: b.markdown, listStyle: 'bullet' };
+  };
+  return renderFileBody((children.get(null) ?? []).sort((x, y) => x.position - y.position).map(make));
 }

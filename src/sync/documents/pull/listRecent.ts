@@ -12,7 +12,7 @@ import type { Folder } from '../../../wire/types.js';
 import type { SyncContext } from '../../context/index.js';
 import { flattenFolders } from '../../../core/pull/flattenFolders.js';
 import { DAILY_NOTES, type RemoteDocument } from '../../../core/remoteTypes.js';
-import { ListingMemo, treePrint } from './ListingMemo.js';
+import { ListingMemo, treePrint } from './pullMemos.js';
 import { readCounts, readFullScanAt } from './pullState.js';
 import { toRemote } from './listRemote.js';
 

@@ -7,26 +7,23 @@ import { BUILTIN_DIRS } from '../../../core/pull/layout.js';
 import type { LocalChange, PullPlan } from '../../../core/pull/PullPlan.js';
 import type { DocumentRecord } from '../../../journal/index.js';
 import { FILE_ONLY } from '../../../log.js';
-import type { PullSteps, SyncContext } from '../../context/index.js';
+import { type PullSteps, type SyncContext, isPerDocumentError, isStopped, stoppedBeforeStart, recordOwnWrites, releaseMemory } from '../../context/index.js';
 import { applyLayout, nothingLaidOut, type LayoutOutcome, type Move } from './applyLayout.js';
-import { LayoutMemo } from './LayoutMemo.js';
+import { LayoutMemo, ListingMemo, treePrint } from './pullMemos.js';
 import type { SafetyRefusal } from '../../../core/push/safety.js';
 import type { RemoteSnapshot } from './listRemote.js';
 import { EditsTurn, PulledRecords } from './pullTurns.js';
 import { pullDocument, type PullOutcome } from './pullDocument.js';
-import { isPerDocumentError } from '../../context/index.js';
-import { isStopped, stoppedBeforeStart } from '../../context/index.js';
 import { prunePurged, purgeDocuments } from './purgeDocuments.js';
 import { writeCounts, writeFullScanAt, writeUnplaceable } from './pullState.js';
 import { readPullPlan, type PullReading } from './readPullPlan.js';
 import { pullOrder } from '../../../core/pull/pullOrder.js';
 import { listRecent } from './listRecent.js';
-import { ListingMemo, treePrint } from './ListingMemo.js';
 import { detectLocalChanges } from './detectLocalChanges.js';
-import { removeVacatedDirs } from './removeVacatedDirs.js';
 import type { ContainerKey } from '../../../core/remoteTypes.js';
-import { assertRoot } from '../../../mirror/index.js';
-import { recordOwnWrites, releaseMemory } from '../../context/index.js';
+import { assertRoot, resolveForWrite } from '../../../mirror/index.js';
+import { promises as fsp } from 'node:fs';
+import { dirOfPath } from '../../../core/files/fileName.js';
 
 export interface PullCycleOptions {
   /** Re-list every container whatever the counts say. */
@@ -433,4 +430,25 @@ export async function pullDocuments(ctx: SyncContext, opts: PullCycleOptions, st
     'cycle done',
   );
   return result;
+}
+
+/**
+ * After documents and folders moved away, the directories they left are removed when empty, up
+ * to the first directory that still stands for a location or folder. Only empty directories go.
+ */
+export async function removeVacatedDirs(root: string, vacated: Iterable<string>, live: ReadonlySet<string>): Promise<string[]> {
+  const removed: string[] = [];
+  const order = [...new Set(vacated)].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? -1 : 1));
+  for (const start of order) {
+    for (let dir = start; dir !== '' && !live.has(dir) && !dir.startsWith('.'); dir = dirOfPath(dir)) {
+      try {
+        await fsp.rmdir(resolveForWrite(root, dir));
+        removed.push(dir);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue; // gone already: look at its parent
+        break; // not empty: the user's files stay, and so does every directory above
+      }
+    }
+  }
+  return removed;
 }

@@ -7,13 +7,11 @@ import { checkPullSafety, type SafetyRefusal } from '../../../core/push/safety.j
 import type { LocalChange, PullPlan } from '../../../core/pull/PullPlan.js';
 import type { DocumentRecord, FolderRecord } from '../../../journal/index.js';
 import { linksHolding, readMirrorFile } from '../../../mirror/index.js';
-import type { SyncContext } from '../../context/index.js';
+import { type SyncContext, isDirectory, releaseMemory, deletesApproved, readApprovals, readHeldBack, useApprovals } from '../../context/index.js';
 import { detectLocalChanges } from './detectLocalChanges.js';
 import { listRemote, type RemoteSnapshot } from './listRemote.js';
 import type { RecentListing } from './listRecent.js';
-import { LayoutMemo } from './LayoutMemo.js';
-import { isDirectory, releaseMemory } from '../../context/index.js';
-import { deletesApproved, readApprovals, readHeldBack, useApprovals } from '../../context/index.js';
+import { LayoutMemo } from './pullMemos.js';
 import { resolveIntents } from '../push/resolveIntents.js';
 
 export interface PullReading {

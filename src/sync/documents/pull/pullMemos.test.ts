@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LayoutDocument } from '../../../core/pull/layout.js';
 import type { DocumentRecord, FolderRecord, Journal } from '../../../journal/index.js';
-import { LayoutMemo } from './LayoutMemo.js';
+import { LayoutMemo } from './pullMemos.js';
 
 const journal = {} as Journal;
 const docs: LayoutDocument[] = [
