@@ -4,10 +4,8 @@
 // it would do (the cycle's plan). A new kind of content that follows the documents is one entry of
 // AFTER_DOCUMENTS (docs/architecture.md, "The slice contract").
 import type { Change, ReportPart } from '../../core/report/cycleReport.js';
-import { INBOX_FILE, LOGBOOK_FILE } from '../../core/tasks/taskFiles.js';
-import { parseTaskList } from '../../core/tasks/parseTaskList.js';
+import { INBOX_FILE, LOGBOOK_FILE, parseTaskList, renderTaskList } from '../../core/tasks/taskFiles.js';
 import { planTaskFiles } from '../../core/tasks/planTaskFiles.js';
-import { renderTaskList } from '../../core/tasks/renderTaskList.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../context/index.js';
 import type { PullCycleResult } from '../documents/index.js';
