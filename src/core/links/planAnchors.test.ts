@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashBlock } from '../merge/hashBlock.js';
 import { keepBaseMarkers, markAnchors, planAnchors, type AnchorDoc, type AnchorTable, type FormerAnchor, type PlanAnchorsInput } from './planAnchors.js';
-import { rewriteFileBlocks } from '../merge/rewriteFileBlocks.js';
+import { rewriteFileBlocks } from '../merge/alignFile.js';
 import type { BaseBlock, RemoteBlock } from '../types.js';
 
 const block = (id: string, markdown: string, position = 0, type = 'text'): BaseBlock => ({

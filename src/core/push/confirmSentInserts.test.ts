@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { changeSetOf } from '../merge/changeSet.js';
 import { confirmSentInserts } from './confirmSentInserts.js';
-import { coreDialect } from '../merge/coreDialect.js';
+import { coreDialect } from '../merge/mergeFile.js';
 import { diffDocument } from '../merge/diff.js';
 import { mergeDocument } from '../merge/merge.js';
 import { applyChanges, baseOf, blk, pg, remoteOf, type Spec } from '../../../test/support/coreSupport.js';
