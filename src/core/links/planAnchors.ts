@@ -10,18 +10,8 @@
 import { markerOf, withMarker, withoutMarker } from '../../dialect/index.js';
 import { anchorOf } from './anchorOf.js';
 import { cardLayoutOf } from '../merge/cardLayout.js';
-import {
-  anchorLink,
-  carriesMarker,
-  holdsDocumentLinks,
-  mapDestinations,
-  readMdLink,
-  relativePath,
-  resolveLink,
-  written,
-  type Anchor,
-  type LinkTargets,
-} from './linkDocuments.js';
+import { anchorLink, carriesMarker, holdsDocumentLinks, mapDestinations, readMdLink, relativePath, resolveLink, written } from './linkDocuments.js';
+import type { Anchor, LinkTargets } from './linkDocuments.js';
 import { hashBlock } from '../merge/hashBlock.js';
 import type { BaseBlock, RemoteBlock } from '../types.js';
 
