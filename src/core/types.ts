@@ -2,7 +2,7 @@
 // The journal and the dialect build against these same shapes.
 import type { BlockType, CardLayout, Segment } from '../dialect/types.js';
 import type { ParsedFrontMatter } from './files/frontMatter.js';
-import type { UnshownFields } from './versions/withRestoredFields.js';
+import type { UnshownFields } from './versions/unshownFields.js';
 
 /** How a block appears in a file: a plain block, a nested page or card (a wrapper with children), or output-only content. */
 export type BlockKind = 'block' | 'page' | 'card' | 'readonly';

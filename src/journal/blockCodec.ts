@@ -20,7 +20,7 @@ export interface CodedBlock {
   markdown: string;
   hash?: string;
   cardLayout?: string;
-  /** The service's fields the file does not show (unshownFieldsOf in core/versions/withRestoredFields). */
+  /** The service's fields the file does not show (core/versions/unshownFields). */
   unshown?: Record<string, unknown>;
   change?: 'edited' | 'deleted';
 }

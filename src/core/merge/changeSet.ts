@@ -8,7 +8,7 @@ import type { CardLayout } from '../../dialect/index.js';
 import { movedAmong, type Placed } from './movedAmong.js';
 import type { MergedNode } from './merge.js';
 import type { Anchor, BlockKind, MarkdownEquals, RemoteBlock } from '../types.js';
-import type { UnshownFields } from '../versions/withRestoredFields.js';
+import type { UnshownFields } from '../versions/unshownFields.js';
 
 /** A block to create; `ref` names it until the service answers with its id. */
 export interface NewBlockSpec {

@@ -3,7 +3,7 @@
 import { isPageLike, renderBlockMarkdown, renderCollection, withTaskDates, type Block } from '../../dialect/index.js';
 import type { BlockKind, RemoteBlock } from '../types.js';
 import { readOnlyReasonOf } from '../merge/readOnlyReason.js';
-import { unshownFieldsOf } from '../versions/withRestoredFields.js';
+import { unshownFieldsOf } from '../versions/unshownFields.js';
 
 export function kindOf(b: Pick<Block, 'type' | 'textStyle'>): BlockKind {
   if (b.type === 'collection') return 'readonly';

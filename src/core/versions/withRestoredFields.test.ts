@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeSet, NewBlockSpec } from '../merge/changeSet.js';
-import { restoredBlocksOf, unshownFieldsOf, withRestoredFields, type RestoredBlock } from './withRestoredFields.js';
+import { restoredBlocksOf, withRestoredFields, type RestoredBlock } from './withRestoredFields.js';
+import { unshownFieldsOf } from './unshownFields.js';
 
 const spec = (ref: string, markdown: string, over: Partial<NewBlockSpec> = {}): NewBlockSpec => ({
   ref,

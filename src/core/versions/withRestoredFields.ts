@@ -1,38 +1,11 @@
 // A restore writes a version's text into the file; the next push sends it as an ordinary edit, and
 // a block the push deleted comes back as a new block made from its line. What its line does not show
-// (its colour, alignment and font, a rich URL's own fields and type: unshownFieldsOf, below) the
-// restore notes beside the document; the push gives each new block that is one of the noted blocks
-// (same kind, same text, in the file's order) those fields again, and the base records them.
-import type { Block } from '../../dialect/index.js';
+// (its colour, alignment and font, a rich URL's own fields and type: unshownFields) the restore notes
+// beside the document; the push gives each new block that is one of the noted blocks (same kind,
+// same text, in the file's order) those fields again, and the base records them.
 import type { ChangeSet, NewBlockSpec } from '../merge/changeSet.js';
 import type { BlockKind, MarkdownEquals, RemoteBlock } from '../types.js';
-
-// A block's fields its line in the file does not show: its alignment, font and colour, a media
-// block's preview, width and size, a rich URL's description; and for a rich URL, whose line
-// (`[title](url)`) reads back as a text link, its type with its URL and title. The file cannot carry
-// them, so a block the push deleted and a restore brings back from its text alone would lose them:
-// the base and the history keep them, and a restored block is created with them again.
-
-export type UnshownFields = Partial<Pick<Block, 'textAlignment' | 'font' | 'color' | 'preview' | 'width' | 'size' | 'description' | 'url' | 'title'>>;
-
-/** The fields no line shows, of any type. */
-const UNSHOWN_KEYS = ['textAlignment', 'font', 'color', 'preview', 'width', 'size', 'description'] as const;
-
-/**
- * Types whose line the file reads back as another type, with the fields that make one when its
- * type is sent (a rich URL's markdown is derived by the service from them).
- */
-const TYPE_FIELDS: Readonly<Record<string, readonly ('url' | 'title')[]>> = { richUrl: ['url', 'title'] };
-
-/** Whether a block of `type` must be sent with its type and fields to be made again: its line alone would make another type. */
-export const sentByFields = (type: string): boolean => Object.hasOwn(TYPE_FIELDS, type);
-
-/** The fields of the service's block `b` its line does not show; undefined when it has none. */
-export function unshownFieldsOf(b: Block): UnshownFields | undefined {
-  const out: Record<string, unknown> = {};
-  for (const k of [...UNSHOWN_KEYS, ...(TYPE_FIELDS[b.type] ?? [])]) if (b[k] !== undefined) out[k] = b[k];
-  return Object.keys(out).length > 0 ? (out as UnshownFields) : undefined;
-}
+import { sentByFields, type UnshownFields } from './unshownFields.js';
 
 /** A block a restore wrote back whose line does not say all of it, as the history held it. */
 export interface RestoredBlock {

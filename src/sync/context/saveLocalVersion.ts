@@ -6,7 +6,7 @@
 import { versionSummary } from '../../core/versions/versionSummary.js';
 import { segmentFile, type Segment } from '../../dialect/index.js';
 import { isDocumentFile, writeFileAtomic } from '../../mirror/index.js';
-import { sentByFields } from '../../core/versions/withRestoredFields.js';
+import { sentByFields } from '../../core/versions/unshownFields.js';
 import { pathExists } from './moveDirectory.js';
 import type { SyncContext, SyncSettings } from './SyncContext.js';
 import { packVersion, versionFilePath } from './versionsDir.js';
