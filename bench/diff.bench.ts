@@ -2,7 +2,7 @@
 // change), change set and plan, for a 10,000-block document with 1 and with 100 scattered changes.
 import type { Figure } from './figure.js';
 import { changeSetOf } from '../src/core/merge/changeSet.js';
-import { coreDialect } from '../src/core/merge/coreDialect.js';
+import { coreDialect } from '../src/core/merge/mergeFile.js';
 import { diffDocument } from '../src/core/merge/diff.js';
 import { hashBlock } from '../src/core/merge/hashBlock.js';
 import { mergeDocument } from '../src/core/merge/merge.js';

@@ -4,11 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { linkAssets, sceneFileOf } from '../../src/core/media/linkAssets.js';
-import { sceneOfWhiteboard } from '../../src/core/whiteboards/sceneOfWhiteboard.js';
+import { sceneOfWhiteboard, type WhiteboardElement } from '../../src/core/whiteboards/sceneOfWhiteboard.js';
 import { sameElement } from '../../src/core/whiteboards/mergeWhiteboard.js';
 import { readScene } from '../../src/core/whiteboards/readScene.js';
 import { isConflictCopy } from '../../src/mirror/index.js';
-import type { WhiteboardElement } from '../../src/core/whiteboards/whiteboardTypes.js';
 import { segmentFile, type Block, type Segment } from '../../src/dialect/index.js';
 import type { SpaceFixture } from '../../src/server/index.js';
 import { editorSave, type EditorStyle } from '../scenarios/harness.js';

@@ -7,8 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readScene } from '../../src/core/whiteboards/readScene.js';
-import { sceneOfWhiteboard } from '../../src/core/whiteboards/sceneOfWhiteboard.js';
-import type { WhiteboardContent } from '../../src/core/whiteboards/whiteboardTypes.js';
+import { sceneOfWhiteboard, type WhiteboardContent } from '../../src/core/whiteboards/sceneOfWhiteboard.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/whiteboard');
 const cases = readdirSync(dir)

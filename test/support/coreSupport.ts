@@ -5,7 +5,7 @@ import { hashBlock } from '../../src/core/merge/hashBlock.js';
 import type { BaseBlock, BlockKind, LocalBlock, RemoteBlock } from '../../src/core/types.js';
 import { mergeDocument, type MergedNode } from '../../src/core/merge/merge.js';
 import { changeSetOf, type ChangeSet, type NewBlockSpec } from '../../src/core/merge/changeSet.js';
-import { coreDialect } from '../../src/core/merge/coreDialect.js';
+import { coreDialect } from '../../src/core/merge/mergeFile.js';
 import { diffDocument } from '../../src/core/merge/diff.js';
 import type { Anchor } from '../../src/core/types.js';
 

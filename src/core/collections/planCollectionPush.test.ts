@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCollectionTable, type CollectionTable } from '../../dialect/index.js';
-import { alignRows } from './alignRows.js';
-import { planCollectionPush, type CollectionPushInput, type PropertyType } from './planCollectionPush.js';
+import { alignRows, planCollectionPush, type CollectionPushInput, type PropertyType } from './planCollectionPush.js';
 
 const t = (header: string, ...rows: string[]): CollectionTable =>
   parseCollectionTable(['<collection name="Books">', '', header, header.replace(/[^|]+/g, ' --- '), ...rows, '', '</collection>'].join('\n'));

@@ -1,6 +1,7 @@
 // Where a file's place in the mirror puts its document in the space: a built-in location, a daily
 // note (named by its date), a user folder (or one being created), or nowhere the API can put it.
 import { dirOfPath, stemOfPath } from './fileName.js';
+import type { ParsedFrontMatter } from './frontMatter.js';
 import { BUILTIN_DIRS, locationOfDir } from '../pull/layout.js';
 import type { Placement } from '../remoteTypes.js';
 
@@ -37,4 +38,18 @@ export function placementOfPath(relPath: string, folderPaths: ReadonlyMap<string
     };
   }
   return { ok: false, problem: `"${relPath}" is in "${dir}", which is not a folder of the space yet, so it is not sent.` };
+}
+
+// The title a file gives its document: the front matter's `title` when the user edited it, else
+// the file name when the file was renamed, else the title base recorded. Daily notes are named by
+// date and their titles are the service's.
+
+export function localTitle(relPath: string, fm: ParsedFrontMatter, recorded?: { path: string; title: string }): string {
+  const stem = stemOfPath(relPath);
+  const fmTitle = fm.ok ? fm.title : undefined;
+  if (relPath.startsWith(`${BUILTIN_DIRS.daily_notes}/`)) return recorded?.title ?? '';
+  if (!recorded) return fmTitle ?? stem;
+  if (fmTitle !== undefined && fmTitle !== recorded.title) return fmTitle;
+  if (stem !== stemOfPath(recorded.path)) return stem;
+  return recorded.title;
 }

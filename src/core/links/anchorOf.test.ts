@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { anchorOf } from './anchorOf.js';
-import { blockAtFragment } from './blockAtFragment.js';
+import { anchorOf, blockAtFragment, shortIdsOf } from './anchorOf.js';
 import { hashBlock } from '../merge/hashBlock.js';
-import { readFragment, writeFragment } from './linkFragment.js';
-import { shortIdsOf } from './shortIdsOf.js';
+import { readFragment, writeFragment } from './linkDocuments.js';
 import type { BaseBlock } from '../types.js';
 
 const block = (id: string, markdown: string, type = 'text', kind: BaseBlock['kind'] = 'block'): BaseBlock => ({

@@ -10,11 +10,8 @@
 // relative link to a file that is no document stay as they are. Code (spans, fences, code blocks) is
 // never touched.
 import { typesWhere, withMarker, type Block } from '../../dialect/index.js';
-import { carriesMarker } from './carriesMarker.js';
 import { dirOfPath } from '../files/fileName.js';
 import { BUILTIN_DIRS } from '../pull/layout.js';
-import { readFragment, writeFragment } from './linkFragment.js';
-import { mapDestinations } from '../pull/mapDestinations.js';
 
 /** How the mirror names a block inside a document: its document, and the fragment after `#` (`^short` or a heading's text, not encoded). */
 export interface Anchor {
@@ -62,6 +59,36 @@ export function resolveLink(from: string, dest: string): string | null {
     } else parts.push(seg);
   }
   return parts.length === 0 ? null : parts.join('/');
+}
+
+// The part after `#` of a link to a block: `^<short id>` for a block with its marker, or a heading's
+// plain text, percent-encoded as a URI fragment (`Goals%20for%202026`). Letters of any script stay as
+// they are, as in the paths; spaces, `%`, brackets, parentheses and the like are escaped, so a bare
+// destination stays one.
+
+const KEEP = /[A-Za-z0-9\-._~!$&'*+,;=:@/?]/;
+
+/** A fragment (a heading's text, or `^short`) as a link writes it after `#`. */
+export function writeFragment(fragment: string): string {
+  if (fragment.startsWith('^')) return fragment;
+  let out = '';
+  for (const ch of fragment) {
+    const code = ch.codePointAt(0)!;
+    if (KEEP.test(ch) || (code >= 0x80 && !/\s/u.test(ch))) out += ch;
+    else out += code < 0x80 ? `%${code.toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(ch);
+  }
+  return out;
+}
+
+/** A fragment as written after `#`, read: `^short` as it is, a heading's text decoded; null when it cannot be decoded or is empty. */
+export function readFragment(written: string): string | null {
+  if (written.startsWith('^')) return written.length > 1 ? written : null;
+  try {
+    const text = decodeURIComponent(written);
+    return text === '' ? null : text;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -164,6 +191,12 @@ export function unlinkMarkdown(markdown: string, docPath: string, targets: LinkT
 /** Whether a block of this type can hold links between documents. */
 export const holdsDocumentLinks = (type: string): boolean => !UNTOUCHED.has(type);
 
+// Which blocks a mirror file marks with a block id (` ^a1b2c3d4`) when another file links to them:
+// text blocks with text. A code block, a table, media, a page's title or an empty paragraph cannot
+// carry one at the end of its line without changing what it is; a link to such a block still names
+// it with `#^<short id>`, which opens its file.
+export const carriesMarker = (kind: string, type: string, markdown: string): boolean => kind === 'block' && type === 'text' && markdown.trim() !== '';
+
 /**
  * The document's blocks with their links between documents as relative links from the file `docPath`
  * (`linkMarkdown`), and the marker ` ^<short id>` on each block a file links to by it.
@@ -205,4 +238,68 @@ export function relinkMarkdown(
     const to = moved.get(path) ?? (docPath !== newDocPath && (isDocument(path) || isDailyNotePath(path)) ? path : undefined);
     return to === undefined ? dest : written(relativePath(newDocPath, to), link.writtenFragment);
   });
+}
+
+// The link destinations of a markdown text, outside code: what the links between documents and to
+// blocks are read from and rewritten in. Code spans and fenced code are copied as they are.
+
+/** A link's destination right after `](`: in angle brackets, or bare (balanced parentheses one deep), then an optional title. */
+const DEST = /^(<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))+)([ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)/;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * `text` with each link destination outside code passed through `map` (the destination as written;
+ * it returns the new one as written, or the same). Code spans and fenced code are copied as they are.
+ */
+export function mapDestinations(text: string, map: (dest: string) => string): string {
+  if (!text.includes('](')) return text;
+  let out = '';
+  let fence: string | null = null;
+  for (const line of text.split(/(?<=\n)/)) {
+    const m = FENCE.exec(line);
+    if (fence === null) {
+      if (m) fence = m[1]!;
+      out += m ? line : mapLine(line, map);
+    } else {
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = null;
+      out += line;
+    }
+  }
+  return out;
+}
+
+function mapLine(line: string, map: (dest: string) => string): string {
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i]!;
+    if (c === '\\') {
+      out += line.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (c === '`') {
+      // A code span: the same run of backticks closes it; an unclosed run is text.
+      const run = /^`+/.exec(line.slice(i))![0];
+      const close = line.indexOf(run, i + run.length);
+      let j = close;
+      while (j >= 0 && line[j + run.length] === '`') j = line.indexOf(run, j + run.length + 1);
+      const stop = j < 0 ? i + run.length : j + run.length;
+      out += line.slice(i, stop);
+      i = stop;
+      continue;
+    }
+    if (c === ']' && line[i + 1] === '(') {
+      const m = DEST.exec(line.slice(i + 2));
+      if (m) {
+        out += `](${map(m[1]!)}${line.slice(i + 2 + m[1]!.length, i + 2 + m[0].length)}`;
+        i += 2 + m[0].length;
+        continue;
+      }
+    }
+    out += c;
+    i++;
+  }
+  return out;
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hashBlock } from '../merge/hashBlock.js';
-import { markAnchors } from './markAnchors.js';
-import { planAnchors, type AnchorDoc, type AnchorTable, type FormerAnchor, type PlanAnchorsInput } from './planAnchors.js';
-import { rewriteFileBlocks } from '../merge/rewriteFileBlocks.js';
-import type { BaseBlock } from '../types.js';
+import { keepBaseMarkers, markAnchors, planAnchors, type AnchorDoc, type AnchorTable, type FormerAnchor, type PlanAnchorsInput } from './planAnchors.js';
+import { rewriteFileBlocks } from '../merge/alignFile.js';
+import type { BaseBlock, RemoteBlock } from '../types.js';
 
 const block = (id: string, markdown: string, position = 0, type = 'text'): BaseBlock => ({
   id,
@@ -109,5 +108,22 @@ describe('a file rewritten to the anchors', () => {
     const marked = markAnchors(base, (id) => (id === 'C' ? { doc: 'D', fragment: '^c' } : id === 'A' ? { doc: 'D', fragment: 'One' } : undefined));
     expect(marked.map((b) => b.markdown)).toEqual(['one', '- two', '- three ^c']);
     expect(markAnchors(base, () => undefined)).toBe(base);
+  });
+});
+
+const remote = (id: string, markdown: string): RemoteBlock => ({ id, parentId: null, position: 0, level: 0, kind: 'block', type: 'text', markdown });
+const base = (id: string, markdown: string): BaseBlock => ({ ...remote(id, markdown), hash: hashBlock(markdown) });
+const owned = (id: string): ReadonlySet<string> => new Set(id === 'A' || id === 'B' ? [id.toLowerCase()] : []);
+
+describe("the service's blocks against base, markers aside", () => {
+  it('takes base for a block that differs only by its own marker, either way; a real change or another marker stays', () => {
+    const out = keepBaseMarkers(
+      [remote('A', 'text ^a'), remote('B', 'other'), remote('C', 'new text'), remote('D', 'd ^d')],
+      [base('A', 'text'), base('B', 'other ^b'), base('C', 'old text'), base('D', 'd')],
+      owned,
+    );
+    expect(out.map((b) => b.markdown)).toEqual(['text', 'other ^b', 'new text', 'd ^d']);
+    const same = [remote('C', 'x')];
+    expect(keepBaseMarkers(same, [base('C', 'x')], owned)).toBe(same);
   });
 });

@@ -10,11 +10,10 @@
 import { markerOf, withMarker, withoutMarker } from '../../dialect/index.js';
 import { anchorOf } from './anchorOf.js';
 import { cardLayoutOf } from '../merge/cardLayout.js';
-import { carriesMarker } from './carriesMarker.js';
+import { anchorLink, carriesMarker, holdsDocumentLinks, mapDestinations, readMdLink, relativePath, resolveLink, written } from './linkDocuments.js';
+import type { Anchor, LinkTargets } from './linkDocuments.js';
 import { hashBlock } from '../merge/hashBlock.js';
-import { anchorLink, holdsDocumentLinks, readMdLink, relativePath, resolveLink, written, type Anchor, type LinkTargets } from './linkDocuments.js';
-import { mapDestinations } from '../pull/mapDestinations.js';
-import type { BaseBlock } from '../types.js';
+import type { BaseBlock, RemoteBlock } from '../types.js';
 
 /** Block id → its anchor: the blocks inside documents that some file links to. */
 export type AnchorTable = Readonly<Record<string, Anchor>>;
@@ -166,4 +165,43 @@ function anchored(b: BaseBlock, path: string, input: PlanAnchorsInput, resolve: 
     if (fragment?.startsWith('^') && carriesMarker(b.kind, b.type, md)) md = withMarker(md, fragment.slice(1));
   }
   return md;
+}
+
+// The marker ` ^<short id>` on each block of a document's base that a file links to by it (`anchorOf`
+// says so), as a pull shows it: the base a push records from the service's answers (which never hold
+// markers) says what the file says.
+/** `base` with the markers its anchored blocks carry; the same array when none is missing. */
+export function markAnchors(base: readonly BaseBlock[], anchorOf: (id: string) => Anchor | undefined): readonly BaseBlock[] {
+  let changed = false;
+  const out = base.map((b) => {
+    const fragment = anchorOf(b.id)?.fragment;
+    if (!fragment?.startsWith('^') || !carriesMarker(b.kind, b.type, b.markdown)) return b;
+    const markdown = withMarker(b.markdown, fragment.slice(1));
+    if (markdown === b.markdown) return b;
+    changed = true;
+    return { ...b, markdown, hash: hashBlock(markdown, b.kind, cardLayoutOf(b).layout) };
+  });
+  return changed ? out : base;
+}
+
+// A block of the service's that differs from base only by the marker the sync puts on blocks other
+// files link to (added or removed since base was recorded, while its file was being edited) is no
+// change there: the merge takes base's form for it, so the marker never makes a conflict. The marker
+// follows later, when the file is rewritten to the anchors.
+
+/** `remote` with base's markdown for each block that differs from it only by one of its own markers (`owned`); the same array when none does. */
+export function keepBaseMarkers(remote: RemoteBlock[], base: readonly BaseBlock[], owned: (blockId: string) => ReadonlySet<string>): RemoteBlock[] {
+  const byId = new Map(base.map((b) => [b.id, b]));
+  const bare = (id: string, markdown: string) => {
+    const marker = markerOf(markdown);
+    return marker !== undefined && owned(id).has(marker) ? withoutMarker(markdown, marker) : markdown;
+  };
+  let changed = false;
+  const out = remote.map((r) => {
+    const b = byId.get(r.id);
+    if (!b || b.markdown === r.markdown || bare(r.id, r.markdown) !== bare(r.id, b.markdown)) return r;
+    changed = true;
+    return { ...r, markdown: b.markdown };
+  });
+  return changed ? out : remote;
 }

@@ -4,9 +4,11 @@
 // the same space gives the same names on every machine; the link follows the document's file name.
 // A whiteboard always links its scene file; a media block links its asset only once the asset was
 // downloaded for the URL the service gives now (`MediaLink`), else it keeps the signed URL.
-import { typesWhere, type Block } from '../../dialect/index.js';
+import { markdownEquals, typesWhere, type Block } from '../../dialect/index.js';
 import { ASSETS_SUFFIX, collisionKey, dirOfPath, fileStem, stemOfPath } from '../files/fileName.js';
 import { idSuffix } from '../pull/layout.js';
+import { MEDIA_TYPES, sameContent } from '../merge/blockContent.js';
+import type { BaseBlock } from '../types.js';
 
 export const SCENE_EXT = '.excalidraw';
 /** The link of a block's markdown: `![alt](dest)` or `[text](dest)`, the destination bare or in angle brackets. */
@@ -142,4 +144,33 @@ export function sceneFileOf(markdown: string, docPath: string): string | null {
   if (!target || !target.endsWith(SCENE_EXT) || target.includes('..') || target.startsWith('/')) return null;
   const dir = dirOfPath(docPath);
   return dir === '' ? target : `${dir}/${target}`;
+}
+
+// Media URLs are signed anew on every read; a changed signature is not an edit. A block whose
+// markdown differs from its base only there keeps the base's markdown, so its bytes in the file
+// (and its base) stay as they were.
+
+export function keepSignedUrls(root: Block, base: readonly BaseBlock[]): Block {
+  if (base.length === 0) return root;
+  const byId = new Map(base.map((b) => [b.id, b]));
+  const visit = (b: Block): Block => {
+    let out = b;
+    const old = byId.get(b.id);
+    if (
+      old &&
+      MEDIA_TYPES.has(b.type) &&
+      b.markdown !== undefined &&
+      b.markdown !== old.markdown &&
+      old.type === b.type &&
+      sameContent(b.type, old.markdown, b.markdown, markdownEquals)
+    ) {
+      out = { ...b, markdown: old.markdown };
+    }
+    if (b.content && b.content.length > 0) {
+      const content = b.content.map(visit);
+      if (content.some((c, i) => c !== b.content![i])) out = { ...out, content };
+    }
+    return out;
+  };
+  return visit(root);
 }

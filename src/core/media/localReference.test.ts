@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coreDialect } from '../merge/coreDialect.js';
+import { coreDialect } from '../merge/mergeFile.js';
 import { diffDocument } from '../merge/diff.js';
 import { mergeDocument } from '../merge/merge.js';
 import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from './localReference.js';

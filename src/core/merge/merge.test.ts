@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeSetOf } from './changeSet.js';
-import { coreDialect } from './coreDialect.js';
+import { coreDialect } from './mergeFile.js';
 import { diffDocument } from './diff.js';
 import { mergeDocument } from './merge.js';
 import {

@@ -4,13 +4,12 @@
 // the remote in the document and the whole local version as a conflict copy.
 import { sameContent } from './blockContent.js';
 import { cardLayoutOf, fileCardLayout, invalidLayoutReason } from './cardLayout.js';
-import type { CardLayout } from '../../dialect/index.js';
+import { isTaskMarkdown, splitTaskDates, withTaskDates, type CardLayout, type TaskDates } from '../../dialect/index.js';
 import { movedAmong } from './movedAmong.js';
 import { createAction, editAction, PROTECTED } from '../push/sendability.js';
 import { readOnlyReason } from './readOnlyReason.js';
-import { mergeTaskLine } from '../tasks/mergeTaskLine.js';
 import { markMoved, type DiffNode, type DocumentDiff } from './diff.js';
-import type { BaseBlock, BlockKind, CoreDialect, LocalBlock, RemoteBlock } from '../types.js';
+import type { BaseBlock, BlockKind, CoreDialect, LocalBlock, MarkdownEquals, RemoteBlock } from '../types.js';
 
 /** One block of the merged document. The tree is what the file shows; held blocks are the file's only. */
 export interface MergedNode {
@@ -860,4 +859,36 @@ function sameAsFile(merged: readonly MergedNode[], local: readonly DiffNode[]): 
     if (!sameAsFile(m.children, local[i]!.children)) return false;
   }
   return true;
+}
+
+// A task line edited on both sides, merged field by field: its text and each of its dates
+// (scheduleDate, deadlineDate) take the side that changed them; a field both sides changed
+// differently is a conflict, as for any block edited on both sides.
+
+/** One field of three: the side that changed it, or undefined when both did, differently. */
+function pick<T>(base: T, local: T, remote: T, same: (a: T, b: T) => boolean): { value: T } | undefined {
+  if (same(local, remote)) return { value: remote };
+  if (same(local, base)) return { value: remote };
+  if (same(remote, base)) return { value: local };
+  return undefined;
+}
+
+/**
+ * The merged markdown of a task block changed on both sides (file markdowns, dates as signifiers),
+ * or undefined when a field was changed differently on both (a conflict) or one of them is no task.
+ */
+export function mergeTaskLine(base: string, local: string, remote: string, equals: MarkdownEquals): string | undefined {
+  if (!isTaskMarkdown(base) || !isTaskMarkdown(local) || !isTaskMarkdown(remote)) return undefined;
+  const b = splitTaskDates(base);
+  const l = splitTaskDates(local);
+  const r = splitTaskDates(remote);
+  const text = pick(b.markdown, l.markdown, r.markdown, equals);
+  if (!text) return undefined;
+  const dates: TaskDates = {};
+  for (const k of ['scheduleDate', 'deadlineDate'] as const) {
+    const d = pick(b[k] ?? '', l[k] ?? '', r[k] ?? '', (x, y) => x === y);
+    if (!d) return undefined;
+    if (d.value !== '') dates[k] = d.value;
+  }
+  return withTaskDates(text.value, dates);
 }

@@ -1,11 +1,23 @@
 // A file against its base, and against the service's blocks when they changed too: the core's
 // diff, three-way merge (docs/sync-decisions.md, Merge) and the change set that brings the service there.
 import { changeSetOf, type ChangeSet } from './changeSet.js';
-import { coreDialect } from './coreDialect.js';
+import { isSpacesyncError } from '../../errors.js';
+import { markdownEquals, parseBlockMarkdown } from '../../dialect/index.js';
 import { diffDocument } from './diff.js';
 import { mergeDocument, type MergeResult } from './merge.js';
-import type { BaseBlock, CoreDialect, RemoteBlock } from '../types.js';
-import type { LocalDocument } from '../types.js';
+import type { BaseBlock, Classification, CoreDialect, LocalDocument, RemoteBlock } from '../types.js';
+
+// The real dialect, as the decisions use it: canonical equality and what one block's markdown becomes.
+export function classifyBlockMarkdown(markdown: string): Classification {
+  try {
+    return { type: parseBlockMarkdown(markdown).type };
+  } catch (e) {
+    if (isSpacesyncError(e, 'dialect_input')) return { problem: e.message };
+    throw e;
+  }
+}
+
+export const coreDialect: CoreDialect = { equals: markdownEquals, classify: classifyBlockMarkdown };
 
 export interface FileMerge {
   merge: MergeResult;

@@ -4,7 +4,7 @@ import { hashBlock } from '../merge/hashBlock.js';
 import type { BaseBlock } from '../types.js';
 import { segmentFile, type Block } from '../../dialect/index.js';
 import { composeFile } from '../files/fileText.js';
-import { keepSignedUrls } from '../media/keepSignedUrls.js';
+import { keepSignedUrls } from '../media/linkAssets.js';
 import { MAX_SPLICES, spliceFile } from './spliceFile.js';
 
 const text = (id: string, markdown: string, extra: Partial<Block> = {}): Block => ({ id, type: 'text', markdown, ...extra });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeSetOf, type ChangeSet } from '../merge/changeSet.js';
-import { coreDialect } from '../merge/coreDialect.js';
+import { coreDialect } from '../merge/mergeFile.js';
 import { docRef, planSync, type PlanStep } from './plan.js';
 import { readYields, resolveStep } from './refs.js';
 import { baseOf, blk, localOfSpecs, pg, runMerge, type Spec } from '../../../test/support/coreSupport.js';

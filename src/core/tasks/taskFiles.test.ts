@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTaskList } from './parseTaskList.js';
-import { planTaskFiles } from './planTaskFiles.js';
-import { renderTaskList } from './renderTaskList.js';
-import { alignTaskLines } from './alignTaskLines.js';
-import { isInTasksDir } from './taskFiles.js';
-import type { TaskEntry } from './TaskEntry.js';
+import { isInTasksDir, parseTaskList, renderTaskList, type TaskEntry } from './taskFiles.js';
+import { alignTaskLines, planTaskFiles } from './planTaskFiles.js';
 
 const t = (id: string, text: string, more: Partial<TaskEntry> = {}): TaskEntry => ({ id, text, state: 'todo', ...more });
 

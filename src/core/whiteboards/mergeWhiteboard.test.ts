@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changedProperties, mergeWhiteboard } from './mergeWhiteboard.js';
-import type { WhiteboardElement } from './whiteboardTypes.js';
+import type { WhiteboardElement } from './sceneOfWhiteboard.js';
 
 const a: WhiteboardElement = { id: 'a', type: 'rectangle', x: 0, y: 0, width: 10, height: 10, text: 'A' };
 const b: WhiteboardElement = { id: 'b', type: 'ellipse', x: 50, y: 0, width: 10, height: 10, text: '' };

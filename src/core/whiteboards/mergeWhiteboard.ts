@@ -3,8 +3,7 @@
 // on both sides goes to the later edit whole, and the other side's version is named as lost (the
 // shell keeps it in the version history); an edit beats a delete. The result says what to send:
 // only the changed properties of an element (PUT), new elements (POST), removed ids (DELETE).
-import { sameValue } from './sameValue.js';
-import type { WhiteboardElement } from './whiteboardTypes.js';
+import type { WhiteboardElement } from './sceneOfWhiteboard.js';
 
 export interface WhiteboardMerge {
   /** The elements as the service holds them once the requests below are applied, in its order. */
@@ -82,4 +81,20 @@ export function mergeWhiteboard(
     }
   }
   return out;
+}
+
+// Deep equality of JSON values, key order aside: two element properties say the same thing.
+/** The value as JSON with object keys sorted: equal strings for equal values. */
+export function canonicalJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x !== null && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  );
+}
+
+/** Whether `a` and `b` are the same JSON value; a missing value and null are the same. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  return canonicalJson(a ?? null) === canonicalJson(b ?? null);
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readScene } from './readScene.js';
-import { sceneOfWhiteboard } from './sceneOfWhiteboard.js';
-import type { WhiteboardElement } from './whiteboardTypes.js';
+import { sceneOfWhiteboard, type WhiteboardElement } from './sceneOfWhiteboard.js';
 
 const base: WhiteboardElement[] = [
   { id: 'a', type: 'rectangle', x: 10, y: 20, width: 100, height: 50, text: 'Box', strokeColor: '#1e1e1e' },

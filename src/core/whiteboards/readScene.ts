@@ -3,9 +3,8 @@
 // properties kept aside in `customData.spacesync`), so an untouched scene reads back as its base.
 // Bookkeeping Excalidraw changes on every edit (version, nonce, time, order index) is never sent.
 import { excalidrawDefaults, takesLabel } from './excalidrawDefaults.js';
-import { KEPT_KEY, labelIdOf } from './sceneOfWhiteboard.js';
-import { sameValue } from './sameValue.js';
-import type { WhiteboardElement } from './whiteboardTypes.js';
+import { KEPT_KEY, labelIdOf, type WhiteboardElement } from './sceneOfWhiteboard.js';
+import { sameValue } from './mergeWhiteboard.js';
 
 export type SceneRead = { ok: true; elements: WhiteboardElement[] } | { ok: false; problem: string };
 

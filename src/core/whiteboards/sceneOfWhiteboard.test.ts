@@ -4,10 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sceneOfWhiteboard } from './sceneOfWhiteboard.js';
+import { sceneOfWhiteboard, type WhiteboardContent } from './sceneOfWhiteboard.js';
 import { readScene } from './readScene.js';
 import { seedOf } from './excalidrawDefaults.js';
-import type { WhiteboardContent } from './whiteboardTypes.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../fixtures/whiteboard');
 const cases = readdirSync(dir)

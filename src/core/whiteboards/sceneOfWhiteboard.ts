@@ -3,7 +3,18 @@
 // properties Excalidraw would drop (and a type it does not draw) go into `customData.spacesync`, and a
 // shape's `text` becomes a bound label, so that reading the scene back gives the service's element.
 import { commonDefaults, EXCALIDRAW_TYPES, excalidrawDefaults, takesLabel } from './excalidrawDefaults.js';
-import type { WhiteboardContent, WhiteboardElement } from './whiteboardTypes.js';
+
+// A whiteboard as the service holds it: its elements in order (each with an id and whatever
+// properties it carries), its app state and assets. The scene file is built from this and read back to it.
+
+/** One drawing element as the service stores it: `id`, `type`, geometry, `text`, `points` and any other property. */
+export type WhiteboardElement = Record<string, unknown> & { id: string };
+
+export interface WhiteboardContent {
+  elements: WhiteboardElement[];
+  appState?: Record<string, unknown>;
+  assets?: Record<string, unknown>;
+}
 
 /** Where a scene keeps what Excalidraw does not know: `customData.spacesync`. */
 export const KEPT_KEY = 'spacesync';

@@ -1,8 +1,7 @@
 // Where the mirror holds each document, as the journal has it now, and how it names the blocks inside
 // documents that files link to: what the pull's relative links and anchors point to and what the push
 // reads them back as (core/links/linkDocuments); and the moves whose links have not followed yet.
-import { anchorOf as fragmentOf, type AnchorBlock } from '../../core/links/anchorOf.js';
-import { blockAtFragment } from '../../core/links/blockAtFragment.js';
+import { anchorOf as fragmentOf, blockAtFragment, type AnchorBlock } from '../../core/links/anchorOf.js';
 import type { Anchor, LinkTargets } from '../../core/links/linkDocuments.js';
 import { anchorResolver, type AnchorTable, type FormerAnchor } from '../../core/links/planAnchors.js';
 import type { Journal } from '../../journal/index.js';

@@ -4,7 +4,7 @@
 // left to the media step. A reference to a file that is not there (not yet: a folder moved between
 // the file's read and this look, an image saved after its line) is held back until it is.
 import { promises as fsp } from 'node:fs';
-import { coreDialect } from '../../core/merge/coreDialect.js';
+import { coreDialect } from '../../core/merge/mergeFile.js';
 import { localReferenceOf, resolveReference } from '../../core/media/localReference.js';
 import type { CoreDialect, LocalBlock } from '../../core/types.js';
 import { resolveInRoot } from '../../mirror/index.js';

@@ -7,8 +7,7 @@
 import { cardLayoutOf } from '../../core/merge/cardLayout.js';
 import { withFrontMatter } from '../../core/files/fileText.js';
 import { needsTitle } from '../../core/pull/layout.js';
-import { INBOX_FILE, LOGBOOK_FILE } from '../../core/tasks/taskFiles.js';
-import { renderTaskList } from '../../core/tasks/renderTaskList.js';
+import { INBOX_FILE, LOGBOOK_FILE, renderTaskList } from '../../core/tasks/taskFiles.js';
 import { SpacesyncError } from '../../errors.js';
 import type { CardLayout } from '../../dialect/index.js';
 import { moveFileAtomic, readMirrorFile, resolveForWrite, writeFileIfUnchanged } from '../../mirror/index.js';

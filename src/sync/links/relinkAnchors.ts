@@ -7,7 +7,7 @@
 // It runs after a pull read documents and after a push recorded them, only when some base changed
 // since it last ran in this process.
 import { planAnchors, type AnchorDoc, type AnchorTable, type FormerAnchor } from '../../core/links/planAnchors.js';
-import { rewriteFileBlocks } from '../../core/merge/rewriteFileBlocks.js';
+import { rewriteFileBlocks } from '../../core/merge/alignFile.js';
 import type { BaseBlock } from '../../core/types.js';
 import type { Journal } from '../../journal/index.js';
 import { linkOnTheWay, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';

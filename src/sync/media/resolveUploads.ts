@@ -8,7 +8,7 @@
 // None: the upload never landed; the intent goes and the media step uploads the file as usual.
 import { createHash } from 'node:crypto';
 import { hashBlock } from '../../core/merge/hashBlock.js';
-import { insertBase } from '../../core/merge/insertBase.js';
+import { insertBase } from '../../core/merge/baseAfter.js';
 import { unsignedUrl } from '../../core/media/linkAssets.js';
 import { uploadCandidates, type UploadCandidate } from '../../core/media/uploadCandidates.js';
 import type { Block } from '../../dialect/index.js';

@@ -1,9 +1,9 @@
 // After an upload made an image block (a new reference, a replaced asset, or an upload an earlier run
 // sent and this one adopts), the alt text of its line goes to the space by `PUT /blocks`
-// (core/media/uploadAltText says why). What the base records for the block is what the space then
+// (altTextToSend in core/media/localReference says why). What the base records for the block is what the space then
 // holds: the line, or, when the edit did not go through, the line with the service's default alt
 // text, the file marked unsent so that the next push sends the alt text as an ordinary edit.
-import { altTextToSend, withDefaultAlt } from '../../core/media/uploadAltText.js';
+import { altTextToSend, withDefaultAlt } from '../../core/media/localReference.js';
 import { withDestination } from '../../core/media/linkAssets.js';
 import { isPerDocumentError, UNSENT, type SyncContext } from '../context/index.js';
 

@@ -13,11 +13,11 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { coreDialect } from '../../core/merge/coreDialect.js';
+import { coreDialect } from '../../core/merge/mergeFile.js';
 import { diffDocument, type DiffNode } from '../../core/merge/diff.js';
 import { dirOfPath } from '../../core/files/fileName.js';
 import { hashBlock } from '../../core/merge/hashBlock.js';
-import { insertBase } from '../../core/merge/insertBase.js';
+import { insertBase } from '../../core/merge/baseAfter.js';
 import { assetFileOf, assetLinkOf, SCENE_EXT, unsignedUrl, withDestination } from '../../core/media/linkAssets.js';
 import { contentTypeOf, localReferenceOf, resolveReference, uploadedTypeOf } from '../../core/media/localReference.js';
 import { segmentFile } from '../../dialect/index.js';

@@ -3,10 +3,8 @@
 // notes), and its part of the cycle's plan (what the inbox file's changes would send, the files
 // written from the space).
 import type { Change, Problem, ReportPart } from '../../core/report/cycleReport.js';
-import { parseTaskList } from '../../core/tasks/parseTaskList.js';
 import { planTaskFiles } from '../../core/tasks/planTaskFiles.js';
-import { renderTaskList } from '../../core/tasks/renderTaskList.js';
-import { INBOX_FILE, LOGBOOK_FILE } from '../../core/tasks/taskFiles.js';
+import { INBOX_FILE, LOGBOOK_FILE, parseTaskList, renderTaskList } from '../../core/tasks/taskFiles.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../context/index.js';
 import { entryOf, type TaskFilesResult } from './syncTaskFiles.js';

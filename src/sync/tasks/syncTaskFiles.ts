@@ -7,11 +7,8 @@
 // replaces that the user wrote (a conflict, an edit of the logbook) go to the version history first.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { INBOX_FILE, LOGBOOK_FILE, TASKS_DIR } from '../../core/tasks/taskFiles.js';
-import type { TaskEntry, TaskLine } from '../../core/tasks/TaskEntry.js';
-import { parseTaskList } from '../../core/tasks/parseTaskList.js';
+import { INBOX_FILE, LOGBOOK_FILE, parseTaskList, renderTaskList, TASKS_DIR, type TaskEntry, type TaskLine } from '../../core/tasks/taskFiles.js';
 import { planTaskFiles, type TaskFilesPlan, type TaskUpdateStep } from '../../core/tasks/planTaskFiles.js';
-import { renderTaskList } from '../../core/tasks/renderTaskList.js';
 import { isSpacesyncError } from '../../errors.js';
 import { hashText, readMirrorFile, writeFileIfUnchanged } from '../../mirror/index.js';
 import type { Task, TaskUpdate } from '../../wire/types.js';

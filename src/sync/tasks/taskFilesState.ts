@@ -1,8 +1,8 @@
 // The task files' base in the journal's key/value state: the tasks each file was last written from
 // (or read as), in the file's order, with the hash of the bytes then, and when the logbook was last
-// listed. A line of a file is tied to its task by this record (core/tasks/alignTaskLines).
+// listed. A line of a file is tied to its task by this record (alignTaskLines in core/tasks/planTaskFiles).
 import type { Journal } from '../../journal/index.js';
-import type { TaskEntry } from '../../core/tasks/TaskEntry.js';
+import type { TaskEntry } from '../../core/tasks/taskFiles.js';
 
 export interface TaskFilesState {
   inbox: TaskEntry[];

@@ -6,7 +6,7 @@
 // reads the board back and settles the file. A scene that cannot be read creates nothing.
 import type { Position } from '../../wire/index.js';
 import { readScene } from '../../core/whiteboards/readScene.js';
-import type { WhiteboardElement } from '../../core/whiteboards/whiteboardTypes.js';
+import type { WhiteboardElement } from '../../core/whiteboards/sceneOfWhiteboard.js';
 import { readMirrorFile } from '../../mirror/index.js';
 import type { SyncContext } from '../context/index.js';
 import type { WhiteboardRecord } from './syncWhiteboards.js';

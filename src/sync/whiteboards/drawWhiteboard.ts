@@ -5,7 +5,7 @@
 // board was being drawn makes the next one read the document again and merge; the board the space
 // got then shows as a second scene beside the file's (nothing is lost, the user removes one).
 import { hashBlock } from '../../core/merge/hashBlock.js';
-import { insertBase } from '../../core/merge/insertBase.js';
+import { insertBase } from '../../core/merge/baseAfter.js';
 import { isPerDocumentError, type DrawInput, type SyncContext } from '../context/index.js';
 import { createWhiteboard } from './createWhiteboard.js';
 import { WHITEBOARD_BASE } from './syncWhiteboards.js';

@@ -8,9 +8,8 @@
 import { promises as fsp } from 'node:fs';
 import { mergeWhiteboard, sameElement, type WhiteboardMerge } from '../../core/whiteboards/mergeWhiteboard.js';
 import { readScene } from '../../core/whiteboards/readScene.js';
-import { sceneOfWhiteboard } from '../../core/whiteboards/sceneOfWhiteboard.js';
+import { sceneOfWhiteboard, type WhiteboardContent, type WhiteboardElement } from '../../core/whiteboards/sceneOfWhiteboard.js';
 import { sceneFileOf } from '../../core/media/linkAssets.js';
-import type { WhiteboardContent, WhiteboardElement } from '../../core/whiteboards/whiteboardTypes.js';
 import { isSpacesyncError } from '../../errors.js';
 import { dirOfPath, isAssetsDir } from '../../core/files/fileName.js';
 import {

@@ -26,8 +26,7 @@ import {
   type SyncContext,
 } from '../../context/index.js';
 import { composeFile, frontMatterParts, withFrontMatter } from '../../../core/files/fileText.js';
-import { keepSignedUrls } from '../../../core/media/keepSignedUrls.js';
-import { linkAssets } from '../../../core/media/linkAssets.js';
+import { keepSignedUrls, linkAssets } from '../../../core/media/linkAssets.js';
 import { linkDocuments } from '../../../core/links/linkDocuments.js';
 import type { RemoteDocument } from '../../../core/remoteTypes.js';
 import { spliceFile } from '../../../core/pull/spliceFile.js';

@@ -5,8 +5,7 @@
 // (planPush). It reads the journal and nothing else.
 import { decideDocument, type BaseSide, type DocumentDecision, type LocalSide, type RemoteSide } from '../../../core/push/decideDocument.js';
 import { decideFolders, type FolderDecisions } from '../../../core/push/decideFolders.js';
-import { localTitle } from '../../../core/files/localTitle.js';
-import { placementOfPath } from '../../../core/files/placementOfPath.js';
+import { localTitle, placementOfPath } from '../../../core/files/placementOfPath.js';
 import type { Placement } from '../../../core/remoteTypes.js';
 import type { BaseBlock } from '../../../core/types.js';
 import type { DocumentRecord, Journal, ListingEntry } from '../../../journal/index.js';

@@ -5,9 +5,8 @@ import { flattenRemote, markdownOf } from '../../../core/pull/flattenRemote.js';
 import type { BaseBlock, RemoteBlock } from '../../../core/types.js';
 import type { Block } from '../../../dialect/index.js';
 import { linkTargetsOf, mediaRecordOf, ownMarkersOf, type SyncContext } from '../../context/index.js';
-import { keepBaseMarkers } from '../../../core/links/keepBaseMarkers.js';
-import { keepSignedUrls } from '../../../core/media/keepSignedUrls.js';
-import { linkAssets, type MediaLink } from '../../../core/media/linkAssets.js';
+import { keepBaseMarkers } from '../../../core/links/planAnchors.js';
+import { keepSignedUrls, linkAssets, type MediaLink } from '../../../core/media/linkAssets.js';
 import { linkDocuments, type LinkTargets } from '../../../core/links/linkDocuments.js';
 
 export interface RemoteDocumentState {

@@ -16,7 +16,7 @@ import { alignFile } from '../../../core/merge/alignFile.js';
 import { bodyOf, withFrontMatter } from '../../../core/files/fileText.js';
 import { forgetRestoredBlocks, linkTargetsOf, pathExists, saveLocalVersion, UNSENT } from '../../context/index.js';
 import { linkMarkdown, type LinkTargets } from '../../../core/links/linkDocuments.js';
-import { markAnchors } from '../../../core/links/markAnchors.js';
+import { markAnchors } from '../../../core/links/planAnchors.js';
 import type { DocumentTask } from './PushPlan.js';
 import { isSpacesyncError } from '../../../errors.js';
 import { renderMerged } from '../../../core/merge/renderMerged.js';

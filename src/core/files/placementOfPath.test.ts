@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseFrontMatter } from './frontMatter.js';
-import { localTitle } from './localTitle.js';
-import { placementOfPath } from './placementOfPath.js';
+import { localTitle, placementOfPath } from './placementOfPath.js';
 
 const fm = (yaml?: string) => parseFrontMatter(yaml);
 const rec = { path: 'Projects/Plan.md', title: 'Plan' };
