@@ -129,6 +129,11 @@ it('holds back a changed header, restores the table from the space and keeps the
 
 it('reports a table it cannot read and a cell its type cannot hold, keeping both in the file and asking nothing again', async () => {
   edit('| Emma | Done |  |  |', '| Emma | Done |  |  | extra |');
+  // The plan says it as the run does: once, the table's problem.
+  const planned = await planCycle({ ...session.ctx, readOnly: true });
+  expect(planned.problems.filter((p) => p.path === FILE).map((p) => p.message)).toEqual([
+    expect.stringMatching(/collection "Reading list", line 6 of the collection: the row has 5 cells and the header 4/),
+  ]);
   const bad = await cycle();
   expect(bad.requests.filter((q) => q.includes('/collections') || q.startsWith('GET /blocks?id=C1'))).toEqual([]);
   expect(said(bad.r)).toEqual([

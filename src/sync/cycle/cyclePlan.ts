@@ -74,7 +74,9 @@ export async function documentsPushPlan(ctx: SyncContext, plan: CyclePlan): Prom
   plan.push = push.plan;
   plan.refusal = push.plan.refused;
   plan.requests.push(...push.plan.steps.filter((s) => s.method !== 'GET').map((s) => ({ method: s.method, path: s.path, describe: s.describe })));
-  plan.problems.push(...(pushPart(push).problems ?? []));
+  // The files whose tables the tables' plan reported on: their problems are said once, as the run says them.
+  const tableFiles = new Set(plan.problems.filter((p) => p.key.startsWith('table:')).map((p) => p.path));
+  plan.problems.push(...(pushPart(push, tableFiles).problems ?? []));
   plan.conflicts.push(...push.plan.tasks.filter((t) => (t.file?.merge.conflicts.length ?? 0) > 0).map((t) => t.next.path));
   plan.pendingIntents = push.plan.pendingIntents;
   if (backup)
