@@ -4,12 +4,11 @@
 // files), until one refuses. Each slice returns what it did as data; the cycle's report is their
 // parts joined in the same order, and the exit code comes from them too.
 import type { SyncContext } from '../context/index.js';
-import { collectionsPart, pushCollections } from '../collections/index.js';
+import { collectionsPart, pushCollections, type CollectionPushResult } from '../collections/index.js';
 import { emptyPlan, pushPart, type PullCycleOptions, type PushResult } from '../documents/index.js';
 import type { SafetyRefusal } from '../../core/push/safety.js';
 import { applyDownloads, mediaPart, type MediaSyncResult } from '../media/index.js';
 import { emptyReport, joinReport, type CycleReport, type Problem } from '../../core/report/cycleReport.js';
-import type { CollectionPushResult } from '../collections/index.js';
 import { adoptionPending, adoptMirror, describeAdoption, type AdoptionResult } from './adoptMirror.js';
 import { pushLocal } from './pullAndPush.js';
 import { isBackup, keptHere } from './backupMode.js';
@@ -56,15 +55,8 @@ export async function syncOnce(ctx: SyncContext, opts: SyncOnceOptions = {}): Pr
   // What the cycle wrote leaves the journal's write-ahead log for its file: the log stays small.
   // A quiet poll that pushed nothing wrote nothing.
   if (pull && (!pull.quiet || push!.outcome !== null || (tasks !== null && !tasks.quiet))) ctx.journal.checkpoint();
-  const result: SyncOnceResult = {
-    ...cycle.results,
-    tables: cycle.results.tables!,
-    push: push!,
-    report: emptyReport('cycle', startedAt),
-    exitCode: exitCodeOf(cycle.results),
-  };
-  const refusal = refusalOf(cycle.results);
-  result.report = withRefusal(joinReport(emptyReport('cycle', startedAt), ...slicesParts(ctx, cycle)), refusal, ctx.now().toISOString());
+  const report = withRefusal(joinReport(emptyReport('cycle', startedAt), ...slicesParts(ctx, cycle)), refusalOf(cycle.results), ctx.now().toISOString());
+  const result: SyncOnceResult = { ...cycle.results, tables: cycle.results.tables!, push: push!, report, exitCode: exitCodeOf(cycle.results) };
   if (adoption) {
     result.adoption = adoption;
     result.report = joinReport(result.report, {
