@@ -125,10 +125,11 @@ async function pushTable(ctx: SyncContext, result: CollectionPushResult, t: Tabl
   if (!remote.tree.content) return 'done';
   const plan = await planTable(ctx, result, base, baseTable, local, remote);
   if (result.rewrites) {
-    // A plan: what would be sent and held back; the file is written when the space changed the table too.
+    // A plan: what would be sent and held back. The file is written with the space's table when the
+    // space changed it too and no cell is held back (the file keeps those), or, refused, restored.
     if (plan.kind === 'send') await sendItems(ctx, result, path, base.id, baseTable.name, plan);
     for (const m of plan.kind === 'send' ? plan.held : [plan.message]) result.problems.push({ path, message: m });
-    if (remote.markdown !== base.markdown || plan.kind === 'refused') result.rewrites.push(path);
+    if (plan.kind === 'send' ? remote.markdown !== base.markdown && plan.held.length === 0 : plan.restore) result.rewrites.push(path);
     return 'done';
   }
 
@@ -223,7 +224,7 @@ async function sendItems(
     await send('DELETE /collections/{collectionId}/items', () => ctx.client.deleteCollectionItems(id, { idsToDelete: plan.remove }, { priority: 'user' }));
   if (result.writes.length > sent)
     result.sent.push({ path, collection, updated: plan.update.length, created: plan.create.length, removed: plan.remove.length });
-  if (plan.newOptions.length > 0)
+  if (plan.newOptions.length > 0 && !result.rewrites)
     ctx.logger.info({ path, options: plan.newOptions }, `"${path}": new select options added to the collection: ${plan.newOptions.join('; ')}.`);
   return result.writes.length > sent;
 }
