@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashText } from '../../src/mirror/index.js';
 import type { MirrorChanges, MirrorWatcher, WatchMirrorOptions } from '../../src/mirror/index.js';
 import { runDaemon } from '../../src/sync/index.js';
+import { readHeldBack } from '../../src/sync/context/index.js';
 import { type DaemonHandle, type DaemonOptions } from '../../src/sync/daemon/index.js';
 import { type PushResult } from '../../src/sync/documents/index.js';
 import { type SyncOnceResult } from '../../src/sync/cycle/index.js';
@@ -260,6 +261,26 @@ describe('what the watcher reports', () => {
     expect(await noteHas('second, missed by the watcher')).toBe(false);
     watcher.fail(new Error('the watch of a folder failed'));
     await waitFor('the edit in the space', () => noteHas('second, missed by the watcher'), 5_000);
+    await expectConverged(w);
+  });
+
+  it('a folder real again after a symbolic link is looked at whole: a folder made behind the link meanwhile reaches the space, though no event named it (chaos seed 1420009)', async () => {
+    const watcher = toldWatcher();
+    await start(150, { fullScanMs: 600_000, watch: watcher.watch });
+    const outside = `${w.root}.outside`;
+    fs.renameSync(w.file('Projects'), outside);
+    fs.symlinkSync(outside, w.file('Projects'));
+    watcher.report({ removedDirs: ['Projects'] });
+    await waitFor('the link held back', () => readHeldBack(w.session.journal).some((h) => h.reason === 'symlink'));
+    fs.mkdirSync(path.join(outside, 'Fresh'));
+    fs.writeFileSync(path.join(outside, 'Fresh', 'Inside.md'), 'made behind the link\n');
+    fs.rmSync(w.file('Projects'));
+    fs.renameSync(outside, w.file('Projects'));
+    // The folder is back at a known place: the watcher names it alone, not what is new inside it.
+    watcher.report({ addedDirs: ['Projects'] });
+    const titles = async () => ((await w.space.call('GET', '/documents')).items as Array<{ title: string }>).map((d) => d.title);
+    await waitFor("the new folder's document in the space", async () => (await titles()).includes('Inside'), 8_000);
+    await waitFor('the file claimed', () => w.read('Projects/Fresh/Inside.md').includes('id: '));
     await expectConverged(w);
   });
 
