@@ -122,6 +122,8 @@ class Daemon {
   private readonly paths = new Set<string>();
   /** Files an operation took and did not settle: looked at again by the next poll cycle. */
   private readonly retry = new Set<string>();
+  /** Paths found to be symbolic links: a directory back at one is looked at whole. */
+  private readonly linked = new Set<string>();
   /** Files gone, held a moment: the other half of a rename (the file at its new path) may still come. */
   private readonly removals = new Map<string, number>();
   private removalTimer: NodeJS.Timeout | undefined;
@@ -367,11 +369,14 @@ class Daemon {
   /**
    * Records the report and tells the caller's hook. A folder that was a symbolic link and is real
    * again may hold what no event named (folders and files made behind the link, or while a scan
-   * looked past it): the next cycle looks at the whole mirror (chaos seed 1420009).
+   * looked past it): the next cycle looks at the whole mirror, and so does the one after the
+   * watcher sees a directory come back where a link was (chaos seed 1420009).
    */
   private async recorded(report: CycleReport, looked: (p: Problem) => boolean): Promise<void> {
     const delta = await afterReport(this.ctx, report, this.after(looked));
-    if (delta.cleared.some((p) => p.key.startsWith('held:symlink:'))) this.cycleDue = this.fullDue = true;
+    const link = (p: Problem) => p.key.startsWith('held:symlink:');
+    for (const p of delta.appeared.filter(link)) this.linked.add(p.path);
+    if (delta.cleared.some(link)) this.cycleDue = this.fullDue = true;
     this.o.onReport?.(report, delta);
   }
 
@@ -443,9 +448,10 @@ class Daemon {
       'files changed here',
     );
     // Folders created or removed need the full picture (folder requests, the delete guard);
-    // the ones a pull just made (built-in locations, folders the journal knows) are not news.
+    // the ones a pull just made (built-in locations, folders the journal knows) are not news, unless
+    // a link stood there: what the folder holds now may be new.
     const known = new Set<string>([...Object.values(BUILTIN_DIRS), TASKS_DIR, ...ctx.journal.listFolders().map((f) => f.path)]);
-    if (c.addedDirs.some((d) => !known.has(d)) || c.removedDirs.length > 0) this.cycleDue = this.fullDue = true;
+    if (c.addedDirs.some((d) => !known.has(d) || this.linked.has(d)) || c.removedDirs.length > 0) this.cycleDue = this.fullDue = true;
     for (const p of [...c.added, ...c.changed]) {
       // A saved task file is merged by a cycle (the task files' part of it), not by a push.
       if (isInTasksDir(p) && !ctx.journal.getDocumentByPath(p)) {
