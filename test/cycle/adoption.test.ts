@@ -219,6 +219,30 @@ describe('a mirror without its journal', () => {
     }
   }, 60_000);
 
+  it('waits while a folder of the mirror is a symbolic link, even where no step goes: the notes behind it are compared once it is real, not sent again as copies (chaos seed 1450063)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'spacesync-outside-'));
+    try {
+      loseJournal();
+      // Moved here under another name, and that folder is a link while the journal is away.
+      fs.renameSync(file('Personal'), path.join(outside, 'Personal'));
+      fs.symlinkSync(path.join(outside, 'Personal'), file('Elsewhere'));
+      await space.clearRequests();
+      const e = await cycle().catch((x: unknown) => x);
+      expect(isSpacesyncError(e, 'mirror_symlink')).toBe(true);
+      expect((e as Error).message).toContain('"Elsewhere" is a symbolic link');
+      expect(await writes()).toEqual([]);
+      expect(fs.existsSync(file('Personal'))).toBe(false);
+      fs.rmSync(file('Elsewhere'));
+      fs.renameSync(path.join(outside, 'Personal'), file('Elsewhere'));
+      const r = await cycle();
+      expect(r.adoption!.moved.map((m) => m.to).sort()).toEqual(expect.arrayContaining(['Personal/Groceries.md']));
+      await cycle();
+      expect(await writes()).not.toContain('POST /documents');
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('a note moved here with its .assets folder goes back with it, and no asset is uploaded again', async () => {
     const note = [...readTree(root).keys()].find((p) => p.endsWith('/Mobile app.md'))!;
     const assets = note.replace(/\.md$/, '.assets');

@@ -54,7 +54,7 @@ const SHADOW = stateRelPath('adopt');
  * copies and what the user ignores. The user's patterns do not reach into a document's `.assets`
  * folder: what it holds is the document's.
  */
-async function listFiles(ctx: SyncContext, root: string, dir = '', inAssets = false): Promise<string[]> {
+async function listFiles(ctx: SyncContext, root: string, dir = '', inAssets = false, links: string[] = []): Promise<string[]> {
   let entries: Dirent[];
   try {
     entries = await fsp.readdir(dir ? path.join(root, ...dir.split('/')) : root, { withFileTypes: true });
@@ -67,11 +67,19 @@ async function listFiles(ctx: SyncContext, root: string, dir = '', inAssets = fa
     const rel = dir ? `${dir}/${e.name}` : e.name;
     const assets = e.isDirectory() && e.name.endsWith('.assets');
     if (e.name.startsWith('.') || (!assets && (isBuiltinIgnored(e.name) || (!inAssets && ctx.ignore(rel, e.isDirectory()))))) continue;
-    if (e.isDirectory()) out.push(...(await listFiles(ctx, root, rel, inAssets || assets)));
+    if (e.isDirectory()) out.push(...(await listFiles(ctx, root, rel, inAssets || assets, links)));
     else if (e.isFile()) out.push(rel);
+    else if (e.isSymbolicLink() && !inAssets && (rel.endsWith('.md') || (await isLinkToDirectory(path.join(root, ...rel.split('/')))))) links.push(rel);
   }
   return out;
 }
+
+/** A link's target is a directory (its stat, not its content, is read). */
+const isLinkToDirectory = (abs: string): Promise<boolean> =>
+  fsp.stat(abs).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 
 async function listDirs(root: string, dir = ''): Promise<string[]> {
   const entries = await fsp.readdir(dir ? path.join(root, ...dir.split('/')) : root, { withFileTypes: true });
@@ -131,8 +139,9 @@ async function readSide(
   docAt: ReadonlyMap<string, string>,
   signed: Signed,
   side: 'space' | 'mirror',
+  links: string[] = [],
 ): Promise<Array<SpaceFile & MirrorFile>> {
-  const files = await listFiles(ctx, root);
+  const files = await listFiles(ctx, root, '', false, links);
   const out: Array<SpaceFile & MirrorFile> = [];
   for (const p of files) {
     const f = await readMirrorFile(root, p);
@@ -224,7 +233,11 @@ export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
   const docAt = new Map(journal.listDocuments().map((r) => [r.path, r.id]));
   const signed: Signed = new Map();
   const space = await readSide(ctx, shadowRoot, docAt, signed, 'space');
-  const mirror = await readSide(ctx, ctx.root, new Map(), signed, 'mirror');
+  // A folder (or note) of the mirror that is a link hides what is behind it: notes there may name
+  // documents the space has elsewhere, and once the link is a folder again they would be taken for
+  // copies and sent as new documents (chaos seed 1450063). The comparison waits for them too.
+  const hidden: string[] = [];
+  const mirror = await readSide(ctx, ctx.root, new Map(), signed, 'mirror', hidden);
   const plan = planAdoption(space, mirror);
   // A file naming a document the space listed but had in no folder (moved or put in the trash between
   // the listing and the look at its folders) is no orphan: the next cycle compares again, with that
@@ -240,7 +253,7 @@ export async function adoptMirror(ctx: SyncContext): Promise<AdoptionResult> {
   // A symbolic link hides what is behind it, and nothing is written through one: the files there can
   // be neither compared nor put in their place. Nothing is applied (no adoption half done): it waits,
   // and nothing is sent meanwhile.
-  const links = linksOfSteps(ctx.root, plan);
+  const links = [...new Set([...linksOfSteps(ctx.root, plan), ...hidden])];
   if (links.length > 0) {
     await fsp.rm(shadowRoot, { recursive: true, force: true });
     throw new SpacesyncError(
