@@ -7,10 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashText } from '../../src/mirror/index.js';
 import type { MirrorChanges, MirrorWatcher, WatchMirrorOptions } from '../../src/mirror/index.js';
 import { runDaemon } from '../../src/sync/index.js';
-import { readHeldBack } from '../../src/sync/context/index.js';
 import { type DaemonHandle, type DaemonOptions } from '../../src/sync/daemon/index.js';
 import { type PushResult } from '../../src/sync/documents/index.js';
-import { type SyncOnceResult } from '../../src/sync/cycle/index.js';
+import { readProblems, type SyncOnceResult } from '../../src/sync/cycle/index.js';
 import { armFault } from '../client/admin.js';
 import { collectionSpace } from '../push/collectionSpace.js';
 import { closeWorld, expectConverged, openWorld, remoteBlocks, writesOf, type World } from '../push/pushHarness.js';
@@ -270,7 +269,8 @@ describe('what the watcher reports', () => {
     fs.renameSync(w.file('Projects'), outside);
     fs.symlinkSync(outside, w.file('Projects'));
     watcher.report({ removedDirs: ['Projects'] });
-    await waitFor('the link held back', () => readHeldBack(w.session.journal).some((h) => h.reason === 'symlink'));
+    // Held back, and the cycle's report that says so recorded (the daemon learns of the link from it).
+    await waitFor('the link held back', () => readProblems(w.session.journal).some((p) => p.key === 'held:symlink:Projects'));
     // Behind the link, a folder and a note of it are made; then the link is replaced with the real folder.
     fs.mkdirSync(path.join(outside, 'Fresh'));
     fs.writeFileSync(path.join(outside, 'Fresh', 'Inside.md'), 'made behind the link\n');
